@@ -1,0 +1,96 @@
+package chain
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const modulePath = "github.com/sparsetag/sparsetag"
+
+// allowed is a statement of policy: which packages of this module each
+// package may import (non-test files). DO NOT CHANGE THIS TABLE TO FIX A
+// BUILD: move the code instead. See ../shared/docs/style.md, rule 1.
+var allowed = map[string][]string{
+	"sparse":                  {},
+	"inference":               {},
+	"inference/inferencetest": {"inference"},
+	"features":                {"sparse"},
+	"corpora":                 {},
+	"screen":                  {"sparse", "inference"},
+	"chain":                   {"inference", "features", "sparse", "screen"},
+	"chain/internal/owlqn":    {},
+	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference"},
+}
+
+func TestLayering(t *testing.T) {
+	root := ".."
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		files, _ := filepath.Glob(filepath.Join(path, "*.go"))
+		var imports []string
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Errorf("%s: %v", f, err)
+				continue
+			}
+			for _, imp := range af.Imports {
+				p := strings.Trim(imp.Path.Value, `"`)
+				if strings.HasPrefix(p, modulePath+"/") {
+					imports = append(imports, strings.TrimPrefix(p, modulePath+"/"))
+				}
+			}
+		}
+		if len(files) == 0 || rel == "." {
+			return nil
+		}
+		if strings.HasPrefix(rel, "examples/") || rel == "examples" {
+			return nil // examples may use any public API
+		}
+		rules, ok := allowed[rel]
+		if !ok {
+			if len(imports) > 0 {
+				t.Errorf("package %s is not in the layering table of layering_test.go but imports %v", rel, imports)
+			}
+			return nil
+		}
+		sort.Strings(imports)
+		for _, imp := range imports {
+			if !contains(rules, imp) {
+				t.Errorf("%s imports %s: not allowed (see layering_test.go)", rel, imp)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
