@@ -213,3 +213,23 @@ func (c *Corpus) Validate(numLabels int) error {
 	}
 	return nil
 }
+
+// Reset empties the corpus but keeps the capacity of its slices, so that a
+// corpus can be reused to encode one sequence after another without
+// allocating.
+func (c *Corpus) Reset() {
+	c.SeqPtr = c.SeqPtr[:0]
+	c.Unary.RowPtr = c.Unary.RowPtr[:0]
+	c.Unary.Col = c.Unary.Col[:0]
+	if c.Unary.Val != nil {
+		c.Unary.Val = c.Unary.Val[:0]
+	}
+	c.Pair.RowPtr = c.Pair.RowPtr[:0]
+	c.Pair.Col = c.Pair.Col[:0]
+	if c.Pair.Val != nil {
+		c.Pair.Val = c.Pair.Val[:0]
+	}
+	if c.Labels != nil {
+		c.Labels = c.Labels[:0]
+	}
+}
