@@ -1,0 +1,72 @@
+// Package owlqn implements OWL-QN, the orthant-wise limited-memory
+// quasi-Newton method of Andrew and Gao, as a stepping optimizer: the caller
+// (the CRF trainer) drives it one iteration at a time and owns the stopping
+// rule, so that it can compute a duality gap and run safe screening between
+// iterations.
+//
+// owlqn knows nothing of CRFs, features, screening rules or training; it
+// imports no other package of this module. It sees only flat []float64
+// vectors and a Func that evaluates the smooth part of the objective.
+//
+// # Problem
+//
+// Optimizer minimizes
+//
+//	F(x) = f(x) + l1 * ||x||_1
+//
+// where f is smooth (the trainer puts its L2 term inside f) and l1 >= 0.
+// With l1 = 0 the method is plain L-BFGS with a backtracking Armijo line
+// search: no pseudo-gradient, no projection.
+//
+// # One iteration
+//
+// Iterate performs, in order:
+//
+//  1. the pseudo-gradient ◇F(x) [3, sec. 3, p. 35] (pseudoGradient);
+//  2. the L-BFGS two-loop recursion on ◇F(x) [1, p. 779], with the initial
+//     scaling H0 = (s·y / y·y) I of [2, p. 515] (twoLoop);
+//  3. the direction projection p = π(d; -◇F(x)) [3, p. 35]
+//     (projectDirection), zeroing d_j wherever d_j*◇F_j >= 0;
+//  4. a backtracking line search along the orthant-projected path
+//     x' = π(x + αp; ξ) [3, p. 35] with ξ_j = sign(x_j), or -sign(◇F_j)
+//     where x_j = 0 (orthant, projectOrthant), accepting the first α with
+//     F(x') <= F(x) + c * ◇F(x)·(x' - x) [3, p. 36] (lineSearch);
+//  5. the memory update s = x' - x, y = ∇f(x') - ∇f(x), skipped when
+//     s·y <= 0 (curvature condition; the pair would make the implicit
+//     inverse Hessian indefinite).
+//
+// # Invariants
+//
+// When Iterate returns nil, the last call it made to the Func was at the
+// accepted point, so a trainer that caches per-evaluation quantities (for
+// example marginals for a duality gap) holds those of X(). When Iterate fails
+// (ErrLineSearch or an error from the Func) the optimizer keeps its last
+// valid point, but the caller's cache may be stale: it was filled at a
+// rejected trial point.
+//
+// X() and Grad() alias internal storage. They are valid until the next call
+// to Iterate, Reevaluate or Compact, and the caller must not modify them.
+// The Func must not retain or modify x, and must overwrite every element of
+// grad.
+//
+// # Compaction
+//
+// Compact removes coordinates (for example features a safe screening rule
+// proved to be zero at the optimum) from the point, the gradient and, unless
+// asked to reset it, the L-BFGS memory, in place and without allocation.
+// Dropped coordinates are fixed at zero from then on; the caller's Func must
+// evaluate the restricted problem on the shorter vector.
+//
+// # References
+//
+//	[1] J. Nocedal, Updating quasi-Newton matrices with limited storage,
+//	    Mathematics of Computation 35(151):773-782, 1980.
+//	[2] D. C. Liu and J. Nocedal, On the limited memory BFGS method for large
+//	    scale optimization, Mathematical Programming 45(1):503-528, 1989.
+//	[3] G. Andrew and J. Gao, Scalable training of L1-regularized log-linear
+//	    models, ICML 2007, pp. 33-40.
+//
+// Page numbers are those of the ICML proceedings, as cited in the comments of
+// Wapiti's src/lbfgs.c (trn_lbfgs), whose mathematics this package follows,
+// split into small functions (Algorithm 1 of [3] lists the whole loop).
+package owlqn

@@ -1,0 +1,327 @@
+package owlqn
+
+import "math"
+
+// This file holds the steps of one OWL-QN iteration as small functions, in
+// the order Iterate calls them. References [1]-[3] are listed in doc.go.
+
+// pseudoGradient writes into pg the pseudo-gradient of F = f + l1*||x||_1 at
+// x, given g = ∇f(x) [3, sec. 3, p. 35]:
+//
+//	             | ∂⁻_j F(x)  if ∂⁻_j F(x) > 0
+//	◇_j F(x) =  | ∂⁺_j F(x)  if ∂⁺_j F(x) < 0
+//	             | 0          otherwise
+//
+// with the one-sided partial derivatives
+//
+//	∂±_j F(x) = g_j + | l1*sign(x_j)  if x_j != 0
+//	                  | ±l1           if x_j == 0
+//
+// With l1 = 0 it copies g. pg must not overlap x or g unless it is g itself
+// (pg and g may be the same slice).
+func pseudoGradient(pg, x, g []float64, l1 float64) {
+	if len(pg) != len(x) || len(g) != len(x) {
+		panic("owlqn: pseudoGradient: length mismatch")
+	}
+	if l1 == 0 {
+		copy(pg, g)
+		return
+	}
+	for j, xj := range x {
+		gj := g[j]
+		switch {
+		case xj < 0:
+			pg[j] = gj - l1
+		case xj > 0:
+			pg[j] = gj + l1
+		case gj < -l1: // right derivative gj+l1 < 0: moving up decreases F
+			pg[j] = gj + l1
+		case gj > l1: // left derivative gj-l1 > 0: moving down decreases F
+			pg[j] = gj - l1
+		default: // 0 is in the subdifferential of F along j
+			pg[j] = 0
+		}
+	}
+}
+
+// memory is the L-BFGS history of at most m = len(s) pairs, a ring buffer in
+// which logical index 0 is the oldest pair. Each s[i], y[i] has the problem
+// dimension; rho[i] = 1/(s[i]·y[i]) > 0.
+type memory struct {
+	s, y  [][]float64
+	rho   []float64
+	alpha []float64 // scratch of the two-loop recursion, len m
+	start int       // slot of the oldest pair
+	count int       // number of pairs stored
+}
+
+func newMemory(m, n int) memory {
+	// One backing array per kind keeps the pairs contiguous; each vector is
+	// a full-capacity sub-slice so that Compact can shrink it in place.
+	bs := make([]float64, m*n)
+	by := make([]float64, m*n)
+	mem := memory{
+		s:     make([][]float64, m),
+		y:     make([][]float64, m),
+		rho:   make([]float64, m),
+		alpha: make([]float64, m),
+	}
+	for i := range m {
+		mem.s[i] = bs[i*n : (i+1)*n : (i+1)*n]
+		mem.y[i] = by[i*n : (i+1)*n : (i+1)*n]
+	}
+	return mem
+}
+
+// slot maps the logical index i (0 = oldest) to its storage slot.
+func (m *memory) slot(i int) int { return (m.start + i) % len(m.s) }
+
+func (m *memory) reset() { m.start, m.count = 0, 0 }
+
+// update stores the pair s = xNew - xOld, y = gNew - gOld, overwriting the
+// oldest pair when the memory is full. It skips the pair, leaving the memory
+// unchanged, unless s·y > 0: BFGS keeps the inverse Hessian approximation
+// positive definite only under this curvature condition [2, p. 506], which
+// a backtracking (non-Wolfe) line search does not guarantee. It reports
+// whether the pair was stored.
+func (m *memory) update(xNew, xOld, gNew, gOld []float64) bool {
+	var sy float64
+	for j := range xNew {
+		sy += (xNew[j] - xOld[j]) * (gNew[j] - gOld[j])
+	}
+	if !(sy > 0) || math.IsInf(sy, 0) {
+		return false
+	}
+	var k int
+	if m.count < len(m.s) {
+		k = m.slot(m.count)
+		m.count++
+	} else {
+		k = m.start
+		m.start = (m.start + 1) % len(m.s)
+	}
+	s, y := m.s[k][:len(xNew)], m.y[k][:len(xNew)]
+	for j := range xNew {
+		s[j] = xNew[j] - xOld[j]
+		y[j] = gNew[j] - gOld[j]
+	}
+	m.rho[k] = 1 / sy
+	return true
+}
+
+// compact shrinks every stored pair to the coordinates in keep (increasing)
+// and drops the pairs whose curvature s·y is no longer positive on the
+// surviving coordinates, keeping the order of the others.
+func (m *memory) compact(keep []int32) {
+	w := 0
+	for i := range m.count {
+		k := m.slot(i)
+		s := compactVec(m.s[k], keep)
+		y := compactVec(m.y[k], keep)
+		m.s[k], m.y[k] = s, y
+		sy := dot(s, y)
+		if !(sy > 0) {
+			continue
+		}
+		m.rho[k] = 1 / sy
+		if kw := m.slot(w); kw != k {
+			// w < i: slot kw holds a dropped pair, swap it out.
+			m.s[kw], m.s[k] = m.s[k], m.s[kw]
+			m.y[kw], m.y[k] = m.y[k], m.y[kw]
+			m.rho[kw], m.rho[k] = m.rho[k], m.rho[kw]
+		}
+		w++
+	}
+	// Pairs never stored still have the old length; Compact only runs on a
+	// dimension that never grows, so shrink them too (no data to move).
+	for k := range m.s {
+		n := len(keep)
+		if len(m.s[k]) > n {
+			m.s[k] = m.s[k][:n]
+			m.y[k] = m.y[k][:n]
+		}
+	}
+	m.count = w
+}
+
+// twoLoop writes into d the quasi-Newton direction d = -H q, where H is the
+// L-BFGS approximation of the inverse Hessian built from the stored pairs by
+// the two-loop recursion [1, p. 779]:
+//
+//	q_k = q
+//	for i = newest..oldest: α_i = ρ_i s_i·q_{i+1};  q_i = q_{i+1} - α_i y_i
+//	r = H0 q_oldest,  H0 = (s·y / y·y)_newest I   [2, p. 515]
+//	for i = oldest..newest: β = ρ_i y_i·r;  r = r + (α_i - β) s_i
+//	d = -r
+//
+// With an empty memory H = I and d = -q. d must not overlap q.
+func twoLoop(d, q []float64, m *memory) {
+	if len(d) != len(q) {
+		panic("owlqn: twoLoop: length mismatch")
+	}
+	copy(d, q)
+	if m.count > 0 {
+		for i := m.count - 1; i >= 0; i-- {
+			k := m.slot(i)
+			a := m.rho[k] * dot(m.s[k], d)
+			m.alpha[i] = a
+			axpy(d, -a, m.y[k])
+		}
+		kn := m.slot(m.count - 1)
+		yn := m.y[kn]
+		gamma := 1 / (m.rho[kn] * dot(yn, yn))
+		for j := range d {
+			d[j] *= gamma
+		}
+		for i := range m.count {
+			k := m.slot(i)
+			b := m.rho[k] * dot(m.y[k], d)
+			axpy(d, m.alpha[i]-b, m.s[k])
+		}
+	}
+	for j := range d {
+		d[j] = -d[j]
+	}
+}
+
+// projectDirection constrains the direction d to the orthant of descent
+// given by the pseudo-gradient [3, p. 35]: p = π(d; -◇F), that is d_j is set
+// to 0 wherever d_j*pg_j >= 0 (d_j does not strictly agree in sign with
+// -pg_j, including pg_j = 0).
+func projectDirection(d, pg []float64) {
+	if len(d) != len(pg) {
+		panic("owlqn: projectDirection: length mismatch")
+	}
+	for j, pj := range pg {
+		if d[j]*pj >= 0 {
+			d[j] = 0
+		}
+	}
+}
+
+// orthant returns ξ_j, the sign of the orthant the line search must stay in
+// along coordinate j [3, p. 35]: sign(x_j) when x_j != 0, otherwise
+// -sign(pg_j), the side a descent step would move to (0 when pg_j is 0 too:
+// the coordinate must stay at 0).
+func orthant(xj, pgj float64) float64 {
+	switch {
+	case xj > 0:
+		return 1
+	case xj < 0:
+		return -1
+	case pgj > 0:
+		return -1
+	case pgj < 0:
+		return 1
+	}
+	return 0
+}
+
+// projectOrthant projects the trial point dst onto the orthant ξ defined at
+// the current point x by orthant(x_j, pg_j) [3, p. 35]:
+//
+//	π(dst; ξ)_j = dst_j if sign(dst_j) == ξ_j, else 0
+//
+// so no coordinate of the result changes sign with respect to ξ.
+func projectOrthant(dst, x, pg []float64) {
+	if len(dst) != len(x) || len(pg) != len(x) {
+		panic("owlqn: projectOrthant: length mismatch")
+	}
+	for j, xj := range x {
+		if dst[j]*orthant(xj, pg[j]) <= 0 {
+			dst[j] = 0
+		}
+	}
+}
+
+// lineSearch is a backtracking line search along the orthant-projected path
+// x' = π(x + α d; ξ) (with l1 = 0: no projection, x' = x + α d). Starting at
+// α = step it accepts the first α, after at most s.MaxLineSearch
+// evaluations, that satisfies the OWL-QN variant of the Armijo condition
+// [3, p. 36]
+//
+//	F(x') <= F(x) + c * ◇F(x)·(x' - x),   F = f + l1*||.||_1,
+//
+// which for l1 = 0 is the classical sufficient decrease condition
+// f(x + αd) <= f(x) + c α ∇f(x)·d [2, p. 506]. Each failure multiplies α by
+// s.Backtrack. obj is F(x). The accepted point is left in xt with the
+// gradient of f there in gt; it returns f(xt), F(xt) and the number of
+// evaluations. On failure xt and gt hold the last rejected trial and err is
+// ErrLineSearch or the error of fn, unwrapped. x, pg and d are not modified.
+func lineSearch(fn Func, x, pg, d, xt, gt []float64, obj, l1, step float64, s *Settings) (ft, objt float64, evals int, err error) {
+	for evals < s.MaxLineSearch {
+		var moved bool
+		for j, xj := range x {
+			xt[j] = xj + step*d[j]
+		}
+		if l1 > 0 {
+			projectOrthant(xt, x, pg)
+		}
+		// dec = ◇F(x)·(x' - x), <= 0 because x' - x agrees in sign with
+		// d, which agrees with -◇F(x) after projectDirection.
+		var dec float64
+		for j, xj := range x {
+			dx := xt[j] - xj
+			if dx != 0 {
+				moved = true
+			}
+			dec += pg[j] * dx
+		}
+		if !moved {
+			// The step underflowed: x' == x satisfies the condition
+			// trivially but makes no progress.
+			return 0, 0, evals, ErrLineSearch
+		}
+		ft, err = fn(xt, gt)
+		evals++
+		if err != nil {
+			return 0, 0, evals, err
+		}
+		objt = ft
+		if l1 > 0 {
+			objt += l1 * norm1(xt)
+		}
+		// A NaN objective fails the comparison and backtracks.
+		if objt <= obj+s.Armijo*dec {
+			return ft, objt, evals, nil
+		}
+		step *= s.Backtrack
+	}
+	return 0, 0, evals, ErrLineSearch
+}
+
+// compactVec moves v[keep[i]] to v[i] (keep increasing, so keep[i] >= i and
+// the move is safe in place) and returns v[:len(keep)].
+func compactVec(v []float64, keep []int32) []float64 {
+	for i, k := range keep {
+		v[i] = v[k]
+	}
+	return v[:len(keep)]
+}
+
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s float64
+	for i, ai := range a {
+		s += ai * b[i]
+	}
+	return s
+}
+
+// axpy sets y += a*x.
+func axpy(y []float64, a float64, x []float64) {
+	x = x[:len(y)]
+	for i := range y {
+		y[i] += a * x[i]
+	}
+}
+
+func norm1(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += math.Abs(v)
+	}
+	return s
+}
+
+func norm2(x []float64) float64 { return math.Sqrt(dot(x, x)) }
