@@ -1,0 +1,164 @@
+package features
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ErrFrozen is returned when an operation would add attributes to a frozen
+// Dictionary (for example encoding with grow=true after Freeze).
+var ErrFrozen = errors.New("features: dictionary is frozen")
+
+// Dictionary maps attribute strings to dense int32 ids 0..Len()-1 and back,
+// in the order the strings were first seen. It grows during training and is
+// frozen for tagging: a frozen dictionary never changes, and lookups of
+// unknown strings simply fail.
+//
+// A Dictionary also counts how many times each attribute was added (once per
+// position where it occurs), for the minimum-frequency cutoff of Freeze.
+//
+// A frozen Dictionary is safe for concurrent use by multiple goroutines; a
+// growing one is not.
+type Dictionary struct {
+	ids    map[string]int32
+	names  []string // id -> name
+	counts []int64  // id -> occurrences, while growing
+	frozen bool
+}
+
+// NewDictionary returns an empty, growing dictionary.
+func NewDictionary() *Dictionary {
+	return &Dictionary{ids: make(map[string]int32)}
+}
+
+// NewDictionaryFrom returns a frozen dictionary in which names[i] has id i,
+// as stored in a model file. It returns an error if a name occurs twice or
+// there are more than math.MaxInt32 names. The slice is copied.
+func NewDictionaryFrom(names []string) (*Dictionary, error) {
+	if len(names) > math.MaxInt32 {
+		return nil, fmt.Errorf("features: NewDictionaryFrom: %d names, more than the limit %d", len(names), math.MaxInt32)
+	}
+	d := &Dictionary{ids: make(map[string]int32, len(names)), names: append([]string(nil), names...), frozen: true}
+	for i, s := range d.names {
+		if j, dup := d.ids[s]; dup {
+			return nil, fmt.Errorf("features: NewDictionaryFrom: name %q at index %d repeats index %d", s, i, j)
+		}
+		d.ids[s] = int32(i)
+	}
+	return d, nil
+}
+
+// Len returns the number of attributes (the next id to be assigned).
+func (d *Dictionary) Len() int { return len(d.names) }
+
+// Frozen reports whether the dictionary is frozen.
+func (d *Dictionary) Frozen() bool { return d.frozen }
+
+// ID returns the id of name and whether it is known.
+func (d *Dictionary) ID(name string) (int32, bool) {
+	id, ok := d.ids[name]
+	return id, ok
+}
+
+// Name returns the string of id. It panics if id is out of range.
+func (d *Dictionary) Name(id int32) string { return d.names[id] }
+
+// Names returns a copy of all names in id order (what NewDictionaryFrom takes).
+func (d *Dictionary) Names() []string { return append([]string(nil), d.names...) }
+
+// Count returns how many times id was added while the dictionary was growing
+// (0 for dictionaries made by NewDictionaryFrom, and after a Freeze that did
+// not prune).
+func (d *Dictionary) Count(id int32) int64 {
+	if int(id) < len(d.counts) {
+		return d.counts[id]
+	}
+	return 0
+}
+
+// Add returns the id of name, adding it (and counting one occurrence) if the
+// dictionary is growing. On a frozen dictionary it returns ErrFrozen for an
+// unknown name, and the id without error for a known one.
+func (d *Dictionary) Add(name string) (int32, error) {
+	if id, ok := d.ids[name]; ok {
+		if !d.frozen {
+			d.counts[id]++
+		}
+		return id, nil
+	}
+	if d.frozen {
+		return -1, ErrFrozen
+	}
+	return d.insert(name)
+}
+
+func (d *Dictionary) insert(name string) (int32, error) {
+	if len(d.names) >= math.MaxInt32 {
+		return -1, fmt.Errorf("features: dictionary full (%d attributes)", len(d.names))
+	}
+	id := int32(len(d.names))
+	d.ids[name] = id
+	d.names = append(d.names, name)
+	d.counts = append(d.counts, 1)
+	return id, nil
+}
+
+// lookup returns the id of the string in b without allocating.
+func (d *Dictionary) lookup(b []byte) (int32, bool) {
+	id, ok := d.ids[string(b)]
+	return id, ok
+}
+
+// addBytes is Add for a byte slice; it allocates only for a new name. It does
+// not count: callers count once per position after removing duplicates.
+func (d *Dictionary) addBytes(b []byte) (int32, error) {
+	if id, ok := d.ids[string(b)]; ok {
+		return id, nil
+	}
+	if d.frozen {
+		return -1, ErrFrozen
+	}
+	id, err := d.insert(string(b))
+	if err == nil {
+		d.counts[id] = 0
+	}
+	return id, err
+}
+
+// Freeze stops the dictionary from growing. If minFreq > 1 it first removes
+// every attribute counted fewer than minFreq times and renumbers the others
+// densely, keeping their first-seen order (so the result is deterministic).
+// It returns the map from old to new ids (-1 for removed attributes), or nil
+// when no id changed. Calling Freeze on a frozen dictionary does nothing and
+// returns nil.
+//
+// Ids handed out before a pruning Freeze are invalid afterwards: corpora
+// encoded with them must be encoded again (or remapped with the returned map).
+func (d *Dictionary) Freeze(minFreq int) []int32 {
+	if d.frozen {
+		return nil
+	}
+	d.frozen = true
+	if minFreq <= 1 {
+		return nil
+	}
+	remap := make([]int32, len(d.names))
+	n := int32(0)
+	for id, c := range d.counts {
+		if c < int64(minFreq) {
+			remap[id] = -1
+			delete(d.ids, d.names[id])
+			continue
+		}
+		remap[id] = n
+		d.names[n] = d.names[id]
+		d.counts[n] = c
+		d.ids[d.names[n]] = n
+		n++
+	}
+	clear(d.names[n:])
+	d.names = d.names[:n:n]
+	d.counts = d.counts[:n:n]
+	return remap
+}

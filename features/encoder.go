@@ -1,0 +1,620 @@
+package features
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// Kind says what an Encoder reads.
+type Kind uint8
+
+// The kinds of input. The zero Kind is invalid, so that a zeroed field in a
+// model file is detected.
+const (
+	// KindTemplate: token columns ([][]string) expanded by a CRF++ template.
+	KindTemplate Kind = 1
+	// KindAttributes: name:value attributes per position, as in CRFsuite.
+	KindAttributes Kind = 2
+	// KindPixels: 16×8 binary OCR images, one per position.
+	KindPixels Kind = 3
+)
+
+// String returns "template", "attributes" or "pixels".
+func (k Kind) String() string {
+	switch k {
+	case KindTemplate:
+		return "template"
+	case KindAttributes:
+		return "attributes"
+	case KindPixels:
+		return "pixels"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Encoder turns sequences into rows of a sparse.Corpus, through attribute
+// dictionaries. The same Encoder (or one rebuilt with NewEncoderFrom) is used
+// at training and at tagging time.
+//
+// Unary attributes generate state features (attribute × label) and go to
+// the Unary dictionary and matrix; pair attributes (only from B template
+// lines with macros) generate observation-conditioned transition features
+// (attribute × previous label × label) and go to the Pair dictionary and
+// matrix.
+//
+// Within one position every attribute appears at most once and the ids of
+// a row are sorted increasingly. Binary attributes (templates, pixels,
+// attributes given without values) that occur twice are kept once: a
+// feature is present or not. (CRF++ would count a duplicate twice; this can
+// only happen with two template lines of the same name that expand to the
+// same string, which is a template mistake.) Valued attributes of the same
+// name at one position are merged by adding their values, which gives the
+// same scores as CRFsuite, which keeps both and sums their contributions.
+//
+// In steady state (grow=false, or no new attribute, and a corpus with
+// enough capacity) encoding allocates nothing: expanded strings are built in
+// a reused byte buffer and looked up with m[string(b)].
+//
+// An Encoder is not safe for concurrent use; use Clone to get one per
+// goroutine (clones share the template and the dictionaries, which must then
+// be frozen).
+type Encoder struct {
+	kind  Kind
+	tmpl  *Template
+	pix   PixelOptions
+	unary *Dictionary
+	pair  *Dictionary
+
+	// scratch, reused across calls
+	buf  []byte
+	ids  []int32
+	vals []float64
+	strs []string
+	srt  idValSorter
+}
+
+var sharedPixelNames = sync.OnceValue(newPixelNames)
+
+// NewTemplateEncoder returns a growing encoder for token columns and the
+// template t.
+func NewTemplateEncoder(t *Template) *Encoder {
+	if t == nil {
+		panic("features: NewTemplateEncoder: nil template")
+	}
+	return &Encoder{kind: KindTemplate, tmpl: t, unary: NewDictionary(), pair: NewDictionary()}
+}
+
+// NewAttributeEncoder returns a growing encoder for name:value attributes.
+func NewAttributeEncoder() *Encoder {
+	return &Encoder{kind: KindAttributes, unary: NewDictionary(), pair: NewDictionary()}
+}
+
+// NewPixelEncoder returns a growing encoder for OCR images with the given
+// options. It panics if opts has unknown bits.
+func NewPixelEncoder(opts PixelOptions) *Encoder {
+	if opts&^pixelAll != 0 {
+		panic("features: NewPixelEncoder: unknown option bits " + opts.String())
+	}
+	return &Encoder{kind: KindPixels, pix: opts, unary: NewDictionary(), pair: NewDictionary()}
+}
+
+// NewEncoderFrom rebuilds an encoder from its serialized parts (see Kind,
+// Template().Source(), PixelOptions, and the dictionaries' Names): the
+// template source is compiled for KindTemplate and ignored otherwise; opts is
+// used for KindPixels only and must be 0 otherwise; unary and pair are the
+// attribute names in id order. The dictionaries are frozen. Pair names are
+// only allowed for a template with macro B lines.
+func NewEncoderFrom(kind Kind, templateSource string, opts PixelOptions, unary, pair []string) (*Encoder, error) {
+	e := &Encoder{kind: kind}
+	switch kind {
+	case KindTemplate:
+		t, err := Compile(templateSource)
+		if err != nil {
+			return nil, fmt.Errorf("features: NewEncoderFrom: %w", err)
+		}
+		e.tmpl = t
+	case KindAttributes:
+	case KindPixels:
+		if opts&^pixelAll != 0 {
+			return nil, fmt.Errorf("features: NewEncoderFrom: unknown pixel option bits %#x", uint32(opts&^pixelAll))
+		}
+		e.pix = opts
+	default:
+		return nil, fmt.Errorf("features: NewEncoderFrom: invalid kind %d", uint8(kind))
+	}
+	if kind != KindPixels && opts != 0 {
+		return nil, fmt.Errorf("features: NewEncoderFrom: pixel options %v given for kind %v", opts, kind)
+	}
+	if len(pair) > 0 && (e.tmpl == nil || e.tmpl.NumPair() == 0) {
+		return nil, fmt.Errorf("features: NewEncoderFrom: %d pair attributes, but the %v encoder has no B template with macros", len(pair), kind)
+	}
+	var err error
+	if e.unary, err = NewDictionaryFrom(unary); err != nil {
+		return nil, fmt.Errorf("unary attributes: %w", err)
+	}
+	if e.pair, err = NewDictionaryFrom(pair); err != nil {
+		return nil, fmt.Errorf("pair attributes: %w", err)
+	}
+	return e, nil
+}
+
+// Clone returns an encoder sharing e's template, options and dictionaries,
+// with its own scratch buffers. Clones may encode concurrently with grow=false
+// once the dictionaries are frozen.
+func (e *Encoder) Clone() *Encoder {
+	return &Encoder{kind: e.kind, tmpl: e.tmpl, pix: e.pix, unary: e.unary, pair: e.pair}
+}
+
+// Kind returns what the encoder reads.
+func (e *Encoder) Kind() Kind { return e.kind }
+
+// Template returns the template of a KindTemplate encoder, nil otherwise.
+func (e *Encoder) Template() *Template { return e.tmpl }
+
+// PixelOptions returns the options of a KindPixels encoder, 0 otherwise.
+func (e *Encoder) PixelOptions() PixelOptions { return e.pix }
+
+// Unary returns the dictionary of unary attributes (state features).
+func (e *Encoder) Unary() *Dictionary { return e.unary }
+
+// Pair returns the dictionary of pair attributes (observation-conditioned
+// transition features); it stays empty unless the template has B lines with
+// macros.
+func (e *Encoder) Pair() *Dictionary { return e.pair }
+
+// HasTransitions reports whether models built on this encoder have label
+// transition features: for templates, Template.HasTransitions (CRF++
+// semantics: only with a B line); attribute and pixel encoders always have
+// them (as in CRFsuite).
+func (e *Encoder) HasTransitions() bool {
+	if e.kind == KindTemplate {
+		return e.tmpl.HasTransitions()
+	}
+	return true
+}
+
+// hasPair reports whether the encoder produces Pair rows.
+func (e *Encoder) hasPair() bool { return e.tmpl != nil && len(e.tmpl.pair) > 0 }
+
+// Freeze freezes both dictionaries, first removing attributes counted fewer
+// than minFreq times (see Dictionary.Freeze). Corpora encoded before a
+// pruning Freeze must be encoded again.
+func (e *Encoder) Freeze(minFreq int) {
+	e.unary.Freeze(minFreq)
+	e.pair.Freeze(minFreq)
+}
+
+// mark records the lengths of a corpus' slices so that a failed encode can
+// leave it unchanged.
+type mark struct {
+	seq, labels       int
+	uRow, uCol, uVal  int
+	pRow, pCol, pVal  int
+	numUnary, numPair int
+}
+
+func markOf(c *sparse.Corpus) mark {
+	return mark{len(c.SeqPtr), len(c.Labels),
+		len(c.Unary.RowPtr), len(c.Unary.Col), len(c.Unary.Val),
+		len(c.Pair.RowPtr), len(c.Pair.Col), len(c.Pair.Val),
+		c.NumUnary, c.NumPair}
+}
+
+func (m mark) restore(c *sparse.Corpus) {
+	c.SeqPtr, c.Labels = c.SeqPtr[:m.seq], c.Labels[:m.labels]
+	c.Unary.RowPtr, c.Unary.Col = c.Unary.RowPtr[:m.uRow], c.Unary.Col[:m.uCol]
+	if c.Unary.Val != nil {
+		c.Unary.Val = c.Unary.Val[:m.uVal]
+	}
+	c.Pair.RowPtr, c.Pair.Col = c.Pair.RowPtr[:m.pRow], c.Pair.Col[:m.pCol]
+	if c.Pair.Val != nil {
+		c.Pair.Val = c.Pair.Val[:m.pVal]
+	}
+	c.NumUnary, c.NumPair = m.numUnary, m.numPair
+}
+
+// begin checks everything that does not depend on the kind of input.
+func (e *Encoder) begin(dst *sparse.Corpus, n int, labels []int32, grow bool) error {
+	if grow && (e.unary.frozen || e.pair.frozen) {
+		return ErrFrozen
+	}
+	if labels != nil && len(labels) != n {
+		return fmt.Errorf("features: %d labels for %d positions", len(labels), n)
+	}
+	for t, y := range labels {
+		if y < 0 {
+			return fmt.Errorf("features: position %d has negative label %d", t, y)
+		}
+	}
+	if dst == nil {
+		return nil
+	}
+	if n > math.MaxInt32-dst.Positions() {
+		return errors.New("features: corpus would exceed 2^31-1 positions")
+	}
+	if npos := dst.Positions(); npos > 0 && n > 0 && (dst.Labels == nil) != (labels == nil) {
+		if labels == nil {
+			return errors.New("features: unlabeled sequence appended to a labeled corpus")
+		}
+		return errors.New("features: labeled sequence appended to an unlabeled corpus")
+	}
+	if dst.Unary.Rows() != dst.Positions() {
+		return fmt.Errorf("features: corpus has %d unary rows for %d positions", dst.Unary.Rows(), dst.Positions())
+	}
+	want := 0
+	if e.hasPair() {
+		want = dst.Positions()
+	}
+	if dst.Pair.Rows() != want {
+		return fmt.Errorf("features: corpus has %d pair rows, want %d for this encoder", dst.Pair.Rows(), want)
+	}
+	return nil
+}
+
+// finish appends the labels and the sequence boundary.
+func (e *Encoder) finish(dst *sparse.Corpus, n int, labels []int32) {
+	if len(dst.SeqPtr) == 0 {
+		dst.SeqPtr = append(dst.SeqPtr, 0)
+	}
+	dst.Labels = append(dst.Labels, labels...)
+	dst.SeqPtr = append(dst.SeqPtr, dst.SeqPtr[len(dst.SeqPtr)-1]+int32(n))
+	dst.NumUnary, dst.NumPair = e.unary.Len(), e.pair.Len()
+}
+
+// startRow makes sure the matrix has its leading 0 in RowPtr.
+func startRow(m *sparse.Matrix) {
+	if len(m.RowPtr) == 0 {
+		m.RowPtr = append(m.RowPtr, 0)
+	}
+}
+
+// appendBinaryRow appends a sorted, deduplicated row to m (binary entries).
+func appendBinaryRow(m *sparse.Matrix, ids []int32) {
+	startRow(m)
+	m.AppendRow(ids, nil)
+}
+
+// sortDedup sorts ids and removes repeats, in place.
+func sortDedup(ids []int32) []int32 {
+	if len(ids) < 2 {
+		return ids
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// count adds one occurrence of every id (a deduplicated row).
+func count(d *Dictionary, ids []int32) {
+	for _, id := range ids {
+		d.counts[id]++
+	}
+}
+
+// EncodeColumns appends one sequence of tokens to dst: cols[t][c] is column c
+// of token t (input columns only, without the label), labels[t] the label id
+// of token t or labels is nil. With grow, unseen attributes are added to the
+// dictionaries (training); without, they are skipped (tagging). On error dst
+// is left unchanged. It panics if e is not a KindTemplate encoder.
+func (e *Encoder) EncodeColumns(dst *sparse.Corpus, cols [][]string, labels []int32, grow bool) error {
+	if e.kind != KindTemplate {
+		panic("features: EncodeColumns on a " + e.kind.String() + " encoder")
+	}
+	if err := e.begin(dst, len(cols), labels, grow); err != nil {
+		return err
+	}
+	if err := e.tmpl.check(cols); err != nil {
+		return err
+	}
+	m := markOf(dst)
+	if err := e.columns(dst, cols, grow); err != nil {
+		m.restore(dst)
+		return err
+	}
+	e.finish(dst, len(cols), labels)
+	return nil
+}
+
+// CountColumns adds the attributes of one sequence to the growing
+// dictionaries and counts them, without encoding: use it over a whole
+// corpus, then Freeze(minFreq), then EncodeColumns with grow=false.
+func (e *Encoder) CountColumns(cols [][]string) error {
+	if e.kind != KindTemplate {
+		panic("features: CountColumns on a " + e.kind.String() + " encoder")
+	}
+	if err := e.begin(nil, len(cols), nil, true); err != nil {
+		return err
+	}
+	if err := e.tmpl.check(cols); err != nil {
+		return err
+	}
+	return e.columns(nil, cols, true)
+}
+
+// columns expands every position; dst nil means count only.
+func (e *Encoder) columns(dst *sparse.Corpus, cols [][]string, grow bool) error {
+	tm := e.tmpl
+	pair := e.hasPair()
+	for t := range cols {
+		ids, err := e.expand(tm.unary, e.unary, cols, t, grow)
+		if err != nil {
+			return err
+		}
+		if dst != nil {
+			appendBinaryRow(&dst.Unary, ids)
+		}
+		if !pair {
+			continue
+		}
+		ids = e.ids[:0]
+		if t > 0 {
+			if ids, err = e.expand(tm.pair, e.pair, cols, t, grow); err != nil {
+				return err
+			}
+		}
+		if dst != nil {
+			appendBinaryRow(&dst.Pair, ids)
+		}
+	}
+	return nil
+}
+
+// expand returns the sorted, deduplicated ids of rules at position t (in
+// e.ids), adding and counting them when grow.
+func (e *Encoder) expand(rules []rule, d *Dictionary, cols [][]string, t int, grow bool) ([]int32, error) {
+	ids := e.ids[:0]
+	for k := range rules {
+		e.buf = appendRule(e.buf[:0], &rules[k], cols, t)
+		id, ok := d.lookup(e.buf)
+		if !ok {
+			if !grow {
+				continue
+			}
+			var err error
+			if id, err = d.addBytes(e.buf); err != nil {
+				return nil, err
+			}
+		}
+		ids = append(ids, id)
+	}
+	ids = sortDedup(ids)
+	e.ids = ids
+	if grow {
+		count(d, ids)
+	}
+	return ids, nil
+}
+
+// EncodeAttributes appends one sequence of name:value attributes to dst:
+// names[t][j] is the name of attribute j at position t and values[t][j] its
+// value. values may be nil (every attribute has value 1 and the corpus stays
+// binary), and so may values[t] for a single position. NaN and infinite
+// values and empty names are rejected. See EncodeColumns for labels, grow and
+// errors. It panics if e is not a KindAttributes encoder.
+func (e *Encoder) EncodeAttributes(dst *sparse.Corpus, names [][]string, values [][]float64, labels []int32, grow bool) error {
+	if e.kind != KindAttributes {
+		panic("features: EncodeAttributes on a " + e.kind.String() + " encoder")
+	}
+	if err := e.begin(dst, len(names), labels, grow); err != nil {
+		return err
+	}
+	if err := checkAttributes(names, values); err != nil {
+		return err
+	}
+	m := markOf(dst)
+	if err := e.attributes(dst, names, values, grow); err != nil {
+		m.restore(dst)
+		return err
+	}
+	e.finish(dst, len(names), labels)
+	return nil
+}
+
+// CountAttributes is CountColumns for name:value attributes.
+func (e *Encoder) CountAttributes(names [][]string, values [][]float64) error {
+	if e.kind != KindAttributes {
+		panic("features: CountAttributes on a " + e.kind.String() + " encoder")
+	}
+	if err := e.begin(nil, len(names), nil, true); err != nil {
+		return err
+	}
+	if err := checkAttributes(names, values); err != nil {
+		return err
+	}
+	return e.attributes(nil, names, values, true)
+}
+
+func checkAttributes(names [][]string, values [][]float64) error {
+	if values != nil && len(values) != len(names) {
+		return fmt.Errorf("features: %d value rows for %d positions", len(values), len(names))
+	}
+	for t, row := range names {
+		var vs []float64
+		if values != nil {
+			vs = values[t]
+		}
+		if vs != nil && len(vs) != len(row) {
+			return fmt.Errorf("features: position %d: %d values for %d attribute names", t, len(vs), len(row))
+		}
+		for j, s := range row {
+			if s == "" {
+				return fmt.Errorf("features: position %d, attribute %d: empty name", t, j)
+			}
+		}
+		sum := 0.0
+		for j, v := range vs {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("features: position %d, attribute %q: value %v, want a finite number", t, row[j], v)
+			}
+			sum += math.Abs(v)
+		}
+		if math.IsInf(sum, 0) {
+			return fmt.Errorf("features: position %d: values too large (their sum overflows)", t)
+		}
+	}
+	return nil
+}
+
+func (e *Encoder) attributes(dst *sparse.Corpus, names [][]string, values [][]float64, grow bool) error {
+	d := e.unary
+	for t, row := range names {
+		var vs []float64
+		if values != nil {
+			vs = values[t]
+		}
+		ids, vals := e.ids[:0], e.vals[:0]
+		for j, s := range row {
+			id, ok := d.ids[s]
+			if !ok {
+				if !grow {
+					continue
+				}
+				var err error
+				if id, err = d.insert(s); err != nil {
+					return err
+				}
+				d.counts[id] = 0
+			}
+			ids = append(ids, id)
+			if vs != nil {
+				vals = append(vals, vs[j])
+			}
+		}
+		if vs == nil {
+			ids = sortDedup(ids)
+		} else {
+			ids, vals = e.sortMerge(ids, vals)
+		}
+		e.ids, e.vals = ids, vals
+		if grow {
+			count(d, ids)
+		}
+		if dst == nil {
+			continue
+		}
+		startRow(&dst.Unary)
+		if vs == nil {
+			dst.Unary.AppendRow(ids, nil)
+		} else {
+			dst.Unary.AppendRow(ids, vals)
+		}
+	}
+	return nil
+}
+
+// idValSorter sorts parallel id and value slices by id.
+type idValSorter struct {
+	ids  []int32
+	vals []float64
+}
+
+func (s *idValSorter) Len() int           { return len(s.ids) }
+func (s *idValSorter) Less(i, j int) bool { return s.ids[i] < s.ids[j] }
+func (s *idValSorter) Swap(i, j int) {
+	s.ids[i], s.ids[j] = s.ids[j], s.ids[i]
+	s.vals[i], s.vals[j] = s.vals[j], s.vals[i]
+}
+
+// sortMerge sorts (ids, vals) by id (stably, so that sums are taken in input
+// order) and adds the values of equal ids.
+func (e *Encoder) sortMerge(ids []int32, vals []float64) ([]int32, []float64) {
+	if len(ids) < 2 {
+		return ids, vals
+	}
+	if len(ids) <= 16 {
+		for i := 1; i < len(ids); i++ {
+			for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
+				ids[j], ids[j-1] = ids[j-1], ids[j]
+				vals[j], vals[j-1] = vals[j-1], vals[j]
+			}
+		}
+	} else {
+		e.srt.ids, e.srt.vals = ids, vals
+		sort.Stable(&e.srt)
+		e.srt.ids, e.srt.vals = nil, nil
+	}
+	n := 0
+	for i := range ids {
+		if n > 0 && ids[i] == ids[n-1] {
+			vals[n-1] += vals[i]
+			continue
+		}
+		ids[n], vals[n] = ids[i], vals[i]
+		n++
+	}
+	return ids[:n], vals[:n]
+}
+
+// EncodePixels appends one sequence of OCR letters to dst: images[t] is the
+// 16×8 image of letter t, row-major, 128 bytes of 0 or 1 (anything else is
+// an error). See PixelOptions for the attributes and EncodeColumns for
+// labels, grow and errors. It panics if e is not a KindPixels encoder.
+func (e *Encoder) EncodePixels(dst *sparse.Corpus, images [][]byte, labels []int32, grow bool) error {
+	if e.kind != KindPixels {
+		panic("features: EncodePixels on a " + e.kind.String() + " encoder")
+	}
+	if err := e.begin(dst, len(images), labels, grow); err != nil {
+		return err
+	}
+	if err := checkImages(images); err != nil {
+		return err
+	}
+	m := markOf(dst)
+	if err := e.pixels(dst, images, grow); err != nil {
+		m.restore(dst)
+		return err
+	}
+	e.finish(dst, len(images), labels)
+	return nil
+}
+
+// CountPixels is CountColumns for OCR images.
+func (e *Encoder) CountPixels(images [][]byte) error {
+	if e.kind != KindPixels {
+		panic("features: CountPixels on a " + e.kind.String() + " encoder")
+	}
+	if err := e.begin(nil, len(images), nil, true); err != nil {
+		return err
+	}
+	if err := checkImages(images); err != nil {
+		return err
+	}
+	return e.pixels(nil, images, true)
+}
+
+func (e *Encoder) pixels(dst *sparse.Corpus, images [][]byte, grow bool) error {
+	pn := sharedPixelNames()
+	d := e.unary
+	for _, im := range images {
+		e.strs = pn.appendAttrs(e.strs[:0], im, e.pix)
+		ids := e.ids[:0]
+		for _, s := range e.strs {
+			id, ok := d.ids[s]
+			if !ok {
+				if !grow {
+					continue
+				}
+				var err error
+				if id, err = d.insert(s); err != nil {
+					return err
+				}
+				d.counts[id] = 0
+			}
+			ids = append(ids, id)
+		}
+		ids = sortDedup(ids)
+		e.ids = ids
+		if grow {
+			count(d, ids)
+		}
+		if dst != nil {
+			appendBinaryRow(&dst.Unary, ids)
+		}
+	}
+	return nil
+}

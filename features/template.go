@@ -1,0 +1,324 @@
+package features
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Limits on the numbers inside a %x[row,col] macro. CRF++ itself accepts
+// row offsets in [-8, 8] only; larger offsets are accepted here (they expand
+// to _B-9, _B+9, ... in the same way) but bounded so that position arithmetic
+// can never overflow.
+const (
+	maxRowOffset = 1 << 16
+	maxColumn    = 1 << 16
+)
+
+// TemplateError reports a malformed template, or a template that cannot be
+// applied to a sequence (a macro naming a column the tokens do not have).
+// Line and Column are 1-based; Column counts bytes within the line.
+type TemplateError struct {
+	File   string // name of the template file, if the caller knows it; "template" when empty
+	Line   int    // 1-based line of the template source
+	Column int    // 1-based byte column within the line
+	Msg    string // what was found and what was expected
+}
+
+// Error returns "file:line:column: msg".
+func (e *TemplateError) Error() string {
+	f := e.File
+	if f == "" {
+		f = "template"
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", f, e.Line, e.Column, e.Msg)
+}
+
+// segment is one piece of a template line: either literal text or a
+// %x[row,col] macro.
+type segment struct {
+	lit      string // literal text; used when !macro
+	macro    bool
+	row, col int // macro offsets
+	column   int // 1-based byte column of the '%' in the source line (for errors)
+}
+
+// rule is one compiled U or B line with at least the type letter.
+type rule struct {
+	line int // 1-based source line
+	segs []segment
+}
+
+// Template is a compiled CRF++ feature template. It is immutable after
+// Compile and safe for concurrent use by multiple goroutines.
+//
+// # Language
+//
+// A template is a sequence of lines. Blank lines and lines whose first
+// non-blank character is '#' are ignored. Every other line is a feature
+// template whose first character is 'U' (unigram: the expanded string is an
+// attribute that generates state features attribute × label) or 'B'
+// (bigram). Leading and trailing blanks (space, tab, carriage return) of a
+// line are not part of the template.
+//
+// The text of a line is copied literally into the attribute string, except
+// for macros %x[row,col], which expand to column col (0-based) of the token
+// at offset row (may be negative) from the current position. Offsets that
+// fall before the first token expand to "_B-1", "_B-2", ... and offsets past
+// the last token to "_B+1", "_B+2", ..., exactly as in CRF++. The only macro
+// is %x (CRF++ has no other; Wapiti's %t and %m tests are not supported).
+//
+// A B line without any macro (typically the bare line "B") turns on the
+// label transition features (previous label × label). A B line with macros,
+// e.g. "B01:%x[0,0]", generates observation-conditioned transition features
+// (attribute × previous label × label); its attributes go to the Pair
+// dictionary and to row t of the corpus' Pair matrix, describing the
+// transition from position t-1 to t (row 0 is always empty, as in CRF++,
+// which builds bigram features from the second token on).
+//
+// Following CRF++, a template without any B line has no transition features
+// at all; unlike CRF++, which gives each macro-free B line its own copy of
+// the transition features, every macro-free B line means the same single
+// L×L transition block.
+type Template struct {
+	src         string
+	unary       []rule
+	pair        []rule
+	transitions bool
+	ncols       int // 1 + largest column named by a macro, 0 when none
+	colLine     int // line and column of a macro naming column ncols-1
+	colColumn   int
+}
+
+// Compile parses a CRF++ template. Errors are of type *TemplateError and
+// name the line and column of the first problem.
+func Compile(src string) (*Template, error) {
+	t := &Template{src: src}
+	for i, line := range strings.Split(src, "\n") {
+		if err := t.compileLine(line, i+1); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// MustCompile is like Compile but panics if the template cannot be parsed.
+// It is meant for templates written as Go literals.
+func MustCompile(src string) *Template {
+	t, err := Compile(src)
+	if err != nil {
+		panic("features: MustCompile: " + err.Error())
+	}
+	return t
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
+
+func (t *Template) compileLine(line string, lineNo int) error {
+	start := 0
+	for start < len(line) && isBlank(line[start]) {
+		start++
+	}
+	end := len(line)
+	for end > start && isBlank(line[end-1]) {
+		end--
+	}
+	if start == end || line[start] == '#' {
+		return nil
+	}
+	errAt := func(i int, format string, args ...any) error {
+		return &TemplateError{Line: lineNo, Column: i + 1, Msg: fmt.Sprintf(format, args...)}
+	}
+	kind := line[start]
+	if kind != 'U' && kind != 'B' {
+		return errAt(start, "unknown template type %q: want a line starting with U (unigram), B (bigram) or # (comment)", kind)
+	}
+	r := rule{line: lineNo}
+	lit := start // start of the pending literal text
+	i := start + 1
+	for i < end {
+		if line[i] != '%' {
+			i++
+			continue
+		}
+		if i > lit {
+			r.segs = append(r.segs, segment{lit: line[lit:i]})
+		}
+		pct := i
+		i++
+		if i >= end {
+			return errAt(pct, "'%%' at end of line: want a macro %%x[row,col]")
+		}
+		if line[i] != 'x' {
+			return errAt(pct, "unknown macro %%%s: only %%x[row,col] is supported", quoteRune(line[i:end]))
+		}
+		i++
+		if i >= end || line[i] != '[' {
+			return errAt(i, "want '[' after %%x")
+		}
+		i++
+		row, j, err := parseInt(line[:end], i, true, maxRowOffset)
+		if err != "" {
+			return errAt(j, "row offset: %s", err)
+		}
+		i = j
+		if i >= end || line[i] != ',' {
+			return errAt(i, "want ',' after the row offset of %%x[row,col]")
+		}
+		i++
+		col, j, err := parseInt(line[:end], i, false, maxColumn)
+		if err != "" {
+			return errAt(j, "column: %s", err)
+		}
+		i = j
+		if i >= end || line[i] != ']' {
+			return errAt(i, "want ']' to close %%x[row,col]")
+		}
+		i++
+		r.segs = append(r.segs, segment{macro: true, row: row, col: col, column: pct + 1})
+		if col+1 > t.ncols {
+			t.ncols, t.colLine, t.colColumn = col+1, lineNo, pct+1
+		}
+		lit = i
+	}
+	if end > lit {
+		r.segs = append(r.segs, segment{lit: line[lit:end]})
+	}
+	if kind == 'U' {
+		t.unary = append(t.unary, r)
+		return nil
+	}
+	t.transitions = true
+	for _, s := range r.segs {
+		if s.macro {
+			t.pair = append(t.pair, r)
+			break
+		}
+	}
+	return nil
+}
+
+// quoteRune returns the first rune of s, quoted, without the quotes' Go
+// escaping surprises for plain ASCII.
+func quoteRune(s string) string {
+	for _, r := range s {
+		return strconv.QuoteRune(r)
+	}
+	return `""`
+}
+
+// parseInt reads an optionally signed decimal integer at s[i:] and returns it
+// and the index after it. On failure it returns a message and the index of the
+// offending byte.
+func parseInt(s string, i int, signed bool, limit int) (int, int, string) {
+	neg := false
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		if !signed {
+			return 0, i, "want a non-negative integer"
+		}
+		neg = s[i] == '-'
+		i++
+	}
+	d := i
+	v := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		v = v*10 + int(s[i]-'0')
+		if v > limit {
+			return 0, d, fmt.Sprintf("integer too large (limit %d)", limit)
+		}
+		i++
+	}
+	if i == d {
+		if i < len(s) {
+			return 0, i, fmt.Sprintf("want an integer, found %s", quoteRune(s[i:]))
+		}
+		return 0, i, "want an integer, found end of line"
+	}
+	if neg {
+		v = -v
+	}
+	return v, i, ""
+}
+
+// Source returns the exact text the template was compiled from. Compiling it
+// again gives an equivalent template; model files store it.
+func (t *Template) Source() string { return t.src }
+
+// HasTransitions reports whether the template has at least one B line, which
+// (following CRF++) turns on the label transition features.
+func (t *Template) HasTransitions() bool { return t.transitions }
+
+// NumUnary returns the number of U lines: each yields one unary attribute per
+// position.
+func (t *Template) NumUnary() int { return len(t.unary) }
+
+// NumPair returns the number of B lines with at least one macro: each yields
+// one pair attribute per position after the first.
+func (t *Template) NumPair() int { return len(t.pair) }
+
+// Columns returns the number of token columns the template needs: one more
+// than the largest column named by a macro, or 0 if there is no macro.
+func (t *Template) Columns() int { return t.ncols }
+
+// check verifies that every token has the columns the template needs.
+func (t *Template) check(cols [][]string) error {
+	if t.ncols == 0 {
+		return nil
+	}
+	for i, tok := range cols {
+		if len(tok) < t.ncols {
+			return &TemplateError{Line: t.colLine, Column: t.colColumn,
+				Msg: fmt.Sprintf("macro names column %d, but token %d has only %d column(s)", t.ncols-1, i, len(tok))}
+		}
+	}
+	return nil
+}
+
+// appendRule appends the expansion of r at position pos of cols to dst.
+// cols must have passed check.
+func appendRule(dst []byte, r *rule, cols [][]string, pos int) []byte {
+	n := len(cols)
+	for k := range r.segs {
+		s := &r.segs[k]
+		if !s.macro {
+			dst = append(dst, s.lit...)
+			continue
+		}
+		switch i := pos + s.row; {
+		case i < 0:
+			dst = append(dst, "_B-"...)
+			dst = strconv.AppendInt(dst, int64(-i), 10)
+		case i >= n:
+			dst = append(dst, "_B+"...)
+			dst = strconv.AppendInt(dst, int64(i-n+1), 10)
+		default:
+			dst = append(dst, cols[i][s.col]...)
+		}
+	}
+	return dst
+}
+
+// Expand returns the attribute strings of position pos of the sequence cols
+// (cols[t][c] is column c of token t): one per U line, in template order, and
+// one per B line with macros (none at position 0). It allocates and is meant
+// for inspection and tests; encoding goes through an Encoder.
+func (t *Template) Expand(cols [][]string, pos int) (unary, pair []string, err error) {
+	if pos < 0 || pos >= len(cols) {
+		return nil, nil, fmt.Errorf("features: Expand: position %d out of range [0,%d)", pos, len(cols))
+	}
+	if err := t.check(cols); err != nil {
+		return nil, nil, err
+	}
+	var buf []byte
+	for k := range t.unary {
+		buf = appendRule(buf[:0], &t.unary[k], cols, pos)
+		unary = append(unary, string(buf))
+	}
+	if pos > 0 {
+		for k := range t.pair {
+			buf = appendRule(buf[:0], &t.pair[k], cols, pos)
+			pair = append(pair, string(buf))
+		}
+	}
+	return unary, pair, nil
+}

@@ -1,0 +1,202 @@
+package features
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// handTemplate exercises several macros per line, literal text between
+// macros, offsets beyond both ends, a macro-free U line, the bare B line and
+// an observation-conditioned B line.
+const handTemplate = `# comment line
+U00:%x[-2,0]
+U01:%x[1,0]/%x[0,1]
+
+U02:%x[3,1]x%x[-3,0]
+U03
+B
+B01:%x[0,0]/%x[-1,0]
+`
+
+var handSentence = [][]string{
+	{"He", "PRP"},
+	{"reckons", "VBZ"},
+	{"the", "DT"},
+}
+
+// TestExpandByHand checks the expansion against strings written out by hand
+// from the CRF++ rules: offset i = t+row; i < 0 gives "_B-<-i>", i >= T gives
+// "_B+<i-T+1>".
+func TestExpandByHand(t *testing.T) {
+	tm := MustCompile(handTemplate)
+	want := []struct {
+		unary, pair []string
+	}{
+		{ // t = 0
+			unary: []string{"U00:_B-2", "U01:reckons/PRP", "U02:_B+1x_B-3", "U03"},
+		},
+		{ // t = 1
+			unary: []string{"U00:_B-1", "U01:the/VBZ", "U02:_B+2x_B-2", "U03"},
+			pair:  []string{"B01:reckons/He"},
+		},
+		{ // t = 2
+			unary: []string{"U00:He", "U01:_B+1/DT", "U02:_B+3x_B-1", "U03"},
+			pair:  []string{"B01:the/reckons"},
+		},
+	}
+	for pos, w := range want {
+		u, p, err := tm.Expand(handSentence, pos)
+		if err != nil {
+			t.Fatalf("position %d: %v", pos, err)
+		}
+		if !reflect.DeepEqual(u, w.unary) {
+			t.Errorf("position %d unary = %q, want %q", pos, u, w.unary)
+		}
+		if !reflect.DeepEqual(p, w.pair) {
+			t.Errorf("position %d pair = %q, want %q", pos, p, w.pair)
+		}
+	}
+	if !tm.HasTransitions() || tm.NumUnary() != 4 || tm.NumPair() != 1 || tm.Columns() != 2 {
+		t.Errorf("HasTransitions=%v NumUnary=%d NumPair=%d Columns=%d, want true 4 1 2",
+			tm.HasTransitions(), tm.NumUnary(), tm.NumPair(), tm.Columns())
+	}
+	if tm.Source() != handTemplate {
+		t.Errorf("Source() differs from the compiled text")
+	}
+	if _, _, err := tm.Expand(handSentence, 3); err == nil {
+		t.Errorf("Expand at position 3 of 3: no error")
+	}
+}
+
+func TestCompileBlanksAndCRLF(t *testing.T) {
+	src := "  U00:%x[0,0]  \r\n\t# indented comment\r\n\r\nB\r\n"
+	tm, err := Compile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm.Source() != src {
+		t.Errorf("Source() = %q, want %q", tm.Source(), src)
+	}
+	u, _, err := tm.Expand([][]string{{"w"}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"U00:w"}; !reflect.DeepEqual(u, want) {
+		t.Errorf("unary = %q, want %q", u, want)
+	}
+}
+
+func TestHasTransitions(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"U00:%x[0,0]\n", false},
+		{"U00:%x[0,0]\n# B\n", false},
+		{"", false},
+		{"B", true},
+		{"B01:%x[0,0]", true},
+		{"U00:%x[0,0]\nB\n", true},
+	} {
+		if got := MustCompile(tc.src).HasTransitions(); got != tc.want {
+			t.Errorf("HasTransitions(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		src       string
+		line, col int
+		msg       string // substring of the message
+	}{
+		{"unknown type", "X00:%x[0,0]", 1, 1, "unknown template type"},
+		{"unknown type after blanks", "U00:%x[0,0]\n\n  Z", 3, 3, "unknown template type"},
+		{"unknown macro", "U00:%y[0,0]", 1, 5, "unknown macro %'y'"},
+		{"Wapiti test macro", "U00:%t[0,0,\"a\"]", 1, 5, "unknown macro"},
+		{"percent at end", "U00:%", 1, 5, "end of line"},
+		{"percent at end before blanks", "U00:%  ", 1, 5, "end of line"},
+		{"missing open bracket", "U00:%x0,0]", 1, 7, "want '['"},
+		{"missing close bracket", "U00:%x[0,0", 1, 11, "want ']'"},
+		{"missing close bracket mid line", "U00:%x[0,0/%x[1,0]", 1, 11, "want ']'"},
+		{"non-integer row", "U00:%x[a,0]", 1, 8, "row offset"},
+		{"empty row", "U00:%x[,0]", 1, 8, "row offset"},
+		{"fractional row", "U00:%x[1.5,0]", 1, 9, "want ','"},
+		{"negative column", "U00:%x[0,-1]", 1, 10, "non-negative"},
+		{"empty column", "U00:%x[0,]", 1, 10, "column"},
+		{"row too large", "U00:%x[99999999999,0]", 1, 8, "too large"},
+		{"column too large", "U00:%x[0,99999999999]", 1, 10, "too large"},
+		{"error on second line", "U00:%x[0,0]\nU01:%x[0,0", 2, 11, "want ']'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tm, err := Compile(tc.src)
+			if err == nil {
+				t.Fatalf("Compile(%q) = %v, want an error", tc.src, tm)
+			}
+			var te *TemplateError
+			if !errors.As(err, &te) {
+				t.Fatalf("error %v (%T) is not a *TemplateError", err, err)
+			}
+			if te.Line != tc.line || te.Column != tc.col || !strings.Contains(te.Msg, tc.msg) {
+				t.Errorf("got %d:%d %q, want %d:%d containing %q", te.Line, te.Column, te.Msg, tc.line, tc.col, tc.msg)
+			}
+			if want := "template:"; !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("Error() = %q, want prefix %q", err.Error(), want)
+			}
+		})
+	}
+}
+
+func TestTemplateErrorFile(t *testing.T) {
+	e := &TemplateError{File: "chunk.tpl", Line: 3, Column: 7, Msg: "want ']'"}
+	if got, want := e.Error(), "chunk.tpl:3:7: want ']'"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+func TestColumnOutOfRangeAtExpansion(t *testing.T) {
+	tm := MustCompile("U00:%x[0,0]\nU01:%x[-1,2]\n")
+	for _, tc := range []struct {
+		name string
+		cols [][]string
+	}{
+		{"all tokens too narrow", [][]string{{"a", "b"}, {"c", "d"}}},
+		{"one ragged token", [][]string{{"a", "b", "c"}, {"d"}}},
+		{"empty token", [][]string{{}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := tm.Expand(tc.cols, 0)
+			var te *TemplateError
+			if !errors.As(err, &te) {
+				t.Fatalf("Expand error = %v, want a *TemplateError", err)
+			}
+			if te.Line != 2 || te.Column != 5 {
+				t.Errorf("error at %d:%d, want 2:5 (the %%x[-1,2] macro)", te.Line, te.Column)
+			}
+			e := NewTemplateEncoder(tm)
+			var c sparse.Corpus
+			err = e.EncodeColumns(&c, tc.cols, nil, true)
+			if !errors.As(err, &te) {
+				t.Fatalf("EncodeColumns error = %v, want a *TemplateError", err)
+			}
+			if c.Len() != 0 || e.Unary().Len() != 0 {
+				t.Errorf("failed encode changed the corpus or dictionary")
+			}
+		})
+	}
+}
+
+func TestMustCompilePanics(t *testing.T) {
+	defer func() {
+		r := recover()
+		if s, ok := r.(string); !ok || !strings.HasPrefix(s, "features: MustCompile: template:1:5:") {
+			t.Errorf("panic value = %v", r)
+		}
+	}()
+	MustCompile("U00:%q")
+}
