@@ -1,0 +1,245 @@
+package screen
+
+import (
+	"math"
+
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// The Rnorm constants of the Pinsker rule (section 4 of the note): for feature
+// j, Rnorm_j = sqrt(sum_i R_ij^2) with R_ij = (max_y F_j(x_i,y) - min_y
+// F_j(x_i,y))/2, the half-range of the feature over all label sequences of
+// training sequence i. All closed forms assume L >= 2 labels and no forbidden
+// transitions; over-estimating R is always safe, so they stay valid when
+// transitions are constrained.
+
+// StateRnorm writes into dst[a] the Rnorm of the state features (a, l) of
+// attribute a, which is the same for every label l:
+//
+//	Rnorm_a = sqrt(sum_i R_ia^2),  R_ia = sum_{t in sequence i} |x_{t,a}| / 2,
+//
+// and returns dst[:numAttrs] (reallocated if too short). Sequence i covers the
+// rows seqPtr[i] to seqPtr[i+1]-1 of x; values repeated within a row are
+// summed first (x_{t,a} is their sum, as in the feature). It panics if x or seqPtr are inconsistent or an
+// attribute id is outside [0, numAttrs).
+func StateRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs int) []float64 {
+	dst = resize(dst, numAttrs)
+	clear(dst)
+	if len(seqPtr) < 2 {
+		return dst
+	}
+	checkRows(x, seqPtr, "StateRnorm")
+	acc := make([]float64, numAttrs)    // sum_t |x_{t,a}| over the current sequence
+	rowAcc := make([]float64, numAttrs) // x_{t,a} of the current row (repeats summed)
+	touched := make([]int32, 0, 64)
+	rowTouched := make([]int32, 0, 16)
+	inSeq := make([]bool, numAttrs)
+	inRow := make([]bool, numAttrs)
+	for i := 0; i+1 < len(seqPtr); i++ {
+		for r := int(seqPtr[i]); r < int(seqPtr[i+1]); r++ {
+			cols, vals := x.Row(r)
+			for k, a := range cols {
+				v := 1.0
+				if vals != nil {
+					v = vals[k]
+				}
+				if !inRow[a] {
+					inRow[a] = true
+					rowTouched = append(rowTouched, a)
+				}
+				rowAcc[a] += v
+			}
+			for _, a := range rowTouched {
+				if !inSeq[a] {
+					inSeq[a] = true
+					touched = append(touched, a)
+				}
+				acc[a] += math.Abs(rowAcc[a])
+				rowAcc[a], inRow[a] = 0, false
+			}
+			rowTouched = rowTouched[:0]
+		}
+		for _, a := range touched {
+			h := acc[a] / 2
+			dst[a] += h * h
+			acc[a], inSeq[a] = 0, false
+		}
+		touched = touched[:0]
+	}
+	for a, s := range dst {
+		dst[a] = math.Sqrt(s)
+	}
+	return dst
+}
+
+// TransitionRnorm returns the Rnorm of the transition features (l, l'):
+// diag for l == l' (R_i = (T_i - 1)/2) and offDiag for l != l' (R_i =
+// floor(T_i/2)/2), where T_i = seqPtr[i+1] - seqPtr[i]. These are the exact
+// half-ranges (the l -> l' count of an alternating path is floor(T/2); summing
+// per-position half-ranges would give the 2x looser (T-1)/2).
+func TransitionRnorm(seqPtr []int32) (diag, offDiag float64) {
+	for i := 0; i+1 < len(seqPtr); i++ {
+		T := int(seqPtr[i+1] - seqPtr[i])
+		if T < 2 {
+			continue
+		}
+		d := float64(T-1) / 2
+		o := float64(T/2) / 2
+		diag += d * d
+		offDiag += o * o
+	}
+	return math.Sqrt(diag), math.Sqrt(offDiag)
+}
+
+// StartEndRnorm returns the Rnorm of a start feature [y_0 = l] or an end
+// feature [y_{T-1} = l]: R_i = 1/2 for each of the n non-empty sequences, so
+// sqrt(n)/2.
+func StartEndRnorm(n int) float64 {
+	if n <= 0 {
+		return 0
+	}
+	return math.Sqrt(float64(n)) / 2
+}
+
+// PairRnorm writes the Rnorm of the observation-conditioned bigram ("pair")
+// features F_(a,l,l')(x,y) = sum_{t>=1} x_{t,a} [y_{t-1} = l, y_t = l'] into
+// dst[2a] (l == l') and dst[2a+1] (l != l', the same for every such pair by
+// symmetry), and returns dst[:2*numAttrs]. Row t of a sequence conditions the
+// transition into position t; the first row of each sequence has no incoming
+// transition and is ignored (the convention of inference.Lattice.TransAt).
+//
+// The half-ranges are exact for any real values, including mixed signs: each
+// (sequence, attribute) runs a max-sum and a min-sum DP over the positions
+// where the attribute fires, with 2 label classes (l, other) for l == l' and 3
+// (l, l', other; 2 when L == 2) for l != l'. Runs of consecutive positions are
+// independent, since a position where the attribute does not fire leaves its
+// label free. The cost is O(nnz). L < 2 gives zeros. It panics on
+// inconsistent x or seqPtr.
+func PairRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs, L int) []float64 {
+	dst = resize(dst, 2*numAttrs)
+	clear(dst)
+	if len(seqPtr) < 2 || L < 2 {
+		return dst
+	}
+	checkRows(x, seqPtr, "PairRnorm")
+	st := make([]pairDP, numAttrs)
+	for a := range st {
+		st[a].lastT = -2
+		st[a].pendT = -2
+	}
+	touched := make([]int32, 0, 64)
+	third := L >= 3
+	for i := 0; i+1 < len(seqPtr); i++ {
+		lo, hi := int(seqPtr[i]), int(seqPtr[i+1])
+		for r := lo + 1; r < hi; r++ {
+			t := r - lo
+			cols, vals := x.Row(r)
+			for k, a := range cols {
+				v := 1.0
+				if vals != nil {
+					v = vals[k]
+				}
+				s := &st[a]
+				if s.pendT == t {
+					s.pendV += v
+					continue
+				}
+				if s.pendT < 0 {
+					touched = append(touched, a)
+					s.reset()
+				} else {
+					s.step(third)
+				}
+				s.pendT, s.pendV = t, v
+			}
+		}
+		for _, a := range touched {
+			s := &st[a]
+			s.step(third)
+			dMax, dMin, oMax, oMin := s.result(third)
+			hd := (dMax - dMin) / 2
+			ho := (oMax - oMin) / 2
+			dst[2*a] += hd * hd
+			dst[2*a+1] += ho * ho
+			s.lastT, s.pendT = -2, -2
+		}
+		touched = touched[:0]
+	}
+	for k, s := range dst {
+		dst[k] = math.Sqrt(s)
+	}
+	return dst
+}
+
+// pairDP is the running max-sum / min-sum DP of one attribute within one
+// sequence. Diagonal feature (l,l): states 0 = l, 1 = other. Off-diagonal
+// feature (l,l'): states 0 = l, 1 = l', 2 = other (only when L >= 3). The
+// values are the best total over label prefixes ending in that state.
+type pairDP struct {
+	dMax, dMin [2]float64
+	oMax, oMin [3]float64
+	lastT      int     // position of the last applied step
+	pendT      int     // position of the pending (not yet applied) step, -2 if none
+	pendV      float64 // its summed value
+}
+
+func (s *pairDP) reset() {
+	s.dMax, s.dMin = [2]float64{}, [2]float64{}
+	s.oMax, s.oMin = [3]float64{}, [3]float64{}
+	s.lastT = -2
+}
+
+// step applies the pending value pendV at position pendT.
+func (s *pairDP) step(third bool) {
+	t, v := s.pendT, s.pendV
+	if t != s.lastT+1 {
+		// The previous label is free: every state starts from the best
+		// total so far.
+		dMax, dMin, oMax, oMin := s.result(third)
+		s.dMax = [2]float64{dMax, dMax}
+		s.dMin = [2]float64{dMin, dMin}
+		s.oMax = [3]float64{oMax, oMax, oMax}
+		s.oMin = [3]float64{oMin, oMin, oMin}
+	}
+	// Diagonal: the feature fires on l -> l.
+	d := s.dMax
+	s.dMax = [2]float64{max(d[0]+v, d[1]), max(d[0], d[1])}
+	d = s.dMin
+	s.dMin = [2]float64{min(d[0]+v, d[1]), min(d[0], d[1])}
+	// Off-diagonal: the feature fires on l -> l'.
+	o := s.oMax
+	if third {
+		all := max(o[0], o[1], o[2])
+		s.oMax = [3]float64{all, max(o[0]+v, o[1], o[2]), all}
+	} else {
+		s.oMax = [3]float64{max(o[0], o[1]), max(o[0]+v, o[1]), math.Inf(-1)}
+	}
+	o = s.oMin
+	if third {
+		all := min(o[0], o[1], o[2])
+		s.oMin = [3]float64{all, min(o[0]+v, o[1], o[2]), all}
+	} else {
+		s.oMin = [3]float64{min(o[0], o[1]), min(o[0]+v, o[1]), math.Inf(1)}
+	}
+	s.lastT = t
+}
+
+// result returns the best totals over all states.
+func (s *pairDP) result(third bool) (dMax, dMin, oMax, oMin float64) {
+	dMax = max(s.dMax[0], s.dMax[1])
+	dMin = min(s.dMin[0], s.dMin[1])
+	oMax = max(s.oMax[0], s.oMax[1])
+	oMin = min(s.oMin[0], s.oMin[1])
+	if third {
+		oMax = max(oMax, s.oMax[2])
+		oMin = min(oMin, s.oMin[2])
+	}
+	return dMax, dMin, oMax, oMin
+}
+
+// checkRows panics if seqPtr does not describe the rows of x.
+func checkRows(x *sparse.Matrix, seqPtr []int32, fn string) {
+	if seqPtr[0] != 0 || int(seqPtr[len(seqPtr)-1]) != x.Rows() {
+		panic("screen: " + fn + ": seqPtr does not cover the rows of x")
+	}
+}
