@@ -1,0 +1,191 @@
+package corpora
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// CoNLLOptions configures a [CoNLLReader]. The zero value reads labeled files
+// with the default line limit.
+type CoNLLOptions struct {
+	// Unlabeled makes every column a token column; Sequence.Labels is nil.
+	// By default the last column is the label.
+	Unlabeled bool
+	// MaxLineBytes is the longest accepted line; 0 means DefaultMaxLineBytes.
+	MaxLineBytes int
+}
+
+// docStart is the document separator line of the CoNLL shared tasks.
+var docStart = []byte("-DOCSTART-")
+
+// CoNLLReader reads CoNLL column files: one position per line, columns
+// separated by runs of spaces or tabs (only ASCII space and tab separate;
+// other Unicode spaces are part of a token), a blank (or whitespace-only) line
+// between sequences, the label in the last column. Lines whose first column is
+// -DOCSTART- are skipped and end the current sequence. Every line of a file
+// must have the same number of columns; the first line fixes it. Input must
+// be UTF-8 (ErrInvalidUTF8 otherwise); a leading BOM is skipped; gzip input is
+// decompressed transparently and CRLF line ends are accepted.
+//
+// Use it like bufio.Scanner:
+//
+//	r := corpora.NewCoNLLReader("train.txt", f, corpora.CoNLLOptions{})
+//	for r.Next() {
+//		s := r.Sequence()
+//		...
+//	}
+//	if err := r.Err(); err != nil { ... }
+//
+// An input with no sequence at all is an ErrEmpty error.
+type CoNLLReader struct {
+	lr    *lineReader
+	opts  CoNLLOptions
+	ncols int
+	spans []span
+	seq   Sequence
+	count int
+	err   error
+	done  bool
+}
+
+// NewCoNLLReader returns a reader of r; name is used in error messages.
+func NewCoNLLReader(name string, r io.Reader, opts CoNLLOptions) *CoNLLReader {
+	return &CoNLLReader{lr: newLineReader(name, r, opts.MaxLineBytes), opts: opts}
+}
+
+// Next reads the next sequence and reports whether there was one. It returns
+// false at the end of the input or at the first error.
+func (r *CoNLLReader) Next() bool {
+	if r.err != nil || r.done {
+		return false
+	}
+	var cells []string
+	if r.ncols > 0 {
+		cells = make([]string, 0, 32*r.ncols)
+	}
+	T, first := 0, 0
+	emit := func() bool {
+		r.seq = buildColumns(cells, r.ncols, !r.opts.Unlabeled, first)
+		r.count++
+		return true
+	}
+	for {
+		line, ok := r.lr.next()
+		if !ok {
+			if r.lr.err != nil {
+				r.err = r.lr.err
+				return false
+			}
+			r.done = true
+			if T > 0 {
+				return emit()
+			}
+			if r.count == 0 {
+				r.err = &ParseError{File: r.lr.name, Line: max(r.lr.line, 1), Err: errorf(ErrEmpty, "no sequences in input")}
+			}
+			return false
+		}
+		if isBlank(line) {
+			if T > 0 {
+				return emit()
+			}
+			continue
+		}
+		if col := checkUTF8(line); col > 0 {
+			r.fail(col, errorf(ErrInvalidUTF8, "invalid UTF-8"))
+			return false
+		}
+		sp := splitSpans(r.spans[:0], line, isSpaceOrTab)
+		r.spans = sp
+		if bytes.Equal(line[sp[0].start:sp[0].end], docStart) {
+			if T > 0 {
+				return emit()
+			}
+			continue
+		}
+		k := len(sp)
+		switch {
+		case r.ncols == 0 && k < 2 && !r.opts.Unlabeled:
+			r.fail(len(line)+1, errorf(ErrMissingLabel, "expected a token column and a label column, got 1 column"))
+			return false
+		case r.ncols == 0:
+			r.ncols = k
+			cells = make([]string, 0, 32*k)
+		case k != r.ncols:
+			col := len(line) + 1
+			if k > r.ncols {
+				col = sp[r.ncols].start + 1
+			}
+			r.fail(col, errorf(ErrFieldCount, "expected %d columns, got %d", r.ncols, k))
+			return false
+		}
+		s := string(line)
+		for _, f := range sp {
+			cells = append(cells, s[f.start:f.end])
+		}
+		if T == 0 {
+			first = r.lr.line
+		}
+		T++
+	}
+}
+
+func (r *CoNLLReader) fail(col int, err error) {
+	r.err = &ParseError{File: r.lr.name, Line: r.lr.line, Column: col, Err: err}
+}
+
+// Sequence returns the sequence read by the last successful call to Next.
+func (r *CoNLLReader) Sequence() Sequence { return r.seq }
+
+// Err returns the first error met, nil at a clean end of input. It is a
+// *ParseError.
+func (r *CoNLLReader) Err() error { return r.err }
+
+// Columns returns the number of columns per line (label included), 0 before
+// the first line is read.
+func (r *CoNLLReader) Columns() int { return r.ncols }
+
+// ReadCoNLL reads all sequences of a CoNLL column file.
+func ReadCoNLL(name string, rd io.Reader, opts CoNLLOptions) ([]Sequence, error) {
+	r := NewCoNLLReader(name, rd, opts)
+	var out []Sequence
+	for r.Next() {
+		out = append(out, r.Sequence())
+	}
+	return out, r.Err()
+}
+
+// WriteCoNLL writes s in CoNLL column format, columns separated by one space,
+// label last (when s.Labels is set), followed by a blank line. It fails if a
+// cell is empty or holds a space, tab or line break, since the file could not
+// be read back.
+func WriteCoNLL(w io.Writer, s Sequence) error {
+	if s.Tokens == nil {
+		return fmt.Errorf("corpora: WriteCoNLL: sequence has no token columns")
+	}
+	if s.Labels != nil && len(s.Labels) != len(s.Tokens) {
+		return fmt.Errorf("corpora: WriteCoNLL: %d labels for %d positions", len(s.Labels), len(s.Tokens))
+	}
+	var b strings.Builder
+	for t, row := range s.Tokens {
+		cells := row
+		if s.Labels != nil {
+			cells = append(row[:len(row):len(row)], s.Labels[t])
+		}
+		for j, c := range cells {
+			if c == "" || strings.ContainsAny(c, " \t\r\n") || (j == 0 && (c == "-DOCSTART-" || strings.HasPrefix(c, "\uFEFF"))) {
+				return fmt.Errorf("corpora: WriteCoNLL: position %d column %d: %q cannot be written", t, j, c)
+			}
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(c)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	_, err := io.WriteString(w, b.String())
+	return err
+}

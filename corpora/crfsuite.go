@@ -1,0 +1,260 @@
+package corpora
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// CRFsuiteOptions configures a [CRFsuiteReader]. The zero value reads
+// labeled files with the default line limit.
+type CRFsuiteOptions struct {
+	// Unlabeled makes every field an attribute; Sequence.Labels is nil. By
+	// default the first field is the label.
+	Unlabeled bool
+	// MaxLineBytes is the longest accepted line; 0 means DefaultMaxLineBytes.
+	MaxLineBytes int
+}
+
+// CRFsuiteReader reads CRFsuite attribute files: one position per line,
+// fields separated by TAB, the first field the label (taken verbatim), the
+// others attributes `name` or `name:value`, and a blank line between
+// sequences. In a name, `\:` stands for a colon and `\\` for a backslash, as
+// in CRFsuite; any other backslash sequence is an ErrSyntax error. The first
+// unescaped colon separates name and value; the value must be a finite float
+// (ErrBadValue for text, NaN or ±Inf); a missing value means 1. Empty fields
+// (two TABs in a row) are skipped. Positions with no attribute are allowed.
+// Gzip, CRLF, the line limit, UTF-8 and the scanner contract are as for
+// [CoNLLReader]; an input with no sequence is an ErrEmpty error.
+type CRFsuiteReader struct {
+	lr    *lineReader
+	opts  CRFsuiteOptions
+	spans []span
+	seq   Sequence
+	count int
+	err   error
+	done  bool
+}
+
+// NewCRFsuiteReader returns a reader of r; name is used in error messages.
+func NewCRFsuiteReader(name string, r io.Reader, opts CRFsuiteOptions) *CRFsuiteReader {
+	return &CRFsuiteReader{lr: newLineReader(name, r, opts.MaxLineBytes), opts: opts}
+}
+
+// Next reads the next sequence and reports whether there was one.
+func (r *CRFsuiteReader) Next() bool {
+	if r.err != nil || r.done {
+		return false
+	}
+	var (
+		flat   []Attr
+		ends   []int // ends[t] = end of position t's attributes in flat
+		labels []string
+		first  int
+	)
+	emit := func() bool {
+		s := Sequence{Attrs: make([][]Attr, len(ends)), Line: first}
+		start := 0
+		for t, e := range ends {
+			s.Attrs[t] = flat[start:e:e]
+			start = e
+		}
+		if !r.opts.Unlabeled {
+			s.Labels = labels
+		}
+		r.seq = s
+		r.count++
+		return true
+	}
+	for {
+		line, ok := r.lr.next()
+		if !ok {
+			if r.lr.err != nil {
+				r.err = r.lr.err
+				return false
+			}
+			r.done = true
+			if len(ends) > 0 {
+				return emit()
+			}
+			if r.count == 0 {
+				r.err = &ParseError{File: r.lr.name, Line: max(r.lr.line, 1), Err: errorf(ErrEmpty, "no sequences in input")}
+			}
+			return false
+		}
+		if isBlank(line) {
+			if len(ends) > 0 {
+				return emit()
+			}
+			continue
+		}
+		if col := checkUTF8(line); col > 0 {
+			r.fail(col, errorf(ErrInvalidUTF8, "invalid UTF-8"))
+			return false
+		}
+		sp := splitExact(r.spans[:0], line, '\t')
+		r.spans = sp
+		s := string(line)
+		if !r.opts.Unlabeled {
+			if sp[0].start == sp[0].end || isBlank(line[sp[0].start:sp[0].end]) {
+				r.fail(1, errorf(ErrMissingLabel, "expected a label in the first field"))
+				return false
+			}
+			labels = append(labels, s[sp[0].start:sp[0].end])
+			sp = sp[1:]
+		}
+		for _, f := range sp {
+			if f.start == f.end {
+				continue
+			}
+			a, col, err := parseAttr(s[f.start:f.end])
+			if err != nil {
+				r.fail(f.start+col, err)
+				return false
+			}
+			flat = append(flat, a)
+		}
+		if len(ends) == 0 {
+			first = r.lr.line
+		}
+		ends = append(ends, len(flat))
+	}
+}
+
+// parseAttr parses one `name[:value]` field. On error it returns the 1-based
+// column of the problem inside the field.
+func parseAttr(f string) (Attr, int, error) {
+	colon := -1
+	escaped := false
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if c == '\\' {
+			if i+1 >= len(f) || (f[i+1] != ':' && f[i+1] != '\\') {
+				return Attr{}, i + 1, errorf(ErrSyntax, `bad escape in attribute name: only \: and \\ are allowed`)
+			}
+			escaped = true
+			i++
+			continue
+		}
+		if c == ':' {
+			colon = i
+			break
+		}
+	}
+	name, value := f, ""
+	if colon >= 0 {
+		name, value = f[:colon], f[colon+1:]
+	}
+	if name == "" {
+		return Attr{}, 1, errorf(ErrSyntax, "empty attribute name")
+	}
+	if escaped {
+		name = unescapeAttr(name)
+	}
+	if colon < 0 {
+		return Attr{Name: name, Value: 1}, 0, nil
+	}
+	v, err := strconv.ParseFloat(value, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return Attr{}, colon + 2, errorf(ErrBadValue, "attribute %q: expected a finite number after ':', got %q", name, value)
+	}
+	return Attr{Name: name, Value: v}, 0, nil
+}
+
+// unescapeAttr resolves `\:` and `\\` (the only escapes parseAttr accepts).
+func unescapeAttr(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// escapeAttr escapes ':' and '\' in an attribute name.
+func escapeAttr(s string) string {
+	if !strings.ContainsAny(s, `:\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == ':' || s[i] == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func (r *CRFsuiteReader) fail(col int, err error) {
+	r.err = &ParseError{File: r.lr.name, Line: r.lr.line, Column: col, Err: err}
+}
+
+// Sequence returns the sequence read by the last successful call to Next.
+// Its Attrs is set and its Tokens is nil.
+func (r *CRFsuiteReader) Sequence() Sequence { return r.seq }
+
+// Err returns the first error met, nil at a clean end of input.
+func (r *CRFsuiteReader) Err() error { return r.err }
+
+// ReadCRFsuite reads all sequences of a CRFsuite attribute file.
+func ReadCRFsuite(name string, rd io.Reader, opts CRFsuiteOptions) ([]Sequence, error) {
+	r := NewCRFsuiteReader(name, rd, opts)
+	var out []Sequence
+	for r.Next() {
+		out = append(out, r.Sequence())
+	}
+	return out, r.Err()
+}
+
+// WriteCRFsuite writes s (which must have Attrs) in CRFsuite format followed
+// by a blank line. Values equal to 1 are written as a bare name; others with
+// strconv's shortest round-trip form. Names are escaped. It fails on a label
+// or name that could not be read back (empty, or holding a TAB or line
+// break) and on a non-finite value.
+func WriteCRFsuite(w io.Writer, s Sequence) error {
+	if s.Tokens != nil && s.Attrs == nil {
+		return fmt.Errorf("corpora: WriteCRFsuite: sequence has no attributes")
+	}
+	if s.Labels != nil && len(s.Labels) != len(s.Attrs) {
+		return fmt.Errorf("corpora: WriteCRFsuite: %d labels for %d positions", len(s.Labels), len(s.Attrs))
+	}
+	bad := func(x string) bool {
+		return x == "" || strings.ContainsAny(x, "\t\r\n") || strings.HasPrefix(x, "\uFEFF")
+	}
+	var b strings.Builder
+	for t, attrs := range s.Attrs {
+		lineStart := b.Len()
+		if s.Labels != nil {
+			if bad(s.Labels[t]) || strings.TrimLeft(s.Labels[t], " ") == "" {
+				return fmt.Errorf("corpora: WriteCRFsuite: position %d: label %q cannot be written", t, s.Labels[t])
+			}
+			b.WriteString(s.Labels[t])
+		}
+		for j, a := range attrs {
+			if bad(a.Name) || math.IsNaN(a.Value) || math.IsInf(a.Value, 0) {
+				return fmt.Errorf("corpora: WriteCRFsuite: position %d attribute %d: %q:%v cannot be written", t, j, a.Name, a.Value)
+			}
+			if s.Labels != nil || j > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(escapeAttr(a.Name))
+			if a.Value != 1 {
+				b.WriteByte(':')
+				b.WriteString(strconv.FormatFloat(a.Value, 'g', -1, 64))
+			}
+		}
+		if isBlank([]byte(b.String()[lineStart:])) {
+			return fmt.Errorf("corpora: WriteCRFsuite: position %d would be a blank line", t)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	_, err := io.WriteString(w, b.String())
+	return err
+}
