@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 	"features":                {"sparse"},
 	"corpora":                 {},
 	"screen":                  {"sparse", "inference"},
-	"chain":                   {"inference", "features", "sparse", "screen"},
+	"chain":                   {"inference", "features", "sparse", "screen", "chain/internal/owlqn"},
 	"chain/internal/owlqn":    {},
 	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference"},
 }

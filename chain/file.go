@@ -1,0 +1,505 @@
+package chain
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// Model file format, version 1. Everything is little-endian.
+//
+//	magic    8 bytes  "SPTGCRF\x00"
+//	version  uint32   1
+//	sections, in this order:
+//	  tag      4 bytes  ASCII
+//	  length   uint32   payload length in bytes
+//	  payload  length bytes
+//	  crc      uint32   CRC-32 (IEEE) of tag and payload
+//
+// Sections:
+//
+//	HEAD  flags uint8 (bit 0: transitions, bit 1: has encoder), L, U, P uint32
+//	LABL  L strings
+//	ENCD  the feature encoder (only when flag bit 1 is set), see encoder.go
+//	WGHT  count uint32, then count pairs (index uint32, weight float64 bits);
+//	      indices strictly increasing, weights non-zero and finite
+//	END   empty; nothing may follow
+//
+// A string is a uint32 byte length followed by the bytes. Only non-zero
+// weights are stored. The encoding is canonical: a file that loads re-encodes
+// to the same bytes.
+const (
+	fileMagic   = "SPTGCRF\x00"
+	fileVersion = 1
+
+	maxSection   = 1 << 31 // bytes in one section
+	maxLabels    = 1 << 12 // labels in a model
+	maxStringLen = 1 << 20 // bytes in one label or attribute name
+	// maxLoadWeights bounds the dense weight vector a file may declare
+	// (2 GiB of float64), so that a crafted header cannot make the loader
+	// allocate more than that.
+	maxLoadWeights = 1 << 28
+)
+
+// FormatError reports a malformed model file.
+type FormatError struct {
+	Section string // section tag, or "" for the header
+	Offset  int64  // byte offset in the file where the problem was found
+	Msg     string
+}
+
+func (e *FormatError) Error() string {
+	if e.Section == "" {
+		return fmt.Sprintf("chain: bad model file at byte %d: %s", e.Offset, e.Msg)
+	}
+	return fmt.Sprintf("chain: bad model file, section %s at byte %d: %s", e.Section, e.Offset, e.Msg)
+}
+
+// ErrVersion is wrapped by errors about model files written by a newer
+// version of this toolkit.
+var ErrVersion = errors.New("unsupported model file version")
+
+// WriteTo writes m in the model file format. It implements io.WriterTo.
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	if err := checkFinite(m.W); err != nil {
+		return 0, fmt.Errorf("chain: refusing to save model: %w", err)
+	}
+	var out bytes.Buffer
+	out.WriteString(fileMagic)
+	out.Write(binary.LittleEndian.AppendUint32(nil, fileVersion))
+
+	L := len(m.Labels)
+	var flags uint8
+	if m.Transitions {
+		flags |= 1
+	}
+	if m.Encoder != nil {
+		flags |= 2
+	}
+	head := []byte{flags}
+	head = binary.LittleEndian.AppendUint32(head, uint32(L))
+	head = binary.LittleEndian.AppendUint32(head, uint32(m.NumUnary))
+	head = binary.LittleEndian.AppendUint32(head, uint32(m.NumPair))
+	writeSection(&out, "HEAD", head)
+
+	lab := binary.LittleEndian.AppendUint32(nil, uint32(L))
+	for _, l := range m.Labels {
+		lab = appendString(lab, l)
+	}
+	writeSection(&out, "LABL", lab)
+
+	if m.Encoder != nil {
+		enc, err := appendEncoder(nil, m.Encoder)
+		if err != nil {
+			return 0, err
+		}
+		writeSection(&out, "ENCD", enc)
+	}
+
+	nz := m.NonZero()
+	wt := make([]byte, 0, 4+12*nz)
+	wt = binary.LittleEndian.AppendUint32(wt, uint32(nz))
+	for j, v := range m.W {
+		if v != 0 {
+			wt = binary.LittleEndian.AppendUint32(wt, uint32(j))
+			wt = binary.LittleEndian.AppendUint64(wt, math.Float64bits(v))
+		}
+	}
+	if len(wt) > maxSection {
+		return 0, fmt.Errorf("chain: model too large to save (%d non-zero weights)", nz)
+	}
+	writeSection(&out, "WGHT", wt)
+	writeSection(&out, "END ", nil)
+	n, err := w.Write(out.Bytes())
+	return int64(n), err
+}
+
+func writeSection(out *bytes.Buffer, tag string, payload []byte) {
+	var hdr [8]byte
+	copy(hdr[:4], tag)
+	binary.LittleEndian.PutUint32(hdr[4:], uint32(len(payload)))
+	out.Write(hdr[:])
+	out.Write(payload)
+	crc := crc32.NewIEEE()
+	crc.Write(hdr[:4])
+	crc.Write(payload)
+	var c [4]byte
+	binary.LittleEndian.PutUint32(c[:], crc.Sum32())
+	out.Write(c[:])
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}
+
+// MarshalBinary returns the model file bytes of m.
+func (m *Model) MarshalBinary() ([]byte, error) {
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// SaveFile writes m to path atomically: it writes a temporary file in the same
+// directory, syncs and closes it, reads it back and validates it, and only
+// then renames it over path. On any error path is left untouched and the
+// temporary file is removed.
+func (m *Model) SaveFile(path string) (err error) {
+	data, err := m.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("chain: saving model: %w", err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return fmt.Errorf("chain: saving model to %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("chain: saving model to %s: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("chain: saving model to %s: %w", path, err)
+	}
+	back, err := os.ReadFile(tmp)
+	if err != nil {
+		return fmt.Errorf("chain: saving model to %s: reading back: %w", path, err)
+	}
+	if !bytes.Equal(back, data) {
+		err = fmt.Errorf("chain: saving model to %s: file read back differs from what was written", path)
+		return err
+	}
+	if _, err = ReadModel(bytes.NewReader(back)); err != nil {
+		return fmt.Errorf("chain: saving model to %s: validation: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("chain: saving model: %w", err)
+	}
+	return nil
+}
+
+// LoadFile reads a model file.
+func LoadFile(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("chain: loading model: %w", err)
+	}
+	defer f.Close()
+	m, err := ReadModel(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// UnmarshalModel decodes a model from the bytes of a model file.
+func UnmarshalModel(data []byte) (*Model, error) { return ReadModel(bytes.NewReader(data)) }
+
+// modelReader tracks the offset for error messages.
+type modelReader struct {
+	r   io.Reader
+	off int64
+}
+
+func (mr *modelReader) read(n int64, what, section string) ([]byte, error) {
+	var buf bytes.Buffer
+	// CopyN grows the buffer as data arrives: a file that declares a huge
+	// section but is short fails without allocating the declared size.
+	got, err := io.CopyN(&buf, mr.r, n)
+	mr.off += got
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &FormatError{Section: section, Offset: mr.off, Msg: fmt.Sprintf("truncated: want %d bytes of %s, got %d", n, what, got)}
+		}
+		return nil, fmt.Errorf("chain: reading model: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// ReadModel reads a model in the model file format. It checks every declared
+// size against limits and against the data actually present before
+// allocating, verifies the checksum of every section, and rejects files from
+// a newer version, truncated or corrupted files and non-canonical encodings.
+func ReadModel(r io.Reader) (*Model, error) {
+	mr := &modelReader{r: r}
+	hdr, err := mr.read(12, "header", "")
+	if err != nil {
+		return nil, err
+	}
+	if string(hdr[:8]) != fileMagic {
+		return nil, &FormatError{Offset: 0, Msg: "not a model file (wrong magic)"}
+	}
+	if v := binary.LittleEndian.Uint32(hdr[8:]); v != fileVersion {
+		if v > fileVersion {
+			return nil, fmt.Errorf("chain: model file version %d is newer than this program supports (%d): %w", v, fileVersion, ErrVersion)
+		}
+		return nil, fmt.Errorf("chain: model file version %d: %w", v, ErrVersion)
+	}
+	order := []string{"HEAD", "LABL", "ENCD", "WGHT", "END "}
+	var (
+		m        *Model
+		hasEnc   bool
+		stage    int
+		sawEnd   bool
+		labelCnt int
+	)
+	for !sawEnd {
+		start := mr.off
+		sh, err := mr.read(8, "section header", "")
+		if err != nil {
+			return nil, err
+		}
+		tag := string(sh[:4])
+		n := binary.LittleEndian.Uint32(sh[4:])
+		// Section order is fixed; ENCD is present only when the header says so.
+		idx := -1
+		for i := stage; i < len(order); i++ {
+			if order[i] == tag {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			return nil, &FormatError{Section: printable(tag), Offset: start, Msg: "unexpected section (out of order or unknown)"}
+		}
+		if tag == "ENCD" && !hasEnc {
+			return nil, &FormatError{Section: tag, Offset: start, Msg: "encoder section present but header says there is none"}
+		}
+		if idx > 2 && stage <= 2 && hasEnc && tag != "ENCD" {
+			return nil, &FormatError{Section: tag, Offset: start, Msg: "missing ENCD section"}
+		}
+		if idx > 0 && m == nil && tag != "HEAD" {
+			return nil, &FormatError{Section: tag, Offset: start, Msg: "missing HEAD section"}
+		}
+		if tag == "WGHT" && labelCnt == 0 {
+			return nil, &FormatError{Section: tag, Offset: start, Msg: "missing LABL section"}
+		}
+		if n > maxSection {
+			return nil, &FormatError{Section: tag, Offset: start, Msg: fmt.Sprintf("section length %d exceeds the limit %d", n, maxSection)}
+		}
+		payload, err := mr.read(int64(n), "section payload", tag)
+		if err != nil {
+			return nil, err
+		}
+		crcb, err := mr.read(4, "checksum", tag)
+		if err != nil {
+			return nil, err
+		}
+		crc := crc32.NewIEEE()
+		crc.Write(sh[:4])
+		crc.Write(payload)
+		if crc.Sum32() != binary.LittleEndian.Uint32(crcb) {
+			return nil, &FormatError{Section: tag, Offset: start, Msg: "checksum mismatch (file corrupted)"}
+		}
+		d := &decoder{b: payload, section: tag, base: start + 8}
+		switch tag {
+		case "HEAD":
+			flags := d.u8()
+			L := d.u32()
+			U := d.u32()
+			P := d.u32()
+			if d.err != nil {
+				return nil, d.err
+			}
+			if flags&^3 != 0 {
+				return nil, d.fail("unknown flags %#x", flags)
+			}
+			if L == 0 || L > maxLabels {
+				return nil, d.fail("label count %d outside [1,%d]", L, maxLabels)
+			}
+			m = &Model{Transitions: flags&1 != 0, NumUnary: int(U), NumPair: int(P), Labels: make([]string, 0, L)}
+			labelCnt = int(L)
+			hasEnc = flags&2 != 0
+			if dim := float64(U)*float64(L) + float64(L)*float64(L) + float64(P)*float64(L)*float64(L); dim > maxLoadWeights {
+				return nil, d.fail("model declares %.0f weights, more than the limit %d", dim, maxLoadWeights)
+			}
+		case "LABL":
+			if c := d.u32(); d.err == nil && int(c) != labelCnt {
+				return nil, d.fail("%d labels, header says %d", c, labelCnt)
+			}
+			seen := make(map[string]bool, labelCnt)
+			for i := 0; i < labelCnt && d.err == nil; i++ {
+				s := d.str()
+				if d.err == nil && seen[s] {
+					return nil, d.fail("duplicate label %q", s)
+				}
+				seen[s] = true
+				m.Labels = append(m.Labels, s)
+			}
+		case "ENCD":
+			enc, err := decodeEncoder(d, m.NumUnary, m.NumPair)
+			if err != nil {
+				return nil, err
+			}
+			m.Encoder = enc
+		case "WGHT":
+			dim, _ := m.dimension()
+			cnt := d.u32()
+			if d.err == nil && int64(cnt)*12 != int64(len(d.b)) {
+				return nil, d.fail("%d weights declared, payload holds %d bytes", cnt, len(d.b))
+			}
+			if d.err != nil {
+				return nil, d.err
+			}
+			m.setWeights(make([]float64, dim))
+			prev := int64(-1)
+			for i := 0; i < int(cnt) && d.err == nil; i++ {
+				j := d.u32()
+				v := math.Float64frombits(d.u64())
+				if d.err != nil {
+					break
+				}
+				if int64(j) <= prev || int64(j) >= int64(dim) {
+					return nil, d.fail("weight index %d out of order or out of range [0,%d)", j, dim)
+				}
+				if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, d.fail("weight %d has value %v (want finite, non-zero)", j, v)
+				}
+				prev = int64(j)
+				m.W[j] = v
+			}
+		case "END ":
+			sawEnd = true
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if len(d.b) != 0 {
+			return nil, d.fail("%d trailing bytes in section", len(d.b))
+		}
+		stage = idx + 1
+	}
+	if m == nil || m.W == nil {
+		return nil, &FormatError{Offset: mr.off, Msg: "missing WGHT section"}
+	}
+	// Nothing may follow END.
+	var one [1]byte
+	if n, _ := io.ReadFull(mr.r, one[:]); n != 0 {
+		return nil, &FormatError{Offset: mr.off, Msg: "data after END section"}
+	}
+	return m, nil
+}
+
+func printable(tag string) string {
+	for _, c := range []byte(tag) {
+		if c < 0x20 || c > 0x7e {
+			return fmt.Sprintf("%q", tag)
+		}
+	}
+	return tag
+}
+
+// decoder reads a section payload; the first error sticks.
+type decoder struct {
+	b       []byte
+	section string
+	base    int64 // file offset of b[0]
+	pos     int64
+	err     error
+}
+
+func (d *decoder) fail(format string, args ...any) error {
+	if d.err == nil {
+		d.err = &FormatError{Section: d.section, Offset: d.base + d.pos, Msg: fmt.Sprintf(format, args...)}
+	}
+	return d.err
+}
+
+func (d *decoder) need(n int) bool {
+	if d.err != nil {
+		return false
+	}
+	if len(d.b) < n {
+		d.fail("truncated section: need %d more bytes, have %d", n, len(d.b))
+		return false
+	}
+	return true
+}
+
+func (d *decoder) u8() uint8 {
+	if !d.need(1) {
+		return 0
+	}
+	v := d.b[0]
+	d.b = d.b[1:]
+	d.pos++
+	return v
+}
+
+func (d *decoder) u32() uint32 {
+	if !d.need(4) {
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(d.b)
+	d.b = d.b[4:]
+	d.pos += 4
+	return v
+}
+
+func (d *decoder) u64() uint64 {
+	if !d.need(8) {
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(d.b)
+	d.b = d.b[8:]
+	d.pos += 8
+	return v
+}
+
+func (d *decoder) str() string {
+	n := d.u32()
+	if d.err != nil {
+		return ""
+	}
+	if n > maxStringLen {
+		d.fail("string of %d bytes exceeds the limit %d", n, maxStringLen)
+		return ""
+	}
+	if !d.need(int(n)) {
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	d.pos += int64(n)
+	return s
+}
+
+// strs reads a count and that many strings, checking the count against the
+// bytes left before allocating (each string takes at least 4 bytes).
+func (d *decoder) strs(want int, what string) []string {
+	c := d.u32()
+	if d.err != nil {
+		return nil
+	}
+	if int(c) != want {
+		d.fail("%d %s, header says %d", c, what, want)
+		return nil
+	}
+	if int64(c)*4 > int64(len(d.b)) {
+		d.fail("%d %s declared but only %d bytes left", c, what, len(d.b))
+		return nil
+	}
+	out := make([]string, 0, c)
+	for i := 0; i < int(c) && d.err == nil; i++ {
+		out = append(out, d.str())
+	}
+	return out
+}

@@ -1,0 +1,196 @@
+package chain
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// Model is a linear-chain CRF: a label set, the attribute dictionaries (held by
+// the feature encoder, which also knows how to turn raw input into attribute
+// ids) and the weights.
+//
+// The weights live in one flat vector W with the layout
+//
+//	state  [0, U*L)                 W[a*L+y]           unary attribute a, label y
+//	trans  [U*L, U*L+L*L)           W[U*L+prev*L+cur]  label bigram (zero when Transitions is false)
+//	pair   [U*L+L*L, +P*L*L)        W[off+a*L*L+prev*L+cur] observation-conditioned bigram
+//
+// where U is the number of unary attributes, P the number of pair attributes
+// and L the number of labels. State, Trans and PairW are sub-slices of W.
+//
+// A Model is not safe for concurrent modification; a Tagger built from it is
+// safe for concurrent use as long as the Model is not modified.
+type Model struct {
+	Labels      []string // label names, id order
+	Transitions bool     // whether label-bigram features exist
+	NumUnary    int      // U
+	NumPair     int      // P
+
+	W     []float64 // all weights, layout above
+	State []float64 // W[:U*L]
+	Trans []float64 // W[U*L : U*L+L*L]
+	PairW []float64 // W[U*L+L*L:]
+
+	// Encoder turns raw input (token columns, name:value attributes or
+	// pixels) into attribute ids and holds the attribute dictionaries. It is
+	// stored in the model file so that a loaded model can tag raw input. It
+	// is nil for models trained on pre-encoded data (e.g. synthetic sets).
+	Encoder *features.Encoder
+}
+
+// NewModel returns a model with all weights zero.
+func NewModel(labels []string, numUnary, numPair int, transitions bool, enc *features.Encoder) (*Model, error) {
+	if len(labels) == 0 {
+		return nil, errors.New("chain: model needs at least one label")
+	}
+	if numUnary < 0 || numPair < 0 {
+		return nil, errors.New("chain: negative attribute count")
+	}
+	m := &Model{
+		Labels:      labels,
+		Transitions: transitions,
+		NumUnary:    numUnary,
+		NumPair:     numPair,
+		Encoder:     enc,
+	}
+	d, err := m.dimension()
+	if err != nil {
+		return nil, err
+	}
+	m.setWeights(make([]float64, d))
+	return m, nil
+}
+
+// dimension returns U*L + L*L + P*L*L, or an error when it overflows the
+// limits of this implementation.
+func (m *Model) dimension() (int, error) {
+	L := len(m.Labels)
+	d := float64(m.NumUnary)*float64(L) + float64(L)*float64(L) + float64(m.NumPair)*float64(L)*float64(L)
+	if d > maxWeights {
+		return 0, fmt.Errorf("chain: model would have %.0f weights, more than the limit %d", d, maxWeights)
+	}
+	return m.NumUnary*L + L*L + m.NumPair*L*L, nil
+}
+
+// maxWeights bounds the size of the weight vector (2^31-1 keeps every index in
+// an int32 and every model below 16 GiB).
+const maxWeights = math.MaxInt32
+
+// setWeights installs w as the weight vector and re-slices the blocks.
+func (m *Model) setWeights(w []float64) {
+	L := len(m.Labels)
+	m.W = w
+	u := m.NumUnary * L
+	m.State = w[:u:u]
+	m.Trans = w[u : u+L*L : u+L*L]
+	m.PairW = w[u+L*L:]
+}
+
+// NumLabels returns L.
+func (m *Model) NumLabels() int { return len(m.Labels) }
+
+// TransOffset returns the index in W of the first transition weight.
+func (m *Model) TransOffset() int { return m.NumUnary * len(m.Labels) }
+
+// PairOffset returns the index in W of the first pair weight.
+func (m *Model) PairOffset() int { return m.NumUnary*len(m.Labels) + len(m.Labels)*len(m.Labels) }
+
+// NonZero returns the number of non-zero weights.
+func (m *Model) NonZero() int {
+	n := 0
+	for _, v := range m.W {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// LabelID returns the id of label name, or -1.
+func (m *Model) LabelID(name string) int {
+	for i, l := range m.Labels {
+		if l == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// lattice is the scratch that holds the score lattice of one sequence.
+type lattice struct {
+	lat     inference.Lattice
+	unary   []float64
+	transAt []float64
+}
+
+// score fills s.lat with the scores of sequence i of c under the weights w
+// (laid out as in Model). w may be a model's W or a trainer's full-size
+// vector.
+func (m *Model) score(s *lattice, w []float64, c *sparse.Corpus, i int) *inference.Lattice {
+	L := len(m.Labels)
+	start, T := c.Span(i)
+	if cap(s.unary) < T*L {
+		s.unary = make([]float64, T*L)
+	}
+	unary := s.unary[:T*L]
+	clear(unary)
+	state := w[:m.NumUnary*L]
+	for t := 0; t < T; t++ {
+		row := unary[t*L : t*L+L]
+		cols, vals := c.Unary.Row(start + t)
+		if vals == nil {
+			for _, a := range cols {
+				wa := state[int(a)*L : int(a)*L+L]
+				for y := range row {
+					row[y] += wa[y]
+				}
+			}
+		} else {
+			for k, a := range cols {
+				v := vals[k]
+				wa := state[int(a)*L : int(a)*L+L]
+				for y := range row {
+					row[y] += v * wa[y]
+				}
+			}
+		}
+	}
+	s.lat = inference.Lattice{T: T, L: L, Unary: unary}
+	if m.Transitions {
+		s.lat.Trans = w[m.TransOffset() : m.TransOffset()+L*L]
+	}
+	if m.NumPair > 0 && c.Pair.Rows() > 0 && T > 1 {
+		LL := L * L
+		if cap(s.transAt) < T*LL {
+			s.transAt = make([]float64, T*LL)
+		}
+		ta := s.transAt[:T*LL]
+		clear(ta)
+		pw := w[m.PairOffset():]
+		any := false
+		for t := 1; t < T; t++ {
+			blk := ta[t*LL : t*LL+LL]
+			cols, vals := c.Pair.Row(start + t)
+			for k, a := range cols {
+				v := 1.0
+				if vals != nil {
+					v = vals[k]
+				}
+				wa := pw[int(a)*LL : int(a)*LL+LL]
+				for j := range blk {
+					blk[j] += v * wa[j]
+				}
+				any = true
+			}
+		}
+		if any {
+			s.lat.TransAt = ta
+		}
+	}
+	return &s.lat
+}

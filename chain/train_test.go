@@ -1,0 +1,145 @@
+package chain
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+func trainTiny(t *testing.T, c *sparse.Corpus, L, numAttr int, op Options) (*Model, *Result) {
+	t.Helper()
+	m, err := NewModel(labelNames(L), numAttr, c.NumPair, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Train(context.Background(), m, c, op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, res
+}
+
+func TestTrainDeterministicAcrossThreads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	c := randomCorpus(rng, 150, 6, 12, 0, 4, false)
+	var ref []float64
+	for _, threads := range []int{1, 2, 8} {
+		m, _ := trainTiny(t, c, 4, 12, Options{Threads: threads, BetaRatio: 0.2, MaxIter: 60})
+		if ref == nil {
+			ref = m.W
+			continue
+		}
+		for j := range ref {
+			if math.Float64bits(ref[j]) != math.Float64bits(m.W[j]) {
+				t.Fatalf("threads=%d: weight %d = %v, with 1 thread %v", threads, j, m.W[j], ref[j])
+			}
+		}
+	}
+}
+
+func TestTrainGapReachesEpsilon(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	c := randomCorpus(rng, 60, 5, 8, 0, 3, true)
+	for _, rule := range []ScreenRule{ScreenNone, ScreenPinsker} {
+		_, res := trainTiny(t, c, 3, 8, Options{BetaRatio: 0.3, Epsilon: 1e-9, Screen: rule})
+		if !res.Converged {
+			t.Fatalf("%s: did not converge: %s after %d iterations, gap %g", rule, res.StopReason, len(res.Iterations), res.Gap)
+		}
+		for _, it := range res.Iterations {
+			if !(it.Gap >= 0) {
+				t.Fatalf("%s: iteration %d has gap %v", rule, it.Iter, it.Gap)
+			}
+		}
+		first, last := res.Iterations[0].Gap, res.Gap
+		if !(last <= 1e-9 && first > last) {
+			t.Fatalf("%s: gap went from %g to %g", rule, first, last)
+		}
+	}
+}
+
+// TestScreenedEqualsUnscreened is the end-to-end identity: the screened
+// model equals the unscreened one within the distance the final gaps imply,
+// ||w - w*|| <= sqrt(2 G / (alpha beta)), and no feature that is non-zero in
+// a tight unscreened solution was screened.
+func TestScreenedEqualsUnscreened(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		maxT int
+		real bool
+	}{{"chain", 6, false}, {"chain-real", 4, true}, {"multiclass", 1, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(9, 10))
+			c := randomCorpus(rng, 80, tc.maxT, 10, 0, 3, tc.real)
+			for _, ratio := range []float64{0.9, 0.5, 0.2, 0.1} {
+				const eps = 1e-10
+				tight, rt := trainTiny(t, c, 3, 10, Options{BetaRatio: ratio, Epsilon: 1e-13, Screen: ScreenNone, MaxIter: 5000})
+				scr, rs := trainTiny(t, c, 3, 10, Options{BetaRatio: ratio, Epsilon: eps, Screen: ScreenPinsker, MaxIter: 5000})
+				if !rt.Converged || !rs.Converged {
+					t.Fatalf("ratio %g: not converged (%s, %s)", ratio, rt.StopReason, rs.StopReason)
+				}
+				bound := math.Sqrt(2*rs.Gap/(rs.Alpha*rs.Beta)) + math.Sqrt(2*rt.Gap/(rt.Alpha*rt.Beta))
+				dist := 0.0
+				for j := range tight.W {
+					d := tight.W[j] - scr.W[j]
+					dist += d * d
+				}
+				dist = math.Sqrt(dist)
+				if dist > bound {
+					t.Fatalf("ratio %g: ||w_screened - w_unscreened|| = %g > bound %g", ratio, dist, bound)
+				}
+				if rs.Screened == 0 && ratio >= 0.5 {
+					t.Errorf("ratio %g: nothing screened", ratio)
+				}
+				t.Logf("ratio %g: screened %d of %d, nonzero %d, dist %.2g (bound %.2g), iters %d vs %d",
+					ratio, rs.Screened, rs.Dimension, rt.NonZero, dist, bound, len(rs.Iterations), len(rt.Iterations))
+			}
+		})
+	}
+}
+
+func TestTrainOptionsValidation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	c := randomCorpus(rng, 5, 3, 3, 0, 2, false)
+	m, _ := NewModel(labelNames(2), 3, 0, true, nil)
+	for _, op := range []Options{
+		{Alpha: math.NaN()},
+		{Beta: -1},
+		{Epsilon: math.Inf(1)},
+		{SumForm: true, C1: 1},
+		{Screen: "bogus"},
+		{Screen: ScreenPaper}, // chains: refused
+	} {
+		if _, err := Train(context.Background(), m, c, op); err == nil {
+			t.Errorf("options %+v: no error", op)
+		}
+	}
+}
+
+func TestTrainSumFormPureL2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	c := randomCorpus(rng, 40, 4, 6, 0, 3, false)
+	m, res := trainTiny(t, c, 3, 6, Options{SumForm: true, C1: 0, C2: 1, Epsilon: 1e-10, Screen: ScreenNone})
+	if !res.Converged {
+		t.Fatalf("pure L2 did not converge: %s", res.StopReason)
+	}
+	// Optimality of sum_i NLL_i + C2 ||w||^2: grad = -n m + 2 C2 w = 0.
+	o := newObjective(m, c, 1)
+	act := make([]int32, len(m.W))
+	for j := range act {
+		act[j] = int32(j)
+	}
+	o.setActive(act)
+	mv := make([]float64, len(act))
+	if _, err := o.eval(context.Background(), m.W, mv); err != nil {
+		t.Fatal(err)
+	}
+	n := float64(c.Len())
+	for j := range mv {
+		if g := -n*mv[j] + 2*m.W[j]; math.Abs(g) > 1e-3 {
+			t.Fatalf("gradient %d = %g at the pure-L2 solution", j, g)
+		}
+	}
+}
