@@ -262,6 +262,9 @@ func (e *Encoder) finish(dst *sparse.Corpus, n int, labels []int32) {
 	if len(dst.SeqPtr) == 0 {
 		dst.SeqPtr = append(dst.SeqPtr, 0)
 	}
+	if labels == nil && n > 0 && len(dst.Labels) == 0 {
+		dst.Labels = nil // a reset labeled corpus now holds unlabeled data
+	}
 	dst.Labels = append(dst.Labels, labels...)
 	dst.SeqPtr = append(dst.SeqPtr, dst.SeqPtr[len(dst.SeqPtr)-1]+int32(n))
 	dst.NumUnary, dst.NumPair = e.unary.Len(), e.pair.Len()
