@@ -18,10 +18,10 @@ func fixedModel(t testing.TB) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.State[0] = 1.5  // attr 0, B-NP
-	m.State[5] = -0.25 // attr 1, O
+	m.State[0] = 1.5    // attr 0, B-NP
+	m.State[5] = -0.25  // attr 1, O
 	m.Trans[2*3+1] = -4 // O -> I-NP
-	m.PairW[4] = 0.125 // pair attr 0, I-NP -> I-NP
+	m.PairW[4] = 0.125  // pair attr 0, I-NP -> I-NP
 	return m
 }
 
