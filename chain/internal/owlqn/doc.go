@@ -30,7 +30,9 @@
 //  4. a backtracking line search along the orthant-projected path
 //     x' = π(x + αp; ξ) [3, p. 35] with ξ_j = sign(x_j), or -sign(◇F_j)
 //     where x_j = 0 (orthant, projectOrthant), accepting the first α with
-//     F(x') <= F(x) + c * ◇F(x)·(x' - x) [3, p. 36] (lineSearch);
+//     F(x') <= F(x) + c * ◇F(x)·(x' - x) [3, p. 36], or, once F(x') - F(x)
+//     is lost in rounding near the optimum, the same condition on the
+//     trapezoid estimate of F(x') - F(x) from the gradients [4] (lineSearch);
 //  5. the memory update s = x' - x, y = ∇f(x') - ∇f(x), skipped when
 //     s·y <= 0 (curvature condition; the pair would make the implicit
 //     inverse Hessian indefinite).
@@ -65,6 +67,9 @@
 //	    scale optimization, Mathematical Programming 45(1):503-528, 1989.
 //	[3] G. Andrew and J. Gao, Scalable training of L1-regularized log-linear
 //	    models, ICML 2007, pp. 33-40.
+//	[4] W. W. Hager and H. Zhang, A new conjugate gradient method with
+//	    guaranteed descent and an efficient line search, SIAM J. Optim.
+//	    16(1):170-192, 2005 (approximate Wolfe conditions, sec. 4).
 //
 // Page numbers are those of the ICML proceedings, as cited in the comments of
 // Wapiti's src/lbfgs.c (trn_lbfgs), whose mathematics this package follows,

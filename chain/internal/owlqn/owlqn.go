@@ -184,7 +184,7 @@ func (o *Optimizer) Iterate() error {
 	if o.mem.count == 0 {
 		step = 1 / pgNorm
 	}
-	ft, objt, evals, err := lineSearch(o.fn, o.x, o.pg, o.d, o.xt, o.gt, o.obj, l1, step, &o.set)
+	ft, objt, evals, err := lineSearch(o.fn, o.x, o.g, o.pg, o.d, o.xt, o.gt, o.obj, l1, step, &o.set)
 	o.evals += evals
 	if err != nil {
 		if err == ErrLineSearch {
