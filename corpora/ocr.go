@@ -86,8 +86,8 @@ func ReadOCR(name string, rd io.Reader, opts OCROptions) ([]Word, error) {
 		}
 		sp := splitExact(spans[:0], line, '\t')
 		spans = sp
-		if len(sp) == ocrFields+1 && sp[ocrFields].start == sp[ocrFields].end {
-			sp = sp[:ocrFields]
+		if last := sp[len(sp)-1]; len(sp) > 1 && last.start == last.end {
+			sp = sp[:len(sp)-1] // the trailing TAB of upstream lines
 		}
 		if len(sp) != ocrFields {
 			col := len(line) + 1
