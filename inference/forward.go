@@ -1,0 +1,628 @@
+package inference
+
+import (
+	"fmt"
+	"math"
+)
+
+// Guards of the exp-space path (see ForwardBackward).
+const (
+	// maxStepRange bounds range(unary row t with Start/End) +
+	// range(transition block t), over finite scores, for one step of the
+	// exp-space recursion. Every exp factor is then at least e^-300.
+	maxStepRange = 300
+	// alphaFloor is the smallest positive normalised forward value the
+	// exp-space path accepts. With maxStepRange it keeps every product of
+	// the recursion above ~1e-271, far from underflow.
+	alphaFloor = 1e-140
+)
+
+// ForwardBackward computes log Z of lat and its node and edge marginals
+// into ws, and returns log Z. Node, EdgeSum, EdgeAt, ExpectedScore and
+// Entropy then read the results, which stay valid until the next
+// ForwardBackward on ws (Viterbi and MaxMin do not disturb them). ws grows as
+// needed. For T = 0, log Z = 0. If no label sequence has a finite score, log
+// Z = -Inf and all marginals are zero.
+//
+// # Algorithm
+//
+// The fast path is the scaled exp-space forward-backward of CRFsuite
+// (crf1dc_alpha_score, crf1dc_beta_score): each unary row and each
+// transition block is exponentiated once after subtracting its maximum, the
+// forward vector is normalised to sum 1 at each position, and
+//
+//	log Z = Σ_t (log s_t + max_y u_t(y)) + Σ_{t≥1} max A_t,
+//
+// where s_t is the normaliser of position t, u_t the unary row (with Start
+// at t = 0 and End at t = T-1) and A_t = Trans + TransAt[t]. The inner loops
+// are T·L² multiply-adds with no exp. exp(Trans) is cached in ws and reused
+// while the contents of Trans do not change (training calls
+// ForwardBackward for many sequences with the same Trans); with TransAt,
+// each block is exponentiated once per call.
+//
+// That path loses the dominant label sequence when a factor underflows. It
+// is used only when, at every position, the range of the finite unary
+// scores plus the range of the finite transition scores is at most 300, and
+// every positive normalised forward value stays above 1e-140 (a forward
+// value can shrink below that only when -Inf scores separate label
+// sequences). Otherwise ForwardBackward falls back to a log-space
+// (log-sum-exp) forward-backward, which is exact at any scale and costs
+// about 2·T·L² exps.
+func ForwardBackward(ws *Workspace, lat *Lattice) float64 {
+	lat.check()
+	if ws == nil {
+		panic("inference: nil Workspace")
+	}
+	T, L := lat.T, lat.L
+	ws.Reserve(T, L)
+	ws.ready, ws.fbT, ws.fbL = true, T, L
+	if T == 0 {
+		clear(ws.edge[:L*L])
+		ws.logZ, ws.logSpace = 0, false
+		return 0
+	}
+	if !ws.forceLog && ws.forwardExp(lat) {
+		ws.logSpace = false
+		ws.backwardExp(lat)
+	} else {
+		ws.logSpace = true
+		ws.forwardBackwardLog(lat)
+	}
+	return ws.logZ
+}
+
+// unaryRow writes u_t = Unary[t] (+ Start if t = 0) (+ End if t = T-1) into
+// dst[:L] and returns dst[:L].
+func unaryRow(dst []float64, lat *Lattice, t int) []float64 {
+	L := lat.L
+	u := lat.Unary[t*L : t*L+L]
+	dst = dst[:len(u)]
+	copy(dst, u)
+	if t == 0 && lat.Start != nil {
+		st := lat.Start[:len(dst)]
+		for y := range dst {
+			dst[y] += st[y]
+		}
+	}
+	if t == lat.T-1 && lat.End != nil {
+		en := lat.End[:len(dst)]
+		for y := range dst {
+			dst[y] += en[y]
+		}
+	}
+	return dst
+}
+
+// expInPlace replaces x by exp(x - max x) and returns max x and the range of
+// the finite entries. ok is false when no entry is finite (or x holds NaN).
+func expInPlace(x []float64) (max, rng float64, ok bool) {
+	max, min := negInf, math.Inf(1)
+	for _, v := range x {
+		if v > max {
+			max = v
+		}
+		if v < min && v > negInf {
+			min = v
+		}
+	}
+	if max == negInf || math.IsInf(max, 1) {
+		return 0, 0, false
+	}
+	for i, v := range x {
+		x[i] = math.Exp(v - max)
+	}
+	return max, max - min, true
+}
+
+// transBlock returns A_t = Trans + TransAt[t] in log space (t ≥ 1). It may
+// return lat.Trans, a block of lat.TransAt, ws.zeros or ws.tmp.
+func (ws *Workspace) transBlock(lat *Lattice, t int) []float64 {
+	LL := lat.L * lat.L
+	if lat.TransAt == nil {
+		if lat.Trans == nil {
+			return ws.zeros[:LL]
+		}
+		return lat.Trans
+	}
+	at := lat.TransAt[t*LL : t*LL+LL]
+	if lat.Trans == nil {
+		return at
+	}
+	dst := ws.tmp[:len(at)]
+	tr := lat.Trans[:len(at)]
+	for i := range dst {
+		dst[i] = tr[i] + at[i]
+	}
+	return dst
+}
+
+// expTrans makes ws.eTrans = exp(Trans - max Trans) for lattices without
+// TransAt, reusing the cached values when Trans has not changed. It reports
+// false when no transition is finite.
+func (ws *Workspace) expTrans(trans []float64, L int) bool {
+	LL := L * L
+	if ws.transOK && ws.transL == L && ws.transNil == (trans == nil) {
+		if trans == nil || equal(trans, ws.transCopy[:LL]) {
+			return true
+		}
+	}
+	ws.transOK = false
+	e := ws.eTrans[:LL]
+	if trans == nil {
+		for i := range e {
+			e[i] = 1
+		}
+		ws.transMax, ws.transRange = 0, 0
+	} else {
+		copy(e, trans)
+		m, r, ok := expInPlace(e)
+		if !ok {
+			return false
+		}
+		copy(ws.transCopy[:LL], trans)
+		ws.transMax, ws.transRange = m, r
+	}
+	ws.transOK, ws.transNil, ws.transL = true, trans == nil, L
+	return true
+}
+
+func equal(a, b []float64) bool {
+	b = b[:len(a)]
+	for i, v := range a {
+		if v != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// expBlock returns the exp-space transition block of position t ≥ 1, its
+// maximum and its range, computing it into ws.eAt when lat has TransAt.
+func (ws *Workspace) expBlock(lat *Lattice, t int) (e []float64, max, rng float64, ok bool) {
+	LL := lat.L * lat.L
+	if lat.TransAt == nil {
+		return ws.eTrans[:LL], ws.transMax, ws.transRange, true
+	}
+	e = ws.eAt[t*LL : t*LL+LL]
+	at := lat.TransAt[t*LL : t*LL+LL]
+	if lat.Trans == nil {
+		copy(e, at)
+	} else {
+		tr := lat.Trans[:len(e)]
+		at = at[:len(e)]
+		for i := range e {
+			e[i] = tr[i] + at[i]
+		}
+	}
+	max, rng, ok = expInPlace(e)
+	return e, max, rng, ok
+}
+
+// forwardExp runs the scaled exp-space forward pass. It reports false when a
+// guard fails; the caller then uses the log-space path.
+func (ws *Workspace) forwardExp(lat *Lattice) bool {
+	T, L := lat.T, lat.L
+	if T > 1 {
+		if lat.TransAt == nil {
+			if !ws.expTrans(lat.Trans, L) {
+				return false
+			}
+		} else {
+			ws.eAt = grow(ws.eAt, T*L*L)
+		}
+	}
+	logZ := 0.0
+	for t := 0; t < T; t++ {
+		eu := unaryRow(ws.eu[t*L:t*L+L], lat, t)
+		m, r, ok := expInPlace(eu)
+		if !ok {
+			return false
+		}
+		cur := ws.alpha[t*L : t*L+L]
+		if t == 0 {
+			if r > maxStepRange {
+				return false
+			}
+			copy(cur, eu)
+		} else {
+			eA, M, rA, ok := ws.expBlock(lat, t)
+			if !ok || r+rA > maxStepRange {
+				return false
+			}
+			prev := ws.alpha[(t-1)*L : t*L]
+			clear(cur)
+			for p, a := range prev {
+				if a == 0 {
+					continue
+				}
+				row := eA[p*L : p*L+L]
+				cur := cur[:len(row)]
+				for c, x := range row {
+					cur[c] += a * x
+				}
+			}
+			eu := eu[:len(cur)]
+			for c := range cur {
+				cur[c] *= eu[c]
+			}
+			logZ += M
+		}
+		s := 0.0
+		for _, v := range cur {
+			s += v
+		}
+		if !(s > 0) || math.IsInf(s, 1) {
+			return false
+		}
+		inv := 1 / s
+		for c, v := range cur {
+			v *= inv
+			if v < alphaFloor && v != 0 {
+				return false
+			}
+			cur[c] = v
+		}
+		ws.scale[t] = inv
+		logZ += math.Log(s) + m
+	}
+	ws.logZ = logZ
+	return true
+}
+
+// backwardExp runs the scaled exp-space backward pass after forwardExp and
+// accumulates the node and edge marginals:
+//
+//	β̃_{T-1}(y) = 1,  β̃_{t-1}(p) = Σ_c eA_t(p,c) eu_t(c) β̃_t(c) / s_t,
+//	P(y_t=y) = α̃_t(y) β̃_t(y),
+//	P(y_{t-1}=p, y_t=c) = α̃_{t-1}(p) eA_t(p,c) eu_t(c) β̃_t(c) / s_t.
+//
+// β̃ is set to zero where α̃ is zero: such labels are unreachable from the
+// start, take part in no sequence of positive probability, and their β̃
+// could otherwise overflow and turn 0·Inf into NaN.
+func (ws *Workspace) backwardExp(lat *Lattice) {
+	T, L := lat.T, lat.L
+	edge := ws.edge[:L*L]
+	clear(edge)
+	aLast := ws.alpha[(T-1)*L : T*L]
+	bLast := ws.beta[(T-1)*L : T*L]
+	bLast = bLast[:len(aLast)]
+	for y, a := range aLast {
+		if a > 0 {
+			bLast[y] = 1
+		} else {
+			bLast[y] = 0
+		}
+	}
+	w := ws.row[:L]
+	for t := T - 1; t >= 1; t-- {
+		eA := ws.cachedBlock(lat, t)
+		ws.weights(w, t)
+		prevA := ws.alpha[(t-1)*L : t*L]
+		prevB := ws.beta[(t-1)*L : t*L]
+		prevB = prevB[:len(prevA)]
+		for p, a := range prevA {
+			if a == 0 {
+				prevB[p] = 0
+				continue
+			}
+			row := eA[p*L : p*L+L]
+			w := w[:len(row)]
+			e := edge[p*L : p*L+L]
+			e = e[:len(row)]
+			s := 0.0
+			for c, x := range row {
+				v := x * w[c]
+				s += v
+				e[c] += a * v
+			}
+			prevB[p] = s
+		}
+	}
+	node := ws.node[:T*L]
+	alpha := ws.alpha[:len(node)]
+	beta := ws.beta[:len(node)]
+	for i := range node {
+		node[i] = alpha[i] * beta[i]
+	}
+}
+
+// cachedBlock returns the exp-space transition block of position t computed
+// by the last forwardExp.
+func (ws *Workspace) cachedBlock(lat *Lattice, t int) []float64 {
+	LL := lat.L * lat.L
+	if lat.TransAt == nil {
+		return ws.eTrans[:LL]
+	}
+	return ws.eAt[t*LL : t*LL+LL]
+}
+
+// weights sets w[c] = eu_t(c) β̃_t(c) / s_t (exp-space path).
+func (ws *Workspace) weights(w []float64, t int) {
+	L := len(w)
+	b := ws.beta[t*L : t*L+L]
+	eu := ws.eu[t*L : t*L+L]
+	inv := ws.scale[t]
+	b = b[:len(w)]
+	eu = eu[:len(w)]
+	for c := range w {
+		w[c] = eu[c] * b[c] * inv
+	}
+}
+
+// logSumExp returns log Σ exp(x), -Inf when x is empty or all -Inf.
+func logSumExp(x []float64) float64 {
+	m := negInf
+	for _, v := range x {
+		if v > m {
+			m = v
+		}
+	}
+	if m == negInf || math.IsInf(m, 1) {
+		return m
+	}
+	s := 0.0
+	for _, v := range x {
+		s += math.Exp(v - m)
+	}
+	return m + math.Log(s)
+}
+
+// forwardBackwardLog is the log-space forward-backward, normalised at each
+// position so that its values stay of the order of the local score ranges
+// (an unnormalised log α grows like t·|score| and loses digits):
+//
+//	ã_0(y) = u_0(y) - d_0,
+//	ã_t(c) = u_t(c) + LSE_p (ã_{t-1}(p) + A_t(p,c)) - d_t,
+//	b̃_{T-1}(y) = 0,  b̃_{t-1}(p) = LSE_c (A_t(p,c) + u_t(c) + b̃_t(c)) - d_t,
+//
+// where d_t makes LSE(ã_t) = 0. Then log Z = Σ_t d_t, P(y_t=y) = exp(ã_t(y) +
+// b̃_t(y)) and P(y_{t-1}=p, y_t=c) = exp(ã_{t-1}(p) + A_t(p,c) + u_t(c) +
+// b̃_t(c) - d_t). ws.scale[t] holds d_t.
+func (ws *Workspace) forwardBackwardLog(lat *Lattice) {
+	T, L := lat.T, lat.L
+	for t := 0; t < T; t++ {
+		unaryRow(ws.eu[t*L:t*L+L], lat, t)
+	}
+	la, lb := ws.alpha, ws.beta
+	node := ws.node[:T*L]
+	edge := ws.edge[:L*L]
+	clear(edge)
+	logZ := 0.0
+	for t := 0; t < T; t++ {
+		cur := la[t*L : t*L+L]
+		u := ws.eu[t*L : t*L+L]
+		if t == 0 {
+			copy(cur, u)
+		} else {
+			A := ws.transBlock(lat, t)
+			prev := la[(t-1)*L : t*L]
+			for c := range cur {
+				m := negInf
+				for p, a := range prev {
+					if v := a + A[p*L+c]; v > m {
+						m = v
+					}
+				}
+				if m == negInf {
+					cur[c] = negInf
+					continue
+				}
+				s := 0.0
+				for p, a := range prev {
+					s += math.Exp(a + A[p*L+c] - m)
+				}
+				cur[c] = u[c] + m + math.Log(s)
+			}
+		}
+		d := logSumExp(cur)
+		if d == negInf || math.IsNaN(d) {
+			ws.logZ = d
+			clear(node)
+			return
+		}
+		for c := range cur {
+			cur[c] -= d
+		}
+		ws.scale[t] = d
+		logZ += d
+	}
+	ws.logZ = logZ
+	clear(lb[(T-1)*L : T*L])
+	x := ws.row[:L]
+	for t := T - 1; t >= 1; t-- {
+		A := ws.transBlock(lat, t)
+		u := ws.eu[t*L : t*L+L]
+		b := lb[t*L : t*L+L]
+		d := ws.scale[t]
+		prevA := la[(t-1)*L : t*L]
+		prevB := lb[(t-1)*L : t*L]
+		for p := range prevB {
+			Ar := A[p*L : p*L+L]
+			x := x[:len(Ar)]
+			m := negInf
+			for c, a := range Ar {
+				v := a + u[c] + b[c]
+				x[c] = v
+				if v > m {
+					m = v
+				}
+			}
+			if m == negInf {
+				prevB[p] = negInf
+				continue
+			}
+			s := 0.0
+			for c, v := range x {
+				e := math.Exp(v - m)
+				x[c] = e
+				s += e
+			}
+			prevB[p] = m + math.Log(s) - d
+			// The edge marginal is exp(ã_{t-1}(p) + m - d_t) · x[c]; the
+			// first factor is at most 1 since m - d_t ≤ b̃_{t-1}(p).
+			if prevA[p] == negInf {
+				continue
+			}
+			f := math.Exp(prevA[p] + m - d)
+			if f == 0 {
+				continue
+			}
+			e := edge[p*L : p*L+L]
+			e = e[:len(x)]
+			for c, v := range x {
+				e[c] += f * v
+			}
+		}
+	}
+	alpha := la[:len(node)]
+	beta := lb[:len(node)]
+	for i := range node {
+		node[i] = math.Exp(alpha[i] + beta[i])
+	}
+}
+
+// EdgeAt writes the L×L pairwise marginals of position t (1 ≤ t < T) of the
+// last ForwardBackward, P(y_{t-1}=prev, y_t=cur) at [prev*L+cur], into
+// dst[:L*L] and returns that slice. dst is reused if its capacity is at
+// least L*L (its previous contents are overwritten), else a new slice is
+// allocated, so buf = ws.EdgeAt(buf, lat, t) allocates at most once.
+//
+// lat must be the lattice of the last ForwardBackward on ws, unchanged.
+// EdgeAt costs L² multiplications on the exp-space path and L² exps on the
+// log-space path.
+func (ws *Workspace) EdgeAt(dst []float64, lat *Lattice, t int) []float64 {
+	ws.checkFB(lat)
+	if t < 1 || t >= lat.T {
+		panic(fmt.Sprintf("inference: EdgeAt position %d out of range [1, %d)", t, lat.T))
+	}
+	n := lat.L * lat.L
+	if cap(dst) < n {
+		dst = make([]float64, n)
+	}
+	dst = dst[:n]
+	ws.edgeAt(dst, lat, t)
+	return dst
+}
+
+// edgeAt writes the edge marginals of position t into dst[:L*L].
+func (ws *Workspace) edgeAt(dst []float64, lat *Lattice, t int) {
+	L := lat.L
+	prevA := ws.alpha[(t-1)*L : t*L]
+	if ws.logZ == negInf {
+		clear(dst)
+		return
+	}
+	if !ws.logSpace {
+		eA := ws.cachedBlock(lat, t)
+		w := ws.row[:L]
+		ws.weights(w, t)
+		for p, a := range prevA {
+			r := dst[p*L : p*L+L]
+			if a == 0 {
+				clear(r)
+				continue
+			}
+			row := eA[p*L : p*L+L]
+			row = row[:len(r)]
+			w := w[:len(r)]
+			for c := range r {
+				r[c] = a * (row[c] * w[c])
+			}
+		}
+		return
+	}
+	A := ws.transBlock(lat, t)
+	u := ws.eu[t*L : t*L+L]
+	b := ws.beta[t*L : t*L+L]
+	d := ws.scale[t]
+	for p, a := range prevA {
+		r := dst[p*L : p*L+L]
+		if a == negInf {
+			clear(r)
+			continue
+		}
+		Ar := A[p*L : p*L+L]
+		Ar = Ar[:len(r)]
+		u := u[:len(r)]
+		b := b[:len(r)]
+		for c := range r {
+			r[c] = math.Exp(a + Ar[c] + u[c] + b[c] - d)
+		}
+	}
+}
+
+// ExpectedScore returns E_p[score(y)] under the distribution of the last
+// ForwardBackward on ws, which must have run on lat (unchanged). Terms of
+// zero probability are skipped, so -Inf scores do not give NaN. It returns
+// 0 for T = 0 and -Inf when no label sequence has a finite score.
+func ExpectedScore(ws *Workspace, lat *Lattice) float64 {
+	ws.checkFB(lat)
+	T, L := lat.T, lat.L
+	if T == 0 {
+		return 0
+	}
+	if ws.logZ == negInf {
+		return negInf
+	}
+	node := ws.node[:T*L]
+	e := 0.0
+	for i, p := range node {
+		if p != 0 {
+			e += p * lat.Unary[i]
+		}
+	}
+	if lat.Start != nil {
+		for y, p := range node[:L] {
+			if p != 0 {
+				e += p * lat.Start[y]
+			}
+		}
+	}
+	if lat.End != nil {
+		for y, p := range node[(T-1)*L:] {
+			if p != 0 {
+				e += p * lat.End[y]
+			}
+		}
+	}
+	LL := L * L
+	if lat.Trans != nil {
+		for i, p := range ws.edge[:LL] {
+			if p != 0 {
+				e += p * lat.Trans[i]
+			}
+		}
+	}
+	if lat.TransAt != nil {
+		buf := ws.etmp[:LL]
+		for t := 1; t < T; t++ {
+			ws.edgeAt(buf, lat, t)
+			at := lat.TransAt[t*LL : t*LL+LL]
+			at = at[:len(buf)]
+			for i, p := range buf {
+				if p != 0 {
+					e += p * at[i]
+				}
+			}
+		}
+	}
+	return e
+}
+
+// Entropy returns the entropy H(p) = log Z - E_p[score(y)] of the
+// distribution of the last ForwardBackward on ws, which must have run on lat
+// (unchanged). Rounding can make the difference slightly negative for a
+// near-deterministic distribution; it is then clamped to 0. Entropy is 0 for
+// T = 0 and when no label sequence has a finite score. The absolute error
+// grows with |log Z| (about 1e-16·|log Z| per term).
+func Entropy(ws *Workspace, lat *Lattice) float64 {
+	e := ExpectedScore(ws, lat)
+	if ws.logZ == negInf || lat.T == 0 {
+		return 0
+	}
+	h := ws.logZ - e
+	if h < 0 {
+		h = 0
+	}
+	return h
+}
