@@ -6,4 +6,61 @@
 // features knows nothing of inference, screening, training or file formats
 // of corpora: it takes plain [][]string columns, attribute names and values,
 // or pixel bitmaps. It may import sparse only.
+//
+// # Overview
+//
+// An Encoder of one of three kinds appends sequences to a sparse.Corpus:
+//
+//   - KindTemplate (NewTemplateEncoder): token columns expanded by a CRF++
+//     template (Compile; see Template for the language). Existing CRF++
+//     template files work unchanged.
+//   - KindAttributes (NewAttributeEncoder): name:value attributes per
+//     position, as in CRFsuite's item format.
+//   - KindPixels (NewPixelEncoder): 16×8 binary OCR images (see
+//     PixelOptions).
+//
+// Attribute strings are mapped to dense int32 ids by two Dictionaries, Unary
+// (attributes of state features, attribute × label) and Pair (attributes of
+// observation-conditioned transition features, attribute × previous label ×
+// label, from B template lines with macros). The encoder keeps
+// Corpus.NumUnary and Corpus.NumPair equal to the dictionary sizes.
+//
+// # Training and tagging
+//
+// At training time encode with grow=true: unseen attributes get the next id.
+// For a minimum-frequency cutoff, first call the Count* methods over the
+// whole corpus, then Freeze(minFreq), then encode with grow=false. At
+// tagging time the dictionaries are frozen (Freeze, or NewEncoderFrom when
+// loading a model) and unknown attributes are skipped, never added.
+//
+// A model file stores the encoder as its Kind, its template's Source(), its
+// PixelOptions and the names of both dictionaries in id order; NewEncoderFrom
+// rebuilds it from these parts.
+//
+// # Which features get weights
+//
+// Which (attribute, label) pairs become weights is part of the model
+// definition, and screening is safe relative to that set. Two conventions
+// exist: every label for every attribute (CRF++, Wapiti, and the paper's
+// F(x,y) = x ⊗ e_y), giving NumUnary·L state weights; or only the pairs seen
+// in the training data (CRFsuite's default, feature.possible_states=0),
+// which ObservedPairs computes (ObservedTriples for pair attributes). With
+// the CRF++ chunking template on CoNLL-2000 the first gives 338,551 × 22
+// state weights, the second 456,323.
+//
+// # Invariants
+//
+// Every row of an encoded corpus lists each attribute id at most once, in
+// increasing order. Pair rows exist only when the template has B lines with
+// macros; then there is one per position and row 0 of every sequence is
+// empty. Binary inputs (templates, pixels, attributes without values) give
+// a binary matrix (nil Val).
+//
+// # Allocation
+//
+// Encoding allocates nothing per token in steady state: attribute strings
+// are built in a reused byte buffer and looked up with m[string(b)], which
+// does not allocate; only new attributes (grow=true) and corpus growth
+// allocate. Templates and frozen dictionaries are safe for concurrent use;
+// an Encoder is not (use Clone for one per goroutine).
 package features
