@@ -54,12 +54,13 @@ func Tokenize(text string) (toks []Token, err error) {
 			toks, err = nil, errorf(ErrTokenizer, "tokenizer panicked: %v", p)
 		}
 	}()
-	n := normalizer.NewNormalizedFrom(text)
+	// Spaces first: U+0085 is both a space and a control character, and
+	// must separate words rather than vanish.
+	n := mapSpaces(normalizer.NewNormalizedFrom(text))
 	n, err = normalizer.NewBertNormalizer(true, false, true, false).Normalize(n)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrTokenizer, err)
 	}
-	n = mapSpaces(n)
 	pt := tokenizer.NewPreTokenizedStringFromNS(n)
 	pt, err = pretokenizer.NewBertPreTokenizer().PreTokenize(pt)
 	if err != nil {
