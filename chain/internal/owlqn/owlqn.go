@@ -244,6 +244,16 @@ func (o *Optimizer) F() float64 { return o.f }
 // Objective returns F(X) = f(X) + l1*||X||_1.
 func (o *Optimizer) Objective() float64 { return o.obj }
 
+// PseudoGradient appends the pseudo-gradient ◇F(X) of F = f + l1*||x||_1 to
+// dst[:0] and returns it: the minimum-norm subgradient of F at X, zero exactly
+// at a minimizer. Its norm is a cheap stopping test; with l1 = 0 it is Grad.
+// The result is out of date while Stale reports true.
+func (o *Optimizer) PseudoGradient(dst []float64) []float64 {
+	dst = append(dst[:0], o.x...) // grow to Len, then overwrite
+	pseudoGradient(dst, o.x, o.g, o.set.L1)
+	return dst
+}
+
 // L1 returns the current l1 weight.
 func (o *Optimizer) L1() float64 { return o.set.L1 }
 
