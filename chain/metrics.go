@@ -13,6 +13,9 @@ import (
 // "S-NP", "O"). Add sequences with Add, then read the results.
 type Evaluation struct {
 	Tokens, Correct int
+	// Sequences counts the sequences added; SequencesCorrect those whose
+	// every label is right (word accuracy for OCR).
+	Sequences, SequencesCorrect int
 
 	// chunk counts per type
 	found, guessed, correct map[string]int
@@ -84,6 +87,17 @@ func (e *Evaluation) Add(gold, pred []string) error {
 	if len(gold) != len(pred) {
 		return fmt.Errorf("chain: evaluation: %d gold labels but %d predicted", len(gold), len(pred))
 	}
+	e.Sequences++
+	allOK := true
+	for t := range gold {
+		if gold[t] != pred[t] {
+			allOK = false
+			break
+		}
+	}
+	if allOK {
+		e.SequencesCorrect++
+	}
 	inCorrect := false
 	lastCorrect, lastCorrectType := "O", ""
 	lastGuess, lastGuessType := "O", ""
@@ -138,6 +152,15 @@ func (e *Evaluation) Accuracy() float64 {
 		return 0
 	}
 	return float64(e.Correct) / float64(e.Tokens)
+}
+
+// SequenceAccuracy returns the fraction of sequences labeled entirely
+// correctly.
+func (e *Evaluation) SequenceAccuracy() float64 {
+	if e.Sequences == 0 {
+		return 0
+	}
+	return float64(e.SequencesCorrect) / float64(e.Sequences)
 }
 
 // ChunkTags reports whether every label seen is a chunk tag, so that the

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/sparsetag/sparsetag/chain"
+)
+
+func runDump(e *env, args []string) error {
+	var modelPath string
+	var top int
+	fs := newFlagSet(e, "dump", "[flags]", "tagger dump --model chunk.model --top 10")
+	fs.StringVar(&modelPath, "model", "tagger.model", "model `file`")
+	fs.IntVar(&top, "top", 0, "only the `N` largest state weights (by absolute value) per label; 0 lists all")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("dump takes no positional arguments")
+	}
+	if top < 0 {
+		return usagef("--top must be >= 0")
+	}
+	m, err := chain.LoadFile(modelPath)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(e.stdout)
+	L := m.NumLabels()
+	attrName := func(a int) string {
+		if m.Encoder != nil {
+			return m.Encoder.Unary().Name(int32(a))
+		}
+		return "#" + strconv.Itoa(a)
+	}
+	pairName := func(a int) string {
+		if m.Encoder != nil {
+			return m.Encoder.Pair().Name(int32(a))
+		}
+		return "#" + strconv.Itoa(a)
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	if top == 0 {
+		for a := 0; a < m.NumUnary; a++ {
+			for y := 0; y < L; y++ {
+				if v := m.State[a*L+y]; v != 0 {
+					fmt.Fprintf(w, "state\t%s\t%s\t%s\n", attrName(a), m.Labels[y], f(v))
+				}
+			}
+		}
+	} else {
+		for y := 0; y < L; y++ {
+			var idx []int
+			for a := 0; a < m.NumUnary; a++ {
+				if m.State[a*L+y] != 0 {
+					idx = append(idx, a)
+				}
+			}
+			sort.SliceStable(idx, func(i, j int) bool {
+				return math.Abs(m.State[idx[i]*L+y]) > math.Abs(m.State[idx[j]*L+y])
+			})
+			if len(idx) > top {
+				idx = idx[:top]
+			}
+			for _, a := range idx {
+				fmt.Fprintf(w, "state\t%s\t%s\t%s\n", attrName(a), m.Labels[y], f(m.State[a*L+y]))
+			}
+		}
+	}
+	for p := 0; p < L; p++ {
+		for q := 0; q < L; q++ {
+			if v := m.Trans[p*L+q]; v != 0 {
+				fmt.Fprintf(w, "trans\t%s\t%s\t%s\n", m.Labels[p], m.Labels[q], f(v))
+			}
+		}
+	}
+	for a := 0; a < m.NumPair; a++ {
+		for p := 0; p < L; p++ {
+			for q := 0; q < L; q++ {
+				if v := m.PairW[a*L*L+p*L+q]; v != 0 {
+					fmt.Fprintf(w, "pair\t%s\t%s\t%s\t%s\n", pairName(a), m.Labels[p], m.Labels[q], f(v))
+				}
+			}
+		}
+	}
+	return w.Flush()
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/sparsetag/sparsetag/chain"
+)
+
+// trainFlags are the options of train.
+type trainFlags struct {
+	dataFlags
+	template  string
+	model     string
+	alpha     float64
+	beta      float64
+	betaRatio float64
+	c1, c2    float64
+	epsilon   float64
+	delta     float64
+	maxIter   int
+	threads   int
+	minFreq   int
+	screen    string
+	observed  bool
+	quiet     bool
+}
+
+func runTrain(e *env, args []string) error {
+	var tf trainFlags
+	fs := newFlagSet(e, "train", "[flags] TRAIN-FILE",
+		"tagger train --format conll --template chunking.template --c1 1 --c2 1 --model chunk.model train.txt")
+	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu or ocr")
+	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `1-9` or 0,3 (default all)")
+	fs.StringVar(&tf.template, "template", "", "CRF++ feature template `file` for column formats (default: words in a +-2 window and label bigrams)")
+	fs.StringVar(&tf.model, "model", "tagger.model", "model `file` to write")
+	fs.Float64Var(&tf.alpha, "alpha", 1, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1)")
+	fs.Float64Var(&tf.beta, "beta", 0, "regularization strength beta (0: use --beta-ratio)")
+	fs.Float64Var(&tf.betaRatio, "beta-ratio", 0.1, "beta as a fraction `R` of beta_max, when --beta is 0")
+	fs.Float64Var(&tf.c1, "c1", -1, "L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (overrides alpha/beta; beta = c1/n, alpha = 2 c2/c1)")
+	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2)")
+	fs.Float64Var(&tf.epsilon, "epsilon", 0, "target duality gap of the average-form objective (0: 1e-6; see README)")
+	fs.Float64Var(&tf.delta, "delta", 0, "also stop when the objective improved by less than this fraction over 10 iterations (CRFsuite's rule; 0: off)")
+	fs.IntVar(&tf.maxIter, "max-iter", 1000, "maximum number of iterations")
+	fs.IntVar(&tf.threads, "threads", runtime.NumCPU(), "worker goroutines (the model does not depend on it)")
+	fs.IntVar(&tf.minFreq, "min-freq", 1, "drop attributes seen fewer than this many times")
+	fs.StringVar(&tf.screen, "screen", "pinsker", "safe screening rule: none, pinsker, paper or both")
+	fs.BoolVar(&tf.observed, "observed-pairs", false, "use only (attribute, label) pairs seen in training (CRFsuite's feature set)")
+	fs.BoolVar(&tf.quiet, "quiet", false, "no progress on stderr")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want exactly one training file, got %d (see tagger train -h)", len(pos))
+	}
+	if (tf.c1 >= 0) != (tf.c2 >= 0) {
+		return usagef("--c1 and --c2 go together")
+	}
+	_, err = trainModel(e, pos[0], &tf)
+	return err
+}
+
+// trainModel reads, encodes, trains and saves; it returns the model.
+func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
+	t0 := time.Now()
+	exs, err := readExamples(path, tf.dataFlags, true, e.stdin)
+	if err != nil {
+		return nil, err
+	}
+	enc, err := newEncoder(tf.format, tf.template)
+	if err != nil {
+		return nil, err
+	}
+	c, labels, err := trainingSet(enc, exs, tf.minFreq)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	if err != nil {
+		return nil, err
+	}
+	if !tf.quiet {
+		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
+			c.Len(), c.Positions(), len(labels), enc.Unary().Len()+enc.Pair().Len(), len(m.W), time.Since(t0).Seconds())
+	}
+	op := chain.Options{
+		Alpha: tf.alpha, Beta: tf.beta, BetaRatio: tf.betaRatio,
+		Epsilon: tf.epsilon, Delta: tf.delta, MaxIter: tf.maxIter, Threads: tf.threads,
+		Screen: chain.ScreenRule(tf.screen), ObservedPairs: tf.observed,
+	}
+	if tf.c1 >= 0 {
+		op.SumForm, op.C1, op.C2 = true, tf.c1, tf.c2
+	}
+	if !tf.quiet {
+		op.Progress = func(it chain.Iteration) {
+			fmt.Fprintf(e.stderr, "iter %4d  objective %.8g  gap %.3e  active %d  nonzero %d  screened %d  %.1fs\n",
+				it.Iter, it.Primal, it.Gap, it.Active, it.NonZero, it.Screened, it.Seconds)
+		}
+	}
+	res, err := chain.Train(e.ctx, m, c, op)
+	if err != nil {
+		return nil, err
+	}
+	if !tf.quiet {
+		fmt.Fprintf(e.stderr, "stopped (%s) after %d iterations: gap %.3e, %d non-zero of %d features, %d screened, beta %.4g (beta_max %.4g), %.1fs (screening %.2fs)\n",
+			res.StopReason, len(res.Iterations)-1, res.Gap, res.NonZero, res.Dimension, res.Screened, res.Beta, res.BetaMax, res.Seconds, res.SecondsScreening)
+	}
+	if tf.model != "" {
+		if err := m.SaveFile(tf.model); err != nil {
+			return nil, err
+		}
+		if !tf.quiet {
+			fmt.Fprintf(e.stderr, "wrote %s\n", tf.model)
+		}
+	}
+	return m, nil
+}
