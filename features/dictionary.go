@@ -27,7 +27,8 @@ type Dictionary struct {
 	frozen bool
 }
 
-// NewDictionary returns an empty, growing dictionary.
+// NewDictionary returns an empty, growing dictionary. The zero Dictionary is
+// also empty and growing.
 func NewDictionary() *Dictionary {
 	return &Dictionary{ids: make(map[string]int32)}
 }
@@ -90,17 +91,25 @@ func (d *Dictionary) Add(name string) (int32, error) {
 	if d.frozen {
 		return -1, ErrFrozen
 	}
-	return d.insert(name)
+	id, err := d.insert(name)
+	if err == nil {
+		d.counts[id]++
+	}
+	return id, err
 }
 
+// insert adds name with a count of 0; callers count occurrences themselves.
 func (d *Dictionary) insert(name string) (int32, error) {
+	if d.ids == nil {
+		d.ids = make(map[string]int32)
+	}
 	if len(d.names) >= math.MaxInt32 {
 		return -1, fmt.Errorf("features: dictionary full (%d attributes)", len(d.names))
 	}
 	id := int32(len(d.names))
 	d.ids[name] = id
 	d.names = append(d.names, name)
-	d.counts = append(d.counts, 1)
+	d.counts = append(d.counts, 0)
 	return id, nil
 }
 
@@ -119,11 +128,7 @@ func (d *Dictionary) addBytes(b []byte) (int32, error) {
 	if d.frozen {
 		return -1, ErrFrozen
 	}
-	id, err := d.insert(string(b))
-	if err == nil {
-		d.counts[id] = 0
-	}
-	return id, err
+	return d.insert(string(b))
 }
 
 // Freeze stops the dictionary from growing. If minFreq > 1 it first removes

@@ -481,7 +481,6 @@ func (e *Encoder) attributes(dst *sparse.Corpus, names [][]string, values [][]fl
 				if id, err = d.insert(s); err != nil {
 					return err
 				}
-				d.counts[id] = 0
 			}
 			ids = append(ids, id)
 			if vs != nil {
@@ -606,7 +605,6 @@ func (e *Encoder) pixels(dst *sparse.Corpus, images [][]byte, grow bool) error {
 				if id, err = d.insert(s); err != nil {
 					return err
 				}
-				d.counts[id] = 0
 			}
 			ids = append(ids, id)
 		}

@@ -227,6 +227,10 @@ func TestDictionaryFreezeRemap(t *testing.T) {
 	if d.Freeze(5) != nil || d.Len() != 2 {
 		t.Errorf("second Freeze changed the dictionary")
 	}
+	var z Dictionary // the zero Dictionary grows
+	if id, err := z.Add("q"); err != nil || id != 0 || z.Count(0) != 1 {
+		t.Errorf("zero Dictionary: Add = %d, %v, count %d", id, err, z.Count(0))
+	}
 	if _, err := NewDictionaryFrom([]string{"a", "b", "a"}); err == nil || !strings.Contains(err.Error(), "index 2") {
 		t.Errorf("duplicate names: err = %v", err)
 	}

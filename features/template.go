@@ -95,6 +95,9 @@ type Template struct {
 func Compile(src string) (*Template, error) {
 	t := &Template{src: src}
 	for i, line := range strings.Split(src, "\n") {
+		if i == 0 {
+			line = strings.TrimPrefix(line, "\uFEFF") // UTF-8 byte order mark
+		}
 		if err := t.compileLine(line, i+1); err != nil {
 			return nil, err
 		}
@@ -198,8 +201,8 @@ func (t *Template) compileLine(line string, lineNo int) error {
 	return nil
 }
 
-// quoteRune returns the first rune of s, quoted, without the quotes' Go
-// escaping surprises for plain ASCII.
+// quoteRune returns the first rune of s as a quoted Go rune literal, for
+// error messages.
 func quoteRune(s string) string {
 	for _, r := range s {
 		return strconv.QuoteRune(r)

@@ -90,6 +90,17 @@ func TestCompileBlanksAndCRLF(t *testing.T) {
 	}
 }
 
+func TestCompileByteOrderMark(t *testing.T) {
+	tm, err := Compile("\uFEFFU00:%x[0,0]\nB\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _, err := tm.Expand([][]string{{"w"}}, 0)
+	if err != nil || !reflect.DeepEqual(u, []string{"U00:w"}) {
+		t.Errorf("unary = %q, %v, want [U00:w]", u, err)
+	}
+}
+
 func TestHasTransitions(t *testing.T) {
 	for _, tc := range []struct {
 		src  string
