@@ -16,7 +16,8 @@ type Func func(x, grad []float64) (float64, error)
 // selects its default.
 type Settings struct {
 	// M is the number of (s, y) pairs the L-BFGS memory keeps. If M is 0,
-	// it defaults to 10. Memory use is (2M+5)·n float64s.
+	// it defaults to 10. The optimizer holds (2M+6)·n float64s for
+	// dimension n.
 	M int
 	// L1 is the weight of the l1 term, L1 >= 0. With L1 = 0 the optimizer
 	// is plain L-BFGS.
@@ -76,9 +77,9 @@ var (
 	// optimum this usually means that F cannot be decreased further at
 	// floating-point precision.
 	ErrLineSearch = errors.New("owlqn: line search failed")
-	// ErrNotFinite is returned when f or its gradient is NaN or infinite at
-	// the current point (New, Reevaluate) so that no direction can be
-	// computed.
+	// ErrNotFinite is returned by New and Reevaluate when f or its gradient
+	// is NaN or infinite at the current point, and by Iterate when the
+	// gradient at the current point is, so that no direction exists.
 	ErrNotFinite = errors.New("owlqn: objective or gradient not finite")
 )
 

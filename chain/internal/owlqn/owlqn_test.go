@@ -2,6 +2,7 @@ package owlqn
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -225,7 +226,7 @@ func TestLastEvaluationIsAcceptedPoint(t *testing.T) {
 			}
 		}
 		if !sawBacktrack {
-			t.Logf("l1=%g: no iteration needed backtracking", l1)
+			t.Fatalf("l1=%g: no iteration backtracked, the test does not exercise rejected trials", l1)
 		}
 	}
 }
@@ -262,7 +263,6 @@ func TestFailureKeepsLastValidPoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, f = slices.Clone(o.X()), o.F()
 	// Steepest descent with step 1/||g|| on ½||Ax-b||² overshoots when
 	// ||A||² is large; scale A up to make sure.
 	for i := range p.A {
@@ -271,13 +271,49 @@ func TestFailureKeepsLastValidPoint(t *testing.T) {
 	if err := o.Reevaluate(); err != nil {
 		t.Fatal(err)
 	}
+	x, g, f = slices.Clone(o.X()), slices.Clone(o.Grad()), o.F()
 	if err := o.Iterate(); !errors.Is(err, ErrLineSearch) {
 		t.Fatalf("err = %v, want ErrLineSearch", err)
 	}
-	if !slices.Equal(x, o.X()) {
-		t.Fatal("x changed by a failed line search")
+	if !slices.Equal(x, o.X()) || !slices.Equal(g, o.Grad()) || f != o.F() {
+		t.Fatal("state changed by a failed line search")
 	}
-	_ = f
+	if slices.Equal(rec.lastX, o.X()) {
+		t.Fatal("the rejected trial should have been the last evaluation")
+	}
+}
+
+// BenchmarkIterate measures the optimizer's own cost per iteration (the
+// Func is a cheap separable quadratic) at trainer-like dimensions.
+func BenchmarkIterate(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			q := quad{c: make([]float64, n), a: make([]float64, n)}
+			for j := range n {
+				q.c[j] = math.Exp(2 * rng.NormFloat64()) // ill-conditioned
+				q.a[j] = rng.NormFloat64()
+			}
+			o, err := New(make([]float64, n), q.eval, Settings{L1: 0.5})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := o.Iterate(); err != nil {
+					// Converged: restart from 0 with an empty memory.
+					b.StopTimer()
+					clear(o.x)
+					o.ResetMemory()
+					if err := o.Reevaluate(); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
+			}
+		})
+	}
 }
 
 func TestNewErrors(t *testing.T) {
