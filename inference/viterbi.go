@@ -32,26 +32,22 @@ func Viterbi(ws *Workspace, lat *Lattice, path []int) float64 {
 	ws.Reserve(T, L)
 	prev := unaryRow(ws.row[:L], lat, 0)
 	cur := ws.row[L : 2*L]
+	// The inner loop runs over predecessors with the maximum in registers,
+	// so it reads the transition block transposed: AT[cur*L+prev].
+	AT := ws.etmp[:L*L]
+	if lat.TransAt == nil && T > 1 {
+		transpose(AT, ws.transBlock(lat, 1), L)
+	}
 	for t := 1; t < T; t++ {
-		A := ws.transBlock(lat, t)
+		if lat.TransAt != nil {
+			transpose(AT, ws.transBlock(lat, t), L)
+		}
 		back := ws.back[t*L : t*L+L]
 		back = back[:len(cur)]
 		for c := range cur {
-			cur[c] = negInf
-			back[c] = 0
-		}
-		for p, v := range prev {
-			if v == negInf {
-				continue // cannot beat the -Inf start of cur
-			}
-			row := A[p*L : p*L+L]
-			row = row[:len(cur)]
-			for c, a := range row {
-				if x := v + a; x > cur[c] {
-					cur[c] = x
-					back[c] = int32(p)
-				}
-			}
+			m, arg := maxPlus(prev, AT[c*L:c*L+L])
+			cur[c] = m
+			back[c] = int32(arg)
 		}
 		u := lat.Unary[t*L : t*L+L]
 		u = u[:len(cur)]
@@ -84,6 +80,29 @@ func Viterbi(ws *Workspace, lat *Lattice, path []int) float64 {
 		path[t-1] = int(ws.back[t*L+path[t]])
 	}
 	return prev[best]
+}
+
+// maxPlus returns max_p (prev[p] + col[p]) and the lowest p attaining it
+// (strict comparison); (-Inf, 0) if every sum is -Inf.
+func maxPlus(prev, col []float64) (float64, int) {
+	col = col[:len(prev)]
+	m, arg := negInf, 0
+	for p, v := range prev {
+		if x := v + col[p]; x > m {
+			m, arg = x, p
+		}
+	}
+	return m, arg
+}
+
+// transpose writes the transpose of the L×L matrix a into dst.
+func transpose(dst, a []float64, L int) {
+	for p := 0; p < L; p++ {
+		row := a[p*L : p*L+L]
+		for c, v := range row {
+			dst[c*L+p] = v
+		}
+	}
 }
 
 // MaxMin returns the largest and the smallest score(y) over all label
