@@ -6,5 +6,42 @@
 // optimizer or a model.
 //
 // screen knows nothing of training loops, models, templates or corpora. It
-// may import sparse (and inference for a type, if unavoidable).
+// may import sparse (and inference for a type, if unavoidable; it does not).
+//
+// # Problem and notation
+//
+// The primal is P(w) = L(w) + beta*((alpha/2)||w||^2 + ||w||_1) with L the
+// average negative log-likelihood over n sequences, alpha > 0, beta > 0. The
+// vector m = m(w) = -grad L(w) is what forward-backward gives the solver
+// anyway. The reference for every formula is the project's design note
+// (shared/docs/screening.md), which corrects the paper "safe screening for
+// sparse CRFs"; section numbers in comments refer to that note.
+//
+// # Recommended use (the dynamic loop of section 5)
+//
+//	rnorm, _ := layout.Rnorm(nil, corpus)   // once per corpus
+//	ZeroRnorm(screened, rnorm)              // once: features that never vary
+//	// at every full-gradient evaluation, with w and m from the same point:
+//	g := GapMasked(w, m, screened, alpha, beta)
+//	if g <= eps { stop }
+//	if Pinsker(screened, m, rnorm, g, n, beta, DefaultTau) > 0 {
+//	        // set w_j = 0 on the new entries, compact, reset the optimizer memory
+//	}
+//
+// Re-screen from scratch at every beta of a path (never carry the screened
+// set to a smaller beta). The Pinsker rule costs O(d) per check and does not
+// depend on the number of label sequences. The paper's Euclidean rule
+// (EuclideanT1) is available only for T = 1 and is dominated by the Pinsker
+// rule in practice; take the minimum of both bounds (MinInto, ScreenBounds)
+// if you use it.
+//
+// # Invariants
+//
+//   - Every function is safe in floating point up to the margin tau (use
+//     DefaultTau): gaps are sums of non-negative terms and never P + D, and
+//     the closed forms round outward.
+//   - NaN anywhere (a diverged iterate) screens nothing.
+//   - Marks are only ever added to a screened mask, never removed.
+//   - Functions with a dst argument reuse it when its capacity suffices and
+//     return the resliced result.
 package screen

@@ -110,17 +110,19 @@ func GapMasked(w, m []float64, skip []bool, alpha, beta float64) float64 {
 		mb = mb[:len(wb)]
 		s := 0.0
 		if skip == nil {
+			// Zero weights (usually the vast majority) contribute
+			// max(|m_j| - beta, 0)^2/(2ab): summed branch-free in z (the
+			// builtin max keeps NaN), scaled once per block.
+			z := 0.0
 			for k, wj := range wb {
 				if wj == 0 {
-					// Fast path for the (usually many) zero weights.
-					e := math.Abs(mb[k]) - beta
-					if e > 0 || e != e {
-						s += e * e / (2 * ab)
-					}
+					e := max(math.Abs(mb[k])-beta, 0)
+					z += e * e
 					continue
 				}
 				s += gapTerm(wj, mb[k], beta, ab)
 			}
+			s += z / (2 * ab)
 		} else {
 			sb := skip[lo:hi]
 			for k, wj := range wb {
