@@ -144,3 +144,33 @@ func TestBetaMax(t *testing.T) {
 		t.Errorf("BetaMax with NaN = %v", v)
 	}
 }
+
+// TestRulesScreenNothingOnBadInput checks that NaN or invalid parameters never
+// lead to screening.
+func TestRulesScreenNothingOnBadInput(t *testing.T) {
+	m := []float64{0, 0.1, math.NaN()}
+	rn := []float64{1, 1, 1}
+	for _, g := range []float64{math.NaN(), -1, math.Inf(1)} {
+		sc := make([]bool, 3)
+		if k := Pinsker(sc, m, rn, g, 5, 1, DefaultTau); k != 0 {
+			t.Errorf("gap %v: screened %d", g, k)
+		}
+	}
+	sc := make([]bool, 3)
+	if k := Pinsker(sc, m, rn, 0.01, 0, 1, DefaultTau); k != 0 {
+		t.Errorf("n = 0: screened %d", k)
+	}
+	if k := Pinsker(sc, m, rn, 0.01, 5, 1, DefaultTau); k != 2 || sc[2] {
+		t.Errorf("NaN m_j screened (%v), or finite ones not (%d)", sc, k)
+	}
+	if g := Gap([]float64{1}, []float64{0}, 0, 1); !math.IsInf(g, 1) {
+		t.Errorf("Gap with alpha = 0: %v", g)
+	}
+	if g := GapSum([]float64{1}, []float64{0}, 1, 0); !math.IsInf(g, 1) {
+		t.Errorf("GapSum with lam2 = 0: %v", g)
+	}
+	b := []float64{1, math.NaN()}
+	if k := ScreenBounds(make([]bool, 2), b, 2, DefaultTau); k != 1 {
+		t.Errorf("ScreenBounds with NaN: %d", k)
+	}
+}
