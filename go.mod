@@ -3,12 +3,16 @@ module github.com/sparsetag/sparsetag
 go 1.24.0
 
 require (
+	github.com/sugarme/tokenizer v0.3.0
+	gonum.org/v1/gonum v0.17.0
+)
+
+require (
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/schollz/progressbar/v2 v2.15.0 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/sugarme/regexpset v0.0.0-20200920021344-4d4ec8eaf93c // indirect
-	github.com/sugarme/tokenizer v0.3.0 // indirect
 	golang.org/x/text v0.25.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
+	golang.org/x/tools v0.30.0 // indirect
 )

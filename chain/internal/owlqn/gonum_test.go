@@ -1,12 +1,5 @@
-//go:build gonumoptimize
-
-// The comparison with gonum's optimize.LBFGS sits behind the gonumoptimize
-// build tag: gonum.org/v1/gonum/optimize imports stat/distmv, which imports
-// golang.org/x/tools/container/intsets, and golang.org/x/tools is not in
-// this module's go.mod/go.sum. Once it is (go get golang.org/x/tools@v0.30.0,
-// the version gonum v0.17.0 requires), drop the build constraint. Run with
-//
-//	go test -tags gonumoptimize ./chain/internal/owlqn
+// Comparison with gonum's optimize.LBFGS, an independent L-BFGS
+// implementation, on problems without an L1 term.
 
 package owlqn
 
