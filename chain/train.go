@@ -105,6 +105,9 @@ type Result struct {
 	SecondsScreening     float64
 	Converged            bool   // the gap reached Epsilon (or the Delta rule fired)
 	StopReason           string // "gap", "delta", "max-iter", "line-search"
+	// ScreenedSet holds the full indices of the features removed by
+	// screening (nil without screening).
+	ScreenedSet sparse.Bitset `json:"-"`
 }
 
 func (o *Options) defaults() Options {
@@ -173,29 +176,46 @@ func Train(ctx context.Context, m *Model, c *sparse.Corpus, opts Options) (*Resu
 		return nil, err
 	}
 	op := opts.defaults()
-	if err := c.Validate(m.NumLabels()); err != nil {
-		return nil, fmt.Errorf("chain: training corpus: %w", err)
-	}
-	if c.Labels == nil {
-		return nil, errors.New("chain: training corpus has no labels")
-	}
-	if c.Len() == 0 {
-		return nil, errors.New("chain: training corpus is empty")
-	}
-	if c.NumUnary > m.NumUnary || c.NumPair > m.NumPair {
-		return nil, fmt.Errorf("chain: corpus has %d/%d attributes, model only %d/%d", c.NumUnary, c.NumPair, m.NumUnary, m.NumPair)
+	if err := checkCorpus(m, c); err != nil {
+		return nil, err
 	}
 	if op.Init != nil && len(op.Init) != len(m.W) {
 		return nil, fmt.Errorf("chain: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
 	}
 	t0 := time.Now()
 	tr := newTrainer(m, c, op)
-	res, err := tr.run(ctx)
-	if err != nil {
-		return res, err
+	if err := tr.prepare(ctx); err != nil {
+		return nil, err
 	}
+	lam1, lam2, err := tr.lambdas(op.Beta, op.BetaRatio)
+	if err != nil {
+		return nil, err
+	}
+	res, w, err := tr.solve(ctx, lam1, lam2, op.Init)
+	if err != nil {
+		return nil, err
+	}
+	copy(m.W, w)
+	res.NonZero = m.NonZero()
 	res.Seconds = time.Since(t0).Seconds()
 	return res, nil
+}
+
+// checkCorpus validates the training corpus against the model layout.
+func checkCorpus(m *Model, c *sparse.Corpus) error {
+	if err := c.Validate(m.NumLabels()); err != nil {
+		return fmt.Errorf("chain: training corpus: %w", err)
+	}
+	if c.Labels == nil {
+		return errors.New("chain: training corpus has no labels")
+	}
+	if c.Len() == 0 {
+		return errors.New("chain: training corpus is empty")
+	}
+	if c.NumUnary > m.NumUnary || c.NumPair > m.NumPair {
+		return fmt.Errorf("chain: corpus has %d/%d attributes, model only %d/%d", c.NumUnary, c.NumPair, m.NumUnary, m.NumPair)
+	}
+	return nil
 }
 
 // trainer holds the state of one training run.
@@ -205,12 +225,16 @@ type trainer struct {
 	op  Options
 	obj *objective
 
-	lam1, lam2 float64
-	rnorm      []float64 // full size, the Pinsker constants (nil when not screening)
-	mAct       []float64 // m over the active set at the last evaluation
-	lastF      float64   // L(w) at the last evaluation
-	screenSecs float64
-	screened   int
+	features    []int32   // the model's feature set (full indices)
+	betaMax     float64   // ||m(0)||_inf over the feature set
+	lam1, lam2  float64   // average-form L1 and L2 coefficients
+	rnorm       []float64 // full size, the Pinsker constants (nil when not screening)
+	mAct        []float64 // m over the active set at the last evaluation
+	screenSecs  float64
+	screened    int
+	screenedSet sparse.Bitset
+
+	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
 }
 
 func newTrainer(m *Model, c *sparse.Corpus, op Options) *trainer {
@@ -241,62 +265,84 @@ func (tr *trainer) initialActive() []int32 {
 	return act
 }
 
-func (tr *trainer) run(ctx context.Context) (*Result, error) {
-	m, op, obj := tr.m, tr.op, tr.obj
-	n := float64(tr.c.Len())
-	active := tr.initialActive()
-	obj.setActive(active)
-	res := &Result{Screen: op.Screen, Epsilon: op.Epsilon, Dimension: len(active)}
-
-	// beta_max from m(0) over the feature set (section 2 of the design note).
-	x := make([]float64, len(active))
-	tr.mAct = make([]float64, len(active))
-	if _, err := obj.eval(ctx, x, tr.mAct); err != nil {
-		return nil, err
+// prepare fixes the feature set, computes m(0) and beta_max, and the
+// screening constants.
+func (tr *trainer) prepare(ctx context.Context) error {
+	op, obj := tr.op, tr.obj
+	tr.features = tr.initialActive()
+	obj.setActive(tr.features)
+	tr.mAct = make([]float64, len(tr.features))
+	if _, err := obj.eval(ctx, make([]float64, len(tr.features)), tr.mAct); err != nil {
+		return err
 	}
-	res.BetaMax = screen.BetaMax(tr.mAct)
-	if op.SumForm {
-		tr.lam1 = op.C1 / n
-		tr.lam2 = 2 * op.C2 / n
-		if op.C1 > 0 {
-			res.Beta, res.Alpha = tr.lam1, tr.lam2/tr.lam1
-		}
-	} else {
-		beta := op.Beta
-		if beta == 0 {
-			beta = op.BetaRatio * res.BetaMax
-		}
-		tr.lam1, tr.lam2 = beta, op.Alpha*beta
-		res.Beta, res.Alpha = beta, op.Alpha
-	}
-	res.Lambda1, res.Lambda2 = tr.lam1, tr.lam2
-	if tr.lam2 <= 0 {
-		return nil, errors.New("chain: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
-	}
+	tr.betaMax = screen.BetaMax(tr.mAct)
 	if (op.Screen == ScreenPaper || op.Screen == ScreenBoth) && tr.c.MaxLen() > 1 {
-		return nil, fmt.Errorf("chain: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
+		return fmt.Errorf("chain: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
 	}
-	if op.Init != nil {
-		sparse.Gather(x, op.Init, active)
-	}
-	if op.Screen != ScreenNone && tr.lam1 > 0 {
-		r, err := featureRnorm(m, tr.c)
+	if op.Screen != ScreenNone {
+		r, err := featureRnorm(tr.m, tr.c)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		tr.rnorm = r
 	}
+	return nil
+}
+
+// lambdas returns the average-form L1 and L2 coefficients for the options,
+// given beta (0: ratio * beta_max).
+func (tr *trainer) lambdas(beta, ratio float64) (lam1, lam2 float64, err error) {
+	op := tr.op
+	n := float64(tr.c.Len())
+	if op.SumForm {
+		lam1, lam2 = op.C1/n, 2*op.C2/n
+	} else {
+		if beta == 0 {
+			beta = ratio * tr.betaMax
+		}
+		lam1, lam2 = beta, op.Alpha*beta
+	}
+	if !(lam2 > 0) {
+		return 0, 0, errors.New("chain: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
+	}
+	return lam1, lam2, nil
+}
+
+// solve minimizes the objective with L1 coefficient lam1 and L2 coefficient
+// lam2 from the full-size starting point init (nil: zero), screening from the
+// first iteration on the whole feature set. It returns the full-size
+// solution.
+func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64) (*Result, []float64, error) {
+	op, obj := tr.op, tr.obj
+	n := float64(tr.c.Len())
+	tr.lam1, tr.lam2 = lam1, lam2
+	tr.screened, tr.screenSecs = 0, 0
+	tr.screenedSet = sparse.NewBitset(len(tr.m.W))
+	res := &Result{Screen: op.Screen, Epsilon: op.Epsilon, Dimension: len(tr.features), BetaMax: tr.betaMax,
+		Lambda1: lam1, Lambda2: lam2, Beta: lam1}
+	if lam1 > 0 {
+		res.Alpha = lam2 / lam1
+	}
+	// Never reuse a screened set: start from the whole feature set.
+	active := append([]int32(nil), tr.features...)
+	obj.setActive(active)
+	x := make([]float64, len(active))
+	if init != nil {
+		sparse.Gather(x, init, active)
+	}
+	tr.mAct = tr.mAct[:cap(tr.mAct)]
+	if len(tr.mAct) < len(active) {
+		tr.mAct = make([]float64, len(active))
+	}
+	tr.mAct = tr.mAct[:len(active)]
 
 	t0 := time.Now()
 	fn := func(xa, grad []float64) (float64, error) {
-		if len(tr.mAct) != len(xa) {
-			tr.mAct = tr.mAct[:len(xa)]
-		}
+		tr.mAct = tr.mAct[:len(xa)]
 		loss, err := obj.eval(ctx, xa, tr.mAct)
 		if err != nil {
 			return 0, err
 		}
-		tr.lastF = loss
 		f := loss
 		for k, v := range xa {
 			grad[k] = tr.lam2*v - tr.mAct[k]
@@ -304,30 +350,34 @@ func (tr *trainer) run(ctx context.Context) (*Result, error) {
 		}
 		return f, nil
 	}
-	opt, err := owlqn.New(x, fn, owlqn.Settings{M: op.Memory, L1: tr.lam1})
+	opt, err := owlqn.New(x, fn, owlqn.Settings{M: op.Memory, L1: lam1})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lastCheckGap := math.Inf(1)
 	var hist []float64
 	for iter := 0; ; iter++ {
 		xa := opt.X()
-		gap := fyGap(xa, tr.mAct, tr.lam1, tr.lam2)
+		gap := fyGap(xa, tr.mAct, lam1, lam2)
 		primal := opt.Objective()
-		// Screening at the current point (its m and gap come from the same pass).
-		if tr.rnorm != nil && gap > op.Epsilon && (op.Gamma == 0 || gap < op.Gamma*lastCheckGap) {
+		// Screening at the current point: m and the gap come from the same
+		// pass (section 5 of the design note).
+		if tr.rnorm != nil && lam1 > 0 && gap > op.Epsilon && (op.Gamma == 0 || gap < op.Gamma*lastCheckGap) {
 			ts := time.Now()
-			removed, nonzeroRemoved := tr.screen(opt, gap, n)
+			removed, err := tr.screen(opt, gap, n)
+			if err != nil {
+				return nil, nil, err
+			}
 			lastCheckGap = gap
 			tr.screenSecs += time.Since(ts).Seconds()
 			if removed > 0 {
-				if nonzeroRemoved {
+				if opt.Stale() {
 					if err := opt.Reevaluate(); err != nil {
-						return nil, err
+						return nil, nil, err
 					}
 				}
 				xa = opt.X()
-				gap = fyGap(xa, tr.mAct, tr.lam1, tr.lam2)
+				gap = fyGap(xa, tr.mAct, lam1, lam2)
 				primal = opt.Objective()
 			}
 		}
@@ -354,64 +404,87 @@ func (tr *trainer) run(ctx context.Context) (*Result, error) {
 			break
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := opt.Iterate(); err != nil {
-			if errors.Is(err, owlqn.ErrLineSearch) {
-				// The last valid point is kept; re-evaluate so m and the gap
-				// belong to it, then stop.
-				if err := opt.Reevaluate(); err != nil {
-					return nil, err
-				}
-				res.StopReason = "line-search"
-				xa = opt.X()
-				gap = fyGap(xa, tr.mAct, tr.lam1, tr.lam2)
-				res.Iterations = append(res.Iterations, Iteration{Iter: iter + 1, Primal: opt.Objective(), Gap: gap,
-					Active: len(obj.active), Screened: tr.screened, NonZero: countNonZero(xa), Seconds: time.Since(t0).Seconds()})
-				break
+			if !errors.Is(err, owlqn.ErrLineSearch) {
+				return nil, nil, err
 			}
-			return nil, err
+			// No further progress at working precision. Keep the last valid
+			// point and re-evaluate so that m and the gap belong to it.
+			if err := opt.Reevaluate(); err != nil {
+				return nil, nil, err
+			}
+			res.StopReason = "line-search"
+			xa = opt.X()
+			gap = fyGap(xa, tr.mAct, lam1, lam2)
+			res.Iterations = append(res.Iterations, Iteration{Iter: iter + 1, Primal: opt.Objective(), Gap: gap,
+				Active: len(obj.active), Screened: tr.screened, NonZero: countNonZero(xa), Seconds: time.Since(t0).Seconds()})
+			if op.Progress != nil {
+				op.Progress(res.Iterations[len(res.Iterations)-1])
+			}
+			break
 		}
 	}
-	// Install the solution: full size, exact zeros outside the active set.
-	w := make([]float64, len(m.W))
+	// The solution: full size, exact zeros outside the active set.
+	w := make([]float64, len(tr.m.W))
 	sparse.Scatter(w, opt.X(), obj.active)
 	if err := checkFinite(w); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	copy(m.W, w)
 	last := res.Iterations[len(res.Iterations)-1]
 	res.Gap, res.Primal = last.Gap, last.Primal
-	res.NonZero = m.NonZero()
+	res.NonZero = countNonZero(w)
 	res.Screened = tr.screened
+	res.ScreenedSet = tr.screenedSet
 	res.SecondsScreening = tr.screenSecs
-	return res, nil
+	res.Seconds = time.Since(t0).Seconds()
+	return res, w, nil
 }
 
 // screen applies the configured rule at the optimizer's current point and
-// removes the screened coordinates from the problem. It reports how many were
-// removed and whether any of them was non-zero in the current iterate.
-func (tr *trainer) screen(opt *owlqn.Optimizer, gap, n float64) (int, bool) {
+// removes the screened coordinates from the problem (weights, gradient,
+// optimizer memory and, through the active set, the attribute lists used for
+// scoring). It reports how many were removed.
+func (tr *trainer) screen(opt *owlqn.Optimizer, gap, n float64) (int, error) {
 	obj := tr.obj
 	act := obj.active
 	xa := opt.X()
-	r := math.Sqrt(2 * gap / n)
 	thresh := tr.lam1 * (1 - tr.op.Tau)
+	var paper []float64
+	if tr.op.Screen == ScreenPaper || tr.op.Screen == ScreenBoth {
+		b, err := tr.paperBounds(xa, gap)
+		if err != nil {
+			return 0, err
+		}
+		paper = b
+	}
+	r := math.Sqrt(2 * gap / n)
+	U := tr.m.NumUnary * tr.m.NumLabels()
 	keep := make([]int32, 0, len(act))
 	removed := 0
-	nonzero := false
 	for k, j := range act {
-		if math.Abs(tr.mAct[k])+r*tr.rnorm[j] < thresh {
-			removed++
-			if xa[k] != 0 {
-				nonzero = true
+		bound := math.Abs(tr.mAct[k]) + r*tr.rnorm[j]
+		if paper != nil && int(j) < U {
+			if tr.op.Screen == ScreenPaper {
+				// The paper's rule alone on state features; features with
+				// Rnorm 0 (identically zero) are still dropped.
+				if tr.rnorm[j] > 0 {
+					bound = paper[j]
+				}
+			} else {
+				bound = math.Min(bound, paper[j])
 			}
+		}
+		if bound < thresh {
+			removed++
+			tr.screenedSet.Set(int(j))
 			continue
 		}
 		keep = append(keep, int32(k))
 	}
 	if removed == 0 {
-		return 0, false
+		return 0, nil
 	}
 	newAct := make([]int32, len(keep))
 	for k, q := range keep {
@@ -421,7 +494,46 @@ func (tr *trainer) screen(opt *owlqn.Optimizer, gap, n float64) (int, bool) {
 	tr.mAct = sparse.Compact(tr.mAct, keep)
 	obj.setActive(newAct)
 	tr.screened += removed
-	return removed, nonzero
+	return removed, nil
+}
+
+// paperBounds evaluates the paper's Euclidean rule (T = 1 only) at the
+// current point: an upper bound on |m_j(theta*)| for every state feature.
+func (tr *trainer) paperBounds(xa []float64, gap float64) ([]float64, error) {
+	obj := tr.obj
+	m := tr.m
+	U := m.NumUnary * m.NumLabels()
+	if len(tr.wBuf) < len(m.W) {
+		tr.wBuf = make([]float64, len(m.W))
+		tr.mBuf = make([]float64, len(m.W))
+	}
+	w, mf := tr.wBuf[:U], tr.mBuf[:U]
+	clear(w)
+	clear(mf)
+	for k, j := range obj.active {
+		if int(j) < U {
+			w[j] = xa[k]
+			mf[j] = tr.mAct[k]
+		}
+	}
+	delta := screen.DualResidual(tr.dBuf[:0], w, mf, tr.lam2/tr.lam1, tr.lam1)
+	tr.dBuf = delta
+	// Features outside the reduced problem contribute 0 to delta.
+	live := sparse.NewBitset(U)
+	for _, j := range obj.active {
+		if int(j) < U {
+			live.Set(int(j))
+		}
+	}
+	for j := range delta {
+		if !live.Has(j) {
+			delta[j] = 0
+		}
+	}
+	in := &screen.T1Input{Corpus: tr.c, L: m.NumLabels(), P: obj.mu, Delta: delta, M: mf, Gap: gap}
+	b, err := screen.EuclideanT1(tr.pBuf[:0], in, screen.T1Options{})
+	tr.pBuf = b
+	return b, err
 }
 
 // featureRnorm returns the Pinsker constants Rnorm_j of every feature of the
