@@ -1,0 +1,223 @@
+package chain_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// toyCorpus is a tiny chunking corpus in CoNLL form: word, POS, chunk tag.
+const toyCorpus = `
+the DT B-NP
+dog NN I-NP
+runs VBZ B-VP
+
+a DT B-NP
+cat NN I-NP
+sleeps VBZ B-VP
+
+the DT B-NP
+big JJ I-NP
+dog NN I-NP
+sleeps VBZ B-VP
+
+a DT B-NP
+small JJ I-NP
+cat NN I-NP
+runs VBZ B-VP
+fast RB B-ADVP
+
+dogs NNS B-NP
+run VBP B-VP
+
+the DT B-NP
+cat NN I-NP
+sees VBZ B-VP
+a DT B-NP
+dog NN I-NP
+`
+
+// toyTemplate is a small CRF++ template: the word, its POS, the POS bigram
+// ending at the current token, and label transitions.
+const toyTemplate = `
+U00:%x[0,0]
+U01:%x[0,1]
+U02:%x[-1,1]/%x[0,1]
+B
+`
+
+// parseToy splits toyCorpus into token columns and label names. Real programs
+// read files with corpora.NewCoNLLReader.
+func parseToy() (tokens [][][]string, labels [][]string) {
+	for _, block := range strings.Split(strings.TrimSpace(toyCorpus), "\n\n") {
+		var toks [][]string
+		var labs []string
+		for _, line := range strings.Split(block, "\n") {
+			f := strings.Fields(line)
+			toks = append(toks, f[:len(f)-1])
+			labs = append(labs, f[len(f)-1])
+		}
+		tokens = append(tokens, toks)
+		labels = append(labels, labs)
+	}
+	return tokens, labels
+}
+
+// trainToy encodes the toy corpus with toyTemplate and trains a model on it.
+func trainToy() (*chain.Model, error) {
+	tokens, labels := parseToy()
+
+	// Label names get ids in order of first appearance.
+	var names []string
+	ids := map[string]int32{}
+	enc := features.NewTemplateEncoder(features.MustCompile(toyTemplate))
+	c := &sparse.Corpus{}
+	for i := range tokens {
+		y := make([]int32, len(labels[i]))
+		for t, l := range labels[i] {
+			id, ok := ids[l]
+			if !ok {
+				id = int32(len(names))
+				ids[l] = id
+				names = append(names, l)
+			}
+			y[t] = id
+		}
+		// grow=true: unseen attributes are added to the dictionaries.
+		if err := enc.EncodeColumns(c, tokens[i], y, true); err != nil {
+			return nil, err
+		}
+	}
+	enc.Freeze(0) // the dictionaries are fixed from now on
+
+	m, err := chain.NewModel(names, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	if err != nil {
+		return nil, err
+	}
+	// beta = 0.01 beta_max: weak regularization for a corpus this small.
+	_, err = chain.Train(context.Background(), m, c, chain.Options{BetaRatio: 0.01})
+	return m, err
+}
+
+// Train a chunker on six toy sentences and tag a sentence it has not seen.
+func Example() {
+	m, err := trainToy()
+	if err != nil {
+		log.Fatal(err)
+	}
+	tg := chain.NewTagger(m) // safe for concurrent use
+
+	sentence := [][]string{{"a", "DT"}, {"small", "JJ"}, {"dog", "NN"}, {"sees", "VBZ"}, {"the", "DT"}, {"cat", "NN"}}
+	ids, err := tg.Tag(nil, sentence)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for t, label := range tg.Labels(nil, ids) {
+		fmt.Printf("%-6s %-4s %s\n", sentence[t][0], sentence[t][1], label)
+	}
+	// Output:
+	// a      DT   B-NP
+	// small  JJ   I-NP
+	// dog    NN   I-NP
+	// sees   VBZ  B-VP
+	// the    DT   B-NP
+	// cat    NN   I-NP
+}
+
+// Tag with probabilities: the Viterbi path, its probability and the marginal
+// probability of each token's label.
+func ExampleTagger_TagProb() {
+	m, err := trainToy()
+	if err != nil {
+		log.Fatal(err)
+	}
+	tg := chain.NewTagger(m)
+
+	sentence := [][]string{{"the", "DT"}, {"cat", "NN"}, {"runs", "VBZ"}}
+	var p chain.Posterior
+	if err := tg.TagProb(&p, sentence); err != nil {
+		log.Fatal(err)
+	}
+	L := m.NumLabels()
+	for t, y := range p.Path {
+		// Marginal is T×L, row-major.
+		fmt.Printf("%-5s %-5s %.2f\n", sentence[t][0], m.Labels[y], p.Marginal[t*L+y])
+	}
+	fmt.Printf("P(path) = %.2f\n", p.Prob)
+	// Output:
+	// the   B-NP  0.98
+	// cat   I-NP  0.99
+	// runs  B-VP  0.97
+	// P(path) = 0.95
+}
+
+// Save a model to bytes and load it back, as one would from a database or an
+// embedded file (SaveFile and LoadFile do the same with a file,
+// WriteTo and ReadModel with a stream). The loaded model carries its
+// template and dictionaries, so it tags raw token columns.
+func ExampleUnmarshalModel() {
+	m, err := trainToy()
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		log.Fatal(err)
+	}
+	loaded, err := chain.UnmarshalModel(b)
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	sentence := [][]string{{"dogs", "NNS"}, {"sleep", "VBP"}}
+	before, _ := chain.NewTagger(m).Tag(nil, sentence)
+	tg := chain.NewTagger(loaded)
+	after, err := tg.Tag(nil, sentence)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("labels:", loaded.Labels)
+	fmt.Println("same weights:", fmt.Sprint(m.W) == fmt.Sprint(loaded.W))
+	fmt.Println(tg.Labels(nil, before), tg.Labels(nil, after))
+	// Output:
+	// labels: [B-NP I-NP B-VP B-ADVP]
+	// same weights: true
+	// [B-NP B-VP] [B-NP B-VP]
+}
+
+// Evaluate predicted chunk tags against gold ones, as the CoNLL conlleval
+// script does: a chunk counts only if its type and both ends are right.
+func ExampleEvaluation() {
+	ev := chain.NewEvaluation()
+	// [NP the dog] [VP runs]: all correct.
+	_ = ev.Add([]string{"B-NP", "I-NP", "B-VP"}, []string{"B-NP", "I-NP", "B-VP"})
+	// [NP a cat] [VP sleeps], predicted [NP a] [NP cat] [VP sleeps]:
+	// one token wrong, and the predicted NP chunks are both wrong.
+	_ = ev.Add([]string{"B-NP", "I-NP", "B-VP"}, []string{"B-NP", "B-NP", "B-VP"})
+
+	// Derivation: 6 tokens, 5 right; gold chunks NP VP NP VP, predicted
+	// NP VP NP NP VP, of which NP(the dog), VP(runs) and VP(sleeps) match:
+	// precision 3/5, recall 3/4, F1 = 2PR/(P+R) = 2/3.
+	overall, types := ev.Chunks()
+	fmt.Printf("tokens %d, correct %d, accuracy %.4f\n", ev.Tokens, ev.Correct, ev.Accuracy())
+	fmt.Printf("chunks: gold %d, predicted %d, correct %d\n", overall.Gold, overall.Predicted, overall.Match)
+	fmt.Printf("precision %.4f, recall %.4f, F1 %.4f\n", overall.Precision, overall.Recall, overall.F1)
+	for _, c := range types {
+		fmt.Printf("  %s: precision %.4f, recall %.4f, F1 %.4f\n", c.Name, c.Precision, c.Recall, c.F1)
+	}
+	fmt.Printf("sentences entirely right: %d of %d\n", ev.SequencesCorrect, ev.Sequences)
+	// ev.WriteReport(os.Stdout) prints the conlleval-style report.
+
+	// Output:
+	// tokens 6, correct 5, accuracy 0.8333
+	// chunks: gold 4, predicted 5, correct 3
+	// precision 0.6000, recall 0.7500, F1 0.6667
+	//   NP: precision 0.3333, recall 0.5000, F1 0.4000
+	//   VP: precision 1.0000, recall 1.0000, F1 1.0000
+	// sentences entirely right: 1 of 2
+}
