@@ -96,6 +96,7 @@ func TestCoNLLErrors(t *testing.T) {
 		{"invalid UTF-8", "a B O\nb\xff C I\n", CoNLLOptions{}, ErrInvalidUTF8, 2, 2, ""},
 		{"10 MB line", "a B O\n" + huge + "\n", CoNLLOptions{}, ErrLineTooLong, 2, DefaultMaxLineBytes + 1, ""},
 		{"10 MB line at EOF", huge, CoNLLOptions{}, ErrLineTooLong, 1, 0, ""},
+		{"bare CR", "a B O\nb C\rI\n", CoNLLOptions{}, ErrSyntax, 2, 4, "carriage return"},
 		{"small limit", "a B O\nabcdefgh B O\n", CoNLLOptions{MaxLineBytes: 8}, ErrLineTooLong, 2, 9, ""},
 	}
 	for _, c := range cases {

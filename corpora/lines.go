@@ -118,6 +118,10 @@ func (lr *lineReader) next() ([]byte, bool) {
 		if lr.line == 1 {
 			line = bytes.TrimPrefix(line, utf8BOM)
 		}
+		if i := bytes.IndexByte(line, '\r'); i >= 0 {
+			lr.fail(lr.line, i+1, errorf(ErrSyntax, "carriage return inside a line (only LF and CRLF line ends are supported)"))
+			return nil, false
+		}
 		return line, true
 	}
 }

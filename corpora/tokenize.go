@@ -1,9 +1,10 @@
 package corpora
 
 // This file is the only one that imports github.com/sugarme/tokenizer. It
-// uses the library's normalizer and BERT pre-tokenizer on one string at a
-// time; it never calls the batch functions (EncodeBatch/DecodeBatch race), nor
-// anything that reads or downloads pretrained files (CachedPath, pretrained).
+// uses the library's pre-tokenization machinery on one string at a time; it
+// never calls the batch functions (EncodeBatch/DecodeBatch race), nor anything
+// that reads or downloads pretrained files (CachedPath, pretrained), nor the
+// normalizers (see Tokenize).
 
 import (
 	"fmt"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/sugarme/tokenizer"
 	"github.com/sugarme/tokenizer/normalizer"
-	"github.com/sugarme/tokenizer/pretokenizer"
 )
 
 // Token is a token of raw text with its byte offsets: Text == text[Start:End].
@@ -22,14 +22,20 @@ type Token struct {
 }
 
 // Tokenize splits text into words and punctuation marks, with byte offsets
-// into text. It uses the BERT pre-tokenizer of github.com/sugarme/tokenizer on
-// a normalized copy of text: control and format characters (Unicode Cc, Cf
-// other than TAB/CR/LF) and U+FFFD are dropped, every Unicode space becomes a
-// separator, each CJK ideograph is a token of its own, and every punctuation
-// character (ASCII symbols and Unicode P*) is a token of its own. No case
-// folding or accent stripping: Text is always the original bytes
-// text[Start:End] (which may contain dropped characters, such as a zero-width
-// space, between kept ones).
+// into text. It is the BERT pre-tokenizer of github.com/sugarme/tokenizer
+// rebuilt from that library's own splitting machinery
+// (PreTokenizedString.Split, NormalizedString.Split and FnPattern) with two
+// changes: every Unicode space and every control character (Cc) separates
+// tokens (the library's BERT pre-tokenizer only knows ASCII spaces), and every
+// CJK ideograph is a token of its own (what its BERT normalizer does). Every
+// punctuation character (ASCII symbols and Unicode P*) is a token of its own.
+// Format characters such as a zero-width joiner stay inside their token. No
+// case folding or accent stripping: Text is always the original bytes
+// text[Start:End].
+//
+// The library's normalizers are deliberately not used: their removal of
+// control characters corrupts offsets and text (for instance "\u0080ab c"
+// comes out as "ab cab c") and can panic.
 //
 // text must be valid UTF-8: otherwise Tokenize returns an error wrapping
 // ErrInvalidUTF8 (offsets in invalid text would be meaningless). A failure of
@@ -54,15 +60,8 @@ func Tokenize(text string) (toks []Token, err error) {
 			toks, err = nil, errorf(ErrTokenizer, "tokenizer panicked: %v", p)
 		}
 	}()
-	// Spaces first: U+0085 is both a space and a control character, and
-	// must separate words rather than vanish.
-	n := mapSpaces(normalizer.NewNormalizedFrom(text))
-	n, err = normalizer.NewBertNormalizer(true, false, true, false).Normalize(n)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrTokenizer, err)
-	}
-	pt := tokenizer.NewPreTokenizedStringFromNS(n)
-	pt, err = pretokenizer.NewBertPreTokenizer().PreTokenize(pt)
+	pt := tokenizer.NewPreTokenizedString(text)
+	pt, err = preTokenizer{}.PreTokenize(pt)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrTokenizer, err)
 	}
@@ -74,8 +73,8 @@ func Tokenize(text string) (toks []Token, err error) {
 			return nil, errorf(ErrTokenizer, "tokenizer returned %d offsets for %q", len(s.Offsets), s.Value)
 		}
 		start, end := s.Offsets[0], s.Offsets[1]
-		if start < prev || end <= start || end > len(text) {
-			return nil, errorf(ErrTokenizer, "tokenizer returned offsets [%d,%d) after %d in a text of %d bytes", start, end, prev, len(text))
+		if start < prev || end <= start || end > len(text) || text[start:end] != s.Value {
+			return nil, errorf(ErrTokenizer, "tokenizer returned %q at [%d,%d) after %d in a text of %d bytes", s.Value, start, end, prev, len(text))
 		}
 		toks = append(toks, Token{Text: text[start:end], Start: start, End: end})
 		prev = end
@@ -83,27 +82,27 @@ func Tokenize(text string) (toks []Token, err error) {
 	return toks, nil
 }
 
-// mapSpaces replaces every Unicode space by ' ', rune for rune, so that the
-// pre-tokenizer (whose \s is ASCII only) splits on it; the one-to-one change
-// map keeps the alignments to the original text.
-func mapSpaces(n *normalizer.NormalizedString) *normalizer.NormalizedString {
-	s := n.GetNormalized()
-	found := false
-	for _, r := range s {
-		if r != ' ' && unicode.IsSpace(r) {
-			found = true
-			break
+// preTokenizer is the library's BertPreTokenizer with Unicode-aware
+// separators and isolated CJK ideographs.
+type preTokenizer struct{}
+
+var _ tokenizer.PreTokenizer = preTokenizer{}
+
+func isSeparator(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cc, r) }
+
+func isIsolated(r rune) bool { return normalizer.IsBertPunctuation(r) || normalizer.IsChinese(r) }
+
+// PreTokenize implements tokenizer.PreTokenizer.
+func (preTokenizer) PreTokenize(pt *tokenizer.PreTokenizedString) (*tokenizer.PreTokenizedString, error) {
+	sep := normalizer.NewFnPattern(isSeparator)
+	iso := normalizer.NewFnPattern(isIsolated)
+	return pt.Split(func(_ int, sub *normalizer.NormalizedString) []tokenizer.SplitIdx {
+		var out []tokenizer.SplitIdx
+		for _, word := range sub.Split(sep, normalizer.RemovedBehavior) {
+			for _, piece := range word.Split(iso, normalizer.IsolatedBehavior) {
+				out = append(out, tokenizer.SplitIdx{Normalized: &piece})
+			}
 		}
-	}
-	if !found {
-		return n
-	}
-	m := make([]normalizer.ChangeMap, 0, len(s))
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			r = ' '
-		}
-		m = append(m, normalizer.ChangeMap{RuneVal: string(r), Changes: 0})
-	}
-	return n.Transform(m, 0)
+		return out
+	}), nil
 }

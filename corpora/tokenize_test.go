@@ -52,7 +52,7 @@ func checkTokens(t *testing.T, text string, toks []Token) {
 		prev = tok.End
 	}
 	for i, r := range text {
-		dropped := unicode.IsSpace(r) || r == 0 || r == utf8.RuneError || (unicode.In(r, unicode.Cc, unicode.Cf) && r != '\t' && r != '\n' && r != '\r')
+		dropped := unicode.IsSpace(r) || unicode.Is(unicode.Cc, r)
 		if !dropped && !covered[i] {
 			t.Fatalf("%q: character %q at %d is in no token (tokens %v)", text, r, i, toks)
 		}
@@ -62,7 +62,7 @@ func checkTokens(t *testing.T, text string, toks []Token) {
 func TestTokenizeOddUnicode(t *testing.T) {
 	for _, text := range []string{
 		"", " ", "\t\r\n", "a", "a\u00a0b\u3000c\u2028d\u0085e", // Unicode spaces separate
-		"x\u200by\u200dz", // zero-width space and joiner (Cf) are dropped
+		"x\u200by\u200dz", // zero-width space and joiner (Cf) stay in the token
 		"e\u0301t\u00e9 naïve",
 		"😀👍🏽 ok 🇫🇷",
 		"مرحبا، عالم!", "שלום\u200f עולם",
@@ -83,6 +83,25 @@ func TestTokenizeOddUnicode(t *testing.T) {
 	}
 	if toks, _ := Tokenize("x\u200by"); len(toks) != 1 || toks[0].Text != "x\u200by" {
 		t.Errorf("zero-width space: %v", toks)
+	}
+	// The inputs that broke the library's BERT normalizer.
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"\u0080ab c", []string{"ab", "c"}},
+		{"\u0080\U0001F44D\u033d ", []string{"\U0001F44D\u033d"}},
+		{"\u0080éa c", []string{"éa", "c"}},
+		{"\x00\x00abc d", []string{"abc", "d"}},
+	} {
+		toks, err := Tokenize(c.text)
+		var got []string
+		for _, tok := range toks {
+			got = append(got, tok.Text)
+		}
+		if err != nil || !equalStrings(got, c.want) {
+			t.Errorf("%q: got %q, %v; want %q", c.text, got, err, c.want)
+		}
 	}
 }
 
