@@ -46,14 +46,30 @@ type objective struct {
 	// Active set: indices into the full vector, increasing.
 	active   []int32
 	attrLive []bool // attribute has at least one active state feature
+
+	// live is the corpus used for scoring: c itself, or a copy of it whose
+	// Unary rows omit the attributes with no active state feature, so that
+	// scoring gets cheaper as screening removes attributes.
+	live      *sparse.Corpus
+	liveAttrs int // number of live attributes when live was built
+
+	// fused: expected state counts are accumulated per shard during the
+	// forward-backward pass (dense U*L buffers, reduced in shard order)
+	// instead of by the column pass. Used when the buffers are small.
+	fused bool
 }
+
+// fusedBudget bounds the memory of the per-shard state expectation buffers
+// (a variable so that tests can exercise both accumulation paths).
+var fusedBudget = 64 << 20
 
 type shardState struct {
 	ws      *inference.Workspace
 	lat     lattice
 	loss    float64
 	edge    []float64 // L*L expected transition counts
-	pairExp []float64 // P*L*L expected pair counts (only when P > 0)
+	pairExp  []float64 // P*L*L expected pair counts (only when P > 0)
+	stateExp []float64 // U*L expected state counts (only when fused)
 	edgeBuf []float64
 	err     error
 }
@@ -74,9 +90,18 @@ func newObjective(m *Model, c *sparse.Corpus, threads int) *objective {
 			o.shard[s].edgeBuf = make([]float64, L*L)
 		}
 	}
-	o.buildColumns()
+	o.fused = numShards*m.NumUnary*L*8 <= fusedBudget
+	if o.fused {
+		for s := range o.shard {
+			o.shard[s].stateExp = make([]float64, m.NumUnary*L)
+		}
+	} else {
+		o.buildColumns()
+	}
 	o.obs = observedCounts(m, c)
 	o.attrLive = make([]bool, m.NumUnary)
+	o.live = c
+	o.liveAttrs = m.NumUnary
 	return o
 }
 
@@ -156,12 +181,52 @@ func (o *objective) setActive(active []int32) {
 	o.active = active
 	L := o.m.NumLabels()
 	clear(o.attrLive)
+	live := 0
 	for _, j := range active {
-		if int(j) < o.m.NumUnary*L {
+		if int(j) < o.m.NumUnary*L && !o.attrLive[int(j)/L] {
 			o.attrLive[int(j)/L] = true
+			live++
 		}
 	}
 	clear(o.wfull)
+	switch {
+	case live == o.m.NumUnary:
+		o.live, o.liveAttrs = o.c, live
+	case float64(live) < 0.9*float64(o.liveAttrs):
+		o.live, o.liveAttrs = o.compactCorpus(), live
+	}
+}
+
+// compactCorpus returns a copy of the corpus whose unary rows keep only the
+// live attributes (ids unchanged). Sequences, labels and pair rows are
+// shared with c.
+func (o *objective) compactCorpus() *sparse.Corpus {
+	c := o.c
+	x := &c.Unary
+	out := *c
+	nnz := 0
+	for _, a := range x.Col {
+		if o.attrLive[a] {
+			nnz++
+		}
+	}
+	nx := sparse.Matrix{RowPtr: make([]int32, 1, x.Rows()+1), Col: make([]int32, 0, nnz)}
+	if x.Val != nil {
+		nx.Val = make([]float64, 0, nnz)
+	}
+	for p := 0; p < x.Rows(); p++ {
+		for k := x.RowPtr[p]; k < x.RowPtr[p+1]; k++ {
+			if a := x.Col[k]; o.attrLive[a] {
+				nx.Col = append(nx.Col, a)
+				if x.Val != nil {
+					nx.Val = append(nx.Val, x.Val[k])
+				}
+			}
+		}
+		nx.RowPtr = append(nx.RowPtr, int32(len(nx.Col)))
+	}
+	out.Unary = nx
+	return &out
 }
 
 // parallel runs f(k) for k in [0, n) on o.threads goroutines. Each k is run
@@ -204,7 +269,7 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 	L := m.NumLabels()
 	LL := L * L
 	sparse.Scatter(o.wfull, x, o.active)
-	c := o.c
+	c := o.live
 	nseq := c.Len()
 	toff, poff := m.TransOffset(), m.PairOffset()
 
@@ -216,6 +281,9 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 		clear(sh.edge)
 		if sh.pairExp != nil {
 			clear(sh.pairExp)
+		}
+		if sh.stateExp != nil {
+			clear(sh.stateExp)
 		}
 		lo, hi := s*nseq/numShards, (s+1)*nseq/numShards
 		for i := lo; i < hi; i++ {
@@ -241,7 +309,27 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 				}
 			}
 			sh.loss += logZ - gold
-			copy(o.mu[start*L:(start+T)*L], sh.ws.Node())
+			node := sh.ws.Node()
+			copy(o.mu[start*L:(start+T)*L], node)
+			if sh.stateExp != nil {
+				for t := 0; t < T; t++ {
+					mu := node[t*L : t*L+L]
+					cols, vals := c.Unary.Row(start + t)
+					for k, a := range cols {
+						e := sh.stateExp[int(a)*L : int(a)*L+L]
+						if vals == nil {
+							for y, p := range mu {
+								e[y] += p
+							}
+						} else {
+							v := vals[k]
+							for y, p := range mu {
+								e[y] += v * p
+							}
+						}
+					}
+				}
+			}
 			if T > 1 {
 				es := sh.ws.EdgeSum()
 				for k := range sh.edge {
@@ -298,11 +386,29 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 			}
 		}
 	}
-	// Pass 2: expected state counts, attribute by attribute.
+	// Pass 2: expected state counts, attribute by attribute: a reduction of
+	// the per-shard buffers in shard order, or a pass over the columns.
 	U := m.NumUnary
 	const chunk = 256
 	nchunks := (U + chunk - 1) / chunk
-	o.parallel(nchunks, func(k int) {
+	if o.fused {
+		o.parallel(nchunks, func(k int) {
+			for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
+				e := o.exp[a*L : a*L+L]
+				clear(e)
+				if !o.attrLive[a] {
+					continue
+				}
+				for s := range o.shard {
+					se := o.shard[s].stateExp[a*L : a*L+L]
+					for y := range e {
+						e[y] += se[y]
+					}
+				}
+			}
+		})
+	}
+	o.parallel(nchunks*boolInt(!o.fused), func(k int) {
 		for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
 			e := o.exp[a*L : a*L+L]
 			clear(e)
@@ -333,4 +439,11 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 		return loss * inv, errNonFinite
 	}
 	return loss * inv, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -96,13 +96,19 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 			for j := range m.W {
 				m.W[j] = rng.NormFloat64()
 			}
-			for _, threads := range []int{1, 3} {
-				o := newObjective(m, c, threads)
+			for _, cfg := range []struct{ threads, budget int }{{1, 64 << 20}, {3, 64 << 20}, {1, 0}, {3, 0}} {
+				old := fusedBudget
+				fusedBudget = cfg.budget
+				o := newObjective(m, c, cfg.threads)
+				fusedBudget = old
 				act := make([]int32, len(m.W))
 				for j := range act {
 					act[j] = int32(j)
 				}
 				o.setActive(act)
+				if o.fused != (cfg.budget > 0) {
+					t.Fatalf("budget %d: fused = %v", cfg.budget, o.fused)
+				}
 				mvec := make([]float64, len(act))
 				f, err := o.eval(context.Background(), m.W, mvec)
 				if err != nil {
