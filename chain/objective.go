@@ -64,14 +64,14 @@ type objective struct {
 var fusedBudget = 64 << 20
 
 type shardState struct {
-	ws      *inference.Workspace
-	lat     lattice
-	loss    float64
-	edge    []float64 // L*L expected transition counts
+	ws       *inference.Workspace
+	lat      lattice
+	loss     float64
+	edge     []float64 // L*L expected transition counts
 	pairExp  []float64 // P*L*L expected pair counts (only when P > 0)
 	stateExp []float64 // U*L expected state counts (only when fused)
-	edgeBuf []float64
-	err     error
+	edgeBuf  []float64
+	err      error
 }
 
 func newObjective(m *Model, c *sparse.Corpus, threads int) *objective {
