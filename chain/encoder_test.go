@@ -1,0 +1,113 @@
+package chain
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// toyChunks is a tiny labeled corpus in CoNLL columns (word, POS) with chunk
+// tags, used to train real models with an encoder.
+var toyChunks = []struct {
+	cols   [][]string
+	labels []string
+}{
+	{[][]string{{"He", "PRP"}, {"reckons", "VBZ"}, {"the", "DT"}, {"deficit", "NN"}}, []string{"B-NP", "B-VP", "B-NP", "I-NP"}},
+	{[][]string{{"The", "DT"}, {"dog", "NN"}, {"barks", "VBZ"}}, []string{"B-NP", "I-NP", "B-VP"}},
+	{[][]string{{"She", "PRP"}, {"sees", "VBZ"}, {"a", "DT"}, {"cat", "NN"}}, []string{"B-NP", "B-VP", "B-NP", "I-NP"}},
+	{[][]string{{"A", "DT"}, {"cat", "NN"}, {"sleeps", "VBZ"}}, []string{"B-NP", "I-NP", "B-VP"}},
+}
+
+const toyTemplate = "U00:%x[0,0]\nU01:%x[0,1]\nU02:%x[-1,1]/%x[0,1]\nB\nB01:%x[0,1]\n"
+
+func trainToy(t testing.TB) *Model {
+	t.Helper()
+	enc := features.NewTemplateEncoder(features.MustCompile(toyTemplate))
+	labelID := map[string]int32{}
+	var labels []string
+	c := &sparse.Corpus{}
+	for _, s := range toyChunks {
+		ids := make([]int32, len(s.labels))
+		for i, l := range s.labels {
+			id, ok := labelID[l]
+			if !ok {
+				id = int32(len(labels))
+				labelID[l] = id
+				labels = append(labels, l)
+			}
+			ids[i] = id
+		}
+		if err := enc.EncodeColumns(c, s.cols, ids, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enc.Freeze(0)
+	m, err := NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(context.Background(), m, c, Options{BetaRatio: 0.05, Epsilon: 1e-9}); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestModelWithEncoderRoundTrip(t *testing.T) {
+	m := trainToy(t)
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := UnmarshalModel(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Encoder == nil || back.Encoder.Template().Source() != toyTemplate {
+		t.Fatal("encoder or template lost in the round trip")
+	}
+	again, _ := back.MarshalBinary()
+	if !bytes.Equal(again, data) {
+		t.Fatal("re-encoding changed the bytes")
+	}
+	// Both models tag identically, including unseen words.
+	sent := [][]string{{"The", "DT"}, {"zebra", "NN"}, {"reckons", "VBZ"}}
+	a, err := NewTagger(m).Tag(nil, sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewTagger(back).Tag(nil, sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("loaded model tags %v, original %v", b, a)
+		}
+	}
+	got := NewTagger(back).Labels(nil, b)
+	want := []string{"B-NP", "I-NP", "B-VP"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("tagged %v, want %v (the training data's pattern)", got, want)
+		}
+	}
+}
+
+func TestTagAllocations(t *testing.T) {
+	m := trainToy(t)
+	tg := NewTagger(m)
+	sent := [][]string{{"The", "DT"}, {"cat", "NN"}, {"sees", "VBZ"}, {"a", "DT"}, {"dog", "NN"}}
+	dst, err := tg.Tag(nil, sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		dst, _ = tg.Tag(dst, sent)
+	})
+	if allocs != 0 {
+		t.Fatalf("Tag allocates %v times per call with a reused result", allocs)
+	}
+}
