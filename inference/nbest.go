@@ -13,8 +13,9 @@ type NBestWorkspace struct {
 	score []float64
 	from  []int32
 	rank  []int32
-	count []int32 // T×L: number of entries of each list
-	head  []int32 // L: merge pointers
+	count []int32   // T×L: number of entries of each list
+	head  []int32   // L: merge pointers
+	cand  []float64 // 2L: merge candidates and transition column
 }
 
 // Reserve makes sure nw has room for lattices of up to T positions and L
@@ -28,7 +29,8 @@ func (nw *NBestWorkspace) Reserve(T, L, n int) {
 	nw.from = growInt32(nw.from, TLn)
 	nw.rank = growInt32(nw.rank, TLn)
 	nw.count = growInt32(nw.count, T*L)
-	nw.head = growInt32(nw.head, max(L, n))
+	nw.head = growInt32(nw.head, L)
+	nw.cand = grow(nw.cand, 2*L)
 }
 
 func growInt32(s []int32, n int) []int32 {
@@ -87,33 +89,37 @@ func NBest(nw *NBestWorkspace, lat *Lattice, n int, paths [][]int, scores []floa
 		}
 	}
 	head := nw.head[:L]
+	cand := nw.cand[:L]      // cand[p]: score of the head of list p plus acol[p]
+	acol := nw.cand[L : 2*L] // acol[p]: the transition score p → c
 	for t := 1; t < T; t++ {
 		for c := 0; c < L; c++ {
 			clear(head)
+			for p := range cand {
+				kk := p*L + c
+				var a float64
+				switch {
+				case lat.TransAt != nil && lat.Trans != nil:
+					a = lat.Trans[kk] + lat.TransAt[t*LL+kk]
+				case lat.TransAt != nil:
+					a = lat.TransAt[t*LL+kk]
+				case lat.Trans != nil:
+					a = lat.Trans[kk]
+				}
+				acol[p] = a
+				cand[p] = negInf
+				if nw.count[(t-1)*L+p] > 0 {
+					cand[p] = nw.score[((t-1)*L+p)*n] + a
+				}
+			}
 			u := lat.Unary[t*L+c]
 			out := (t*L + c) * n
 			k := 0
 			for ; k < n; k++ {
 				// Best head among the predecessors' lists: highest score,
-				// then lowest predecessor label (strict >), and within one
+				// then lowest predecessor label (strict >); within one
 				// list the lower rank comes first.
 				best, bp := negInf, -1
-				for p := 0; p < L; p++ {
-					h := head[p]
-					if h >= nw.count[(t-1)*L+p] {
-						continue
-					}
-					kk := p*L + c
-					var a float64
-					switch {
-					case lat.TransAt != nil && lat.Trans != nil:
-						a = lat.Trans[kk] + lat.TransAt[t*LL+kk]
-					case lat.TransAt != nil:
-						a = lat.TransAt[t*LL+kk]
-					case lat.Trans != nil:
-						a = lat.Trans[kk]
-					}
-					s := nw.score[((t-1)*L+p)*n+int(h)] + a
+				for p, s := range cand {
 					if s > best {
 						best, bp = s, p
 					}
@@ -126,8 +132,17 @@ func NBest(nw *NBestWorkspace, lat *Lattice, n int, paths [][]int, scores []floa
 					// u = -Inf: every candidate is forbidden.
 					break
 				}
-				nw.score[out+k], nw.from[out+k], nw.rank[out+k] = best, int32(bp), head[bp]
-				head[bp]++
+				h := head[bp]
+				nw.score[out+k], nw.from[out+k], nw.rank[out+k] = best, int32(bp), h
+				h++
+				head[bp] = h
+				// Advance list bp: its next entry plus the same transition.
+				prevList := ((t-1)*L + bp) * n
+				if h < nw.count[(t-1)*L+bp] {
+					cand[bp] = nw.score[prevList+int(h)] + acol[bp]
+				} else {
+					cand[bp] = negInf
+				}
 			}
 			nw.count[t*L+c] = int32(k)
 		}
