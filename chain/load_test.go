@@ -1,0 +1,76 @@
+package chain
+
+import (
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestTaggerLoad tags from 64 goroutines for a bounded time against one
+// shared Tagger and checks every result against serial tagging (run it with
+// -race).
+func TestTaggerLoad(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	c := randomCorpus(rng, 200, 20, 12, 1, 6, true)
+	m, _ := NewModel(labelNames(6), 12, 1, true, nil)
+	for j := range m.W {
+		m.W[j] = rng.NormFloat64()
+	}
+	tg := NewTagger(m)
+	serial := make([][]int, c.Len())
+	for i := range serial {
+		serial[i], _ = tg.TagEncoded(nil, c, i)
+	}
+	d := 2 * time.Second
+	if testing.Short() {
+		d = 200 * time.Millisecond
+	}
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	var bad, done atomic.Int64
+	for g := 0; g < 64; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			var path []int
+			for k := g; time.Now().Before(deadline); k++ {
+				i := k % c.Len()
+				path, _ = tg.TagEncoded(path, c, i)
+				for t := range path {
+					if path[t] != serial[i][t] {
+						bad.Add(1)
+						return
+					}
+				}
+				done.Add(1)
+			}
+		}(g)
+	}
+	wg.Wait()
+	if bad.Load() != 0 {
+		t.Fatalf("%d concurrent results differ from serial tagging", bad.Load())
+	}
+	if done.Load() == 0 {
+		t.Fatal("no sequence tagged")
+	}
+}
+
+// BenchmarkTagThroughput measures tagging throughput of raw token columns
+// (template expansion, dictionary lookup, scoring and Viterbi) on all
+// GOMAXPROCS goroutines; run with -cpu 1,2. It reports tokens/s.
+func BenchmarkTagThroughput(b *testing.B) {
+	m := trainToy(b)
+	tg := NewTagger(m)
+	sent := [][]string{{"The", "DT"}, {"cat", "NN"}, {"sees", "VBZ"}, {"a", "DT"}, {"dog", "NN"}, {"He", "PRP"}, {"reckons", "VBZ"}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		var dst []int
+		for pb.Next() {
+			dst, _ = tg.Tag(dst, sent)
+		}
+	})
+	b.ReportMetric(float64(b.N*len(sent))/b.Elapsed().Seconds(), "tokens/s")
+}
