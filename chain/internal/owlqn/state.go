@@ -1,0 +1,65 @@
+package owlqn
+
+import (
+	"errors"
+	"fmt"
+)
+
+// State is a snapshot of an optimizer: the point, the L-BFGS memory (oldest
+// pair first, with the stored rho = 1/(s·y) values) and the iteration
+// count. Together with a deterministic Func it is enough to continue an
+// interrupted run exactly: Restore re-evaluates the Func at X, which gives
+// the same F and Grad, bit for bit.
+type State struct {
+	L1   float64
+	X    []float64
+	S, Y [][]float64
+	Rho  []float64
+	Iter int
+}
+
+// Snapshot returns a deep copy of the optimizer's state.
+func (o *Optimizer) Snapshot() State {
+	st := State{L1: o.set.L1, X: append([]float64(nil), o.x...), Iter: o.iter}
+	for i := 0; i < o.mem.count; i++ {
+		k := o.mem.slot(i)
+		st.S = append(st.S, append([]float64(nil), o.mem.s[k]...))
+		st.Y = append(st.Y, append([]float64(nil), o.mem.y[k]...))
+		st.Rho = append(st.Rho, o.mem.rho[k])
+	}
+	return st
+}
+
+// Restore installs a snapshot taken from an optimizer of the same dimension
+// (after any Compact) and settings, then re-evaluates the Func at the
+// restored point. It returns an error if the snapshot does not fit.
+func (o *Optimizer) Restore(st State) error {
+	n := len(o.x)
+	if len(st.X) != n {
+		return fmt.Errorf("owlqn: snapshot has dimension %d, optimizer %d", len(st.X), n)
+	}
+	if len(st.S) != len(st.Y) || len(st.S) != len(st.Rho) || len(st.S) > len(o.mem.s) {
+		return errors.New("owlqn: snapshot memory does not fit the optimizer's settings")
+	}
+	for i := range st.S {
+		if len(st.S[i]) != n || len(st.Y[i]) != n || !(st.Rho[i] > 0) {
+			return errors.New("owlqn: malformed snapshot memory pair")
+		}
+	}
+	if !(st.L1 >= 0) {
+		return errors.New("owlqn: snapshot has an invalid l1 weight")
+	}
+	o.set.L1 = st.L1
+	copy(o.x, st.X)
+	o.mem.reset()
+	for i := range st.S {
+		o.mem.s[i] = o.mem.s[i][:n]
+		o.mem.y[i] = o.mem.y[i][:n]
+		copy(o.mem.s[i], st.S[i])
+		copy(o.mem.y[i], st.Y[i])
+		o.mem.rho[i] = st.Rho[i]
+	}
+	o.mem.count = len(st.S)
+	o.iter = st.Iter
+	return o.Reevaluate()
+}
