@@ -66,7 +66,7 @@ func Path(ctx context.Context, m *Model, c *sparse.Corpus, opts Options, po Path
 		if err != nil {
 			return out, err
 		}
-		res, sol, err := tr.solve(ctx, lam1, lam2, w)
+		res, sol, err := tr.solve(ctx, lam1, lam2, w, nil)
 		if err != nil {
 			return out, err
 		}

@@ -77,6 +77,14 @@ type Options struct {
 
 	// Progress, when not nil, is called after every iteration.
 	Progress func(Iteration)
+
+	// Checkpoint, when not nil, is called every CheckpointEvery iterations
+	// (0 means 10) with the state needed to continue the run; Resume
+	// continues a run from such a state and reaches the same model, bit for
+	// bit, as the uninterrupted run (training is deterministic).
+	Checkpoint      func(*Checkpoint) error
+	CheckpointEvery int
+	Resume          *Checkpoint
 }
 
 // Iteration is one line of the training log.
@@ -191,7 +199,7 @@ func Train(ctx context.Context, m *Model, c *sparse.Corpus, opts Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	res, w, err := tr.solve(ctx, lam1, lam2, op.Init)
+	res, w, err := tr.solve(ctx, lam1, lam2, op.Init, op.Resume)
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +320,7 @@ func (tr *trainer) lambdas(beta, ratio float64) (lam1, lam2 float64, err error) 
 // lam2 from the full-size starting point init (nil: zero), screening from the
 // first iteration on the whole feature set. It returns the full-size
 // solution.
-func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64) (*Result, []float64, error) {
+func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64, resume *Checkpoint) (*Result, []float64, error) {
 	op, obj := tr.op, tr.obj
 	n := float64(tr.c.Len())
 	tr.lam1, tr.lam2 = lam1, lam2
@@ -356,56 +364,77 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 	}
 	lastCheckGap := math.Inf(1)
 	var hist []float64
-	for iter := 0; ; iter++ {
-		xa := opt.X()
-		gap := fyGap(xa, tr.mAct, lam1, lam2)
-		primal := opt.Objective()
-		// Screening at the current point: m and the gap come from the same
-		// pass (section 5 of the design note).
-		if tr.rnorm != nil && lam1 > 0 && gap > op.Epsilon && (op.Gamma == 0 || gap < op.Gamma*lastCheckGap) {
-			ts := time.Now()
-			removed, err := tr.screen(opt, gap, n)
-			if err != nil {
-				return nil, nil, err
-			}
-			lastCheckGap = gap
-			tr.screenSecs += time.Since(ts).Seconds()
-			if removed > 0 {
-				if opt.Stale() {
-					if err := opt.Reevaluate(); err != nil {
-						return nil, nil, err
-					}
-				}
-				xa = opt.X()
-				gap = fyGap(xa, tr.mAct, lam1, lam2)
-				primal = opt.Objective()
-			}
-		}
-		it := Iteration{Iter: iter, Primal: primal, Gap: gap, Active: len(obj.active), Screened: tr.screened,
-			NonZero: countNonZero(xa), Seconds: time.Since(t0).Seconds()}
-		res.Iterations = append(res.Iterations, it)
-		if op.Progress != nil {
-			op.Progress(it)
-		}
-		hist = append(hist, primal)
-		if gap <= op.Epsilon {
-			res.Converged, res.StopReason = true, "gap"
-			break
-		}
-		if op.Delta > 0 && len(hist) > op.Period {
-			prev := hist[len(hist)-1-op.Period]
-			if (prev-primal)/math.Max(math.Abs(primal), 1e-300) < op.Delta {
-				res.Converged, res.StopReason = true, "delta"
-				break
-			}
-		}
-		if iter >= op.MaxIter {
-			res.StopReason = "max-iter"
-			break
-		}
-		if err := ctx.Err(); err != nil {
+	start := 0
+	if resume != nil {
+		if err := tr.restore(resume, opt, res); err != nil {
 			return nil, nil, err
 		}
+		lastCheckGap, hist = resume.LastCheckGap, append([]float64(nil), resume.History...)
+		start = len(res.Iterations) - 1
+		t0 = t0.Add(-time.Duration(res.Iterations[start].Seconds * float64(time.Second)))
+	}
+	for iter := start; ; iter++ {
+		if resume != nil && iter == start {
+			// The checkpoint was taken right before this iteration's step.
+			goto step
+		}
+		{
+			xa := opt.X()
+			gap := fyGap(xa, tr.mAct, lam1, lam2)
+			primal := opt.Objective()
+			// Screening at the current point: m and the gap come from the same
+			// pass (section 5 of the design note).
+			if tr.rnorm != nil && lam1 > 0 && gap > op.Epsilon && (op.Gamma == 0 || gap < op.Gamma*lastCheckGap) {
+				ts := time.Now()
+				removed, err := tr.screen(opt, gap, n)
+				if err != nil {
+					return nil, nil, err
+				}
+				lastCheckGap = gap
+				tr.screenSecs += time.Since(ts).Seconds()
+				if removed > 0 {
+					if opt.Stale() {
+						if err := opt.Reevaluate(); err != nil {
+							return nil, nil, err
+						}
+					}
+					xa = opt.X()
+					gap = fyGap(xa, tr.mAct, lam1, lam2)
+					primal = opt.Objective()
+				}
+			}
+			it := Iteration{Iter: iter, Primal: primal, Gap: gap, Active: len(obj.active), Screened: tr.screened,
+				NonZero: countNonZero(xa), Seconds: time.Since(t0).Seconds()}
+			res.Iterations = append(res.Iterations, it)
+			if op.Progress != nil {
+				op.Progress(it)
+			}
+			hist = append(hist, primal)
+			if gap <= op.Epsilon {
+				res.Converged, res.StopReason = true, "gap"
+				break
+			}
+			if op.Delta > 0 && len(hist) > op.Period {
+				prev := hist[len(hist)-1-op.Period]
+				if (prev-primal)/math.Max(math.Abs(primal), 1e-300) < op.Delta {
+					res.Converged, res.StopReason = true, "delta"
+					break
+				}
+			}
+			if iter >= op.MaxIter {
+				res.StopReason = "max-iter"
+				break
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			if op.Checkpoint != nil && iter > 0 && iter%op.CheckpointEvery == 0 {
+				if err := op.Checkpoint(tr.checkpoint(opt, res, hist, lastCheckGap)); err != nil {
+					return nil, nil, fmt.Errorf("chain: checkpoint: %w", err)
+				}
+			}
+		}
+	step:
 		if err := opt.Iterate(); err != nil {
 			if !errors.Is(err, owlqn.ErrLineSearch) {
 				return nil, nil, err
@@ -416,8 +445,8 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 				return nil, nil, err
 			}
 			res.StopReason = "line-search"
-			xa = opt.X()
-			gap = fyGap(xa, tr.mAct, lam1, lam2)
+			xa := opt.X()
+			gap := fyGap(xa, tr.mAct, lam1, lam2)
 			res.Iterations = append(res.Iterations, Iteration{Iter: iter + 1, Primal: opt.Objective(), Gap: gap,
 				Active: len(obj.active), Screened: tr.screened, NonZero: countNonZero(xa), Seconds: time.Since(t0).Seconds()})
 			if op.Progress != nil {
