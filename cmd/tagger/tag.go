@@ -2,21 +2,67 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
+	"io"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/features"
 )
 
+// tagFlags are the options of tag.
+type tagFlags struct {
+	dataFlags
+	model     string
+	output    string
+	nbest     int
+	bio       bool
+	marginals bool
+	forced    bool
+}
+
+const tagUsage = `[flags] FILE
+
+Labels every sequence of FILE ("-" for standard input) and writes it to
+standard output:
+
+  --output conll  the input columns plus the predicted label, a blank line
+                  after each sequence
+  --output slash  one line per sequence: word/TAG word/TAG ...
+  --output json   one JSON object per line: tokens, labels, marginals (of
+                  each chosen label), prob (of the sequence), score, and
+                  nbest (with --nbest N > 1)
+
+--nbest N lists the N best label sequences, each with its probability: in
+conll output as N blocks per sequence, each after a line "# nbest K prob P";
+in slash output as N lines per sequence, each ending with a tab and P, and a
+blank line after each sequence.
+--marginals adds the marginal probability of each token's label (a column in
+conll output, word/TAG/P in slash output) and, in conll output, a line
+"# prob P" with the sequence probability.
+--bio forbids impossible BIO (IOB2) transitions: O -> I-X, a sequence
+starting with I-X, and B-X or I-X -> I-Y.
+--forced reads the input as labeled (column formats and crfsuite): where the
+label column holds a label of the model, that label is fixed; "_" or "?"
+leave the token free. The output shows the decoded labels.
+With --bio or --forced, probabilities are conditional on the constraints.`
+
 func runTag(e *env, args []string) error {
-	var df dataFlags
-	var modelPath, output string
-	fs := newFlagSet(e, "tag", "[flags] FILE",
-		"tagger tag --format conll --model chunk.model test.txt")
-	fs.StringVar(&df.format, "format", "conll", "input `format`: conll, crfsuite, conllu, ocr or text (raw text, one sentence per line)")
-	fs.StringVar(&df.folds, "folds", "", "OCR folds to use, e.g. `0` (default all)")
-	fs.StringVar(&modelPath, "model", "tagger.model", "model `file`")
-	fs.StringVar(&output, "output", "conll", "output `format`: conll (input columns plus the predicted label) or slash (word/TAG)")
+	var tf tagFlags
+	fs := newFlagSet(e, "tag", tagUsage,
+		"tagger tag --format conll --model chunk.model --nbest 3 --bio --output json test.txt")
+	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu, ocr or text (raw text, one sentence per line)")
+	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `0` (default all)")
+	fs.StringVar(&tf.model, "model", "tagger.model", "model `file`")
+	fs.StringVar(&tf.output, "output", "conll", "output `format`: conll, slash or json")
+	fs.IntVar(&tf.nbest, "nbest", 1, "list the `N` best label sequences with their probabilities")
+	fs.BoolVar(&tf.bio, "bio", false, "forbid impossible BIO transitions (O -> I-X, start -> I-X, B-X/I-X -> I-Y)")
+	fs.BoolVar(&tf.marginals, "marginals", false, "also print each token's label probability and the sequence probability")
+	fs.BoolVar(&tf.forced, "forced", false, "fix the labels given in the label column (\"_\" or \"?\": free) and decode the rest")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -24,41 +70,256 @@ func runTag(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want exactly one input file (or - for stdin), got %d", len(pos))
 	}
-	if output != "conll" && output != "slash" {
-		return usagef("unknown --output %q (want conll or slash)", output)
+	switch tf.output {
+	case "conll", "slash", "json":
+	default:
+		return usagef("unknown --output %q (want conll, slash or json)", tf.output)
 	}
-	m, err := chain.LoadFile(modelPath)
+	if tf.nbest < 1 {
+		return usagef("--nbest must be at least 1, got %d", tf.nbest)
+	}
+	if tf.forced && (tf.format == "ocr" || tf.format == "text") {
+		return usagef("--forced needs a label column: use it with conll, conllu or crfsuite input, not %s", tf.format)
+	}
+	m, err := chain.LoadFile(tf.model)
 	if err != nil {
 		return err
 	}
-	// Input may be labeled or not: labels, if present, are read as a column
-	// for column formats only when the model is used for evaluation; here
-	// every column is input.
-	exs, err := readExamples(pos[0], df, df.format == "ocr", e.stdin)
+	var opt chain.DecodeOptions
+	opt.N = tf.nbest
+	opt.Posterior = tf.marginals || tf.output == "json"
+	if tf.bio {
+		if !chain.HasChunkLabels(m.Labels) {
+			return fmt.Errorf("--bio: the labels of %s are not BIO chunk tags (B-X, I-X, O): %s",
+				tf.model, strings.Join(m.Labels, " "))
+		}
+		opt.Constraints = chain.BIOConstraints(m.Labels)
+	}
+	// OCR input always carries its letters; other formats are read as
+	// labeled only for --forced.
+	exs, err := readExamples(pos[0], tf.dataFlags, tf.format == "ocr" || tf.forced, e.stdin)
 	if err != nil {
 		return err
 	}
-	pred, err := tagAll(chain.NewTagger(m), exs)
+	var fixed [][]int
+	if tf.forced {
+		if fixed, err = fixedLabels(m, exs, tagInputName(pos[0])); err != nil {
+			return err
+		}
+	}
+	decs, err := decodeExamples(chain.NewTagger(m), exs, opt, fixed)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(e.stdout)
 	for i := range exs {
-		ex := &exs[i]
-		for t := 0; t < ex.len(); t++ {
-			switch {
-			case output == "slash":
-				if t > 0 {
-					w.WriteByte(' ')
-				}
-				fmt.Fprintf(w, "%s/%s", ex.text[t], pred[i][t])
-			case ex.tokens != nil:
-				fmt.Fprintf(w, "%s %s\n", strings.Join(ex.tokens[t], " "), pred[i][t])
-			default:
-				fmt.Fprintf(w, "%s %s\n", ex.text[t], pred[i][t])
+		switch tf.output {
+		case "conll":
+			writeTagCoNLL(w, m, &exs[i], &decs[i], &tf)
+		case "slash":
+			writeTagSlash(w, m, &exs[i], &decs[i], &tf)
+		case "json":
+			if err := writeTagJSON(w, m, &exs[i], &decs[i], &tf); err != nil {
+				return err
 			}
+		}
+	}
+	return w.Flush()
+}
+
+func tagInputName(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
+	return path
+}
+
+// fixedLabels turns the label columns of exs into fixed label ids for
+// forced decoding: "_" and "?" are free (-1).
+func fixedLabels(m *chain.Model, exs []example, name string) ([][]int, error) {
+	ids := make(map[string]int, len(m.Labels))
+	for y, l := range m.Labels {
+		ids[l] = y
+	}
+	out := make([][]int, len(exs))
+	for i := range exs {
+		ex := &exs[i]
+		out[i] = make([]int, ex.len())
+		for t := range out[i] {
+			out[i][t] = -1
+			if t >= len(ex.labels) {
+				continue
+			}
+			l := ex.labels[t]
+			if l == "_" || l == "?" {
+				continue
+			}
+			y, ok := ids[l]
+			if !ok {
+				return nil, fmt.Errorf("%s: sequence %d, token %d (%s): label %q is not a label of the model (want one of %s, or _ or ? for a free token)",
+					name, i+1, t+1, ex.text[t], l, strings.Join(m.Labels, " "))
+			}
+			out[i][t] = y
+		}
+	}
+	return out, nil
+}
+
+// decodeExamples decodes every example on all cores (a Tagger is safe for
+// concurrent use; results are stored by index, so the output order is the
+// input order).
+func decodeExamples(tg *chain.Tagger, exs []example, opt chain.DecodeOptions, fixed [][]int) ([]chain.Decoding, error) {
+	enc := tg.Model().Encoder
+	if enc == nil {
+		return nil, chain.ErrNoEncoder
+	}
+	out := make([]chain.Decoding, len(exs))
+	errs := make([]error, len(exs))
+	workers := min(runtime.NumCPU(), len(exs))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(exs); i += workers {
+				ex := &exs[i]
+				o := opt
+				if fixed != nil {
+					o.Fixed = fixed[i]
+				}
+				var err error
+				switch enc.Kind() {
+				case features.KindTemplate:
+					err = tg.Decode(&out[i], ex.tokens, o)
+				case features.KindAttributes:
+					err = tg.DecodeAttributes(&out[i], ex.names, ex.values, o)
+				case features.KindPixels:
+					err = tg.DecodePixels(&out[i], ex.pixels, o)
+				default:
+					err = fmt.Errorf("encoder kind %v cannot decode this input", enc.Kind())
+				}
+				if err != nil {
+					errs[i] = fmt.Errorf("sequence %d: %w", i+1, err)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// fmtProb formats a probability with 4 decimals (enough for reading, and
+// stable across platforms in golden tests).
+func fmtProb(p float64) string { return strconv.FormatFloat(p, 'f', 4, 64) }
+
+// tokenMarginal returns the marginal probability of label y at position t.
+func tokenMarginal(d *chain.Decoding, L, t, y int) float64 { return d.Marginal[t*L+y] }
+
+func writeTagCoNLL(w *bufio.Writer, m *chain.Model, ex *example, d *chain.Decoding, tf *tagFlags) {
+	L := m.NumLabels()
+	for k, path := range d.Paths {
+		switch {
+		case tf.nbest > 1:
+			fmt.Fprintf(w, "# nbest %d prob %s\n", k+1, fmtProb(d.Probs[k]))
+		case tf.marginals:
+			fmt.Fprintf(w, "# prob %s\n", fmtProb(d.Probs[k]))
+		}
+		for t, y := range path {
+			if ex.tokens != nil {
+				w.WriteString(strings.Join(ex.tokens[t], " "))
+			} else {
+				w.WriteString(ex.text[t])
+			}
+			w.WriteByte(' ')
+			w.WriteString(m.Labels[y])
+			if tf.marginals {
+				w.WriteByte(' ')
+				w.WriteString(fmtProb(tokenMarginal(d, L, t, y)))
+			}
+			w.WriteByte('\n')
 		}
 		w.WriteByte('\n')
 	}
-	return w.Flush()
+}
+
+func writeTagSlash(w *bufio.Writer, m *chain.Model, ex *example, d *chain.Decoding, tf *tagFlags) {
+	L := m.NumLabels()
+	for k, path := range d.Paths {
+		for t, y := range path {
+			if t > 0 {
+				w.WriteByte(' ')
+			}
+			w.WriteString(ex.text[t])
+			w.WriteByte('/')
+			w.WriteString(m.Labels[y])
+			if tf.marginals {
+				w.WriteByte('/')
+				w.WriteString(fmtProb(tokenMarginal(d, L, t, y)))
+			}
+		}
+		if tf.nbest > 1 {
+			w.WriteByte('\t')
+			w.WriteString(fmtProb(d.Probs[k]))
+		}
+		w.WriteByte('\n')
+	}
+	if tf.nbest > 1 {
+		w.WriteByte('\n')
+	}
+}
+
+// tagFloat is a probability or score written with 6 decimals.
+type tagFloat float64
+
+func (f tagFloat) MarshalJSON() ([]byte, error) {
+	return strconv.AppendFloat(nil, float64(f), 'f', 6, 64), nil
+}
+
+type tagCandidate struct {
+	Labels    []string    `json:"labels"`
+	Marginals []tagFloat `json:"marginals"`
+	Prob      tagFloat   `json:"prob"`
+	Score     tagFloat   `json:"score"`
+}
+
+type tagSequence struct {
+	Tokens []string `json:"tokens"`
+	tagCandidate
+	NBest []tagCandidate `json:"nbest,omitempty"`
+}
+
+func writeTagJSON(w io.Writer, m *chain.Model, ex *example, d *chain.Decoding, tf *tagFlags) error {
+	L := m.NumLabels()
+	cand := func(k int) tagCandidate {
+		c := tagCandidate{Prob: tagFloat(d.Probs[k]), Score: tagFloat(d.Scores[k])}
+		for t, y := range d.Paths[k] {
+			c.Labels = append(c.Labels, m.Labels[y])
+			c.Marginals = append(c.Marginals, tagFloat(tokenMarginal(d, L, t, y)))
+		}
+		return c
+	}
+	s := tagSequence{Tokens: ex.text, tagCandidate: cand(0)}
+	if s.Tokens == nil {
+		s.Tokens = []string{}
+	}
+	if s.Labels == nil {
+		s.Labels, s.Marginals = []string{}, []tagFloat{}
+	}
+	if tf.nbest > 1 {
+		for k := range d.Paths {
+			s.NBest = append(s.NBest, cand(k))
+		}
+	}
+	b, err := json.Marshal(&s)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
 }
