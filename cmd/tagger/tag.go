@@ -281,7 +281,7 @@ func (f tagFloat) MarshalJSON() ([]byte, error) {
 }
 
 type tagCandidate struct {
-	Labels    []string    `json:"labels"`
+	Labels    []string   `json:"labels"`
 	Marginals []tagFloat `json:"marginals"`
 	Prob      tagFloat   `json:"prob"`
 	Score     tagFloat   `json:"score"`
