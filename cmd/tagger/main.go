@@ -12,6 +12,8 @@
 //	tag     label a corpus with a model
 //	eval    tag a labeled corpus and report accuracy and chunk F1
 //	dump    list the non-zero weights of a model as TSV
+//	path    solve a regularization path over beta with safe screening
+//	bench   reproduce the paper's timing table: tagger bench paper
 //
 // Examples:
 //
@@ -21,6 +23,8 @@
 //	$ tagger eval --format conll --model chunk.model embedded:conll2000/test.txt.gz
 //	$ tagger train --format ocr --folds 1-9 --model ocr.model embedded:ocr/letter.data.gz
 //	$ tagger dump --model chunk.model | head
+//	$ tagger path --data syn1 --scale 0.1 --betas 20 --report syn1.json --out figures
+//	$ tagger bench paper --scale 0.1 --betas 10 --json bench.json --out figures
 //
 // Inputs are files, "-" for standard input, or "embedded:NAME" for a corpus
 // built into the binary: embedded:ocr/letter.data.gz,
@@ -67,6 +71,8 @@ var commands = []command{
 	{"tag", "label a corpus with a model", runTag},
 	{"eval", "tag a labeled corpus and report accuracy and F1", runEval},
 	{"dump", "list the non-zero weights of a model as TSV", runDump},
+	{"path", "solve a regularization path over beta with safe screening", runPath},
+	{"bench", "reproduce the paper's timing table (tagger bench paper)", runBench},
 }
 
 // usageError marks errors that should exit with status 2.

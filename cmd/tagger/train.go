@@ -25,6 +25,7 @@ type trainFlags struct {
 	screen    string
 	observed  bool
 	quiet     bool
+	report    string
 }
 
 func runTrain(e *env, args []string) error {
@@ -48,6 +49,7 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.screen, "screen", "pinsker", "safe screening rule: none, pinsker, paper or both")
 	fs.BoolVar(&tf.observed, "observed-pairs", false, "use only (attribute, label) pairs seen in training (CRFsuite's feature set)")
 	fs.BoolVar(&tf.quiet, "quiet", false, "no progress on stderr")
+	fs.StringVar(&tf.report, "report", "", "write the training report (settings, per-iteration log, final gap, timings) as JSON to `file`")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -106,6 +108,11 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "stopped (%s) after %d iterations: gap %.3e, %d non-zero of %d features, %d screened, beta %.4g (beta_max %.4g), %.1fs (screening %.2fs)\n",
 			res.StopReason, len(res.Iterations)-1, res.Gap, res.NonZero, res.Dimension, res.Screened, res.Beta, res.BetaMax, res.Seconds, res.SecondsScreening)
+	}
+	if tf.report != "" {
+		if err := writeJSONAtomic(tf.report, newTrainReport(path, res, 0)); err != nil {
+			return nil, err
+		}
 	}
 	if tf.model != "" {
 		if err := m.SaveFile(tf.model); err != nil {
