@@ -1,0 +1,365 @@
+// Command server is a small HTTP service that embeds a tagger: it loads a
+// model file once and labels sequences sent as JSON, with the probability of
+// each label.
+//
+// Train a model and start the service from the repository root:
+//
+//	go run ./cmd/tagger train --format conll --template examples/chunking/chunking.template \
+//	    --c1 1 --c2 1 --delta 1e-5 --model /tmp/chunk.model embedded:conll2000/train.txt.gz
+//	go run ./examples/server -model /tmp/chunk.model -addr 127.0.0.1:8080
+//
+// Then, from another terminal:
+//
+//	curl -s localhost:8080/healthz
+//	curl -s localhost:8080/tag -d '{"tokens": [["He","PRP"],["reckons","VBZ"],["the","DT"],["deficit","NN"]]}'
+//	curl -s localhost:8080/tag -d '{"text": "The dog barks.", "all": true}'
+//
+// # API
+//
+// POST /tag takes a JSON object with exactly one of
+//
+//   - "tokens": the token columns, one array per token (for the chunker above:
+//     word and part of speech), without the label column;
+//   - "text": a raw sentence, tokenized with corpora.Tokenize. This works only
+//     for models whose template reads column 0 alone (words): the service
+//     cannot invent the other columns.
+//
+// and optionally "all": true to get each token's whole label distribution.
+// The answer holds "tokens" (the words, column 0), "labels" (the Viterbi path),
+// "marginals" (P(y_t = labels[t] | x) per token), "sequence_prob" (the
+// probability of the whole path), "offsets" (byte offsets of the tokens in
+// "text", for text input) and, with "all", "distributions" (label ->
+// probability per token).
+//
+// GET /healthz answers {"status":"ok", ...} with the model's labels and the
+// number of token columns it reads.
+//
+// Errors are JSON objects {"error": "..."} with status 400 (malformed request),
+// 405 (wrong method), 413 (body or sequence too long) or 415 (not JSON).
+// Request bodies are limited by -max-body and sequences by -max-tokens.
+// SIGINT or SIGTERM shuts the server down gracefully: it stops accepting
+// connections and lets requests in flight finish (for up to -grace).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/corpora"
+	"github.com/sparsetag/sparsetag/features"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses the flags, loads the model and serves until ctx is done.
+func run(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	modelPath := fs.String("model", "", "model file written by `tagger train` or chain.(*Model).SaveFile (required)")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	var lim Limits
+	fs.Int64Var(&lim.MaxBody, "max-body", 1<<20, "largest accepted request body, in bytes")
+	fs.IntVar(&lim.MaxTokens, "max-tokens", 2000, "most tokens in one request")
+	grace := fs.Duration("grace", 10*time.Second, "how long to wait for requests in flight on shutdown")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("unexpected arguments %q (use flags)", fs.Args())
+	}
+	if *modelPath == "" {
+		fs.Usage()
+		return errors.New("-model is required")
+	}
+	m, err := chain.LoadFile(*modelPath)
+	if err != nil {
+		return err
+	}
+	h, err := NewHandler(m, lim)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *modelPath, err)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	logger := log.New(stderr, "server: ", log.LstdFlags)
+	logger.Printf("model %s: %d labels, %d non-zero weights; listening on http://%s", *modelPath, len(m.Labels), m.NonZero(), ln.Addr())
+	err = serve(ctx, ln, h, *grace, logger)
+	logger.Printf("stopped")
+	return err
+}
+
+// serve serves h on ln until ctx is done, then shuts down gracefully,
+// waiting at most grace for requests in flight.
+func serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, logger *log.Logger) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          logger,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Printf("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Limits bounds the work of one request.
+type Limits struct {
+	MaxBody   int64 // largest request body in bytes; 0 means 1 MiB
+	MaxTokens int   // most tokens per request; 0 means 2000
+}
+
+// handler serves /tag and /healthz for one model.
+type handler struct {
+	tg      *chain.Tagger
+	labels  []string
+	columns int    // token columns the template reads
+	textErr string // why raw text cannot be tagged, "" if it can
+	lim     Limits
+	mux     *http.ServeMux
+}
+
+// NewHandler returns the HTTP handler of the service for m, which must have
+// been trained on token columns (a CRF++ template).
+func NewHandler(m *chain.Model, lim Limits) (http.Handler, error) {
+	if m.Encoder == nil {
+		return nil, chain.ErrNoEncoder
+	}
+	if k := m.Encoder.Kind(); k != features.KindTemplate {
+		return nil, fmt.Errorf("the model reads %s input; this service tags token columns (template models) only", k)
+	}
+	if lim.MaxBody <= 0 {
+		lim.MaxBody = 1 << 20
+	}
+	if lim.MaxTokens <= 0 {
+		lim.MaxTokens = 2000
+	}
+	h := &handler{
+		tg:      chain.NewTagger(m),
+		labels:  m.Labels,
+		columns: m.Encoder.Template().Columns(),
+		lim:     lim,
+		mux:     http.NewServeMux(),
+	}
+	if h.columns > 1 {
+		h.textErr = fmt.Sprintf(`this model's template reads %d token columns, so raw "text" cannot be tagged: send "tokens" with %d columns each`, h.columns, h.columns)
+	}
+	h.mux.HandleFunc("/tag", h.tag)
+	h.mux.HandleFunc("/healthz", h.healthz)
+	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q: use POST /tag or GET /healthz", r.URL.Path))
+	})
+	return h, nil
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// TagRequest is the body of POST /tag.
+type TagRequest struct {
+	Tokens [][]string `json:"tokens,omitempty"`
+	Text   *string    `json:"text,omitempty"`
+	All    bool       `json:"all,omitempty"`
+}
+
+// TagResponse is the answer of POST /tag.
+type TagResponse struct {
+	Tokens        []string             `json:"tokens"`
+	Labels        []string             `json:"labels"`
+	Marginals     []float64            `json:"marginals"`
+	SequenceProb  float64              `json:"sequence_prob"`
+	Offsets       [][2]int             `json:"offsets,omitempty"`
+	Distributions []map[string]float64 `json:"distributions,omitempty"`
+}
+
+// Health is the answer of GET /healthz.
+type Health struct {
+	Status  string   `json:"status"`
+	Labels  []string `json:"labels"`
+	Columns int      `json:"columns"`
+	Text    bool     `json:"text"` // whether raw text can be tagged
+}
+
+func (h *handler) healthz(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeError(w, http.StatusMethodNotAllowed, "use GET /healthz")
+		return
+	}
+	writeJSON(w, http.StatusOK, Health{Status: "ok", Labels: h.labels, Columns: h.columns, Text: h.textErr == ""})
+}
+
+func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		writeError(w, http.StatusMethodNotAllowed, `use POST /tag with a JSON body {"tokens": [[...], ...]} or {"text": "..."}`)
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			writeError(w, http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q: want application/json", ct))
+			return
+		}
+	}
+	var req TagRequest
+	if status, err := decode(w, r, h.lim.MaxBody, &req); err != nil {
+		writeError(w, status, err.Error())
+		return
+	}
+
+	var tokens [][]string
+	var offsets [][2]int
+	switch {
+	case req.Text != nil && req.Tokens != nil:
+		writeError(w, http.StatusBadRequest, `give either "tokens" or "text", not both`)
+		return
+	case req.Text != nil:
+		if h.textErr != "" {
+			writeError(w, http.StatusBadRequest, h.textErr)
+			return
+		}
+		toks, err := corpora.Tokenize(*req.Text)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("text: %v", err))
+			return
+		}
+		if len(toks) > h.lim.MaxTokens {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("text has %d tokens, more than the limit %d", len(toks), h.lim.MaxTokens))
+			return
+		}
+		tokens = make([][]string, len(toks))
+		offsets = make([][2]int, len(toks))
+		for i, t := range toks {
+			tokens[i] = []string{t.Text}
+			offsets[i] = [2]int{t.Start, t.End}
+		}
+	case req.Tokens != nil:
+		if len(req.Tokens) > h.lim.MaxTokens {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%d tokens, more than the limit %d", len(req.Tokens), h.lim.MaxTokens))
+			return
+		}
+		for i, cols := range req.Tokens {
+			if len(cols) < max(h.columns, 1) {
+				writeError(w, http.StatusBadRequest, fmt.Sprintf("tokens[%d] has %d columns; this model reads %d (without the label)", i, len(cols), max(h.columns, 1)))
+				return
+			}
+		}
+		tokens = req.Tokens
+	default:
+		writeError(w, http.StatusBadRequest, `missing "tokens" or "text"`)
+		return
+	}
+	if len(tokens) == 0 {
+		writeError(w, http.StatusBadRequest, "nothing to tag: no tokens")
+		return
+	}
+
+	var p chain.Posterior
+	if err := h.tg.TagProb(&p, tokens); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	L := len(h.labels)
+	resp := TagResponse{
+		Tokens:       make([]string, len(tokens)),
+		Labels:       h.tg.Labels(make([]string, 0, len(tokens)), p.Path),
+		Marginals:    make([]float64, len(tokens)),
+		SequenceProb: p.Prob,
+		Offsets:      offsets,
+	}
+	for t, y := range p.Path {
+		resp.Tokens[t] = tokens[t][0]
+		resp.Marginals[t] = p.Marginal[t*L+y]
+	}
+	if req.All {
+		resp.Distributions = make([]map[string]float64, len(tokens))
+		for t := range tokens {
+			d := make(map[string]float64, L)
+			for y, name := range h.labels {
+				d[name] = p.Marginal[t*L+y]
+			}
+			resp.Distributions[t] = d
+		}
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// decode reads one JSON value of at most maxBody bytes into v, rejecting
+// unknown fields and trailing data. On error it returns the status to answer.
+func decode(w http.ResponseWriter, r *http.Request, maxBody int64, v any) (int, error) {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		if _, terr := dec.Token(); terr != io.EOF {
+			err = terr
+			if err == nil {
+				err = errors.New("unexpected data after the JSON object")
+			}
+		}
+	}
+	var mbe *http.MaxBytesError
+	switch {
+	case err == nil:
+		return 0, nil
+	case errors.As(err, &mbe):
+		return http.StatusRequestEntityTooLarge, fmt.Errorf("request body larger than %d bytes", mbe.Limit)
+	case errors.Is(err, io.EOF):
+		return http.StatusBadRequest, errors.New("empty request body: want a JSON object")
+	}
+	return http.StatusBadRequest, fmt.Errorf("malformed JSON request: %v", err)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	_ = enc.Encode(v) // the client may have gone; nothing useful to do
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, struct {
+		Error string `json:"error"`
+	}{msg})
+}
