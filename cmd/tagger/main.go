@@ -12,6 +12,7 @@
 //	tag     label a corpus with a model
 //	eval    tag a labeled corpus and report accuracy and chunk F1
 //	dump    list the non-zero weights of a model as TSV
+//	explain show the features and transitions behind each predicted label
 //	path    solve a regularization path over beta with safe screening
 //	bench   reproduce the paper's timing table: tagger bench paper
 //
@@ -71,6 +72,7 @@ var commands = []command{
 	{"tag", "label a corpus with a model", runTag},
 	{"eval", "tag a labeled corpus and report accuracy and F1", runEval},
 	{"dump", "list the non-zero weights of a model as TSV", runDump},
+	{"explain", "show the features and transitions behind each predicted label", runExplain},
 	{"path", "solve a regularization path over beta with safe screening", runPath},
 	{"bench", "reproduce the paper's timing table (tagger bench paper)", runBench},
 }
