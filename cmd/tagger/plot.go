@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -147,6 +148,7 @@ func writeFigure(path, title, ylabel string, legendTop bool, panels []figPanel) 
 		p.Y.Label.Text = ylabel
 		p.Y.Min, p.Y.Max = 0, 1.05
 		p.X.Min = 0
+		p.X.Tick.Marker = iterationTicks{}
 		p.Add(plotter.NewGrid())
 		for c, cv := range pn.curves {
 			xy := make(plotter.XYs, len(cv.xs))
@@ -192,4 +194,23 @@ func writeFigure(path, title, ylabel string, legendTop bool, panels []figPanel) 
 		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
 		return err
 	})
+}
+
+// iterationTicks are plot's default ticks restricted to whole iterations and
+// labeled without decimals.
+type iterationTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (iterationTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
+		if t.Value != math.Trunc(t.Value) {
+			continue
+		}
+		if t.Label != "" {
+			t.Label = strconv.FormatFloat(t.Value, 'f', -1, 64)
+		}
+		out = append(out, t)
+	}
+	return out
 }
