@@ -237,6 +237,7 @@ type trainer struct {
 	betaMax     float64   // ||m(0)||_inf over the feature set
 	lam1, lam2  float64   // average-form L1 and L2 coefficients
 	rnorm       []float64 // full size, the Pinsker constants (nil when not screening)
+	rnormMin    float64   // smallest Rnorm over the feature set
 	mAct        []float64 // m over the active set at the last evaluation
 	screenSecs  float64
 	screened    int
@@ -293,6 +294,10 @@ func (tr *trainer) prepare(ctx context.Context) error {
 			return err
 		}
 		tr.rnorm = r
+		tr.rnormMin = math.Inf(1)
+		for _, j := range tr.features {
+			tr.rnormMin = math.Min(tr.rnormMin, r[j])
+		}
 	}
 	return nil
 }
@@ -480,6 +485,12 @@ func (tr *trainer) screen(opt *owlqn.Optimizer, gap, n float64) (int, error) {
 	act := obj.active
 	xa := opt.X()
 	thresh := tr.lam1 * (1 - tr.op.Tau)
+	r := math.Sqrt(2 * gap / n)
+	if tr.op.Screen == ScreenPinsker && r*tr.rnormMin >= thresh {
+		// No feature can pass the Pinsker test at this gap: skip the O(d)
+		// pass.
+		return 0, nil
+	}
 	var paper []float64
 	if tr.op.Screen == ScreenPaper || tr.op.Screen == ScreenBoth {
 		b, err := tr.paperBounds(xa, gap)
@@ -488,7 +499,6 @@ func (tr *trainer) screen(opt *owlqn.Optimizer, gap, n float64) (int, error) {
 		}
 		paper = b
 	}
-	r := math.Sqrt(2 * gap / n)
 	U := tr.m.NumUnary * tr.m.NumLabels()
 	keep := make([]int32, 0, len(act))
 	removed := 0
