@@ -3,7 +3,9 @@ module github.com/sparsetag/sparsetag
 go 1.24.0
 
 require (
+	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/sugarme/tokenizer v0.3.0
+	golang.org/x/term v0.28.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
 )
@@ -21,6 +23,7 @@ require (
 	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/sugarme/regexpset v0.0.0-20200920021344-4d4ec8eaf93c // indirect
 	golang.org/x/image v0.30.0 // indirect
+	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect
 )

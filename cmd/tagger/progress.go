@@ -1,0 +1,139 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/sparsetag/sparsetag/chain"
+)
+
+// defaultEpsilon is the trainer's default target gap (chain.Options).
+const defaultEpsilon = 1e-6
+
+// progressSteps is the resolution of the progress bar.
+const progressSteps = 1000
+
+// newProgress returns the training progress callback for chain.Options.Progress
+// and a function that finishes the display (call it once training returns,
+// successfully or not).
+//
+// When w is a terminal, the display is a live progress bar (the
+// schollz/progressbar library) whose fill is the fraction of the way done:
+// the larger of iter/maxIter and how far log(gap) has come from the first
+// gap towards log(epsilon), with the iteration, objective, gap, active and
+// non-zero weights, the elapsed time and the estimated remaining time.
+// Otherwise it writes one plain log line per iteration. With quiet both
+// functions do nothing. epsilon ≤ 0 means the trainer's default, 1e-6.
+func newProgress(w io.Writer, quiet bool, maxIter int, epsilon float64) (func(chain.Iteration), func()) {
+	if quiet {
+		return func(chain.Iteration) {}, func() {}
+	}
+	return newProgressTo(w, isTerminal(w), maxIter, epsilon)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// progressState tracks the gap to estimate the remaining time.
+type progressState struct {
+	maxIter  int
+	epsilon  float64
+	firstGap float64 // first finite positive gap
+	bestGap  float64 // smallest gap so far
+}
+
+// fraction returns how far training has come, in [0, 1].
+func (s *progressState) fraction(it chain.Iteration) float64 {
+	f := 0.0
+	if s.maxIter > 0 {
+		f = float64(it.Iter) / float64(s.maxIter)
+	}
+	g := it.Gap
+	if g > 0 && !math.IsInf(g, 0) && !math.IsNaN(g) {
+		if s.firstGap == 0 {
+			s.firstGap, s.bestGap = g, g
+		}
+		s.bestGap = math.Min(s.bestGap, g)
+	}
+	if s.firstGap > s.epsilon && s.bestGap > 0 {
+		gf := math.Log(s.firstGap/s.bestGap) / math.Log(s.firstGap/s.epsilon)
+		f = math.Max(f, gf)
+	}
+	if s.bestGap > 0 && s.bestGap <= s.epsilon {
+		f = 1
+	}
+	return math.Min(math.Max(f, 0), 1)
+}
+
+// estimateRemaining extrapolates the rate of progress so far (fraction f
+// done in elapsed seconds) to the rest: the gap's log decreases at a
+// roughly constant rate under (OWL-)QN's linear convergence. ok is false
+// when nothing can be said yet.
+func estimateRemaining(f, elapsed float64) (seconds float64, ok bool) {
+	if f <= 0 || elapsed <= 0 {
+		return 0, false
+	}
+	return elapsed * (1 - f) / f, true
+}
+
+func formatSeconds(s float64) string {
+	d := time.Duration(s * float64(time.Second))
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", s)
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(s)/60, int(s)%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(s)/3600, int(s)%3600/60)
+}
+
+// newProgressTo is newProgress with the terminal test done by the caller.
+func newProgressTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(chain.Iteration), func()) {
+	if epsilon <= 0 {
+		epsilon = defaultEpsilon
+	}
+	st := &progressState{maxIter: maxIter, epsilon: epsilon}
+	eta := func(it chain.Iteration) string {
+		f := st.fraction(it)
+		if r, ok := estimateRemaining(f, it.Seconds); ok {
+			return formatSeconds(r)
+		}
+		return "?"
+	}
+	if !tty {
+		progress := func(it chain.Iteration) {
+			fmt.Fprintf(w, "iter %4d  objective %.8g  gap %.3e  active %d  nonzero %d  screened %d  %.1fs  eta %s\n",
+				it.Iter, it.Primal, it.Gap, it.Active, it.NonZero, it.Screened, it.Seconds, eta(it))
+		}
+		return progress, func() {}
+	}
+	bar := progressbar.NewOptions(progressSteps,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetWidth(20),
+		progressbar.OptionSetPredictTime(false), // our own estimate, from the gap
+		progressbar.OptionSetElapsedTime(false),
+		progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionSetDescription("training"),
+	)
+	progress := func(it chain.Iteration) {
+		bar.Describe(fmt.Sprintf("iter %d  obj %.6g  gap %.2e  active %d  nonzero %d  %s  eta %s",
+			it.Iter, it.Primal, it.Gap, it.Active, it.NonZero, formatSeconds(it.Seconds), eta(it)))
+		// Keep the bar below its maximum: reaching it would finish it.
+		bar.Set(min(int(st.fraction(it)*progressSteps), progressSteps-1))
+	}
+	finish := func() {
+		bar.Set(progressSteps) // renders the final state and finishes
+		fmt.Fprintln(w)
+	}
+	return progress, finish
+}
