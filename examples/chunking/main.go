@@ -7,6 +7,7 @@
 //	go run ./examples/chunking                # 1,000 training sentences: about half a minute, F1 ~0.89
 //	go run ./examples/chunking -n 0           # all 8,936 sentences: several minutes, F1 ~0.94
 //	go run ./examples/chunking -report        # the full conlleval-style report
+//	go run ./examples/chunking -save /tmp/chunk.model   # keep the model, e.g. for examples/server
 //	go run ./examples/chunking -h             # all flags
 //
 // The penalty is given in the sum form of CRFsuite and Wapiti,
@@ -61,6 +62,7 @@ type config struct {
 	report        bool
 	verbose       bool
 	observedPairs bool
+	save          string
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -78,6 +80,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&cfg.observedPairs, "observed", false, "only (attribute, label) pairs seen in training get weights (CRFsuite's default)")
 	fs.BoolVar(&cfg.report, "report", false, "print the conlleval-style report with per-type scores")
 	fs.BoolVar(&cfg.verbose, "v", false, "print every training iteration")
+	fs.StringVar(&cfg.save, "save", "", "write the trained model to this file (for examples/server or `tagger tag`)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -152,6 +155,13 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "trained: %d iterations (%s), gap %.1e, %d non-zero of %d weights, %d screened, %.1fs\n",
 		len(res.Iterations)-1, res.StopReason, res.Gap, res.NonZero, res.Dimension, res.Screened, res.Seconds)
+
+	if cfg.save != "" {
+		if err := m.SaveFile(cfg.save); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", cfg.save)
+	}
 
 	pred, err := tagAll(chain.NewTagger(m), test)
 	if err != nil {

@@ -2,17 +2,23 @@
 // model file once and labels sequences sent as JSON, with the probability of
 // each label.
 //
-// Train a model and start the service from the repository root:
+// Train a model and start the service from the repository root. A chunker
+// over words and part-of-speech tags (requests must give both columns):
 //
-//	go run ./cmd/tagger train --format conll --template examples/chunking/chunking.template \
-//	    --c1 1 --c2 1 --delta 1e-5 --model /tmp/chunk.model embedded:conll2000/train.txt.gz
+//	go run ./examples/chunking -n 2000 -save /tmp/chunk.model
 //	go run ./examples/server -model /tmp/chunk.model -addr 127.0.0.1:8080
+//
+// or a chunker over words alone, which can also tag raw text (words.template
+// is in this directory; `tagger train --template ...` makes such models too):
+//
+//	go run ./examples/chunking -n 2000 -template examples/server/words.template -save /tmp/words.model
+//	go run ./examples/server -model /tmp/words.model
 //
 // Then, from another terminal:
 //
 //	curl -s localhost:8080/healthz
 //	curl -s localhost:8080/tag -d '{"tokens": [["He","PRP"],["reckons","VBZ"],["the","DT"],["deficit","NN"]]}'
-//	curl -s localhost:8080/tag -d '{"text": "The dog barks.", "all": true}'
+//	curl -s localhost:8080/tag -d '{"text": "The dog barks.", "all": true}'    # words-only models
 //
 // # API
 //
@@ -35,7 +41,8 @@
 // number of token columns it reads.
 //
 // Errors are JSON objects {"error": "..."} with status 400 (malformed request),
-// 405 (wrong method), 413 (body or sequence too long) or 415 (not JSON).
+// 405 (wrong method) or 413 (body or sequence too long). The body is read as
+// JSON whatever its Content-Type.
 // Request bodies are limited by -max-body and sequences by -max-tokens.
 // SIGINT or SIGTERM shuts the server down gracefully: it stops accepting
 // connections and lets requests in flight finish (for up to -grace).
@@ -49,7 +56,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"mime"
 	"net"
 	"net/http"
 	"os"
@@ -235,12 +241,9 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, `use POST /tag with a JSON body {"tokens": [[...], ...]} or {"text": "..."}`)
 		return
 	}
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			writeError(w, http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q: want application/json", ct))
-			return
-		}
-	}
+	// The body is always read as JSON, whatever its Content-Type: curl -d
+	// sends application/x-www-form-urlencoded, and refusing it would only
+	// get in the way.
 	var req TagRequest
 	if status, err := decode(w, r, h.lim.MaxBody, &req); err != nil {
 		writeError(w, status, err.Error())
