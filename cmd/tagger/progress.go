@@ -125,13 +125,19 @@ func newProgressTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(ch
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionSetDescription("training"),
 	)
+	var last chain.Iteration
+	describe := func(it chain.Iteration, eta string) {
+		bar.Describe(fmt.Sprintf("iter %d  obj %.6g  gap %.2e  active %d  nonzero %d  %s  %s",
+			it.Iter, it.Primal, it.Gap, it.Active, it.NonZero, formatSeconds(it.Seconds), eta))
+	}
 	progress := func(it chain.Iteration) {
-		bar.Describe(fmt.Sprintf("iter %d  obj %.6g  gap %.2e  active %d  nonzero %d  %s  eta %s",
-			it.Iter, it.Primal, it.Gap, it.Active, it.NonZero, formatSeconds(it.Seconds), eta(it)))
+		last = it
+		describe(it, "eta "+eta(it))
 		// Keep the bar below its maximum: reaching it would finish it.
 		bar.Set(min(int(st.fraction(it)*progressSteps), progressSteps-1))
 	}
 	finish := func() {
+		describe(last, "done")
 		bar.Set(progressSteps) // renders the final state and finishes
 		fmt.Fprintln(w)
 	}
