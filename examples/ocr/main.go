@@ -28,6 +28,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,13 +92,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	t0 := time.Now()
-	trainWords, err := corpora.EmbeddedOCR(corpora.OCROptions{Folds: cfg.train})
+	words, err := corpora.EmbeddedOCR(corpora.OCROptions{Folds: append(cfg.train[:len(cfg.train):len(cfg.train)], cfg.test...)})
 	if err != nil {
 		return err
 	}
-	testWords, err := corpora.EmbeddedOCR(corpora.OCROptions{Folds: cfg.test})
-	if err != nil {
-		return err
+	var trainWords, testWords []corpora.Word
+	for _, w := range words {
+		if slices.Contains(cfg.train, w.Fold) {
+			trainWords = append(trainWords, w)
+		}
+		if slices.Contains(cfg.test, w.Fold) {
+			testWords = append(testWords, w)
+		}
 	}
 	if len(trainWords) == 0 || len(testWords) == 0 {
 		return fmt.Errorf("no words in train folds %v or test folds %v (the folds are 0-9)", cfg.train, cfg.test)
