@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -188,6 +190,31 @@ func ExampleUnmarshalModel() {
 	// labels: [B-NP I-NP B-VP B-ADVP]
 	// same weights: true
 	// [B-NP B-VP] [B-NP B-VP]
+}
+
+// Save a model to a file and load it back. SaveFile is atomic: a failed
+// save leaves an existing file untouched.
+func ExampleModel_SaveFile() {
+	m, err := trainToy()
+	if err != nil {
+		log.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "chain-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "toy.model")
+	if err := m.SaveFile(path); err != nil {
+		log.Fatal(err)
+	}
+	loaded, err := chain.LoadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(loaded.Labels), "labels,", loaded.NonZero() == m.NonZero())
+	// Output:
+	// 4 labels, true
 }
 
 // Evaluate predicted chunk tags against gold ones, as the CoNLL conlleval
