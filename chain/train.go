@@ -244,6 +244,7 @@ type trainer struct {
 	screenedSet sparse.Bitset
 
 	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
+	keepBuf                []int32   // scratch of screen
 }
 
 func newTrainer(m *Model, c *sparse.Corpus, op Options) *trainer {
@@ -500,7 +501,7 @@ func (tr *trainer) screen(opt *owlqn.Optimizer, gap, n float64) (int, error) {
 		paper = b
 	}
 	U := tr.m.NumUnary * tr.m.NumLabels()
-	keep := make([]int32, 0, len(act))
+	keep := tr.keepBuf[:0]
 	removed := 0
 	for k, j := range act {
 		bound := math.Abs(tr.mAct[k]) + r*tr.rnorm[j]
@@ -522,6 +523,7 @@ func (tr *trainer) screen(opt *owlqn.Optimizer, gap, n float64) (int, error) {
 		}
 		keep = append(keep, int32(k))
 	}
+	tr.keepBuf = keep
 	if removed == 0 {
 		return 0, nil
 	}
