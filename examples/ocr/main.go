@@ -8,8 +8,8 @@
 // (every letter right) and a few words as predicted and true. Run it from the
 // repository root:
 //
-//	go run ./examples/ocr                    # folds 1-3 -> fold 0, lit pixels only: ~10 s, letters ~0.79
-//	go run ./examples/ocr -rich              # adds pixel pairs, row/column counts, bias: ~20 s, letters ~0.86
+//	go run ./examples/ocr                    # folds 1-3 -> fold 0, lit pixels only: a few seconds, letters ~0.79
+//	go run ./examples/ocr -rich              # adds pixel pairs, row/column counts, bias: 10-20 s, letters ~0.86
 //	go run ./examples/ocr -rich -beta-ratio 0.003 -train 1-9   # more data, weaker penalty: several minutes
 //	go run ./examples/ocr -v                 # print every training iteration
 //	go run ./examples/ocr -h                 # all flags
