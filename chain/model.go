@@ -160,6 +160,14 @@ func (m *Model) score(s *lattice, w []float64, c *sparse.Corpus, i int) *inferen
 			}
 		}
 	}
+	return m.finishLattice(s, w, c, i, unary)
+}
+
+// finishLattice sets the lattice of sequence i of c to the given unary
+// scores plus the transition and pair scores of w.
+func (m *Model) finishLattice(s *lattice, w []float64, c *sparse.Corpus, i int, unary []float64) *inference.Lattice {
+	L := len(m.Labels)
+	start, T := c.Span(i)
 	s.lat = inference.Lattice{T: T, L: L, Unary: unary}
 	if m.Transitions {
 		s.lat.Trans = w[m.TransOffset() : m.TransOffset()+L*L]

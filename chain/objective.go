@@ -53,6 +53,15 @@ type objective struct {
 	live      *sparse.Corpus
 	liveAttrs int // number of live attributes when live was built
 
+	// Sparse label lists: when few state features are active, scoring and
+	// expectations visit only the active labels of each attribute (labels
+	// of attribute a are alLab[alPtr[a]:alPtr[a+1]]). Skipping features
+	// whose weight is zero does not change any sum, so both modes give
+	// bit-identical results.
+	sparseLabels bool
+	alPtr        []int32
+	alLab        []int32
+
 	// fused: expected state counts are accumulated per shard during the
 	// forward-backward pass (dense U*L buffers, reduced in shard order)
 	// instead of by the column pass. Used when the buffers are small.
@@ -189,12 +198,81 @@ func (o *objective) setActive(active []int32) {
 		}
 	}
 	clear(o.wfull)
+	o.buildLabelLists(live)
 	switch {
 	case live == o.m.NumUnary:
 		o.live, o.liveAttrs = o.c, live
 	case float64(live) < 0.9*float64(o.liveAttrs):
 		o.live, o.liveAttrs = o.compactCorpus(), live
 	}
+}
+
+// sparseLabelFraction is the fraction of active state features (among
+// those of live attributes) below which label lists replace dense rows.
+const sparseLabelFraction = 0.5
+
+// buildLabelLists decides between dense rows and label lists and builds the
+// lists.
+func (o *objective) buildLabelLists(live int) {
+	L := o.m.NumLabels()
+	U := o.m.NumUnary
+	nState := 0
+	for _, j := range o.active {
+		if int(j) < U*L {
+			nState++
+		}
+	}
+	o.sparseLabels = float64(nState) < sparseLabelFraction*float64(live*L)
+	if !o.sparseLabels {
+		return
+	}
+	if cap(o.alPtr) < U+1 {
+		o.alPtr = make([]int32, U+1)
+	}
+	o.alPtr = o.alPtr[:U+1]
+	o.alLab = o.alLab[:0]
+	k := 0
+	for a := 0; a < U; a++ {
+		o.alPtr[a] = int32(len(o.alLab))
+		for k < len(o.active) && int(o.active[k]) < (a+1)*L {
+			o.alLab = append(o.alLab, o.active[k]-int32(a*L))
+			k++
+		}
+	}
+	o.alPtr[U] = int32(len(o.alLab))
+}
+
+// scoreSparse is Model.score for the training objective in label-list
+// mode: only active (attribute, label) weights are visited.
+func (o *objective) scoreSparse(s *lattice, c *sparse.Corpus, i int) *inference.Lattice {
+	m := o.m
+	L := m.NumLabels()
+	start, T := c.Span(i)
+	if cap(s.unary) < T*L {
+		s.unary = make([]float64, T*L)
+	}
+	unary := s.unary[:T*L]
+	clear(unary)
+	w := o.wfull
+	for t := 0; t < T; t++ {
+		row := unary[t*L : t*L+L]
+		cols, vals := c.Unary.Row(start + t)
+		for k, a := range cols {
+			base := int(a) * L
+			labs := o.alLab[o.alPtr[a]:o.alPtr[a+1]]
+			if vals == nil {
+				for _, y := range labs {
+					row[y] += w[base+int(y)]
+				}
+			} else {
+				v := vals[k]
+				for _, y := range labs {
+					row[y] += v * w[base+int(y)]
+				}
+			}
+		}
+	}
+	return m.finishLattice(s, w, c, i, unary)
 }
 
 // compactCorpus returns a copy of the corpus whose unary rows keep only the
@@ -291,7 +369,12 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 				sh.err = ctx.Err()
 				return
 			}
-			lat := m.score(&sh.lat, o.wfull, c, i)
+			var lat *inference.Lattice
+			if o.sparseLabels {
+				lat = o.scoreSparse(&sh.lat, c, i)
+			} else {
+				lat = m.score(&sh.lat, o.wfull, c, i)
+			}
 			logZ := inference.ForwardBackward(sh.ws, lat)
 			start, T := c.Span(i)
 			gold := 0.0
@@ -311,7 +394,23 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 			sh.loss += logZ - gold
 			node := sh.ws.Node()
 			copy(o.mu[start*L:(start+T)*L], node)
-			if sh.stateExp != nil {
+			if sh.stateExp != nil && o.sparseLabels {
+				for t := 0; t < T; t++ {
+					mu := node[t*L : t*L+L]
+					cols, vals := c.Unary.Row(start + t)
+					for k, a := range cols {
+						base := int(a) * L
+						labs := o.alLab[o.alPtr[a]:o.alPtr[a+1]]
+						v := 1.0
+						if vals != nil {
+							v = vals[k]
+						}
+						for _, y := range labs {
+							sh.stateExp[base+int(y)] += v * mu[y]
+						}
+					}
+				}
+			} else if sh.stateExp != nil {
 				for t := 0; t < T; t++ {
 					mu := node[t*L : t*L+L]
 					cols, vals := c.Unary.Row(start + t)
@@ -415,10 +514,22 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 			if !o.attrLive[a] {
 				continue
 			}
+			var labs []int32
+			if o.sparseLabels {
+				labs = o.alLab[o.alPtr[a]:o.alPtr[a+1]]
+			}
 			for q := o.colPtr[a]; q < o.colPtr[a+1]; q++ {
 				p := int(o.colPos[q])
 				mu := o.mu[p*L : p*L+L]
-				if o.colVal != nil {
+				if labs != nil {
+					v := 1.0
+					if o.colVal != nil {
+						v = o.colVal[q]
+					}
+					for _, y := range labs {
+						e[y] += v * mu[y]
+					}
+				} else if o.colVal != nil {
 					v := o.colVal[q]
 					for y := range e {
 						e[y] += v * mu[y]

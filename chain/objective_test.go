@@ -147,3 +147,50 @@ func TestObjectiveCancel(t *testing.T) {
 		t.Fatal("eval with a cancelled context returned no error")
 	}
 }
+
+// TestObjectiveActiveSubset evaluates on a small active set (label-list mode
+// and compacted attribute lists) and compares with brute force on the
+// masked weights.
+func TestObjectiveActiveSubset(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	c := randomCorpus(rng, 9, 4, 6, 0, 4, true)
+	m, _ := NewModel(labelNames(4), 6, 0, true, nil)
+	for _, budget := range []int{64 << 20, 0} {
+		old := fusedBudget
+		fusedBudget = budget
+		o := newObjective(m, c, 2)
+		fusedBudget = old
+		var act []int32
+		for j := 0; j < len(m.W); j++ {
+			// Attributes 0-1 dead, attributes 2-5 with label 0 (attribute 5 also 3); all transitions.
+			if j >= m.TransOffset() || (j/4 >= 2 && (j%4 == 0 || (j%4 == 3 && j/4 == 5))) {
+				act = append(act, int32(j))
+			}
+		}
+		o.setActive(act)
+		if !o.sparseLabels || o.live == c {
+			t.Fatalf("budget %d: sparse labels %v, compacted corpus %v", budget, o.sparseLabels, o.live != c)
+		}
+		x := make([]float64, len(act))
+		w := make([]float64, len(m.W))
+		for k, j := range act {
+			x[k] = rng.NormFloat64()
+			w[j] = x[k]
+		}
+		mv := make([]float64, len(act))
+		f, err := o.eval(context.Background(), x, mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		approxScalar(t, "loss", bruteNLL(m, w, c), f, 1e-10, 1e-10)
+		const h = 1e-5
+		for k, j := range act {
+			w[j] += h
+			fp := bruteNLL(m, w, c)
+			w[j] -= 2 * h
+			fm := bruteNLL(m, w, c)
+			w[j] += h
+			approxScalar(t, "m", -(fp-fm)/(2*h), mv[k], 1e-7, 1e-6)
+		}
+	}
+}
