@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -25,7 +28,12 @@ type trainFlags struct {
 	screen    string
 	observed  bool
 	quiet     bool
+	cpuprof   string
 	report    string
+	memory    int
+	ckpt      string
+	ckptEvery int
+	resume    bool
 }
 
 func runTrain(e *env, args []string) error {
@@ -50,15 +58,37 @@ func runTrain(e *env, args []string) error {
 	fs.BoolVar(&tf.observed, "observed-pairs", false, "use only (attribute, label) pairs seen in training (CRFsuite's feature set)")
 	fs.BoolVar(&tf.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&tf.report, "report", "", "write the training report (settings, per-iteration log, final gap, timings) as JSON to `file`")
+	fs.StringVar(&tf.cpuprof, "cpuprofile", "", "write a CPU profile of training to `file`")
+	fs.IntVar(&tf.memory, "memory", 10, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
+	fs.StringVar(&tf.ckpt, "checkpoint", "", "write a checkpoint to `file` every --checkpoint-every iterations (atomically)")
+	fs.IntVar(&tf.ckptEvery, "checkpoint-every", 10, "iterations between checkpoints")
+	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if tf.cpuprof != "" {
+		f, err := os.Create(tf.cpuprof)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if len(pos) != 1 {
 		return usagef("want exactly one training file, got %d (see tagger train -h)", len(pos))
 	}
 	if (tf.c1 >= 0) != (tf.c2 >= 0) {
 		return usagef("--c1 and --c2 go together")
+	}
+	if tf.resume && tf.ckpt == "" {
+		return usagef("--resume needs --checkpoint FILE")
+	}
+	if tf.memory < 1 || tf.ckptEvery < 1 {
+		return usagef("--memory and --checkpoint-every must be >= 1")
 	}
 	_, err = trainModel(e, pos[0], &tf)
 	return err
@@ -90,18 +120,36 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	op := chain.Options{
 		Alpha: tf.alpha, Beta: tf.beta, BetaRatio: tf.betaRatio,
 		Epsilon: tf.epsilon, Delta: tf.delta, MaxIter: tf.maxIter, Threads: tf.threads,
-		Screen: chain.ScreenRule(tf.screen), ObservedPairs: tf.observed,
+		Screen: chain.ScreenRule(tf.screen), ObservedPairs: tf.observed, Memory: tf.memory,
 	}
 	if tf.c1 >= 0 {
 		op.SumForm, op.C1, op.C2 = true, tf.c1, tf.c2
 	}
-	if !tf.quiet {
-		op.Progress = func(it chain.Iteration) {
-			fmt.Fprintf(e.stderr, "iter %4d  objective %.8g  gap %.3e  active %d  nonzero %d  screened %d  %.1fs\n",
-				it.Iter, it.Primal, it.Gap, it.Active, it.NonZero, it.Screened, it.Seconds)
+	if tf.ckpt != "" {
+		op.CheckpointEvery = tf.ckptEvery
+		op.Checkpoint = func(ck *chain.Checkpoint) error {
+			return writeFileAtomic(tf.ckpt, func(w io.Writer) error {
+				_, err := ck.WriteTo(w)
+				return err
+			})
+		}
+		if tf.resume {
+			f, err := os.Open(tf.ckpt)
+			if err != nil {
+				return nil, err
+			}
+			ck, err := chain.ReadCheckpoint(f)
+			f.Close()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", tf.ckpt, err)
+			}
+			op.Resume = ck
 		}
 	}
+	progress, finish := newProgress(e.stderr, tf.quiet, tf.maxIter, tf.epsilon)
+	op.Progress = progress
 	res, err := chain.Train(e.ctx, m, c, op)
+	finish()
 	if err != nil {
 		return nil, err
 	}
