@@ -57,7 +57,7 @@ func ForwardBackward(ws *Workspace, lat *Lattice) float64 {
 	ws.Reserve(T, L)
 	ws.ready, ws.fbT, ws.fbL = true, T, L
 	if T == 0 {
-		clear(ws.edge[:L*L])
+		ws.zeroEdge(T, L)
 		ws.logZ, ws.logSpace = 0, false
 		return 0
 	}
@@ -281,8 +281,7 @@ func (ws *Workspace) forwardExp(lat *Lattice) bool {
 // could otherwise overflow and turn 0·Inf into NaN.
 func (ws *Workspace) backwardExp(lat *Lattice) {
 	T, L := lat.T, lat.L
-	edge := ws.edge[:L*L]
-	clear(edge)
+	edge := ws.zeroEdge(T, L)
 	aLast := ws.alpha[(T-1)*L : T*L]
 	bLast := ws.beta[(T-1)*L : T*L]
 	bLast = bLast[:len(aLast)]
@@ -385,8 +384,7 @@ func (ws *Workspace) forwardBackwardLog(lat *Lattice) {
 	}
 	la, lb := ws.alpha, ws.beta
 	node := ws.node[:T*L]
-	edge := ws.edge[:L*L]
-	clear(edge)
+	edge := ws.zeroEdge(T, L)
 	logZ := 0.0
 	for t := 0; t < T; t++ {
 		cur := la[t*L : t*L+L]

@@ -24,6 +24,7 @@ type Workspace struct {
 	alpha, beta, eu, node []float64 // T×L
 	scale                 []float64 // T
 	edge                  []float64 // L×L: EdgeSum
+	edgeZero              int       // edge[:edgeZero²] is known to be all zero (skips clearing it for T <= 1)
 	eAt                   []float64 // T×L×L: exp of each transition block, when TransAt is set
 
 	// Cache of exp(Trans - max Trans): valid for transCopy when transOK.
@@ -124,4 +125,19 @@ func (ws *Workspace) checkFB(lat *Lattice) {
 		panic(fmt.Sprintf("inference: lattice is %dx%d but the last ForwardBackward ran on %dx%d",
 			lat.T, lat.L, ws.fbT, ws.fbL))
 	}
+}
+
+// zeroEdge returns edge[:L*L] cleared, skipping the clear when it is known
+// to be zero already (sequences of length 0 or 1 leave it untouched), and
+// records that it stays zero only if T <= 1.
+func (ws *Workspace) zeroEdge(T, L int) []float64 {
+	e := ws.edge[:L*L]
+	if ws.edgeZero != L {
+		clear(e)
+	}
+	ws.edgeZero = 0
+	if T <= 1 {
+		ws.edgeZero = L
+	}
+	return e
 }
