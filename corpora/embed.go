@@ -13,7 +13,7 @@ import (
 // data holds the default corpora, gzip-compressed, with their provenance
 // (data/README.md). Nothing is ever downloaded.
 //
-//go:embed data/README.md data/ocr/letter.data.gz data/ocr/letter.names data/conll2000/train.txt.gz data/conll2000/test.txt.gz data/conll2000/README.conll2000.txt
+//go:embed data/README.md data/ocr/letter.data.gz data/ocr/letter.names data/conll2000/train.txt.gz data/conll2000/test.txt.gz data/conll2000/README.conll2000.txt data/conll2000/chunking.template
 var data embed.FS
 
 // EmbeddedNames lists the names accepted by [OpenEmbedded].
@@ -30,8 +30,10 @@ func EmbeddedNames() []string {
 
 // OpenEmbedded opens an embedded file by name: "ocr/letter.data.gz",
 // "ocr/letter.names", "conll2000/train.txt.gz", "conll2000/test.txt.gz",
-// "conll2000/README.conll2000.txt" or "README.md" (the provenance and verified
-// counts). Files ending in .gz are returned decompressed. The caller must
+// "conll2000/README.conll2000.txt", "conll2000/chunking.template" (the
+// classic CRF++ chunking template: words and POS tags in a +-2 window, word
+// bigrams, POS bigrams and trigrams, and B) or "README.md" (the provenance
+// and verified counts). Files ending in .gz are returned decompressed. The caller must
 // close the result.
 func OpenEmbedded(name string) (io.ReadCloser, error) {
 	b, err := data.ReadFile("data/" + name)

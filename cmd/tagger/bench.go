@@ -98,13 +98,16 @@ type ruleOutcome struct {
 
 func runBench(e *env, args []string) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" {
-		return usagef("want a suite name: tagger bench paper [flags]")
+		return usagef("want a suite name: tagger bench paper|screen [flags]")
 	}
 	if args[0] == "-h" || args[0] == "--help" {
 		args = append([]string{"paper"}, args...)
 	}
+	if args[0] == "screen" {
+		return runBenchScreen(e, args[1:])
+	}
 	if args[0] != "paper" {
-		return usagef("unknown suite %q (the only suite is paper)", args[0])
+		return usagef("unknown suite %q (want paper or screen)", args[0])
 	}
 	var bf benchFlags
 	fs := newFlagSet(e, "bench paper", "[flags]",
