@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 )
 
 // Func evaluates the smooth part f of the objective: it writes ∇f(x) into
@@ -31,6 +32,16 @@ type Settings struct {
 	// Backtrack is the factor the step is multiplied by after a rejected
 	// trial, 0 < Backtrack < 1. If 0, it defaults to 0.5.
 	Backtrack float64
+	// Threads is the number of goroutines the optimizer's own vector work
+	// (two-loop recursion, memory update, pseudo-gradient, projections,
+	// line-search trial points) runs on; 0 or 1 means the calling
+	// goroutine only. With Threads > 1, New starts Threads-1 worker
+	// goroutines, which end when the optimizer is garbage collected (or
+	// at once by Close). Vectors shorter than 65536 elements are always
+	// processed serially. The iterates do not depend on Threads: every
+	// sum is formed over fixed chunks of the index range, added in chunk
+	// order, so the results are bit-identical for any value.
+	Threads int
 }
 
 const (
@@ -56,6 +67,8 @@ func (s Settings) withDefaults() (Settings, error) {
 		s.Backtrack = defaultBacktrack
 	}
 	switch {
+	case s.Threads < 0:
+		return s, fmt.Errorf("owlqn: Settings.Threads = %d, want >= 0", s.Threads)
 	case s.M < 0:
 		return s, fmt.Errorf("owlqn: Settings.M = %d, want >= 0", s.M)
 	case !(s.L1 >= 0) || math.IsInf(s.L1, 1):
@@ -86,8 +99,9 @@ var (
 // Optimizer minimizes F(x) = f(x) + l1*||x||_1 by OWL-QN, one iteration per
 // call of Iterate. It is not safe for concurrent use.
 type Optimizer struct {
-	fn  Func
-	set Settings
+	fn   Func
+	set  Settings
+	pool *pool // nil: serial kernels
 
 	x, g   []float64 // current point and ∇f there
 	xt, gt []float64 // trial point and its gradient (line search scratch)
@@ -127,10 +141,26 @@ func New(x0 []float64, fn Func, s Settings) (*Optimizer, error) {
 		mem: newMemory(s.M, n),
 	}
 	copy(o.x, x0)
+	o.pool = newPool(s.Threads, n)
 	if err := o.Reevaluate(); err != nil {
+		o.pool.stop()
 		return nil, err
 	}
+	if o.pool != nil {
+		// The workers reference only the pool, so o can become
+		// unreachable while they wait; then stop them.
+		runtime.AddCleanup(o, (*pool).stop, o.pool)
+	}
 	return o, nil
+}
+
+// Close ends the worker goroutines of an optimizer made with
+// Settings.Threads > 1 (they also end when it is garbage collected). The
+// optimizer stays usable and runs serially from then on, with bit-identical
+// results. Close is idempotent and does nothing for a serial optimizer.
+func (o *Optimizer) Close() {
+	o.pool.stop()
+	o.pool = nil
 }
 
 // Iterate performs one OWL-QN iteration (see the package documentation):
@@ -155,8 +185,7 @@ func (o *Optimizer) Iterate() error {
 		}
 	}
 	l1 := o.set.L1
-	pseudoGradient(o.pg, o.x, o.g, l1)
-	pgNorm := norm2(o.pg)
+	pgNorm := math.Sqrt(o.pool.pseudoGradient(o.pg, o.x, o.g, l1))
 	if pgNorm == 0 {
 		return nil
 	}
@@ -164,19 +193,15 @@ func (o *Optimizer) Iterate() error {
 		return ErrNotFinite
 	}
 
-	twoLoop(o.d, o.pg, &o.mem)
-	if l1 > 0 {
-		projectDirection(o.d, o.pg)
-	}
+	twoLoop(o.pool, o.d, o.pg, &o.mem)
+	// With l1 > 0, projectDirection; then d·pg, in the same pass.
 	// After projection every non-zero d_j has the sign of -pg_j, so
 	// d·pg < 0 unless d vanished; without l1, d·g < 0 as long as H stays
 	// positive definite. If rounding broke this, restart from steepest
 	// descent with an empty memory.
-	if !(dot(o.d, o.pg) < 0) {
+	if !(o.pool.projectDot(o.d, o.pg, l1 > 0) < 0) {
 		o.mem.reset()
-		for j, p := range o.pg {
-			o.d[j] = -p
-		}
+		o.pool.lin(o.d, o.pg, 0, nil, -1, nil)
 	}
 	// First step: 1/||◇F|| when the memory is empty (the direction is
 	// then -◇F, so the first trial moves x by a distance of 1), the
@@ -185,7 +210,7 @@ func (o *Optimizer) Iterate() error {
 	if o.mem.count == 0 {
 		step = 1 / pgNorm
 	}
-	ft, objt, evals, err := lineSearch(o.fn, o.x, o.g, o.pg, o.d, o.xt, o.gt, o.obj, l1, step, &o.set)
+	ft, objt, evals, err := lineSearch(o.pool, o.fn, o.x, o.g, o.pg, o.d, o.xt, o.gt, o.obj, l1, step, &o.set)
 	o.evals += evals
 	if err != nil {
 		if err == ErrLineSearch {
@@ -193,7 +218,7 @@ func (o *Optimizer) Iterate() error {
 		}
 		return fmt.Errorf("owlqn: line search: %w", err)
 	}
-	o.mem.update(o.xt, o.x, o.gt, o.g)
+	o.mem.update(o.pool, o.xt, o.x, o.gt, o.g)
 	o.x, o.xt = o.xt, o.x
 	o.g, o.gt = o.gt, o.g
 	o.f, o.obj = ft, objt
@@ -217,7 +242,7 @@ func (o *Optimizer) Reevaluate() error {
 	}
 	o.g, o.gt = o.gt, o.g
 	o.f = f
-	o.obj = f + o.set.L1*norm1(o.x)
+	o.obj = f + o.set.L1*o.pool.norm1(o.x)
 	o.stale = false
 	return nil
 }
@@ -251,7 +276,7 @@ func (o *Optimizer) Objective() float64 { return o.obj }
 // The result is out of date while Stale reports true.
 func (o *Optimizer) PseudoGradient(dst []float64) []float64 {
 	dst = append(dst[:0], o.x...) // grow to Len, then overwrite
-	pseudoGradient(dst, o.x, o.g, o.set.L1)
+	o.pool.pseudoGradient(dst, o.x, o.g, o.set.L1)
 	return dst
 }
 
@@ -318,11 +343,11 @@ func (o *Optimizer) Compact(keep []int32, resetMemory bool) {
 	if resetMemory {
 		o.mem.reset()
 	}
-	o.mem.compact(keep)
+	o.mem.compact(o.pool, keep)
 	if !o.stale {
 		// Dropped coordinates were 0: ||x||_1 is unchanged, but
 		// recompute it to stay bit-identical with a fresh evaluation.
-		o.obj = o.f + o.set.L1*norm1(o.x)
+		o.obj = o.f + o.set.L1*o.pool.norm1(o.x)
 	}
 }
 
@@ -335,7 +360,7 @@ func (o *Optimizer) SetL1(l1 float64) {
 		panic("owlqn: SetL1: l1 must be finite and >= 0")
 	}
 	o.set.L1 = l1
-	o.obj = o.f + l1*norm1(o.x)
+	o.obj = o.f + l1*o.pool.norm1(o.x)
 	o.mem.reset()
 }
 

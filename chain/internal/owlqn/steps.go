@@ -50,6 +50,7 @@ func pseudoGradient(pg, x, g []float64, l1 float64) {
 type memory struct {
 	s, y  [][]float64
 	rho   []float64
+	yy    []float64 // y[i]·y[i], for the initial scaling of twoLoop
 	alpha []float64 // scratch of the two-loop recursion, len m
 	start int       // slot of the oldest pair
 	count int       // number of pairs stored
@@ -64,6 +65,7 @@ func newMemory(m, n int) memory {
 		s:     make([][]float64, m),
 		y:     make([][]float64, m),
 		rho:   make([]float64, m),
+		yy:    make([]float64, m),
 		alpha: make([]float64, m),
 	}
 	for i := range m {
@@ -83,12 +85,9 @@ func (m *memory) reset() { m.start, m.count = 0, 0 }
 // unchanged, unless s·y > 0: BFGS keeps the inverse Hessian approximation
 // positive definite only under this curvature condition [2, p. 506], which
 // a backtracking (non-Wolfe) line search does not guarantee. It reports
-// whether the pair was stored.
-func (m *memory) update(xNew, xOld, gNew, gOld []float64) bool {
-	var sy float64
-	for j := range xNew {
-		sy += (xNew[j] - xOld[j]) * (gNew[j] - gOld[j])
-	}
+// whether the pair was stored. The kernels run on p (nil: serially).
+func (m *memory) update(p *pool, xNew, xOld, gNew, gOld []float64) bool {
+	sy, yy := p.diffDot(xNew, xOld, gNew, gOld)
 	if !(sy > 0) || math.IsInf(sy, 0) {
 		return false
 	}
@@ -100,35 +99,35 @@ func (m *memory) update(xNew, xOld, gNew, gOld []float64) bool {
 		k = m.start
 		m.start = (m.start + 1) % len(m.s)
 	}
-	s, y := m.s[k][:len(xNew)], m.y[k][:len(xNew)]
-	for j := range xNew {
-		s[j] = xNew[j] - xOld[j]
-		y[j] = gNew[j] - gOld[j]
-	}
+	m.s[k], m.y[k] = m.s[k][:len(xNew)], m.y[k][:len(xNew)]
+	p.diff(m.s[k], m.y[k], xNew, xOld, gNew, gOld)
 	m.rho[k] = 1 / sy
+	m.yy[k] = yy
 	return true
 }
 
 // compact shrinks every stored pair to the coordinates in keep (increasing)
 // and drops the pairs whose curvature s·y is no longer positive on the
-// surviving coordinates, keeping the order of the others.
-func (m *memory) compact(keep []int32) {
+// surviving coordinates, keeping the order of the others. The curvatures
+// are recomputed on p (nil: serially).
+func (m *memory) compact(p *pool, keep []int32) {
 	w := 0
 	for i := range m.count {
 		k := m.slot(i)
 		s := compactVec(m.s[k], keep)
 		y := compactVec(m.y[k], keep)
 		m.s[k], m.y[k] = s, y
-		sy := dot(s, y)
+		sy, yy := p.dot2(s, y)
 		if !(sy > 0) {
 			continue
 		}
-		m.rho[k] = 1 / sy
+		m.rho[k], m.yy[k] = 1/sy, yy
 		if kw := m.slot(w); kw != k {
 			// w < i: slot kw holds a dropped pair, swap it out.
 			m.s[kw], m.s[k] = m.s[k], m.s[kw]
 			m.y[kw], m.y[k] = m.y[k], m.y[kw]
 			m.rho[kw], m.rho[k] = m.rho[k], m.rho[kw]
+			m.yy[kw], m.yy[k] = m.yy[k], m.yy[kw]
 		}
 		w++
 	}
@@ -155,32 +154,46 @@ func (m *memory) compact(keep []int32) {
 //	d = -r
 //
 // With an empty memory H = I and d = -q. d must not overlap q.
-func twoLoop(d, q []float64, m *memory) {
+//
+// Each pass over the vectors fuses the axpy of one pair with the dot
+// product the next pair needs (and the copy of q, the scaling by H0 and the
+// final negation with their neighbours), so the recursion reads each stored
+// vector once and d about 2m times; the kernels run on p (nil: serially).
+func twoLoop(p *pool, d, q []float64, m *memory) {
 	if len(d) != len(q) {
 		panic("owlqn: twoLoop: length mismatch")
 	}
-	copy(d, q)
-	if m.count > 0 {
-		for i := m.count - 1; i >= 0; i-- {
-			k := m.slot(i)
-			a := m.rho[k] * dot(m.s[k], d)
-			m.alpha[i] = a
-			axpy(d, -a, m.y[k])
-		}
-		kn := m.slot(m.count - 1)
-		yn := m.y[kn]
-		gamma := 1 / (m.rho[kn] * dot(yn, yn))
-		for j := range d {
-			d[j] *= gamma
-		}
-		for i := range m.count {
-			k := m.slot(i)
-			b := m.rho[k] * dot(m.y[k], d)
-			axpy(d, m.alpha[i]-b, m.s[k])
+	if m.count == 0 {
+		p.lin(d, q, 0, nil, -1, nil)
+		return
+	}
+	last := m.count - 1
+	kn := m.slot(last)
+	gamma := 1 / (m.rho[kn] * m.yy[kn])
+	// First loop, newest to oldest. dot is s_i·q_{i+1}, computed by the
+	// pass that produced q_{i+1}.
+	dot := p.lin(d, q, 0, nil, 1, m.s[kn])
+	for i := last; i >= 0; i-- {
+		k := m.slot(i)
+		a := m.rho[k] * dot
+		m.alpha[i] = a
+		if i > 0 {
+			dot = p.lin(d, d, -a, m.y[k], 1, m.s[m.slot(i-1)])
+		} else {
+			// q_oldest scaled by H0; then the first dot of the
+			// second loop.
+			dot = p.lin(d, d, -a, m.y[k], gamma, m.y[m.slot(0)])
 		}
 	}
-	for j := range d {
-		d[j] = -d[j]
+	// Second loop, oldest to newest. dot is y_i·r.
+	for i := range m.count {
+		k := m.slot(i)
+		b := m.rho[k] * dot
+		if i < last {
+			dot = p.lin(d, d, m.alpha[i]-b, m.s[k], 1, m.y[m.slot(i+1)])
+		} else {
+			p.lin(d, d, m.alpha[i]-b, m.s[k], -1, nil) // d = -r
+		}
 	}
 }
 
@@ -263,27 +276,12 @@ func projectOrthant(dst, x, pg []float64) {
 // gradient of f there in gt; lineSearch returns f(xt), F(xt) and the number
 // of evaluations. On failure xt and gt hold the last rejected trial and err
 // is ErrLineSearch or the error of fn, unwrapped. x, g, pg and d are not
-// modified.
-func lineSearch(fn Func, x, g, pg, d, xt, gt []float64, obj, l1, step float64, s *Settings) (ft, objt float64, evals int, err error) {
+// modified. The vector kernels run on p (nil: serially).
+func lineSearch(p *pool, fn Func, x, g, pg, d, xt, gt []float64, obj, l1, step float64, s *Settings) (ft, objt float64, evals int, err error) {
 	for evals < s.MaxLineSearch {
-		var moved bool
-		for j, xj := range x {
-			xt[j] = xj + step*d[j]
-		}
-		if l1 > 0 {
-			projectOrthant(xt, x, pg)
-		}
 		// dec = ◇F(x)·(x' - x), < 0 because x' - x agrees in sign with
 		// d, which agrees with -◇F(x) after projectDirection.
-		var dec, dl1 float64
-		for j, xj := range x {
-			dx := xt[j] - xj
-			if dx != 0 {
-				moved = true
-			}
-			dec += pg[j] * dx
-			dl1 += math.Abs(xt[j]) - math.Abs(xj)
-		}
+		dec, dl1, n1, moved := p.trial(xt, x, d, pg, step, l1 > 0)
 		if !moved {
 			// The step underflowed: x' == x satisfies (A) trivially
 			// but makes no progress.
@@ -296,18 +294,14 @@ func lineSearch(fn Func, x, g, pg, d, xt, gt []float64, obj, l1, step float64, s
 		}
 		objt = ft
 		if l1 > 0 {
-			objt += l1 * norm1(xt)
+			objt += l1 * n1
 		}
 		// A NaN objective fails both comparisons and backtracks.
 		if objt <= obj+s.Armijo*dec {
 			return ft, objt, evals, nil
 		}
 		if objt <= obj+roundoffF*math.Abs(obj) {
-			var trap float64
-			for j, xj := range x {
-				trap += (g[j] + gt[j]) * (xt[j] - xj)
-			}
-			trap = 0.5*trap + l1*dl1
+			trap := 0.5*p.trap(g, gt, xt, x) + l1*dl1
 			if trap <= s.Armijo*dec {
 				return ft, objt, evals, nil
 			}
@@ -331,29 +325,10 @@ func compactVec(v []float64, keep []int32) []float64 {
 	return v[:len(keep)]
 }
 
-func dot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s float64
-	for i, ai := range a {
-		s += ai * b[i]
-	}
-	return s
-}
+// dot, norm1 and norm2 run the chunked kernels of par.go serially, so they
+// give the same bits as the optimizer's parallel kernels.
+func dot(a, b []float64) float64 { return (*pool)(nil).dot(a, b) }
 
-// axpy sets y += a*x.
-func axpy(y []float64, a float64, x []float64) {
-	x = x[:len(y)]
-	for i := range y {
-		y[i] += a * x[i]
-	}
-}
-
-func norm1(x []float64) float64 {
-	var s float64
-	for _, v := range x {
-		s += math.Abs(v)
-	}
-	return s
-}
+func norm1(x []float64) float64 { return (*pool)(nil).norm1(x) }
 
 func norm2(x []float64) float64 { return math.Sqrt(dot(x, x)) }

@@ -191,7 +191,7 @@ func TestTwoLoopMatchesDenseBFGS(t *testing.T) {
 			yv := mat.NewVecDense(n, nil)
 			yv.MulVec(&B, mat.NewVecDense(n, s))
 			y := yv.RawVector().Data
-			if !mem.update(s, zero, y, zero) {
+			if !mem.update(nil, s, zero, y, zero) {
 				t.Fatalf("update rejected a pair with s·y > 0")
 			}
 			ss, ys = append(ss, s), append(ys, y)
@@ -208,12 +208,12 @@ func TestTwoLoopMatchesDenseBFGS(t *testing.T) {
 		want.MulVec(H, mat.NewVecDense(n, q))
 		want.ScaleVec(-1, &want)
 		d := make([]float64, n)
-		twoLoop(d, q, &mem)
+		twoLoop(nil, d, q, &mem)
 		approxEqual(t, "d", want.RawVector().Data, d, 1e-10, 1e-10)
 
 		// Secant equation of the newest pair: H y = s, so d = -s.
 		last := len(ss) - 1
-		twoLoop(d, ys[last], &mem)
+		twoLoop(nil, d, ys[last], &mem)
 		for j := range d {
 			d[j] = -d[j]
 		}
@@ -224,19 +224,19 @@ func TestTwoLoopMatchesDenseBFGS(t *testing.T) {
 func TestTwoLoopEmptyMemoryIsSteepestDescent(t *testing.T) {
 	mem := newMemory(4, 3)
 	d := make([]float64, 3)
-	twoLoop(d, []float64{1, -2, 0.5}, &mem)
+	twoLoop(nil, d, []float64{1, -2, 0.5}, &mem)
 	approxEqual(t, "d", []float64{-1, 2, -0.5}, d, 0, 0)
 }
 
 func TestMemoryUpdateSkipsNonPositiveCurvature(t *testing.T) {
 	mem := newMemory(2, 2)
 	zero := []float64{0, 0}
-	mem.update([]float64{1, 0}, zero, []float64{1, 0}, zero)       // s·y = 1
-	mem.update([]float64{0, 1}, zero, []float64{0, 2}, zero)       // s·y = 2, memory full
-	if mem.update([]float64{1, 1}, zero, []float64{-1, 0}, zero) { // s·y = -1
+	mem.update(nil, []float64{1, 0}, zero, []float64{1, 0}, zero)       // s·y = 1
+	mem.update(nil, []float64{0, 1}, zero, []float64{0, 2}, zero)       // s·y = 2, memory full
+	if mem.update(nil, []float64{1, 1}, zero, []float64{-1, 0}, zero) { // s·y = -1
 		t.Fatal("pair with s·y < 0 stored")
 	}
-	if mem.update([]float64{1, 0}, zero, []float64{0, 1}, zero) { // s·y = 0
+	if mem.update(nil, []float64{1, 0}, zero, []float64{0, 1}, zero) { // s·y = 0
 		t.Fatal("pair with s·y = 0 stored")
 	}
 	if mem.count != 2 {
@@ -261,11 +261,11 @@ func TestMemoryCompact(t *testing.T) {
 		{{2, 0, 3}, {1, 7, 1}},  // s·y = 5;   on {1,2}: 3
 	}
 	for _, p := range pairs {
-		if !mem.update(p[0], zero, p[1], zero) {
+		if !mem.update(nil, p[0], zero, p[1], zero) {
 			t.Fatal("update rejected")
 		}
 	}
-	mem.compact([]int32{1, 2})
+	mem.compact(nil, []int32{1, 2})
 	if mem.count != 3 {
 		t.Fatalf("count = %d, want 3", mem.count)
 	}
@@ -284,7 +284,7 @@ func TestMemoryCompact(t *testing.T) {
 		}
 	}
 	// A new push after compaction fills the free slot with the new length.
-	if !mem.update([]float64{1, 1}, []float64{0, 0}, []float64{1, 1}, []float64{0, 0}) || mem.count != 4 {
+	if !mem.update(nil, []float64{1, 1}, []float64{0, 0}, []float64{1, 1}, []float64{0, 0}) || mem.count != 4 {
 		t.Fatalf("update after compact: count = %d", mem.count)
 	}
 }
@@ -318,7 +318,7 @@ func TestLineSearchArmijoAndOrthant(t *testing.T) {
 	s, _ := Settings{}.withDefaults()
 	xt, gt := make([]float64, 3), make([]float64, 3)
 	obj := f + l1*norm1(x)
-	ft, objt, evals, err := lineSearch(q.eval, x, g, pg, d, xt, gt, obj, l1, 1, &s)
+	ft, objt, evals, err := lineSearch(nil, q.eval, x, g, pg, d, xt, gt, obj, l1, 1, &s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,21 +356,21 @@ func TestLineSearchFailures(t *testing.T) {
 
 	calls := 0
 	nan := func(x, g []float64) (float64, error) { calls++; return math.NaN(), nil }
-	_, _, evals, err := lineSearch(nan, x, zero, pg, d, xt, gt, 0, 0, 1, &s)
+	_, _, evals, err := lineSearch(nil, nan, x, zero, pg, d, xt, gt, 0, 0, 1, &s)
 	if !errors.Is(err, ErrLineSearch) || evals != 5 || calls != 5 {
 		t.Fatalf("NaN objective: err = %v, evals = %d, calls = %d; want ErrLineSearch after 5", err, evals, calls)
 	}
 
 	boom := errors.New("boom")
 	fail := func(x, g []float64) (float64, error) { return 0, boom }
-	_, _, evals, err = lineSearch(fail, x, zero, pg, d, xt, gt, 0, 0, 1, &s)
+	_, _, evals, err = lineSearch(nil, fail, x, zero, pg, d, xt, gt, 0, 0, 1, &s)
 	if !errors.Is(err, boom) || evals != 1 {
 		t.Fatalf("fn error: err = %v, evals = %d", err, evals)
 	}
 
 	// A step that underflows leaves x unchanged: fail without evaluating.
 	calls = 0
-	_, _, evals, err = lineSearch(nan, x, zero, pg, []float64{-1e-300, -1e-300}, xt, gt, 0, 0, 1e-300, &s)
+	_, _, evals, err = lineSearch(nil, nan, x, zero, pg, []float64{-1e-300, -1e-300}, xt, gt, 0, 0, 1e-300, &s)
 	if !errors.Is(err, ErrLineSearch) || evals != 0 || calls != 0 {
 		t.Fatalf("underflow: err = %v, evals = %d", err, evals)
 	}
