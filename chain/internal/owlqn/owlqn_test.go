@@ -316,6 +316,43 @@ func BenchmarkIterate(b *testing.B) {
 	}
 }
 
+// BenchmarkIterateLarge measures the optimizer's own work per iteration at
+// n = 2,000,000 (the Func is a cheap separable quadratic, so the two-loop
+// recursion, memory update, projections and line-search kernels dominate)
+// with Threads = 1 and 2.
+func BenchmarkIterateLarge(b *testing.B) {
+	const n = 2_000_000
+	rng := rand.New(rand.NewPCG(1, 1))
+	q := quad{c: make([]float64, n), a: make([]float64, n)}
+	for j := range n {
+		q.c[j] = math.Exp(2 * rng.NormFloat64()) // ill-conditioned
+		q.a[j] = rng.NormFloat64()
+	}
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			o, err := New(make([]float64, n), q.eval, Settings{L1: 0.5, Threads: threads})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer o.Close()
+			for range 10 { // fill the memory (M = 10)
+				if err := o.Iterate(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			evals := o.Evaluations()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := o.Iterate(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(o.Evaluations()-evals)/float64(b.N), "evals/op")
+		})
+	}
+}
+
 func TestNewErrors(t *testing.T) {
 	ok := func(x, g []float64) (float64, error) { return 0, nil }
 	for _, tc := range []struct {
