@@ -59,6 +59,19 @@
 // Dropped coordinates are fixed at zero from then on; the caller's Func must
 // evaluate the restricted problem on the shorter vector.
 //
+// # Threads and determinism
+//
+// Settings.Threads spreads the optimizer's own vector work (the steps above,
+// the memory update and Compact's curvature recomputation) over that many
+// goroutines; the Func parallelizes itself. Every reduction (dot products,
+// norms, s·y) is summed over fixed chunks of 8192 coordinates, in a fixed
+// order within each chunk, and the chunk sums are added in chunk order, so
+// the iterates are bit-identical for any number of threads, including the
+// serial path (see par.go). Below 65536 coordinates everything runs on the
+// calling goroutine. The sign-dependent steps run branch-free
+// (branchfree.go), with the same results as their readable definitions in
+// steps.go.
+//
 // # References
 //
 //	[1] J. Nocedal, Updating quasi-Newton matrices with limited storage,

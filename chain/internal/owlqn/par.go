@@ -91,12 +91,16 @@ func (k *kernel) chunk(lo, hi int) (r [maxParts]float64) {
 		r[0] = norm1Serial(k.a[lo:hi])
 	case opPseudo:
 		pg := k.dst[lo:hi]
-		pseudoGradient(pg, k.a[lo:hi], k.b[lo:hi], k.s1)
+		if k.s1 == 0 {
+			copy(pg, k.b[lo:hi])
+		} else {
+			pseudoGradientFast(pg, k.a[lo:hi], k.b[lo:hi], k.s1)
+		}
 		r[0] = dotSerial(pg, pg)
 	case opProjDot:
 		d, pg := k.dst[lo:hi], k.a[lo:hi]
 		if k.s1 != 0 {
-			projectDirection(d, pg)
+			projectDirectionFast(d, pg)
 		}
 		r[0] = dotSerial(d, pg)
 	case opTrial:
@@ -106,7 +110,7 @@ func (k *kernel) chunk(lo, hi int) (r [maxParts]float64) {
 			xt[j] = xj + step*d[j]
 		}
 		if k.s2 != 0 {
-			projectOrthant(xt, x, pg)
+			projectOrthantFast(xt, x, pg)
 		}
 		r = trialSums(xt, x, pg)
 	case opTrap:
