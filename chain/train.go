@@ -364,10 +364,11 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 		}
 		return f, nil
 	}
-	opt, err := owlqn.New(x, fn, owlqn.Settings{M: op.Memory, L1: lam1})
+	opt, err := owlqn.New(x, fn, owlqn.Settings{M: op.Memory, L1: lam1, Threads: op.Threads})
 	if err != nil {
 		return nil, nil, err
 	}
+	defer opt.Close()
 	lastCheckGap := math.Inf(1)
 	var hist []float64
 	start := 0
