@@ -37,7 +37,9 @@ type Settings struct {
 	// line-search trial points) runs on; 0 or 1 means the calling
 	// goroutine only. With Threads > 1, New starts Threads-1 worker
 	// goroutines, which end when the optimizer is garbage collected (or
-	// at once by Close). Vectors shorter than 65536 elements are always
+	// at once by Close); between kernels they poll for up to 50µs before
+	// parking, so they use a little CPU time at the start of each call
+	// of the Func. Vectors shorter than 65536 elements are always
 	// processed serially. The iterates do not depend on Threads: every
 	// sum is formed over fixed chunks of the index range, added in chunk
 	// order, so the results are bit-identical for any value.

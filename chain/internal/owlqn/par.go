@@ -2,8 +2,10 @@ package owlqn
 
 import (
 	"math"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // This file holds the vector kernels of an iteration and the worker pool
@@ -259,16 +261,29 @@ func trialSums(xt, x, pg []float64) (r [maxParts]float64) {
 // pool runs kernels on a fixed set of goroutines: the caller and
 // threads-1 persistent workers. A nil *pool runs everything on the caller.
 // A pool serves one optimizer, one kernel at a time.
+//
+// A kernel is posted by incrementing gen; worker w runs share w of it and
+// decrements pending. An iteration posts some 30 kernels in quick
+// succession, and waking a parked goroutine takes tens of microseconds, so
+// a worker spins for up to spinTime waiting for the next kernel before it
+// parks on its wake channel (sleeping tells the poster to send a token).
 type pool struct {
-	threads int
-	jobs    chan int // share index 1..threads-1 of the current kernel
-	wg      sync.WaitGroup
-	k       kernel    // the current kernel, set before the shares are sent
-	nchunks int       // number of chunks of the current kernel
-	part    []float64 // maxParts partial sums per chunk
-	once    sync.Once
-	live    atomic.Int32 // number of running workers
+	threads  int
+	gen      atomic.Uint64 // number of kernels posted (+1 at stop)
+	pending  atomic.Int32  // workers still running the current kernel
+	stopped  atomic.Bool
+	sleeping []atomic.Int32  // per worker w (index w-1): 1 while parking
+	wake     []chan struct{} // per worker, capacity 1
+	k        kernel          // the current kernel, set before gen moves
+	nchunks  int             // number of chunks of the current kernel
+	part     []float64       // maxParts partial sums per chunk
+	once     sync.Once
+	live     atomic.Int32 // number of running workers
 }
+
+// spinTime is how long an idle worker polls for the next kernel before it
+// parks.
+const spinTime = 50 * time.Microsecond
 
 // newPool starts threads-1 workers for vectors of at most n elements. It
 // returns nil (serial) if threads <= 1.
@@ -277,22 +292,71 @@ func newPool(threads, n int) *pool {
 		return nil
 	}
 	p := &pool{
-		threads: threads,
-		jobs:    make(chan int, threads-1),
-		part:    make([]float64, maxParts*((n+chunkLen-1)/chunkLen)),
+		threads:  threads,
+		sleeping: make([]atomic.Int32, threads-1),
+		wake:     make([]chan struct{}, threads-1),
+		part:     make([]float64, maxParts*((n+chunkLen-1)/chunkLen)),
 	}
 	p.live.Store(int32(threads - 1))
-	for range threads - 1 {
-		go p.worker()
+	for w := 1; w < threads; w++ {
+		p.wake[w-1] = make(chan struct{}, 1)
+		go p.worker(w)
 	}
 	return p
 }
 
-func (p *pool) worker() {
+func (p *pool) worker(w int) {
 	defer p.live.Add(-1)
-	for w := range p.jobs {
+	var last uint64
+	for {
+		last = p.await(w, last)
+		if p.stopped.Load() {
+			return
+		}
 		p.share(w)
-		p.wg.Done()
+		p.pending.Add(-1)
+	}
+}
+
+// await returns gen once it differs from last: it polls for up to
+// spinTime, then parks until the poster wakes it.
+func (p *pool) await(w int, last uint64) uint64 {
+	var start time.Time
+	for i := 0; ; i++ {
+		if g := p.gen.Load(); g != last {
+			return g
+		}
+		if i%64 == 63 {
+			if start.IsZero() {
+				start = time.Now()
+			} else if time.Since(start) > spinTime {
+				break
+			}
+			runtime.Gosched()
+		}
+	}
+	slp := &p.sleeping[w-1]
+	slp.Store(1)
+	if g := p.gen.Load(); g != last {
+		// A kernel arrived meanwhile. If the poster saw sleeping = 1 it
+		// has sent (or is sending) a token: take it.
+		if !slp.CompareAndSwap(1, 0) {
+			<-p.wake[w-1]
+		}
+		return g
+	}
+	<-p.wake[w-1] // the poster cleared sleeping after moving gen
+	return p.gen.Load()
+}
+
+// post publishes a new generation (the current kernel or the stop) and
+// wakes the parked workers.
+func (p *pool) post() {
+	p.gen.Add(1)
+	for i := range p.sleeping {
+		if p.sleeping[i].CompareAndSwap(1, 0) {
+			p.wake[i] <- struct{}{}
+		}
 	}
 }
 
@@ -309,7 +373,10 @@ func (p *pool) share(w int) {
 // stop ends the workers. The pool must not be used afterwards.
 func (p *pool) stop() {
 	if p != nil {
-		p.once.Do(func() { close(p.jobs) })
+		p.once.Do(func() {
+			p.stopped.Store(true)
+			p.post()
+		})
 	}
 }
 
@@ -331,12 +398,14 @@ func (p *pool) run(k *kernel) [maxParts]float64 {
 		panic("owlqn: kernel longer than the pool's vectors")
 	}
 	p.k, p.nchunks = *k, nc
-	p.wg.Add(p.threads - 1)
-	for w := 1; w < p.threads; w++ {
-		p.jobs <- w
-	}
+	p.pending.Store(int32(p.threads - 1))
+	p.post()
 	p.share(0)
-	p.wg.Wait()
+	for i := 0; p.pending.Load() != 0; i++ {
+		if i%64 == 63 {
+			runtime.Gosched()
+		}
+	}
 	p.k = kernel{} // drop the references to the operands
 	for c := range nc {
 		for i := range tot {
