@@ -14,12 +14,12 @@
 //	dump    list the non-zero weights of a model as TSV
 //	explain show the features and transitions behind each predicted label
 //	path    solve a regularization path over beta with safe screening
-//	bench   reproduce the paper's timing table: tagger bench paper
+//	bench   timing suites: tagger bench paper (the paper's table), tagger bench screen
 //
 // Examples:
 //
 //	$ tagger demo
-//	$ tagger train --format conll --template examples/chunking/chunking.template \
+//	$ tagger train --format conll --template embedded:conll2000/chunking.template \
 //	      --c1 1 --c2 1 --model chunk.model embedded:conll2000/train.txt.gz
 //	$ tagger eval --format conll --model chunk.model embedded:conll2000/test.txt.gz
 //	$ tagger train --format ocr --folds 1-9 --model ocr.model embedded:ocr/letter.data.gz
@@ -29,7 +29,8 @@
 //
 // Inputs are files, "-" for standard input, or "embedded:NAME" for a corpus
 // built into the binary: embedded:ocr/letter.data.gz,
-// embedded:conll2000/train.txt.gz and embedded:conll2000/test.txt.gz.
+// embedded:conll2000/train.txt.gz, embedded:conll2000/test.txt.gz and the
+// CRF++ chunking template embedded:conll2000/chunking.template.
 // Gzip-compressed files are read transparently.
 //
 // Exit status: 0 on success, 1 on failure, 2 on a usage error.
