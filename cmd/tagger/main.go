@@ -75,7 +75,7 @@ var commands = []command{
 	{"dump", "list the non-zero weights of a model as TSV", runDump},
 	{"explain", "show the features and transitions behind each predicted label", runExplain},
 	{"path", "solve a regularization path over beta with safe screening", runPath},
-	{"bench", "reproduce the paper's timing table (tagger bench paper)", runBench},
+	{"bench", "timing suites: bench paper (the paper's table), bench screen (fixed beta)", runBench},
 }
 
 // usageError marks errors that should exit with status 2.
