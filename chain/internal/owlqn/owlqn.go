@@ -337,15 +337,14 @@ func (o *Optimizer) Compact(keep []int32, resetMemory bool) {
 			o.stale = true
 		}
 	}
-	o.x = compactVec(o.x, keep)
-	o.g = compactVec(o.g, keep)
-	m := len(keep)
-	o.xt, o.gt = o.xt[:m], o.gt[:m]
-	o.pg, o.d = o.pg[:m], o.d[:m]
 	if resetMemory {
 		o.mem.reset()
 	}
-	o.mem.compact(o.pool, keep)
+	o.mem.compact(o.pool, keep, o.x, o.g)
+	m := len(keep)
+	o.x, o.g = o.x[:m], o.g[:m]
+	o.xt, o.gt = o.xt[:m], o.gt[:m]
+	o.pg, o.d = o.pg[:m], o.d[:m]
 	if !o.stale {
 		// Dropped coordinates were 0: ||x||_1 is unchanged, but
 		// recompute it to stay bit-identical with a fresh evaluation.

@@ -54,6 +54,7 @@ const (
 	opTrap              // (a + b)·(c - e)
 	opDiffDot           // (a - b)·(c - e), (c - e)·(c - e)
 	opDiff              // dst = a - b, dst2 = c - e
+	opCompact           // compactVec(v, keep) for every v in vecs (shared out by vector, not by chunk)
 )
 
 // kernel is one call of a vector kernel: its operation, length, operands
@@ -65,6 +66,8 @@ type kernel struct {
 	dst, dst2  []float64
 	a, b, c, e []float64
 	s1, s2     float64
+	vecs       [][]float64
+	keep       []int32
 }
 
 // chunk runs the kernel on [lo, hi) and returns its partial sums.
@@ -336,23 +339,40 @@ func (p *pool) await(w int, last uint64) uint64 {
 		}
 	}
 	slp := &p.sleeping[w-1]
-	slp.Store(1)
-	if g := p.gen.Load(); g != last {
-		// A kernel arrived meanwhile. If the poster saw sleeping = 1 it
-		// has sent (or is sending) a token: take it.
-		if !slp.CompareAndSwap(1, 0) {
-			<-p.wake[w-1]
+	for {
+		slp.Store(1)
+		if g := p.gen.Load(); g != last {
+			// A kernel arrived meanwhile. If a poster saw sleeping = 1
+			// it has sent (or is sending) a token: take it.
+			if !slp.CompareAndSwap(1, 0) {
+				<-p.wake[w-1]
+			}
+			return g
 		}
-		return g
+		<-p.wake[w-1] // the poster cleared sleeping after moving gen
+		if g := p.gen.Load(); g != last {
+			return g
+		}
+		// A stale token: the poster of generation last was descheduled
+		// between moving gen and scanning the flags, and meanwhile this
+		// worker saw gen move, ran its share and parked again. Park
+		// again.
 	}
-	<-p.wake[w-1] // the poster cleared sleeping after moving gen
-	return p.gen.Load()
 }
+
+// afterPublish, if not nil, is called by post between publishing a
+// generation and waking the parked workers: a test hook that widens the
+// window in which a worker can finish the kernel and park again before the
+// poster scans the flags.
+var afterPublish func()
 
 // post publishes a new generation (the current kernel or the stop) and
 // wakes the parked workers.
 func (p *pool) post() {
 	p.gen.Add(1)
+	if afterPublish != nil {
+		afterPublish()
+	}
 	for i := range p.sleeping {
 		if p.sleeping[i].CompareAndSwap(1, 0) {
 			p.wake[i] <- struct{}{}
@@ -363,6 +383,13 @@ func (p *pool) post() {
 // share runs the chunks of share w: a contiguous block of about
 // nchunks/threads chunks, storing their partial sums in p.part.
 func (p *pool) share(w int) {
+	if p.k.op == opCompact {
+		nv := len(p.k.vecs)
+		for _, v := range p.k.vecs[w*nv/p.threads : (w+1)*nv/p.threads] {
+			compactVec(v, p.k.keep)
+		}
+		return
+	}
 	lo, hi := w*p.nchunks/p.threads, (w+1)*p.nchunks/p.threads
 	for c := lo; c < hi; c++ {
 		r := p.k.chunk(c*chunkLen, min(p.k.n, (c+1)*chunkLen))
@@ -398,6 +425,18 @@ func (p *pool) run(k *kernel) [maxParts]float64 {
 		panic("owlqn: kernel longer than the pool's vectors")
 	}
 	p.k, p.nchunks = *k, nc
+	p.dispatch()
+	for c := range nc {
+		for i := range tot {
+			tot[i] += p.part[c*maxParts+i]
+		}
+	}
+	return tot
+}
+
+// dispatch runs the current kernel p.k on all goroutines and waits for
+// them; then it drops the kernel's references to the operands.
+func (p *pool) dispatch() {
 	p.pending.Store(int32(p.threads - 1))
 	p.post()
 	p.share(0)
@@ -406,13 +445,21 @@ func (p *pool) run(k *kernel) [maxParts]float64 {
 			runtime.Gosched()
 		}
 	}
-	p.k = kernel{} // drop the references to the operands
-	for c := range nc {
-		for i := range tot {
-			tot[i] += p.part[c*maxParts+i]
+	p.k = kernel{}
+}
+
+// compactVecs applies compactVec(v, keep) to every v in vecs, all of the
+// same length. compactVec moves data within a vector in place, which
+// cannot be split by chunk, so the goroutines share out whole vectors.
+func (p *pool) compactVecs(vecs [][]float64, keep []int32) {
+	if p == nil || len(vecs) < 2 || len(vecs[0]) < parMinLen {
+		for _, v := range vecs {
+			compactVec(v, keep)
 		}
+		return
 	}
-	return tot
+	p.k = kernel{op: opCompact, vecs: vecs, keep: keep}
+	p.dispatch()
 }
 
 // lin sets dst = (a + s*b) * scale (dst = a*scale if b is nil) and returns

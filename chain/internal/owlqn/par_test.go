@@ -414,3 +414,46 @@ func TestBranchFreeMatchesReadable(t *testing.T) {
 		same("projectOrthant", want, got)
 	}
 }
+
+// TestPoolHandOff posts short kernels to many fresh pools, whose workers
+// race between polling, parking and being woken; a lost or stale wake-up
+// shows as a wrong pending count, a wrong sum or a hang (reported by the
+// watchdog). In the delayed rounds the poster pauses between publishing a
+// kernel and waking the parked workers, long enough for them to run the
+// kernel, poll and park again, so that they receive a token meant for the
+// kernel they have already run (which once made them run it twice; the
+// race detector's slowdown produced it too, at random).
+func TestPoolHandOff(t *testing.T) {
+	forceParallel(t)
+	x := make([]float64, 3*chunkLen)
+	for j := range x {
+		x[j] = float64(j%7) - 3
+	}
+	want := norm1(x)
+	t.Cleanup(func() { afterPublish = nil })
+	for it := range 200 {
+		afterPublish = nil
+		if it%4 == 0 {
+			afterPublish = func() { time.Sleep(4 * spinTime) }
+		}
+		p := newPool(2+it%3, len(x))
+		done := make(chan struct{})
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				panic(fmt.Sprintf("owlqn: pool hand-off stuck in round %d: gen = %d, pending = %d", it, p.gen.Load(), p.pending.Load()))
+			}
+		}()
+		for k := range 3 {
+			if got := p.norm1(x); got != want || p.pending.Load() != 0 {
+				t.Fatalf("round %d, kernel %d: norm1 = %v (want %v), pending = %d", it, k, got, want, p.pending.Load())
+			}
+			if k == 1 {
+				time.Sleep(time.Duration(it%3) * spinTime) // let the workers park
+			}
+		}
+		close(done)
+		p.stop()
+	}
+}

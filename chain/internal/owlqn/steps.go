@@ -50,10 +50,11 @@ func pseudoGradient(pg, x, g []float64, l1 float64) {
 type memory struct {
 	s, y  [][]float64
 	rho   []float64
-	yy    []float64 // y[i]·y[i], for the initial scaling of twoLoop
-	alpha []float64 // scratch of the two-loop recursion, len m
-	start int       // slot of the oldest pair
-	count int       // number of pairs stored
+	yy    []float64   // y[i]·y[i], for the initial scaling of twoLoop
+	vecs  [][]float64 // scratch of compact, cap 2m+2
+	alpha []float64   // scratch of the two-loop recursion, len m
+	start int         // slot of the oldest pair
+	count int         // number of pairs stored
 }
 
 func newMemory(m, n int) memory {
@@ -66,6 +67,7 @@ func newMemory(m, n int) memory {
 		y:     make([][]float64, m),
 		rho:   make([]float64, m),
 		yy:    make([]float64, m),
+		vecs:  make([][]float64, 0, 2*m+2),
 		alpha: make([]float64, m),
 	}
 	for i := range m {
@@ -108,14 +110,23 @@ func (m *memory) update(p *pool, xNew, xOld, gNew, gOld []float64) bool {
 
 // compact shrinks every stored pair to the coordinates in keep (increasing)
 // and drops the pairs whose curvature s·y is no longer positive on the
-// surviving coordinates, keeping the order of the others. The curvatures
-// are recomputed on p (nil: serially).
-func (m *memory) compact(p *pool, keep []int32) {
+// surviving coordinates, keeping the order of the others. The vectors in
+// also (of the pairs' length) are compacted in place too, in the same
+// parallel pass, but not resliced. The work runs on p (nil: serially).
+func (m *memory) compact(p *pool, keep []int32, also ...[]float64) {
+	vs := append(m.vecs[:0], also...)
+	for i := range m.count {
+		k := m.slot(i)
+		vs = append(vs, m.s[k], m.y[k])
+	}
+	p.compactVecs(vs, keep)
+	clear(vs)
+	m.vecs = vs[:0]
+	n := len(keep)
 	w := 0
 	for i := range m.count {
 		k := m.slot(i)
-		s := compactVec(m.s[k], keep)
-		y := compactVec(m.y[k], keep)
+		s, y := m.s[k][:n], m.y[k][:n]
 		m.s[k], m.y[k] = s, y
 		sy, yy := p.dot2(s, y)
 		if !(sy > 0) {
@@ -134,7 +145,6 @@ func (m *memory) compact(p *pool, keep []int32) {
 	// Pairs never stored still have the old length; Compact only runs on a
 	// dimension that never grows, so shrink them too (no data to move).
 	for k := range m.s {
-		n := len(keep)
 		if len(m.s[k]) > n {
 			m.s[k] = m.s[k][:n]
 			m.y[k] = m.y[k][:n]
