@@ -13,9 +13,10 @@ import (
 //
 // Determinism: every kernel works on fixed chunks of chunkLen elements
 // (chunk c covers [c*chunkLen, (c+1)*chunkLen) ∩ [0, n)); the chunk
-// boundaries depend only on n. A reduction sums each chunk serially in index
-// order into a partial sum, and the partial sums are then added in chunk
-// order, starting from +0. The serial path (Threads <= 1, or n below
+// boundaries depend only on n. A reduction sums each chunk serially, in an
+// order fixed by the chunk alone (four interleaved lanes, see dotSerial),
+// into a partial sum, and the partial sums are then added in chunk order,
+// starting from +0. The serial path (Threads <= 1, or n below
 // parMinLen) runs the same chunks in order and adds each partial as soon as
 // it is computed, which is the same sequence of floating-point additions.
 // So every result is bit-identical for any number of threads; only which
@@ -24,9 +25,8 @@ import (
 // Fusion: several kernels do in one pass over memory what the textbook
 // writes as two (an axpy and the next dot product of the two-loop recursion,
 // the pseudo-gradient and its norm, a line-search trial point and the sums
-// the Armijo test needs). Within a chunk the elementwise operations and the
-// order of the additions are exactly those of the unfused loops, so fusion
-// changes the memory traffic, not the results.
+// the Armijo test needs): the second step reruns over the chunk while it is
+// still in cache. Fusion changes the memory traffic, not the results.
 
 // chunkLen is the number of elements of one chunk. It must never depend on
 // the number of threads.
@@ -265,7 +265,7 @@ func trialSums(xt, x, pg []float64) (r [maxParts]float64) {
 // threads-1 persistent workers. A nil *pool runs everything on the caller.
 // A pool serves one optimizer, one kernel at a time.
 //
-// A kernel is posted by incrementing gen; worker w runs share w of it and
+// A kernel is posted by incrementing gen; each worker claims chunks of it and
 // decrements pending. An iteration posts some 30 kernels in quick
 // succession, and waking a parked goroutine takes tens of microseconds, so
 // a worker spins for up to spinTime waiting for the next kernel before it
@@ -279,6 +279,7 @@ type pool struct {
 	wake     []chan struct{} // per worker, capacity 1
 	k        kernel          // the current kernel, set before gen moves
 	nchunks  int             // number of chunks of the current kernel
+	next     atomic.Int64    // next chunk (or vector) of the kernel to claim
 	part     []float64       // maxParts partial sums per chunk
 	once     sync.Once
 	live     atomic.Int32 // number of running workers
@@ -316,7 +317,7 @@ func (p *pool) worker(w int) {
 		if p.stopped.Load() {
 			return
 		}
-		p.share(w)
+		p.work()
 		p.pending.Add(-1)
 	}
 }
@@ -355,7 +356,7 @@ func (p *pool) await(w int, last uint64) uint64 {
 		}
 		// A stale token: the poster of generation last was descheduled
 		// between moving gen and scanning the flags, and meanwhile this
-		// worker saw gen move, ran its share and parked again. Park
+		// worker saw gen move, ran the kernel and parked again. Park
 		// again.
 	}
 }
@@ -380,18 +381,26 @@ func (p *pool) post() {
 	}
 }
 
-// share runs the chunks of share w: a contiguous block of about
-// nchunks/threads chunks, storing their partial sums in p.part.
-func (p *pool) share(w int) {
+// work claims chunks of the current kernel (vectors for opCompact) one at
+// a time until none is left, storing the partial sums of chunk c in
+// p.part[c*maxParts:]. Which goroutine runs a chunk does not matter, so the
+// goroutines balance the load among themselves, for example when another
+// process occupies one of the cores.
+func (p *pool) work() {
 	if p.k.op == opCompact {
-		nv := len(p.k.vecs)
-		for _, v := range p.k.vecs[w*nv/p.threads : (w+1)*nv/p.threads] {
-			compactVec(v, p.k.keep)
+		for {
+			i := int(p.next.Add(1)) - 1
+			if i >= len(p.k.vecs) {
+				return
+			}
+			compactVec(p.k.vecs[i], p.k.keep)
 		}
-		return
 	}
-	lo, hi := w*p.nchunks/p.threads, (w+1)*p.nchunks/p.threads
-	for c := lo; c < hi; c++ {
+	for {
+		c := int(p.next.Add(1)) - 1
+		if c >= p.nchunks {
+			return
+		}
 		r := p.k.chunk(c*chunkLen, min(p.k.n, (c+1)*chunkLen))
 		copy(p.part[c*maxParts:(c+1)*maxParts], r[:])
 	}
@@ -437,9 +446,10 @@ func (p *pool) run(k *kernel) [maxParts]float64 {
 // dispatch runs the current kernel p.k on all goroutines and waits for
 // them; then it drops the kernel's references to the operands.
 func (p *pool) dispatch() {
+	p.next.Store(0)
 	p.pending.Store(int32(p.threads - 1))
 	p.post()
-	p.share(0)
+	p.work()
 	for i := 0; p.pending.Load() != 0; i++ {
 		if i%64 == 63 {
 			runtime.Gosched()
