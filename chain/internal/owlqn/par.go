@@ -265,29 +265,98 @@ func trialSums(xt, x, pg []float64) (r [maxParts]float64) {
 // threads-1 persistent workers. A nil *pool runs everything on the caller.
 // A pool serves one optimizer, one kernel at a time.
 //
-// A kernel is posted by incrementing gen; each worker claims chunks of it and
-// decrements pending. An iteration posts some 30 kernels in quick
+// A kernel is posted by incrementing gen; each worker claims chunks of it
+// and then decrements pending; the caller, which claims chunks too, waits
+// for pending to reach 0. An iteration posts some 30 kernels in quick
 // succession, and waking a parked goroutine takes tens of microseconds, so
-// a worker spins for up to spinTime waiting for the next kernel before it
-// parks on its wake channel (sleeping tells the poster to send a token).
+// both sides poll for up to spinTime before they park (see parker).
 type pool struct {
-	threads  int
-	gen      atomic.Uint64 // number of kernels posted (+1 at stop)
-	pending  atomic.Int32  // workers still running the current kernel
-	stopped  atomic.Bool
-	sleeping []atomic.Int32  // per worker w (index w-1): 1 while parking
-	wake     []chan struct{} // per worker, capacity 1
-	k        kernel          // the current kernel, set before gen moves
-	nchunks  int             // number of chunks of the current kernel
-	next     atomic.Int64    // next chunk (or vector) of the kernel to claim
-	part     []float64       // maxParts partial sums per chunk
-	once     sync.Once
-	live     atomic.Int32 // number of running workers
+	threads int
+	gen     atomic.Uint64 // number of kernels posted (+1 at stop)
+	pending atomic.Int32  // workers still running the current kernel
+	stopped atomic.Bool
+	workers []parker     // worker w parks on workers[w-1]
+	caller  parker       // the caller parks here while it waits for pending
+	k       kernel       // the current kernel, set before gen moves
+	nchunks int          // number of chunks of the current kernel
+	next    atomic.Int64 // next chunk (or vector) of the kernel to claim
+	part    []float64    // maxParts partial sums per chunk
+	once    sync.Once
+	live    atomic.Int32 // number of running workers
+	runs    atomic.Int64 // number of kernels the workers have run, for tests
 }
 
-// spinTime is how long an idle worker polls for the next kernel before it
-// parks.
+// spinTime is how long a goroutine of the pool polls for the condition it
+// waits for before it parks.
 const spinTime = 50 * time.Microsecond
+
+// spinUntil polls ready for up to spinTime and reports whether it held.
+func spinUntil(ready func() bool) bool {
+	var start time.Time
+	for i := 0; !ready(); i++ {
+		if i%64 == 63 {
+			if start.IsZero() {
+				start = time.Now()
+			} else if time.Since(start) > spinTime {
+				return false
+			}
+			runtime.Gosched()
+		}
+	}
+	return true
+}
+
+// parker lets its owner goroutine sleep until a condition that other
+// goroutines make true holds: they make it true, then call unpark.
+type parker struct {
+	flag atomic.Int32  // 1 while the owner is parking
+	ch   chan struct{} // capacity 1; a token is one wake-up
+}
+
+// park blocks until ready() holds. Every time the owner sets the flag,
+// exactly one token is sent to it (by the unpark that clears the flag) or
+// it clears the flag itself, so tokens never pile up.
+func (k *parker) park(ready func() bool) {
+	for {
+		k.flag.Store(1)
+		if ready() {
+			// If an unpark cleared the flag meanwhile, it has sent
+			// (or is sending) a token: take it.
+			if !k.flag.CompareAndSwap(1, 0) {
+				<-k.ch
+			}
+			return
+		}
+		<-k.ch
+		if ready() {
+			return
+		}
+		// A stale token: an unpark that made an earlier condition true
+		// was descheduled before it looked at the flag, and meanwhile
+		// the owner saw that condition, went on and parked again.
+	}
+}
+
+// unparkHook, if not nil, is called by unpark before it looks at the flag
+// (after = false) and after it has sent its token or decided not to
+// (after = true): a test hook to widen the window in which the owner can
+// see its condition, go on and park again for the next one, and to let it
+// handle the token before the test goes on.
+var unparkHook func(k *parker, after bool)
+
+// unpark wakes the owner if it is parking. Call it after making the
+// owner's condition true.
+func (k *parker) unpark() {
+	if unparkHook != nil {
+		unparkHook(k, false)
+	}
+	if k.flag.CompareAndSwap(1, 0) {
+		k.ch <- struct{}{}
+	}
+	if unparkHook != nil {
+		unparkHook(k, true)
+	}
+}
 
 // newPool starts threads-1 workers for vectors of at most n elements. It
 // returns nil (serial) if threads <= 1.
@@ -296,14 +365,14 @@ func newPool(threads, n int) *pool {
 		return nil
 	}
 	p := &pool{
-		threads:  threads,
-		sleeping: make([]atomic.Int32, threads-1),
-		wake:     make([]chan struct{}, threads-1),
-		part:     make([]float64, maxParts*((n+chunkLen-1)/chunkLen)),
+		threads: threads,
+		workers: make([]parker, threads-1),
+		caller:  parker{ch: make(chan struct{}, 1)},
+		part:    make([]float64, maxParts*((n+chunkLen-1)/chunkLen)),
 	}
 	p.live.Store(int32(threads - 1))
 	for w := 1; w < threads; w++ {
-		p.wake[w-1] = make(chan struct{}, 1)
+		p.workers[w-1].ch = make(chan struct{}, 1)
 		go p.worker(w)
 	}
 	return p
@@ -313,71 +382,28 @@ func (p *pool) worker(w int) {
 	defer p.live.Add(-1)
 	var last uint64
 	for {
-		last = p.await(w, last)
+		posted := func() bool { return p.gen.Load() != last }
+		if !spinUntil(posted) {
+			p.workers[w-1].park(posted)
+		}
+		last = p.gen.Load()
 		if p.stopped.Load() {
 			return
 		}
+		p.runs.Add(1)
 		p.work()
-		p.pending.Add(-1)
+		if p.pending.Add(-1) == 0 {
+			p.caller.unpark()
+		}
 	}
 }
-
-// await returns gen once it differs from last: it polls for up to
-// spinTime, then parks until the poster wakes it.
-func (p *pool) await(w int, last uint64) uint64 {
-	var start time.Time
-	for i := 0; ; i++ {
-		if g := p.gen.Load(); g != last {
-			return g
-		}
-		if i%64 == 63 {
-			if start.IsZero() {
-				start = time.Now()
-			} else if time.Since(start) > spinTime {
-				break
-			}
-			runtime.Gosched()
-		}
-	}
-	slp := &p.sleeping[w-1]
-	for {
-		slp.Store(1)
-		if g := p.gen.Load(); g != last {
-			// A kernel arrived meanwhile. If a poster saw sleeping = 1
-			// it has sent (or is sending) a token: take it.
-			if !slp.CompareAndSwap(1, 0) {
-				<-p.wake[w-1]
-			}
-			return g
-		}
-		<-p.wake[w-1] // the poster cleared sleeping after moving gen
-		if g := p.gen.Load(); g != last {
-			return g
-		}
-		// A stale token: the poster of generation last was descheduled
-		// between moving gen and scanning the flags, and meanwhile this
-		// worker saw gen move, ran the kernel and parked again. Park
-		// again.
-	}
-}
-
-// afterPublish, if not nil, is called by post between publishing a
-// generation and waking the parked workers: a test hook that widens the
-// window in which a worker can finish the kernel and park again before the
-// poster scans the flags.
-var afterPublish func()
 
 // post publishes a new generation (the current kernel or the stop) and
 // wakes the parked workers.
 func (p *pool) post() {
 	p.gen.Add(1)
-	if afterPublish != nil {
-		afterPublish()
-	}
-	for i := range p.sleeping {
-		if p.sleeping[i].CompareAndSwap(1, 0) {
-			p.wake[i] <- struct{}{}
-		}
+	for i := range p.workers {
+		p.workers[i].unpark()
 	}
 }
 
@@ -450,10 +476,9 @@ func (p *pool) dispatch() {
 	p.pending.Store(int32(p.threads - 1))
 	p.post()
 	p.work()
-	for i := 0; p.pending.Load() != 0; i++ {
-		if i%64 == 63 {
-			runtime.Gosched()
-		}
+	done := func() bool { return p.pending.Load() == 0 }
+	if !spinUntil(done) {
+		p.caller.park(done)
 	}
 	p.k = kernel{}
 }

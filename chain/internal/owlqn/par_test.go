@@ -415,28 +415,62 @@ func TestBranchFreeMatchesReadable(t *testing.T) {
 	}
 }
 
+// waitFor polls cond for at most 20 spinTimes.
+func waitFor(cond func() bool) {
+	deadline := time.Now().Add(20 * spinTime)
+	for !cond() && time.Now().Before(deadline) {
+		runtime.Gosched()
+	}
+}
+
 // TestPoolHandOff posts short kernels to many fresh pools, whose workers
 // race between polling, parking and being woken; a lost or stale wake-up
 // shows as a wrong pending count, a wrong sum or a hang (reported by the
-// watchdog). In the delayed rounds the poster pauses between publishing a
-// kernel and waking the parked workers, long enough for them to run the
-// kernel, poll and park again, so that they receive a token meant for the
-// kernel they have already run (which once made them run it twice; the
-// race detector's slowdown produced it too, at random).
+// watchdog). In the delayed rounds unpark pauses before it looks at the
+// flag until the owner has seen its condition, gone on and parked again,
+// so that it receives a token meant for a condition it has already seen:
+// a worker for a kernel it has already run (which once made it run the
+// kernel twice; the race detector's slowdown produced that too, at
+// random), or the caller for a kernel whose workers have not finished.
 func TestPoolHandOff(t *testing.T) {
 	forceParallel(t)
-	x := make([]float64, 3*chunkLen)
-	for j := range x {
-		x[j] = float64(j%7) - 3
-	}
-	want := norm1(x)
-	t.Cleanup(func() { afterPublish = nil })
-	for it := range 200 {
-		afterPublish = nil
-		if it%4 == 0 {
-			afterPublish = func() { time.Sleep(4 * spinTime) }
+	// Each kernel gets other data, so that partial sums left over from
+	// the previous kernel give a wrong result.
+	var xs [4][]float64
+	var want [4]float64
+	for k := range xs {
+		xs[k] = make([]float64, 3*chunkLen)
+		for j := range xs[k] {
+			xs[k][j] = float64((j+k)%7) - 3 + float64(k)*(1+float64(j%3))
 		}
-		p := newPool(2+it%3, len(x))
+		want[k] = norm1(xs[k])
+	}
+	t.Cleanup(func() { unparkHook = nil })
+	for it := range 240 {
+		var p *pool
+		switch it % 6 {
+		case 0:
+			// The poster waits until the worker has run the kernel
+			// and parked again (when the worker was polling), then
+			// until it has handled the token and parked once more.
+			unparkHook = func(k *parker, after bool) {
+				if k != &p.caller {
+					waitFor(func() bool { return k.flag.Load() == 1 && p.pending.Load() == 0 })
+				}
+			}
+		case 1:
+			// The last worker waits until the caller, which has gone
+			// on to the next kernel, parks waiting for it.
+			unparkHook = func(k *parker, after bool) {
+				if k == &p.caller && !after {
+					waitFor(func() bool { return k.flag.Load() == 1 })
+				}
+			}
+		default:
+			unparkHook = nil
+		}
+		threads := 2 + it%3
+		p = newPool(threads, 3*chunkLen)
 		done := make(chan struct{})
 		go func() {
 			select {
@@ -445,9 +479,9 @@ func TestPoolHandOff(t *testing.T) {
 				panic(fmt.Sprintf("owlqn: pool hand-off stuck in round %d: gen = %d, pending = %d", it, p.gen.Load(), p.pending.Load()))
 			}
 		}()
-		for k := range 3 {
-			if got := p.norm1(x); got != want || p.pending.Load() != 0 {
-				t.Fatalf("round %d, kernel %d: norm1 = %v (want %v), pending = %d", it, k, got, want, p.pending.Load())
+		for k := range 4 {
+			if got := p.norm1(xs[k]); got != want[k] || p.pending.Load() != 0 {
+				t.Fatalf("round %d, kernel %d: norm1 = %v (want %v), pending = %d", it, k, got, want[k], p.pending.Load())
 			}
 			if k == 1 {
 				time.Sleep(time.Duration(it%3) * spinTime) // let the workers park
@@ -455,5 +489,9 @@ func TestPoolHandOff(t *testing.T) {
 		}
 		close(done)
 		p.stop()
+		waitWorkers(t, p) // no worker is still in the hook
+		if got := p.runs.Load(); got != int64(len(xs)*(threads-1)) {
+			t.Fatalf("round %d: the workers ran %d kernels, want %d", it, got, len(xs)*(threads-1))
+		}
 	}
 }
