@@ -275,12 +275,12 @@ type pool struct {
 	gen     atomic.Uint64 // number of kernels posted (+1 at stop)
 	pending atomic.Int32  // workers still running the current kernel
 	stopped atomic.Bool
-	workers []parker     // worker w parks on workers[w-1]
-	caller  parker       // the caller parks here while it waits for pending
-	k       kernel       // the current kernel, set before gen moves
-	nchunks int          // number of chunks of the current kernel
-	next    atomic.Int64 // next chunk (or vector) of the kernel to claim
-	part    []float64    // maxParts partial sums per chunk
+	workers []parker      // worker w parks on workers[w-1]
+	caller  parker        // the caller parks here while it waits for pending
+	k       kernel        // the current kernel, set before gen moves
+	nchunks int           // number of chunks of the current kernel
+	cursors []shareCursor // claim counters, one per share
+	part    []float64     // maxParts partial sums per chunk
 	once    sync.Once
 	live    atomic.Int32 // number of running workers
 	runs    atomic.Int64 // number of kernels the workers have run, for tests
@@ -367,6 +367,7 @@ func newPool(threads, n int) *pool {
 	p := &pool{
 		threads: threads,
 		workers: make([]parker, threads-1),
+		cursors: make([]shareCursor, threads),
 		caller:  parker{ch: make(chan struct{}, 1)},
 		part:    make([]float64, maxParts*((n+chunkLen-1)/chunkLen)),
 	}
@@ -391,7 +392,7 @@ func (p *pool) worker(w int) {
 			return
 		}
 		p.runs.Add(1)
-		p.work()
+		p.work(w)
 		if p.pending.Add(-1) == 0 {
 			p.caller.unpark()
 		}
@@ -407,29 +408,45 @@ func (p *pool) post() {
 	}
 }
 
-// work claims chunks of the current kernel (vectors for opCompact) one at
-// a time until none is left, storing the partial sums of chunk c in
-// p.part[c*maxParts:]. Which goroutine runs a chunk does not matter, so the
-// goroutines balance the load among themselves, for example when another
-// process occupies one of the cores.
-func (p *pool) work() {
-	if p.k.op == opCompact {
+// shareCursor is the claim counter of one share of a kernel: the next
+// unclaimed task (chunk, or vector for opCompact) of the share and its end.
+// Padded to a cache line of its own, since its owner updates it for every
+// chunk.
+type shareCursor struct {
+	next atomic.Int64
+	end  int64
+	_    [48]byte
+}
+
+// work runs tasks of the current kernel until none is left: first those of
+// share w (a contiguous block of about 1/threads of them, so that each
+// goroutine streams through its own part of the vectors), claimed one at a
+// time, then, in turn, whatever the other goroutines have not claimed yet
+// of theirs. The partial sums of chunk c go to p.part[c*maxParts:]. Which
+// goroutine runs a chunk does not matter, so the goroutines balance the
+// load among themselves, for example when another process occupies one of
+// the cores.
+func (p *pool) work(w int) {
+	for i := range p.threads {
+		cur := &p.cursors[(w+i)%p.threads]
 		for {
-			i := int(p.next.Add(1)) - 1
-			if i >= len(p.k.vecs) {
-				return
+			t := cur.next.Add(1) - 1
+			if t >= cur.end {
+				break
 			}
-			compactVec(p.k.vecs[i], p.k.keep)
+			p.task(int(t))
 		}
 	}
-	for {
-		c := int(p.next.Add(1)) - 1
-		if c >= p.nchunks {
-			return
-		}
-		r := p.k.chunk(c*chunkLen, min(p.k.n, (c+1)*chunkLen))
-		copy(p.part[c*maxParts:(c+1)*maxParts], r[:])
+}
+
+// task runs task t of the current kernel.
+func (p *pool) task(t int) {
+	if p.k.op == opCompact {
+		compactVec(p.k.vecs[t], p.k.keep)
+		return
 	}
+	r := p.k.chunk(t*chunkLen, min(p.k.n, (t+1)*chunkLen))
+	copy(p.part[t*maxParts:(t+1)*maxParts], r[:])
 }
 
 // stop ends the workers. The pool must not be used afterwards.
@@ -472,10 +489,17 @@ func (p *pool) run(k *kernel) [maxParts]float64 {
 // dispatch runs the current kernel p.k on all goroutines and waits for
 // them; then it drops the kernel's references to the operands.
 func (p *pool) dispatch() {
-	p.next.Store(0)
+	ntasks := p.nchunks
+	if p.k.op == opCompact {
+		ntasks = len(p.k.vecs)
+	}
+	for w := range p.cursors {
+		p.cursors[w].next.Store(int64(w * ntasks / p.threads))
+		p.cursors[w].end = int64((w + 1) * ntasks / p.threads)
+	}
 	p.pending.Store(int32(p.threads - 1))
 	p.post()
-	p.work()
+	p.work(0)
 	done := func() bool { return p.pending.Load() == 0 }
 	if !spinUntil(done) {
 		p.caller.park(done)
