@@ -97,6 +97,9 @@ func TestModelWithEncoderRoundTrip(t *testing.T) {
 }
 
 func TestTagAllocations(t *testing.T) {
+	if decodeRace {
+		t.Skip("the race detector makes sync.Pool drop entries: allocation counts are meaningless")
+	}
 	m := trainToy(t)
 	tg := NewTagger(m)
 	sent := [][]string{{"The", "DT"}, {"cat", "NN"}, {"sees", "VBZ"}, {"a", "DT"}, {"dog", "NN"}}
