@@ -182,13 +182,9 @@ func (t *Tagger) DecodeEncoded(d *Decoding, c *sparse.Corpus, i int, opt DecodeO
 // Decode is DecodeEncoded for one sequence of token columns (cols[t][c],
 // the label column excluded), as in Tag.
 func (t *Tagger) Decode(d *Decoding, cols [][]string, opt DecodeOptions) error {
-	if t.m.Encoder == nil {
-		return ErrNoEncoder
-	}
 	s := t.get()
 	defer t.put(s)
-	s.seq.Reset()
-	if err := s.enc.EncodeColumns(&s.seq, cols, nil, false); err != nil {
+	if err := t.encode(s, &rawInput{cols: cols}); err != nil {
 		return err
 	}
 	return t.decode(s, d, &s.seq, 0, &opt)
@@ -197,13 +193,9 @@ func (t *Tagger) Decode(d *Decoding, cols [][]string, opt DecodeOptions) error {
 // DecodeAttributes is Decode for name:value attribute input, as in
 // TagAttributes.
 func (t *Tagger) DecodeAttributes(d *Decoding, names [][]string, values [][]float64, opt DecodeOptions) error {
-	if t.m.Encoder == nil {
-		return ErrNoEncoder
-	}
 	s := t.get()
 	defer t.put(s)
-	s.seq.Reset()
-	if err := s.enc.EncodeAttributes(&s.seq, names, values, nil, false); err != nil {
+	if err := t.encode(s, &rawInput{names: names, values: values}); err != nil {
 		return err
 	}
 	return t.decode(s, d, &s.seq, 0, &opt)
@@ -211,13 +203,9 @@ func (t *Tagger) DecodeAttributes(d *Decoding, names [][]string, values [][]floa
 
 // DecodePixels is Decode for OCR input, as in TagPixels.
 func (t *Tagger) DecodePixels(d *Decoding, images [][]byte, opt DecodeOptions) error {
-	if t.m.Encoder == nil {
-		return ErrNoEncoder
-	}
 	s := t.get()
 	defer t.put(s)
-	s.seq.Reset()
-	if err := s.enc.EncodePixels(&s.seq, images, nil, false); err != nil {
+	if err := t.encode(s, &rawInput{images: images}); err != nil {
 		return err
 	}
 	return t.decode(s, d, &s.seq, 0, &opt)

@@ -53,6 +53,43 @@ var ErrNoEncoder = errors.New("chain: model has no feature encoder (it was train
 func (t *Tagger) get() *tagScratch  { return t.pool.Get().(*tagScratch) }
 func (t *Tagger) put(s *tagScratch) { t.pool.Put(s) }
 
+// rawInput is one sequence of raw input of any kind the encoders read:
+// token columns, name:value attributes, or OCR images.
+type rawInput struct {
+	cols   [][]string
+	names  [][]string
+	values [][]float64
+	images [][]byte
+}
+
+// encode encodes in into s.seq (one sequence, frozen dictionaries).
+func (t *Tagger) encode(s *tagScratch, in *rawInput) error {
+	if t.m.Encoder == nil {
+		return ErrNoEncoder
+	}
+	s.seq.Reset()
+	switch {
+	case in.names != nil:
+		return s.enc.EncodeAttributes(&s.seq, in.names, in.values, nil, false)
+	case in.images != nil:
+		return s.enc.EncodePixels(&s.seq, in.images, nil, false)
+	}
+	return s.enc.EncodeColumns(&s.seq, in.cols, nil, false)
+}
+
+// tagRaw is Tag for any kind of raw input.
+func (t *Tagger) tagRaw(dst []int, in *rawInput) ([]int, error) {
+	s := t.get()
+	defer t.put(s)
+	if err := t.encode(s, in); err != nil {
+		return dst, err
+	}
+	lat := t.m.score(&s.lat, t.m.W, &s.seq, 0)
+	dst = resizeInts(dst, lat.T)
+	inference.Viterbi(s.ws, lat, dst)
+	return dst, nil
+}
+
 // TagEncoded writes the best label sequence of sequence i of c into dst
 // (reusing its capacity) and returns it with its score.
 func (t *Tagger) TagEncoded(dst []int, c *sparse.Corpus, i int) ([]int, float64) {
@@ -69,53 +106,17 @@ func (t *Tagger) TagEncoded(dst []int, c *sparse.Corpus, i int) ([]int, float64)
 // Attributes that the model has never seen are skipped. Use Labels to turn
 // ids into names.
 func (t *Tagger) Tag(dst []int, cols [][]string) ([]int, error) {
-	if t.m.Encoder == nil {
-		return dst, ErrNoEncoder
-	}
-	s := t.get()
-	defer t.put(s)
-	s.seq.Reset()
-	if err := s.enc.EncodeColumns(&s.seq, cols, nil, false); err != nil {
-		return dst, err
-	}
-	lat := t.m.score(&s.lat, t.m.W, &s.seq, 0)
-	dst = resizeInts(dst, lat.T)
-	inference.Viterbi(s.ws, lat, dst)
-	return dst, nil
+	return t.tagRaw(dst, &rawInput{cols: cols})
 }
 
 // TagAttributes is Tag for name:value attribute input (CRFsuite style).
 func (t *Tagger) TagAttributes(dst []int, names [][]string, values [][]float64) ([]int, error) {
-	if t.m.Encoder == nil {
-		return dst, ErrNoEncoder
-	}
-	s := t.get()
-	defer t.put(s)
-	s.seq.Reset()
-	if err := s.enc.EncodeAttributes(&s.seq, names, values, nil, false); err != nil {
-		return dst, err
-	}
-	lat := t.m.score(&s.lat, t.m.W, &s.seq, 0)
-	dst = resizeInts(dst, lat.T)
-	inference.Viterbi(s.ws, lat, dst)
-	return dst, nil
+	return t.tagRaw(dst, &rawInput{names: names, values: values})
 }
 
 // TagPixels is Tag for OCR input: one 16x8 binary image per letter.
 func (t *Tagger) TagPixels(dst []int, images [][]byte) ([]int, error) {
-	if t.m.Encoder == nil {
-		return dst, ErrNoEncoder
-	}
-	s := t.get()
-	defer t.put(s)
-	s.seq.Reset()
-	if err := s.enc.EncodePixels(&s.seq, images, nil, false); err != nil {
-		return dst, err
-	}
-	lat := t.m.score(&s.lat, t.m.W, &s.seq, 0)
-	dst = resizeInts(dst, lat.T)
-	inference.Viterbi(s.ws, lat, dst)
-	return dst, nil
+	return t.tagRaw(dst, &rawInput{images: images})
 }
 
 // Labels converts label ids into names, appending to dst.
@@ -145,13 +146,9 @@ func (t *Tagger) TagEncodedProb(p *Posterior, c *sparse.Corpus, i int) {
 
 // TagProb is Tag with probabilities: see TagEncodedProb.
 func (t *Tagger) TagProb(p *Posterior, cols [][]string) error {
-	if t.m.Encoder == nil {
-		return ErrNoEncoder
-	}
 	s := t.get()
 	defer t.put(s)
-	s.seq.Reset()
-	if err := s.enc.EncodeColumns(&s.seq, cols, nil, false); err != nil {
+	if err := t.encode(s, &rawInput{cols: cols}); err != nil {
 		return err
 	}
 	t.posterior(s, p, &s.seq, 0)
