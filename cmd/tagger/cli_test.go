@@ -55,6 +55,12 @@ func TestTrainEvalDumpCoNLL(t *testing.T) {
 			t.Fatalf("dump line %q: weight: %v", line, err)
 		}
 	}
+	// Continued training from the model reaches the same predictions.
+	model2 := filepath.Join(dir, "m2.model")
+	mustRun(t, "train", "--format", "conll", "--quiet", "--beta-ratio", "0.05", "--init", model, "--model", model2, data)
+	if out := mustRun(t, "eval", "--format", "conll", "--model", model2, data); !strings.Contains(out, "\nf1: 1.0000\n") {
+		t.Fatalf("eval after --init:\n%s", out)
+	}
 	// Usage errors exit 2, failures exit 1.
 	if _, _, code := runTagger(t, "train", "--bogus"); code != 2 {
 		t.Fatalf("unknown flag: exit %d, want 2", code)

@@ -34,6 +34,7 @@ type trainFlags struct {
 	ckpt      string
 	ckptEvery int
 	resume    bool
+	init      string
 }
 
 func runTrain(e *env, args []string) error {
@@ -62,6 +63,7 @@ func runTrain(e *env, args []string) error {
 	fs.IntVar(&tf.memory, "memory", 10, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
 	fs.StringVar(&tf.ckpt, "checkpoint", "", "write a checkpoint to `file` every --checkpoint-every iterations (atomically)")
 	fs.IntVar(&tf.ckptEvery, "checkpoint-every", 10, "iterations between checkpoints")
+	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
 	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -145,6 +147,13 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 			}
 			op.Resume = ck
 		}
+	}
+	if tf.init != "" {
+		old, err := chain.LoadFile(tf.init)
+		if err != nil {
+			return nil, err
+		}
+		op.Init = m.InitFrom(old)
 	}
 	progress, finish := newProgress(e.stderr, tf.quiet, tf.maxIter, tf.epsilon)
 	op.Progress = progress
