@@ -69,3 +69,21 @@ func TestTrainEvalDumpCoNLL(t *testing.T) {
 		t.Fatalf("missing model: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestSequenceLengthLimit: a file without blank lines between sentences
+// becomes one huge sequence; it is refused with file and line.
+func TestSequenceLengthLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.txt")
+	var b strings.Builder
+	b.WriteString("\n\n")
+	for i := 0; i <= maxSequenceLen; i++ {
+		b.WriteString("w N O\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := runTagger(t, "train", "--format", "conll", "--quiet", "--model", filepath.Join(t.TempDir(), "m"), path)
+	if code != 1 || !strings.Contains(errs, path+":3: sequence of 100001 positions") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}

@@ -25,7 +25,12 @@ type example struct {
 	pixels [][]byte    // OCR
 	labels []string    // nil when unlabeled
 	text   []string    // the words to print back (first column, or letters)
+	line   int         // line of the first position in its file
 }
+
+// maxSequenceLen bounds the length of one sequence: a file whose blank
+// separator lines are missing would otherwise become one huge lattice.
+const maxSequenceLen = 100000
 
 func (e *example) len() int {
 	switch {
@@ -122,7 +127,7 @@ func readExamples(path string, df dataFlags, labeled bool, stdin io.Reader) ([]e
 		r := corpora.NewCRFsuiteReader(name, rc, corpora.CRFsuiteOptions{Unlabeled: !labeled})
 		for r.Next() {
 			s := r.Sequence()
-			ex := example{labels: s.Labels, names: make([][]string, len(s.Attrs)), values: make([][]float64, len(s.Attrs))}
+			ex := example{labels: s.Labels, names: make([][]string, len(s.Attrs)), values: make([][]float64, len(s.Attrs)), line: s.Line}
 			for t, attrs := range s.Attrs {
 				for _, a := range attrs {
 					ex.names[t] = append(ex.names[t], a.Name)
@@ -147,7 +152,7 @@ func readExamples(path string, df dataFlags, labeled bool, stdin io.Reader) ([]e
 			return nil, rerr
 		}
 		for _, w := range words {
-			out = append(out, example{pixels: w.Pixels, labels: w.Labels, text: w.Labels})
+			out = append(out, example{pixels: w.Pixels, labels: w.Labels, text: w.Labels, line: w.Line})
 		}
 	default:
 		return nil, fmt.Errorf("unknown format %q (want conll, crfsuite, conllu, ocr or text)", df.format)
@@ -158,11 +163,16 @@ func readExamples(path string, df dataFlags, labeled bool, stdin io.Reader) ([]e
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no sequences found", name)
 	}
+	for i := range out {
+		if n := out[i].len(); n > maxSequenceLen {
+			return nil, fmt.Errorf("%s:%d: sequence of %d positions, more than the limit %d (missing blank lines between sentences?)", name, out[i].line, n, maxSequenceLen)
+		}
+	}
 	return out, nil
 }
 
 func fromColumns(s corpora.Sequence) example {
-	ex := example{tokens: s.Tokens, labels: s.Labels, text: make([]string, len(s.Tokens))}
+	ex := example{tokens: s.Tokens, labels: s.Labels, text: make([]string, len(s.Tokens)), line: s.Line}
 	for t, cols := range s.Tokens {
 		if len(cols) > 0 {
 			ex.text[t] = cols[0]
