@@ -85,6 +85,13 @@ type Options struct {
 	Checkpoint      func(*Checkpoint) error
 	CheckpointEvery int
 	Resume          *Checkpoint
+
+	// Monitor, when not nil, is called every MonitorEvery iterations (0
+	// means 10) with the current full-size weights (scratch: copy what you
+	// keep); returning true stops training with StopReason "monitor". Use it
+	// for early stopping on a validation set.
+	Monitor      func(it Iteration, w []float64) (stop bool, err error)
+	MonitorEvery int
 }
 
 // Iteration is one line of the training log.
@@ -112,7 +119,7 @@ type Result struct {
 	Seconds              float64
 	SecondsScreening     float64
 	Converged            bool   // the gap reached Epsilon (or the Delta rule fired)
-	StopReason           string // "gap", "delta", "max-iter", "line-search"
+	StopReason           string // "gap", "delta", "max-iter", "line-search", "monitor"
 	// ScreenedSet holds the full indices of the features removed by
 	// screening (nil without screening).
 	ScreenedSet sparse.Bitset `json:"-"`
@@ -245,6 +252,7 @@ type trainer struct {
 
 	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
 	keepBuf                []int32   // scratch of screen
+	wMon                   []float64 // full-size weights for Options.Monitor
 }
 
 func newTrainer(m *Model, c *sparse.Corpus, op Options) *trainer {
@@ -438,6 +446,21 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 			if op.Checkpoint != nil && iter > 0 && iter%op.CheckpointEvery == 0 {
 				if err := op.Checkpoint(tr.checkpoint(opt, res, hist, lastCheckGap)); err != nil {
 					return nil, nil, fmt.Errorf("chain: checkpoint: %w", err)
+				}
+			}
+			if op.Monitor != nil && iter > 0 && iter%op.MonitorEvery == 0 {
+				if tr.wMon == nil {
+					tr.wMon = make([]float64, len(tr.m.W))
+				}
+				clear(tr.wMon)
+				sparse.Scatter(tr.wMon, opt.X(), obj.active)
+				stop, err := op.Monitor(res.Iterations[len(res.Iterations)-1], tr.wMon)
+				if err != nil {
+					return nil, nil, fmt.Errorf("chain: monitor: %w", err)
+				}
+				if stop {
+					res.StopReason = "monitor"
+					break
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package chain
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -188,5 +189,32 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 		if _, err := ReadCheckpoint(bytes.NewReader(saved)); err == nil {
 			t.Fatalf("%s: corrupted checkpoint accepted", rule)
 		}
+	}
+}
+
+// TestMonitorStops checks that Options.Monitor sees the current weights
+// every MonitorEvery iterations and can stop training.
+func TestMonitorStops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(61, 62))
+	c := randomCorpus(rng, 50, 5, 8, 0, 3, false)
+	calls := 0
+	var seen []int
+	op := Options{BetaRatio: 0.1, Epsilon: 1e-12, MonitorEvery: 3, Monitor: func(it Iteration, w []float64) (bool, error) {
+		calls++
+		seen = append(seen, it.Iter)
+		nz := 0
+		for _, v := range w {
+			if v != 0 {
+				nz++
+			}
+		}
+		if nz != it.NonZero {
+			return false, fmt.Errorf("monitor weights have %d non-zeros, iteration says %d", nz, it.NonZero)
+		}
+		return calls == 2, nil
+	}}
+	_, res := trainTiny(t, c, 3, 8, op)
+	if res.StopReason != "monitor" || len(seen) != 2 || seen[0] != 3 || seen[1] != 6 {
+		t.Fatalf("stop %q after monitor calls at %v", res.StopReason, seen)
 	}
 }

@@ -61,6 +61,12 @@ func TestTrainEvalDumpCoNLL(t *testing.T) {
 	if out := mustRun(t, "eval", "--format", "conll", "--model", model2, data); !strings.Contains(out, "\nf1: 1.0000\n") {
 		t.Fatalf("eval after --init:\n%s", out)
 	}
+	// Early stopping on a validation set.
+	_, errs, code := runTagger(t, "train", "--format", "conll", "--beta-ratio", "0.01", "--valid", data, "--valid-every", "2",
+		"--patience", "1", "--model", filepath.Join(dir, "m3.model"), data)
+	if code != 0 || !strings.Contains(errs, "validation at iteration 2: f1 ") {
+		t.Fatalf("--valid: exit %d, stderr:\n%s", code, errs)
+	}
 	// Usage errors exit 2, failures exit 1.
 	if _, _, code := runTagger(t, "train", "--bogus"); code != 2 {
 		t.Fatalf("unknown flag: exit %d, want 2", code)

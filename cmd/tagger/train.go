@@ -35,6 +35,10 @@ type trainFlags struct {
 	ckptEvery int
 	resume    bool
 	init      string
+	valid     string
+	patience  int
+	validEach int
+	validFold string
 }
 
 func runTrain(e *env, args []string) error {
@@ -63,6 +67,10 @@ func runTrain(e *env, args []string) error {
 	fs.IntVar(&tf.memory, "memory", 10, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
 	fs.StringVar(&tf.ckpt, "checkpoint", "", "write a checkpoint to `file` every --checkpoint-every iterations (atomically)")
 	fs.IntVar(&tf.ckptEvery, "checkpoint-every", 10, "iterations between checkpoints")
+	fs.StringVar(&tf.valid, "valid", "", "labeled validation `file` (same format): evaluate every --valid-every iterations, keep the best model, stop after --patience checks without improvement")
+	fs.StringVar(&tf.validFold, "valid-folds", "", "OCR folds of the validation file (default all)")
+	fs.IntVar(&tf.patience, "patience", 3, "validation checks without improvement before stopping (with --valid)")
+	fs.IntVar(&tf.validEach, "valid-every", 10, "iterations between validation checks (with --valid)")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
 	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run")
 	pos, err := parseFlags(fs, args)
@@ -155,12 +163,33 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		}
 		op.Init = m.InitFrom(old)
 	}
+	var early *earlyStop
+	if tf.valid != "" {
+		if tf.patience < 1 || tf.validEach < 1 {
+			return nil, usagef("--patience and --valid-every must be >= 1")
+		}
+		vex, err := readExamples(tf.valid, dataFlags{format: tf.format, folds: tf.validFold}, true, e.stdin)
+		if err != nil {
+			return nil, err
+		}
+		early = &earlyStop{e: e, m: m, valid: vex, patience: tf.patience, quiet: tf.quiet}
+		op.Monitor, op.MonitorEvery = early.check, tf.validEach
+	}
 	progress, finish := newProgress(e.stderr, tf.quiet, tf.maxIter, tf.epsilon)
 	op.Progress = progress
 	res, err := chain.Train(e.ctx, m, c, op)
 	finish()
 	if err != nil {
 		return nil, err
+	}
+	if early != nil && early.best != nil {
+		// Keep the best validated weights unless the final model is better.
+		if f1, err := early.score(m.W); err == nil && f1 < early.bestF1 {
+			copy(m.W, early.best)
+			if !tf.quiet {
+				fmt.Fprintf(e.stderr, "keeping the weights of iteration %d (validation f1 %.4f > final %.4f)\n", early.bestIter, early.bestF1, f1)
+			}
+		}
 	}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "stopped (%s) after %d iterations: gap %.3e, %d non-zero of %d features, %d screened, beta %.4g (beta_max %.4g), %.1fs (screening %.2fs)\n",
@@ -180,4 +209,49 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		}
 	}
 	return m, nil
+}
+
+// earlyStop evaluates the current weights on a validation set and keeps the
+// best ones (Options.Monitor).
+type earlyStop struct {
+	e        *env
+	m        *chain.Model
+	valid    []example
+	patience int
+	quiet    bool
+
+	best     []float64
+	bestF1   float64
+	bestIter int
+	bad      int
+}
+
+// score tags the validation set with weights w and returns the f1 of eval
+// (chunk F1, or token accuracy for non-chunk labels).
+func (es *earlyStop) score(w []float64) (float64, error) {
+	saved := append([]float64(nil), es.m.W...)
+	copy(es.m.W, w)
+	ev, err := evaluate(chain.NewTagger(es.m), es.valid)
+	copy(es.m.W, saved)
+	if err != nil {
+		return 0, err
+	}
+	return ev.F1(), nil
+}
+
+func (es *earlyStop) check(it chain.Iteration, w []float64) (bool, error) {
+	f1, err := es.score(w)
+	if err != nil {
+		return false, err
+	}
+	if es.best == nil || f1 > es.bestF1 {
+		es.best = append(es.best[:0], w...)
+		es.bestF1, es.bestIter, es.bad = f1, it.Iter, 0
+	} else {
+		es.bad++
+	}
+	if !es.quiet {
+		fmt.Fprintf(es.e.stderr, "validation at iteration %d: f1 %.4f (best %.4f at %d)\n", it.Iter, f1, es.bestF1, es.bestIter)
+	}
+	return es.bad >= es.patience, nil
 }
