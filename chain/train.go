@@ -345,8 +345,25 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 	if lam1 > 0 {
 		res.Alpha = lam2 / lam1
 	}
-	// Never reuse a screened set: start from the whole feature set.
-	active := append([]int32(nil), tr.features...)
+	// Never reuse a screened set: start from the whole feature set, less
+	// the features whose Rnorm is 0 when screening: they are identically
+	// zero functions of y (m_j = 0 always), so w*_j = 0 for every beta.
+	active := make([]int32, 0, len(tr.features))
+	for _, j := range tr.features {
+		if tr.rnorm != nil && lam1 > 0 && tr.rnorm[j] == 0 {
+			tr.screenedSet.Set(int(j))
+			tr.screened++
+			continue
+		}
+		active = append(active, j)
+	}
+	if len(active) == 0 {
+		// Nothing can be non-zero: the zero vector is optimal.
+		res.Iterations = []Iteration{{Screened: tr.screened}}
+		res.Converged, res.StopReason = true, "gap"
+		res.Screened, res.ScreenedSet = tr.screened, tr.screenedSet
+		return res, make([]float64, len(tr.m.W)), nil
+	}
 	obj.setActive(active)
 	x := make([]float64, len(active))
 	if init != nil {
