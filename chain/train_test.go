@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -216,5 +217,30 @@ func TestMonitorStops(t *testing.T) {
 	_, res := trainTiny(t, c, 3, 8, op)
 	if res.StopReason != "monitor" || len(seen) != 2 || seen[0] != 3 || seen[1] != 6 {
 		t.Fatalf("stop %q after monitor calls at %v", res.StopReason, seen)
+	}
+}
+
+// TestObservedPairs: with CRFsuite's feature set only (attribute, label)
+// pairs seen in training can be non-zero, and the feature set counts them.
+func TestObservedPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(71, 72))
+	c := randomCorpus(rng, 30, 4, 12, 0, 4, false)
+	m, res := trainTiny(t, c, 4, 12, Options{ObservedPairs: true, BetaRatio: 0.01, Epsilon: 1e-8})
+	seen := features.ObservedPairs(c, 4)
+	want := seen.Count() + 4*4 // observed state pairs + all transitions
+	if res.Dimension != want {
+		t.Fatalf("feature set has %d features, want %d observed pairs + 16 transitions", res.Dimension, seen.Count())
+	}
+	nz := 0
+	for j := 0; j < m.TransOffset(); j++ {
+		if m.W[j] != 0 {
+			nz++
+			if !seen.Has(j) {
+				t.Fatalf("state weight %d (attribute %d, label %d) is %g but the pair never occurs in training", j, j/4, j%4, m.W[j])
+			}
+		}
+	}
+	if nz == 0 {
+		t.Fatal("no state weight is non-zero")
 	}
 }
