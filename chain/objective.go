@@ -507,41 +507,44 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 			}
 		})
 	}
-	o.parallel(nchunks*boolInt(!o.fused), func(k int) {
-		for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
-			e := o.exp[a*L : a*L+L]
-			clear(e)
-			if !o.attrLive[a] {
-				continue
-			}
-			var labs []int32
-			if o.sparseLabels {
-				labs = o.alLab[o.alPtr[a]:o.alPtr[a+1]]
-			}
-			for q := o.colPtr[a]; q < o.colPtr[a+1]; q++ {
-				p := int(o.colPos[q])
-				mu := o.mu[p*L : p*L+L]
-				if labs != nil {
-					v := 1.0
-					if o.colVal != nil {
-						v = o.colVal[q]
-					}
-					for _, y := range labs {
-						e[y] += v * mu[y]
-					}
-				} else if o.colVal != nil {
-					v := o.colVal[q]
-					for y := range e {
-						e[y] += v * mu[y]
-					}
-				} else {
-					for y := range e {
-						e[y] += mu[y]
+	if !o.fused {
+		o.parallel(nchunks, func(k int) {
+			for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
+				e := o.exp[a*L : a*L+L]
+				clear(e)
+				if !o.attrLive[a] {
+					continue
+				}
+				var labs []int32
+				if o.sparseLabels {
+					labs = o.alLab[o.alPtr[a]:o.alPtr[a+1]]
+				}
+				for q := o.colPtr[a]; q < o.colPtr[a+1]; q++ {
+					p := int(o.colPos[q])
+					mu := o.mu[p*L : p*L+L]
+					if labs != nil {
+						v := 1.0
+						if o.colVal != nil {
+							v = o.colVal[q]
+						}
+						for _, y := range labs {
+							e[y] += v * mu[y]
+						}
+					} else if o.colVal != nil {
+						v := o.colVal[q]
+						for y := range e {
+							e[y] += v * mu[y]
+						}
+					} else {
+						for y := range e {
+							e[y] += mu[y]
+						}
 					}
 				}
 			}
-		}
-	})
+		})
+	}
+
 	inv := 1 / o.n
 	for k, j := range o.active {
 		mActive[k] = (o.obs[j] - o.exp[j]) * inv
@@ -550,11 +553,4 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 		return loss * inv, errNonFinite
 	}
 	return loss * inv, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
