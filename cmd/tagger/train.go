@@ -44,7 +44,7 @@ type trainFlags struct {
 func runTrain(e *env, args []string) error {
 	var tf trainFlags
 	fs := newFlagSet(e, "train", "[flags] TRAIN-FILE",
-		"tagger train --format conll --template chunking.template --c1 1 --c2 1 --model chunk.model train.txt")
+		"tagger train --format conll --template embedded:conll2000/chunking.template --c1 1 --c2 1 --delta 1e-5 --model chunk.model embedded:conll2000/train.txt.gz")
 	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu or ocr")
 	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `1-9` or 0,3 (default all)")
 	fs.StringVar(&tf.template, "template", "", "CRF++ feature template `file` for column formats (default: words in a +-2 window and label bigrams)")
@@ -52,8 +52,8 @@ func runTrain(e *env, args []string) error {
 	fs.Float64Var(&tf.alpha, "alpha", 1, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1)")
 	fs.Float64Var(&tf.beta, "beta", 0, "regularization strength beta (0: use --beta-ratio)")
 	fs.Float64Var(&tf.betaRatio, "beta-ratio", 0.1, "beta as a fraction `R` of beta_max, when --beta is 0")
-	fs.Float64Var(&tf.c1, "c1", -1, "L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (overrides alpha/beta; beta = c1/n, alpha = 2 c2/c1)")
-	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2)")
+	fs.Float64Var(&tf.c1, "c1", -1, "L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (overrides alpha/beta; beta = c1/n, alpha = 2 c2/c1; -1: not used)")
+	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2; -1: not used)")
 	fs.Float64Var(&tf.epsilon, "epsilon", 0, "target duality gap of the average-form objective (0: 1e-6; see README)")
 	fs.Float64Var(&tf.delta, "delta", 0, "also stop when the objective improved by less than this fraction over 10 iterations (CRFsuite's rule; 0: off)")
 	fs.IntVar(&tf.maxIter, "max-iter", 1000, "maximum number of iterations")
