@@ -351,6 +351,9 @@ func ReadModel(r io.Reader) (*Model, error) {
 			}
 			m.Encoder = enc
 		case "WGHT":
+			if len(m.Labels) != labelCnt {
+				return nil, &FormatError{Section: tag, Offset: start, Msg: "missing LABL section"}
+			}
 			dim, _ := m.dimension()
 			cnt := d.u32()
 			if d.err == nil && int64(cnt)*12 != int64(len(d.b)) {

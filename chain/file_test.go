@@ -167,3 +167,18 @@ func FuzzReadModel(f *testing.F) {
 		}
 	})
 }
+
+// TestModelLoadMissingLabels builds a file with valid checksums but no LABL
+// section: it must be refused, not loaded as a model without labels.
+func TestModelLoadMissingLabels(t *testing.T) {
+	var out bytes.Buffer
+	out.WriteString(fileMagic)
+	out.Write([]byte{fileVersion, 0, 0, 0})
+	head := []byte{1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0} // transitions, L = 2, U = 0, P = 0
+	writeSection(&out, "HEAD", head)
+	writeSection(&out, "WGHT", []byte{0, 0, 0, 0})
+	writeSection(&out, "END ", nil)
+	if m, err := UnmarshalModel(out.Bytes()); err == nil {
+		t.Fatalf("model without labels loaded: %+v", m)
+	}
+}

@@ -67,6 +67,14 @@ func TestTrainEvalDumpCoNLL(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "validation at iteration 2: f1 ") {
 		t.Fatalf("--valid: exit %d, stderr:\n%s", code, errs)
 	}
+	// Input of a format the model cannot read is a usage error, not empty output.
+	if _, errs, code := runTagger(t, "tag", "--format", "crfsuite", "--model", model, data); code != 2 || !strings.Contains(errs, "does not fit this model") {
+		t.Fatalf("crfsuite input for a template model: exit %d, stderr %q", code, errs)
+	}
+	// Fold numbers are bounded.
+	if _, errs, code := runTagger(t, "train", "--format", "ocr", "--folds", "0-9223372036854775807", "--model", model, data); code == 0 || !strings.Contains(errs, "bad fold range") {
+		t.Fatalf("huge fold range: exit %d, stderr %q", code, errs)
+	}
 	// Usage errors exit 2, failures exit 1.
 	if _, _, code := runTagger(t, "train", "--bogus"); code != 2 {
 		t.Fatalf("unknown flag: exit %d, want 2", code)

@@ -62,6 +62,21 @@ func openInput(path string, stdin io.Reader) (io.ReadCloser, error) {
 	return os.Open(path)
 }
 
+// maxFold bounds fold numbers (the OCR data has folds 0-9).
+const maxFold = 1000
+
+// checkFormat reports an error when input of the given format cannot feed
+// a model whose encoder is of kind k (e.g. CRFsuite attributes for a
+// template model), instead of tagging it as empty sequences.
+func checkFormat(format string, k features.Kind) error {
+	want := map[string]features.Kind{"conll": features.KindTemplate, "conllu": features.KindTemplate,
+		"text": features.KindTemplate, "crfsuite": features.KindAttributes, "ocr": features.KindPixels}
+	if w, ok := want[format]; ok && w != k {
+		return usagef("--format %s does not fit this model, which reads %v input", format, k)
+	}
+	return nil
+}
+
 // parseFolds parses "1-9" or "0,2,4" into fold numbers; "" means all.
 func parseFolds(s string) ([]int, error) {
 	if s == "" {
@@ -71,8 +86,8 @@ func parseFolds(s string) ([]int, error) {
 	for _, part := range strings.Split(s, ",") {
 		var lo, hi int
 		if n, err := fmt.Sscanf(part, "%d-%d", &lo, &hi); err == nil && n == 2 {
-			if lo > hi {
-				return nil, fmt.Errorf("bad fold range %q", part)
+			if lo > hi || lo < 0 || hi >= maxFold {
+				return nil, fmt.Errorf("bad fold range %q (want lo-hi with 0 <= lo <= hi < %d)", part, maxFold)
 			}
 			for f := lo; f <= hi; f++ {
 				out = append(out, f)
@@ -80,8 +95,8 @@ func parseFolds(s string) ([]int, error) {
 			continue
 		}
 		var f int
-		if _, err := fmt.Sscanf(part, "%d", &f); err != nil || fmt.Sprint(f) != strings.TrimSpace(part) {
-			return nil, fmt.Errorf("bad fold %q (want e.g. 0, 1-9 or 0,2,4)", part)
+		if _, err := fmt.Sscanf(part, "%d", &f); err != nil || fmt.Sprint(f) != strings.TrimSpace(part) || f < 0 || f >= maxFold {
+			return nil, fmt.Errorf("bad fold %q (want e.g. 0, 1-9 or 0,2,4; folds are below %d)", part, maxFold)
 		}
 		out = append(out, f)
 	}

@@ -25,6 +25,12 @@ func runEval(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if m.Encoder == nil {
+		return chain.ErrNoEncoder
+	}
+	if err := checkFormat(df.format, m.Encoder.Kind()); err != nil {
+		return err
+	}
 	exs, err := readExamples(pos[0], df, true, e.stdin)
 	if err != nil {
 		return err

@@ -60,6 +60,9 @@ func runExplain(e *env, args []string) error {
 	if m.Encoder == nil {
 		return chain.ErrNoEncoder
 	}
+	if err := checkFormat(df.format, m.Encoder.Kind()); err != nil {
+		return err
+	}
 	exs, err := readExamples(pos[0], df, df.format == "ocr", e.stdin)
 	if err != nil {
 		return err

@@ -85,6 +85,12 @@ func runTag(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if m.Encoder == nil {
+		return chain.ErrNoEncoder
+	}
+	if err := checkFormat(tf.format, m.Encoder.Kind()); err != nil {
+		return err
+	}
 	var opt chain.DecodeOptions
 	opt.N = tf.nbest
 	opt.Posterior = tf.marginals || tf.output == "json"
