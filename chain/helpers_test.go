@@ -78,3 +78,31 @@ func labelNames(L int) []string {
 	}
 	return out
 }
+
+// nextPath advances y to the next label sequence in lexicographic order
+// (last position fastest) and reports false after the last one.
+func nextPath(y []int, L int) bool {
+	for k := len(y) - 1; k >= 0; k-- {
+		y[k]++
+		if y[k] < L {
+			return true
+		}
+		y[k] = 0
+	}
+	return false
+}
+
+// randomTagger returns a Tagger over a model with random weights for c and
+// the serial Viterbi paths of every sequence of c.
+func randomTagger(rng *rand.Rand, c *sparse.Corpus, L int) (*Tagger, [][]int) {
+	m, _ := NewModel(labelNames(L), c.NumUnary, c.NumPair, true, nil)
+	for j := range m.W {
+		m.W[j] = rng.NormFloat64()
+	}
+	tg := NewTagger(m)
+	serial := make([][]int, c.Len())
+	for i := range serial {
+		serial[i], _ = tg.TagEncoded(nil, c, i)
+	}
+	return tg, serial
+}

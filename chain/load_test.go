@@ -14,15 +14,7 @@ import (
 func TestTaggerLoad(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	c := randomCorpus(rng, 200, 20, 12, 1, 6, true)
-	m, _ := NewModel(labelNames(6), 12, 1, true, nil)
-	for j := range m.W {
-		m.W[j] = rng.NormFloat64()
-	}
-	tg := NewTagger(m)
-	serial := make([][]int, c.Len())
-	for i := range serial {
-		serial[i], _ = tg.TagEncoded(nil, c, i)
-	}
+	tg, serial := randomTagger(rng, c, 6)
 	d := 2 * time.Second
 	if testing.Short() {
 		d = 200 * time.Millisecond

@@ -52,16 +52,7 @@ func bruteNLL(m *Model, w []float64, c *sparse.Corpus) float64 {
 		y := make([]int, T)
 		for {
 			all = append(all, score(y))
-			k := T - 1
-			for k >= 0 {
-				y[k]++
-				if y[k] < L {
-					break
-				}
-				y[k] = 0
-				k--
-			}
-			if k < 0 {
+			if !nextPath(y, L) {
 				break
 			}
 		}

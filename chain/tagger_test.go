@@ -12,15 +12,7 @@ import (
 func TestTaggerConcurrentMatchesSerial(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	c := randomCorpus(rng, 300, 12, 10, 2, 5, false)
-	m, _ := NewModel(labelNames(5), 10, 2, true, nil)
-	for j := range m.W {
-		m.W[j] = rng.NormFloat64()
-	}
-	tg := NewTagger(m)
-	serial := make([][]int, c.Len())
-	for i := range serial {
-		serial[i], _ = tg.TagEncoded(nil, c, i)
-	}
+	tg, serial := randomTagger(rng, c, 5)
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
 	for g := 0; g < 8; g++ {
@@ -75,16 +67,7 @@ func TestTaggerBruteForce(t *testing.T) {
 				bestScore, best = s, append([]int(nil), y...)
 			}
 			logZ = logAdd(logZ, s)
-			k := T - 1
-			for k >= 0 {
-				y[k]++
-				if y[k] < L {
-					break
-				}
-				y[k] = 0
-				k--
-			}
-			if k < 0 {
+			if !nextPath(y, L) {
 				break
 			}
 		}
@@ -96,16 +79,7 @@ func TestTaggerBruteForce(t *testing.T) {
 			for t := 0; t < T; t++ {
 				marg[t*L+y[t]] += pr
 			}
-			k := T - 1
-			for k >= 0 {
-				y[k]++
-				if y[k] < L {
-					break
-				}
-				y[k] = 0
-				k--
-			}
-			if k < 0 {
+			if !nextPath(y, L) {
 				break
 			}
 		}
