@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"time"
 
 	"github.com/sparsetag/sparsetag/chain/internal/owlqn"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -28,26 +29,29 @@ type Checkpoint struct {
 	opt              owlqn.State
 }
 
-func (tr *trainer) checkpoint(opt *owlqn.Optimizer, res *Result, hist []float64, lastCheckGap float64) *Checkpoint {
+// checkpoint returns the state needed to continue a full-solver run right
+// before the step of its current iteration: the feature set (active and
+// screened features), the optimizer's state and the iteration log.
+func (tr *trainer) checkpoint(run *fullRun) *Checkpoint {
 	return &Checkpoint{
 		Lambda1: tr.lam1, Lambda2: tr.lam2, Dimension: len(tr.m.W),
-		Active:       append([]int32(nil), tr.obj.active...),
-		Screened:     tr.screened,
-		ScreenedSet:  append(sparse.Bitset(nil), tr.screenedSet...),
-		History:      append([]float64(nil), hist...),
-		LastCheckGap: lastCheckGap,
-		Iterations:   append([]Iteration(nil), res.Iterations...),
-		opt:          opt.Snapshot(),
+		Active:       append([]int32(nil), tr.fs.active...),
+		Screened:     tr.fs.Screened(),
+		ScreenedSet:  append(sparse.Bitset(nil), tr.fs.screened...),
+		History:      append([]float64(nil), run.hist...),
+		LastCheckGap: run.lastCheckGap,
+		Iterations:   append([]Iteration(nil), run.res.Iterations...),
+		opt:          tr.opt.Snapshot(),
 	}
 }
 
-// restore installs a checkpoint into a freshly started solve.
-func (tr *trainer) restore(ck *Checkpoint, opt *owlqn.Optimizer, res *Result) error {
+// restore installs a checkpoint into a freshly started full solve.
+func (tr *trainer) restore(ck *Checkpoint, run *fullRun) error {
 	if ck.Dimension != len(tr.m.W) || ck.Lambda1 != tr.lam1 || ck.Lambda2 != tr.lam2 {
 		return fmt.Errorf("chain: checkpoint is for another problem (dimension %d, lambda %g/%g; this run: %d, %g/%g)",
 			ck.Dimension, ck.Lambda1, ck.Lambda2, len(tr.m.W), tr.lam1, tr.lam2)
 	}
-	if len(ck.Iterations) == 0 || len(ck.Active) != len(ck.opt.X) {
+	if len(ck.Iterations) == 0 || len(ck.Active) != len(ck.opt.X) || len(ck.ScreenedSet) != len(tr.fs.screened) {
 		return errors.New("chain: malformed checkpoint")
 	}
 	prev := int32(-1)
@@ -57,10 +61,11 @@ func (tr *trainer) restore(ck *Checkpoint, opt *owlqn.Optimizer, res *Result) er
 		}
 		prev = j
 	}
-	// Shrink the optimizer to the checkpoint's active set, then restore.
+	// Shrink the feature set (and with it the optimizer) to the
+	// checkpoint's active set, then restore the optimizer.
 	keep := make([]int32, 0, len(ck.Active))
 	k := 0
-	for q, j := range tr.obj.active {
+	for q, j := range tr.fs.active {
 		if k < len(ck.Active) && ck.Active[k] == j {
 			keep = append(keep, int32(q))
 			k++
@@ -69,17 +74,19 @@ func (tr *trainer) restore(ck *Checkpoint, opt *owlqn.Optimizer, res *Result) er
 	if k != len(ck.Active) {
 		return errors.New("chain: checkpoint active set is not part of the feature set")
 	}
-	opt.Compact(keep, true)
-	tr.mAct = sparse.Compact(tr.mAct, keep)
-	tr.obj.setActive(append([]int32(nil), ck.Active...))
-	if err := opt.Restore(ck.opt); err != nil {
+	saved := tr.op.ResetMemoryOnScreen
+	tr.op.ResetMemoryOnScreen = true
+	tr.fs.Restrict(keep)
+	tr.op.ResetMemoryOnScreen = saved
+	if err := tr.opt.Restore(ck.opt); err != nil {
 		return err
 	}
-	tr.screened = ck.Screened
-	if len(ck.ScreenedSet) == len(tr.screenedSet) {
-		copy(tr.screenedSet, ck.ScreenedSet)
-	}
-	res.Iterations = append([]Iteration(nil), ck.Iterations...)
+	copy(tr.fs.screened, ck.ScreenedSet)
+	run.res.Iterations = append([]Iteration(nil), ck.Iterations...)
+	run.hist = append([]float64(nil), ck.History...)
+	run.lastCheckGap = ck.LastCheckGap
+	last := run.res.Iterations[len(run.res.Iterations)-1]
+	run.t0 = run.t0.Add(-time.Duration(last.Seconds * float64(time.Second)))
 	return nil
 }
 

@@ -22,7 +22,8 @@ var allowed = map[string][]string{
 	"features":                {"sparse"},
 	"corpora":                 {},
 	"screen":                  {"sparse", "inference"},
-	"chain":                   {"inference", "features", "sparse", "screen", "chain/internal/owlqn"},
+	"chain":                   {"inference", "features", "sparse", "screen", "chain/internal/owlqn", "internal/par"},
+	"internal/par":            {},
 	"chain/internal/owlqn":    {},
 	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference"},
 }

@@ -3,9 +3,9 @@ package chain
 import (
 	"context"
 	"math"
-	"sync"
 
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/par"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -16,19 +16,37 @@ import (
 const numShards = 64
 
 // objective computes, in one pass over the data, the average negative
-// log-likelihood L(w), its gradient and m = -grad L(w) restricted to the
-// active features, for a model layout (see Model) over an encoded corpus.
+// log-likelihood L(w) and m = -grad L(w) over the active features of its
+// feature set, for a model layout (see Model) over an encoded corpus. It
+// owns m and the node marginals of the last evaluation.
+//
+// One evaluation is four named steps: scatter the active weights
+// (setWeights), forward-backward per shard (forwardShards: loss, node
+// marginals, edge and pair expectations), reduce the shards in shard order
+// (reduceShards), and the expected state counts attribute by attribute
+// (stateExpectations), from which residual forms m.
 //
 // Gradient accumulation is deterministic and parallel without per-worker
 // copies of the gradient: node marginals of every position are stored, then
 // the expected counts of state features are summed per attribute over a
 // column-major (attribute → positions) copy of the data, each attribute by
-// one worker, in position order.
+// one worker, in position order (or, for small models, per shard during
+// forward-backward and reduced in shard order: fused).
+//
+// Memory: beyond the corpus, the objective holds four full-size vectors
+// (weights, observed and expected counts, and m when every feature is
+// active), the node marginals (positions × L), per shard an inference
+// workspace, L×L edge sums and, with pair attributes, a P×L×L buffer; the
+// per-shard pair buffers are allocated only while pair features are active
+// and bounded by pairBudget in total (above it, shards share one buffer per
+// group of shards, reduced in shard order).
 type objective struct {
 	m       *Model // layout only (labels, counts, transitions)
+	fs      *featureSet
 	c       *sparse.Corpus
 	threads int
 	n       float64 // number of sequences
+	L1, L2  float64 // average-form penalty coefficients (set by the solver)
 
 	// Column-major copy of c.Unary for the expectation pass.
 	colPtr []int32 // len U+1
@@ -41,11 +59,8 @@ type objective struct {
 	wfull []float64 // full-size weights (zeros outside the active set)
 	exp   []float64 // full-size expected counts
 	mu    []float64 // node marginals of every position, Positions()*L
+	M     []float64 // m = -grad L over the active set, at the last evaluation
 	shard []shardState
-
-	// Active set: indices into the full vector, increasing.
-	active   []int32
-	attrLive []bool // attribute has at least one active state feature
 
 	// live is the corpus used for scoring: c itself, or a copy of it whose
 	// Unary rows omit the attributes with no active state feature, so that
@@ -53,14 +68,11 @@ type objective struct {
 	live      *sparse.Corpus
 	liveAttrs int // number of live attributes when live was built
 
-	// Sparse label lists: when few state features are active, scoring and
-	// expectations visit only the active labels of each attribute (labels
-	// of attribute a are alLab[alPtr[a]:alPtr[a+1]]). Skipping features
-	// whose weight is zero does not change any sum, so both modes give
-	// bit-identical results.
+	// sparseLabels: when few state features are active, scoring and
+	// expectations visit only the active labels of each attribute (the
+	// feature set's references). Skipping features whose weight is zero
+	// does not change any sum, so both modes give bit-identical results.
 	sparseLabels bool
-	alPtr        []int32
-	alLab        []int32
 
 	// fused: expected state counts are accumulated per shard during the
 	// forward-backward pass (dense U*L buffers, reduced in shard order)
@@ -83,10 +95,11 @@ type shardState struct {
 	err      error
 }
 
-func newObjective(m *Model, c *sparse.Corpus, threads int) *objective {
+func newObjective(fs *featureSet, c *sparse.Corpus, threads int) *objective {
+	m := fs.m
 	L := m.NumLabels()
 	d := len(m.W)
-	o := &objective{m: m, c: c, threads: max(threads, 1), n: float64(c.Len())}
+	o := &objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len())}
 	o.wfull = make([]float64, d)
 	o.exp = make([]float64, d)
 	o.mu = make([]float64, c.Positions()*L)
@@ -108,10 +121,38 @@ func newObjective(m *Model, c *sparse.Corpus, threads int) *objective {
 		o.buildColumns()
 	}
 	o.obs = observedCounts(m, c)
-	o.attrLive = make([]bool, m.NumUnary)
 	o.live = c
 	o.liveAttrs = m.NumUnary
+	fs.follow(o.follow)
 	return o
+}
+
+// follow adapts the objective to a new active set of its feature set: m
+// keeps the values of the kept features (keep != nil) and the scoring
+// corpus drops attributes that no longer have an active state feature.
+func (o *objective) follow(keep []int32) {
+	fs := o.fs
+	if keep != nil {
+		o.M = sparse.Compact(o.M, keep)
+	} else {
+		o.M = resizeFloats(o.M, len(fs.active))
+	}
+	clear(o.wfull)
+	o.sparseLabels = float64(fs.numState()) < sparseLabelFraction*float64(fs.live*o.m.NumLabels())
+	switch {
+	case fs.live == o.m.NumUnary:
+		o.live, o.liveAttrs = o.c, fs.live
+	case float64(fs.live) < 0.9*float64(o.liveAttrs):
+		o.live, o.liveAttrs = o.compactCorpus(), fs.live
+	}
+}
+
+// resizeFloats returns s with length n, reusing its storage when it can.
+func resizeFloats(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
 }
 
 // buildColumns builds the column-major copy of the unary attributes.
@@ -185,62 +226,9 @@ func observedCounts(m *Model, c *sparse.Corpus) []float64 {
 	return obs
 }
 
-// setActive installs the active set (increasing full indices).
-func (o *objective) setActive(active []int32) {
-	o.active = active
-	L := o.m.NumLabels()
-	clear(o.attrLive)
-	live := 0
-	for _, j := range active {
-		if int(j) < o.m.NumUnary*L && !o.attrLive[int(j)/L] {
-			o.attrLive[int(j)/L] = true
-			live++
-		}
-	}
-	clear(o.wfull)
-	o.buildLabelLists(live)
-	switch {
-	case live == o.m.NumUnary:
-		o.live, o.liveAttrs = o.c, live
-	case float64(live) < 0.9*float64(o.liveAttrs):
-		o.live, o.liveAttrs = o.compactCorpus(), live
-	}
-}
-
 // sparseLabelFraction is the fraction of active state features (among
 // those of live attributes) below which label lists replace dense rows.
 const sparseLabelFraction = 0.5
-
-// buildLabelLists decides between dense rows and label lists and builds the
-// lists.
-func (o *objective) buildLabelLists(live int) {
-	L := o.m.NumLabels()
-	U := o.m.NumUnary
-	nState := 0
-	for _, j := range o.active {
-		if int(j) < U*L {
-			nState++
-		}
-	}
-	o.sparseLabels = float64(nState) < sparseLabelFraction*float64(live*L)
-	if !o.sparseLabels {
-		return
-	}
-	if cap(o.alPtr) < U+1 {
-		o.alPtr = make([]int32, U+1)
-	}
-	o.alPtr = o.alPtr[:U+1]
-	o.alLab = o.alLab[:0]
-	k := 0
-	for a := 0; a < U; a++ {
-		o.alPtr[a] = int32(len(o.alLab))
-		for k < len(o.active) && int(o.active[k]) < (a+1)*L {
-			o.alLab = append(o.alLab, o.active[k]-int32(a*L))
-			k++
-		}
-	}
-	o.alPtr[U] = int32(len(o.alLab))
-}
 
 // scoreSparse is Model.score for the training objective in label-list
 // mode: only active (attribute, label) weights are visited.
@@ -259,7 +247,7 @@ func (o *objective) scoreSparse(s *lattice, c *sparse.Corpus, i int) *inference.
 		cols, vals := c.Unary.Row(start + t)
 		for k, a := range cols {
 			base := int(a) * L
-			labs := o.alLab[o.alPtr[a]:o.alPtr[a+1]]
+			labs := o.fs.labels(a)
 			if vals == nil {
 				for _, y := range labs {
 					row[y] += w[base+int(y)]
@@ -282,9 +270,10 @@ func (o *objective) compactCorpus() *sparse.Corpus {
 	c := o.c
 	x := &c.Unary
 	out := *c
+	live := o.fs.attrLive
 	nnz := 0
 	for _, a := range x.Col {
-		if o.attrLive[a] {
+		if live[a] {
 			nnz++
 		}
 	}
@@ -294,7 +283,7 @@ func (o *objective) compactCorpus() *sparse.Corpus {
 	}
 	for p := 0; p < x.Rows(); p++ {
 		for k := x.RowPtr[p]; k < x.RowPtr[p+1]; k++ {
-			if a := x.Col[k]; o.attrLive[a] {
+			if a := x.Col[k]; live[a] {
 				nx.Col = append(nx.Col, a)
 				if x.Val != nil {
 					nx.Val = append(nx.Val, x.Val[k])
@@ -307,55 +296,64 @@ func (o *objective) compactCorpus() *sparse.Corpus {
 	return &out
 }
 
-// parallel runs f(k) for k in [0, n) on o.threads goroutines. Each k is run
-// by exactly one goroutine; results must be written to k-owned storage.
-func (o *objective) parallel(n int, f func(k int)) {
-	workers := min(o.threads, n)
-	if workers <= 1 {
-		for k := 0; k < n; k++ {
-			f(k)
-		}
-		return
+// evaluate is the smooth part of the training objective for the optimizer:
+// it returns L(x) + (L2/2)||x||^2 and writes its gradient L2 x - m into
+// grad, over the active set; m stays in o.M.
+func (o *objective) evaluate(ctx context.Context, x, grad []float64) (float64, error) {
+	loss, err := o.loss(ctx, x)
+	if err != nil {
+		return 0, err
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				k := next
-				next++
-				mu.Unlock()
-				if k >= n {
-					return
-				}
-				f(k)
-			}
-		}()
+	f := loss
+	for k, v := range x {
+		grad[k] = o.L2*v - o.M[k]
+		f += 0.5 * o.L2 * v * v
 	}
-	wg.Wait()
+	return f, nil
 }
 
-// eval computes f = L(w) and writes into mActive the vector m = -grad L(w)
-// over the active set, given the active weights x. It leaves the expected
-// counts in o.exp and the marginals in o.mu.
-func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, error) {
-	m := o.m
-	L := m.NumLabels()
-	LL := L * L
-	sparse.Scatter(o.wfull, x, o.active)
-	c := o.live
-	nseq := c.Len()
-	toff, poff := m.TransOffset(), m.PairOffset()
+// loss computes L(x) for the active weights x and m = -grad L(x) over the
+// active set into o.M. It leaves the expected counts of the active
+// features in o.exp and the node marginals in o.mu.
+func (o *objective) loss(ctx context.Context, x []float64) (float64, error) {
+	o.setWeights(x)
+	if err := o.forwardShards(ctx); err != nil {
+		return 0, err
+	}
+	loss := o.reduceShards()
+	o.stateExpectations(false)
+	o.residual()
+	inv := 1 / o.n
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return loss * inv, errNonFinite
+	}
+	return loss * inv, nil
+}
 
-	// Pass 1: per shard, forward-backward of every sequence.
-	o.parallel(numShards, func(s int) {
+// expectAll computes, after an evaluation, the expected counts of every
+// state feature (not only the active ones) into o.exp, from the marginals
+// of that evaluation: what a full pass of the working-set solver prices
+// the features outside the working set with. Transition and pair
+// expectations are always complete.
+func (o *objective) expectAll() {
+	if o.colPtr == nil {
+		o.buildColumns()
+	}
+	o.stateExpectations(true)
+}
+
+// setWeights scatters the active weights into the full-size vector.
+func (o *objective) setWeights(x []float64) {
+	sparse.Scatter(o.wfull, x, o.fs.active)
+}
+
+// forwardShards runs forward-backward on every sequence, shard by shard:
+// each shard's loss, edge and pair expectations (and fused state
+// expectations) into its own buffers, the node marginals into o.mu.
+func (o *objective) forwardShards(ctx context.Context) error {
+	par.For(o.threads, numShards, func(s int) {
 		sh := &o.shard[s]
-		sh.loss = 0
-		sh.err = nil
+		sh.loss, sh.err = 0, nil
 		clear(sh.edge)
 		if sh.pairExp != nil {
 			clear(sh.pairExp)
@@ -363,109 +361,141 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 		if sh.stateExp != nil {
 			clear(sh.stateExp)
 		}
-		lo, hi := s*nseq/numShards, (s+1)*nseq/numShards
-		for i := lo; i < hi; i++ {
+		nseq := o.live.Len()
+		for i := s * nseq / numShards; i < (s+1)*nseq/numShards; i++ {
 			if i&63 == 0 && ctx.Err() != nil {
 				sh.err = ctx.Err()
 				return
 			}
-			var lat *inference.Lattice
-			if o.sparseLabels {
-				lat = o.scoreSparse(&sh.lat, c, i)
-			} else {
-				lat = m.score(&sh.lat, o.wfull, c, i)
-			}
-			logZ := inference.ForwardBackward(sh.ws, lat)
-			start, T := c.Span(i)
-			gold := 0.0
-			for t := 0; t < T; t++ {
-				y := int(c.Labels[start+t])
-				gold += lat.Unary[t*L+y]
-				if t > 0 {
-					yp := int(c.Labels[start+t-1])
-					if lat.Trans != nil {
-						gold += lat.Trans[yp*L+y]
-					}
-					if lat.TransAt != nil {
-						gold += lat.TransAt[t*LL+yp*L+y]
-					}
-				}
-			}
-			sh.loss += logZ - gold
-			node := sh.ws.Node()
-			copy(o.mu[start*L:(start+T)*L], node)
-			if sh.stateExp != nil && o.sparseLabels {
-				for t := 0; t < T; t++ {
-					mu := node[t*L : t*L+L]
-					cols, vals := c.Unary.Row(start + t)
-					for k, a := range cols {
-						base := int(a) * L
-						labs := o.alLab[o.alPtr[a]:o.alPtr[a+1]]
-						v := 1.0
-						if vals != nil {
-							v = vals[k]
-						}
-						for _, y := range labs {
-							sh.stateExp[base+int(y)] += v * mu[y]
-						}
-					}
-				}
-			} else if sh.stateExp != nil {
-				for t := 0; t < T; t++ {
-					mu := node[t*L : t*L+L]
-					cols, vals := c.Unary.Row(start + t)
-					for k, a := range cols {
-						e := sh.stateExp[int(a)*L : int(a)*L+L]
-						if vals == nil {
-							for y, p := range mu {
-								e[y] += p
-							}
-						} else {
-							v := vals[k]
-							for y, p := range mu {
-								e[y] += v * p
-							}
-						}
-					}
-				}
-			}
-			if T > 1 {
-				es := sh.ws.EdgeSum()
-				for k := range sh.edge {
-					sh.edge[k] += es[k]
-				}
-				if lat.TransAt != nil && sh.pairExp != nil {
-					for t := 1; t < T; t++ {
-						pc, pv := c.Pair.Row(start + t)
-						if len(pc) == 0 {
-							continue
-						}
-						e := sh.ws.EdgeAt(sh.edgeBuf, lat, t)
-						for k, a := range pc {
-							v := 1.0
-							if pv != nil {
-								v = pv[k]
-							}
-							blk := sh.pairExp[int(a)*LL : int(a)*LL+LL]
-							for q := range blk {
-								blk[q] += v * e[q]
-							}
-						}
-					}
-				}
-			}
+			o.forwardOne(sh, i)
 		}
 	})
-	loss := 0.0
 	for s := range o.shard {
 		if err := o.shard[s].err; err != nil {
-			return 0, err
+			return err
 		}
+	}
+	return nil
+}
+
+// forwardOne runs forward-backward on sequence i and accumulates its
+// contributions into the shard.
+func (o *objective) forwardOne(sh *shardState, i int) {
+	c := o.live
+	L := o.m.NumLabels()
+	var lat *inference.Lattice
+	if o.sparseLabels {
+		lat = o.scoreSparse(&sh.lat, c, i)
+	} else {
+		lat = o.m.score(&sh.lat, o.wfull, c, i)
+	}
+	logZ := inference.ForwardBackward(sh.ws, lat)
+	start, T := c.Span(i)
+	sh.loss += logZ - goldScore(lat, c.Labels[start:start+T])
+	node := sh.ws.Node()
+	copy(o.mu[start*L:(start+T)*L], node)
+	if sh.stateExp != nil {
+		o.accumulateState(sh.stateExp, node, start, T)
+	}
+	if T > 1 {
+		es := sh.ws.EdgeSum()
+		for k := range sh.edge {
+			sh.edge[k] += es[k]
+		}
+		if lat.TransAt != nil && sh.pairExp != nil {
+			o.accumulatePairs(sh, lat, start, T)
+		}
+	}
+}
+
+// goldScore returns the score of the gold label sequence in the lattice.
+func goldScore(lat *inference.Lattice, labels []int32) float64 {
+	L := lat.L
+	gold := 0.0
+	for t := range labels {
+		y := int(labels[t])
+		gold += lat.Unary[t*L+y]
+		if t > 0 {
+			yp := int(labels[t-1])
+			if lat.Trans != nil {
+				gold += lat.Trans[yp*L+y]
+			}
+			if lat.TransAt != nil {
+				gold += lat.TransAt[t*L*L+yp*L+y]
+			}
+		}
+	}
+	return gold
+}
+
+// accumulateState adds the expected state counts of one sequence (fused
+// mode) into e (U*L).
+func (o *objective) accumulateState(e, node []float64, start, T int) {
+	L := o.m.NumLabels()
+	c := o.live
+	for t := 0; t < T; t++ {
+		mu := node[t*L : t*L+L]
+		cols, vals := c.Unary.Row(start + t)
+		for k, a := range cols {
+			v := 1.0
+			if vals != nil {
+				v = vals[k]
+			}
+			base := int(a) * L
+			if o.sparseLabels {
+				for _, y := range o.fs.labels(a) {
+					e[base+int(y)] += v * mu[y]
+				}
+				continue
+			}
+			ea := e[base : base+L]
+			if vals == nil {
+				for y, p := range mu {
+					ea[y] += p
+				}
+			} else {
+				for y, p := range mu {
+					ea[y] += v * p
+				}
+			}
+		}
+	}
+}
+
+// accumulatePairs adds the expected pair counts of one sequence.
+func (o *objective) accumulatePairs(sh *shardState, lat *inference.Lattice, start, T int) {
+	LL := o.m.NumLabels() * o.m.NumLabels()
+	c := o.live
+	for t := 1; t < T; t++ {
+		pc, pv := c.Pair.Row(start + t)
+		if len(pc) == 0 {
+			continue
+		}
+		e := sh.ws.EdgeAt(sh.edgeBuf, lat, t)
+		for k, a := range pc {
+			v := 1.0
+			if pv != nil {
+				v = pv[k]
+			}
+			blk := sh.pairExp[int(a)*LL : int(a)*LL+LL]
+			for q := range blk {
+				blk[q] += v * e[q]
+			}
+		}
+	}
+}
+
+// reduceShards adds the shards' losses, transition and pair expectations
+// in shard order and returns the summed loss.
+func (o *objective) reduceShards() float64 {
+	m := o.m
+	LL := m.NumLabels() * m.NumLabels()
+	loss := 0.0
+	for s := range o.shard {
 		loss += o.shard[s].loss
 	}
-	// Reduce transitions and pair expectations in shard order.
 	if m.Transitions {
-		e := o.exp[toff : toff+LL]
+		e := o.exp[m.TransOffset() : m.TransOffset()+LL]
 		clear(e)
 		for s := range o.shard {
 			for k, v := range o.shard[s].edge {
@@ -474,83 +504,97 @@ func (o *objective) eval(ctx context.Context, x, mActive []float64) (float64, er
 		}
 	}
 	if m.NumPair > 0 {
-		e := o.exp[poff:]
+		e := o.exp[m.PairOffset():]
 		clear(e)
 		for s := range o.shard {
-			if o.shard[s].pairExp == nil {
-				continue
-			}
 			for k, v := range o.shard[s].pairExp {
 				e[k] += v
 			}
 		}
 	}
-	// Pass 2: expected state counts, attribute by attribute: a reduction of
-	// the per-shard buffers in shard order, or a pass over the columns.
-	U := m.NumUnary
-	const chunk = 256
-	nchunks := (U + chunk - 1) / chunk
-	if o.fused {
-		o.parallel(nchunks, func(k int) {
-			for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
-				e := o.exp[a*L : a*L+L]
-				clear(e)
-				if !o.attrLive[a] {
-					continue
-				}
-				for s := range o.shard {
-					se := o.shard[s].stateExp[a*L : a*L+L]
-					for y := range e {
-						e[y] += se[y]
-					}
-				}
-			}
-		})
-	}
-	if !o.fused {
-		o.parallel(nchunks, func(k int) {
-			for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
-				e := o.exp[a*L : a*L+L]
-				clear(e)
-				if !o.attrLive[a] {
-					continue
-				}
-				var labs []int32
-				if o.sparseLabels {
-					labs = o.alLab[o.alPtr[a]:o.alPtr[a+1]]
-				}
-				for q := o.colPtr[a]; q < o.colPtr[a+1]; q++ {
-					p := int(o.colPos[q])
-					mu := o.mu[p*L : p*L+L]
-					if labs != nil {
-						v := 1.0
-						if o.colVal != nil {
-							v = o.colVal[q]
-						}
-						for _, y := range labs {
-							e[y] += v * mu[y]
-						}
-					} else if o.colVal != nil {
-						v := o.colVal[q]
-						for y := range e {
-							e[y] += v * mu[y]
-						}
-					} else {
-						for y := range e {
-							e[y] += mu[y]
-						}
-					}
-				}
-			}
-		})
-	}
-
-	inv := 1 / o.n
-	for k, j := range o.active {
-		mActive[k] = (o.obs[j] - o.exp[j]) * inv
-	}
-	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return loss * inv, errNonFinite
-	}
-	return loss * inv, nil
+	return loss
 }
+
+// stateExpectations computes the expected state counts attribute by
+// attribute into o.exp: a reduction of the per-shard buffers in shard
+// order (fused), or a pass over the columns. With all, every attribute and
+// label is computed from the columns (a full pass); otherwise only live
+// attributes, and only their active labels in label-list mode.
+func (o *objective) stateExpectations(all bool) {
+	const chunk = 256
+	U := o.m.NumUnary
+	par.For(o.threads, (U+chunk-1)/chunk, func(k int) {
+		for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
+			switch {
+			case all:
+				o.columnExpectation(a, nil)
+			case !o.fs.attrLive[a]:
+				clear(o.exp[a*o.m.NumLabels() : (a+1)*o.m.NumLabels()])
+			case o.fused:
+				o.reduceStateShards(a)
+			case o.sparseLabels:
+				o.columnExpectation(a, o.fs.labels(int32(a)))
+			default:
+				o.columnExpectation(a, nil)
+			}
+		}
+	})
+}
+
+// reduceStateShards sums attribute a's fused per-shard state expectations
+// in shard order.
+func (o *objective) reduceStateShards(a int) {
+	L := o.m.NumLabels()
+	e := o.exp[a*L : a*L+L]
+	clear(e)
+	for s := range o.shard {
+		se := o.shard[s].stateExp[a*L : a*L+L]
+		for y := range e {
+			e[y] += se[y]
+		}
+	}
+}
+
+// columnExpectation sums attribute a's expected state counts over its
+// positions in position order: only the labels labs, or all when labs is
+// nil.
+func (o *objective) columnExpectation(a int, labs []int32) {
+	L := o.m.NumLabels()
+	e := o.exp[a*L : a*L+L]
+	clear(e)
+	for q := o.colPtr[a]; q < o.colPtr[a+1]; q++ {
+		p := int(o.colPos[q])
+		mu := o.mu[p*L : p*L+L]
+		switch {
+		case labs != nil:
+			v := 1.0
+			if o.colVal != nil {
+				v = o.colVal[q]
+			}
+			for _, y := range labs {
+				e[y] += v * mu[y]
+			}
+		case o.colVal != nil:
+			v := o.colVal[q]
+			for y := range e {
+				e[y] += v * mu[y]
+			}
+		default:
+			for y := range e {
+				e[y] += mu[y]
+			}
+		}
+	}
+}
+
+// residual forms m = (obs - exp)/n over the active set.
+func (o *objective) residual() {
+	inv := 1 / o.n
+	for k, j := range o.fs.active {
+		o.M[k] = (o.obs[j] - o.exp[j]) * inv
+	}
+}
+
+// residualAt returns m_j from the last evaluation's expected counts (valid
+// for every feature after expectAll).
+func (o *objective) residualAt(j int32) float64 { return (o.obs[j] - o.exp[j]) * (1 / o.n) }

@@ -90,18 +90,18 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 			for _, cfg := range []struct{ threads, budget int }{{1, 64 << 20}, {3, 64 << 20}, {1, 0}, {3, 0}} {
 				old := fusedBudget
 				fusedBudget = cfg.budget
-				o := newObjective(m, c, cfg.threads)
+				o := newObjective(newFeatureSet(m, nil), c, cfg.threads)
 				fusedBudget = old
 				act := make([]int32, len(m.W))
 				for j := range act {
 					act[j] = int32(j)
 				}
-				o.setActive(act)
+				o.fs.SetActive(act)
 				if o.fused != (cfg.budget > 0) {
 					t.Fatalf("budget %d: fused = %v", cfg.budget, o.fused)
 				}
 				mvec := make([]float64, len(act))
-				f, err := o.eval(context.Background(), m.W, mvec)
+				f, err := o.evalM(context.Background(), m.W, mvec)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -129,12 +129,12 @@ func TestObjectiveCancel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	c := randomCorpus(rng, 200, 5, 4, 0, 3, false)
 	m, _ := NewModel(labelNames(3), 4, 0, true, nil)
-	o := newObjective(m, c, 2)
+	o := newObjective(newFeatureSet(m, nil), c, 2)
 	act := []int32{0, 1, 2}
-	o.setActive(act)
+	o.fs.SetActive(act)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := o.eval(ctx, make([]float64, 3), make([]float64, 3)); err == nil {
+	if _, err := o.evalM(ctx, make([]float64, 3), make([]float64, 3)); err == nil {
 		t.Fatal("eval with a cancelled context returned no error")
 	}
 }
@@ -149,7 +149,7 @@ func TestObjectiveActiveSubset(t *testing.T) {
 	for _, budget := range []int{64 << 20, 0} {
 		old := fusedBudget
 		fusedBudget = budget
-		o := newObjective(m, c, 2)
+		o := newObjective(newFeatureSet(m, nil), c, 2)
 		fusedBudget = old
 		var act []int32
 		for j := 0; j < len(m.W); j++ {
@@ -158,7 +158,7 @@ func TestObjectiveActiveSubset(t *testing.T) {
 				act = append(act, int32(j))
 			}
 		}
-		o.setActive(act)
+		o.fs.SetActive(act)
 		if !o.sparseLabels || o.live == c {
 			t.Fatalf("budget %d: sparse labels %v, compacted corpus %v", budget, o.sparseLabels, o.live != c)
 		}
@@ -169,7 +169,7 @@ func TestObjectiveActiveSubset(t *testing.T) {
 			w[j] = x[k]
 		}
 		mv := make([]float64, len(act))
-		f, err := o.eval(context.Background(), x, mv)
+		f, err := o.evalM(context.Background(), x, mv)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,4 +184,11 @@ func TestObjectiveActiveSubset(t *testing.T) {
 			approxScalar(t, "m", -(fp-fm)/(2*h), mv[k], 1e-7, 1e-6)
 		}
 	}
+}
+
+// evalM evaluates the loss at x and copies m into dst.
+func (o *objective) evalM(ctx context.Context, x, dst []float64) (float64, error) {
+	f, err := o.loss(ctx, x)
+	copy(dst, o.M)
+	return f, err
 }

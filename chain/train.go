@@ -8,8 +8,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/sparsetag/sparsetag/chain/internal/owlqn"
-	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -24,6 +22,21 @@ const (
 	ScreenPinsker ScreenRule = "pinsker" // the l1/Pinsker gap rule (any sequence length)
 	ScreenPaper   ScreenRule = "paper"   // the paper's Euclidean rule (T = 1 only)
 	ScreenBoth    ScreenRule = "both"    // minimum of both bounds (T = 1 only)
+)
+
+// Solver names a training algorithm.
+type Solver string
+
+// The solvers. These names are part of the command-line contract.
+const (
+	// SolverWorkingSet alternates full passes (m over every unscreened
+	// feature, the duality gap of the whole problem, screening) with OWL-QN
+	// on a working set of features; it stops only on the full gap, so it
+	// reaches the same optimum, certified the same way, as SolverFull.
+	SolverWorkingSet Solver = "working-set"
+	// SolverFull is the paper's Algorithm 1: OWL-QN on every unscreened
+	// feature, with the gap and screening at every iteration.
+	SolverFull Solver = "full"
 )
 
 // Options configures Train. The zero value trains with the paper's form of
@@ -57,6 +70,7 @@ type Options struct {
 	Threads int // worker goroutines; 0 means runtime.NumCPU()
 	Memory  int // L-BFGS memory; 0 means 10
 
+	Solver Solver     // "" means SolverFull
 	Screen ScreenRule // "" means ScreenPinsker
 	Tau    float64    // screening safety margin; 0 means 1e-9
 	// Gamma > 0 screens only when the gap has fallen by this factor since
@@ -110,6 +124,7 @@ type Result struct {
 	Alpha, Beta, BetaMax float64
 	Lambda1, Lambda2     float64 // beta and alpha*beta: the average-form L1 and L2 coefficients
 	Screen               ScreenRule
+	Solver               Solver
 	Epsilon              float64
 	Iterations           []Iteration
 	NonZero              int
@@ -151,6 +166,15 @@ func (o *Options) defaults() Options {
 	if r.Screen == "" {
 		r.Screen = ScreenPinsker
 	}
+	if r.Solver == "" {
+		r.Solver = SolverFull
+	}
+	if r.CheckpointEvery <= 0 {
+		r.CheckpointEvery = 10
+	}
+	if r.MonitorEvery <= 0 {
+		r.MonitorEvery = 10
+	}
 	if r.Tau == 0 {
 		r.Tau = 1e-9
 	}
@@ -171,6 +195,11 @@ func (o *Options) validate() error {
 	}
 	if o.MaxIter < 0 || o.Memory < 0 || o.Period < 0 {
 		return errors.New("chain: max-iter, memory and period must be >= 0")
+	}
+	switch o.Solver {
+	case "", SolverFull, SolverWorkingSet:
+	default:
+		return fmt.Errorf("chain: unknown solver %q (want working-set or full)", o.Solver)
 	}
 	switch o.Screen {
 	case "", ScreenNone, ScreenPinsker, ScreenPaper, ScreenBoth:
@@ -231,421 +260,4 @@ func checkCorpus(m *Model, c *sparse.Corpus) error {
 		return fmt.Errorf("chain: corpus has %d/%d attributes, model only %d/%d", c.NumUnary, c.NumPair, m.NumUnary, m.NumPair)
 	}
 	return nil
-}
-
-// trainer holds the state of one training run.
-type trainer struct {
-	m   *Model
-	c   *sparse.Corpus
-	op  Options
-	obj *objective
-
-	features    []int32   // the model's feature set (full indices)
-	betaMax     float64   // ||m(0)||_inf over the feature set
-	lam1, lam2  float64   // average-form L1 and L2 coefficients
-	rnorm       []float64 // full size, the Pinsker constants (nil when not screening)
-	rnormMin    float64   // smallest Rnorm over the feature set
-	mAct        []float64 // m over the active set at the last evaluation
-	screenSecs  float64
-	screened    int
-	screenedSet sparse.Bitset
-
-	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
-	keepBuf                []int32   // scratch of screen
-	wMon                   []float64 // full-size weights for Options.Monitor
-}
-
-func newTrainer(m *Model, c *sparse.Corpus, op Options) *trainer {
-	return &trainer{m: m, c: c, op: op, obj: newObjective(m, c, op.Threads)}
-}
-
-// initialActive returns the feature set of the model: every feature, or the
-// observed pairs only, and always the transitions when the model has them.
-func (tr *trainer) initialActive() []int32 {
-	m := tr.m
-	L := m.NumLabels()
-	var act []int32
-	for j := 0; j < m.NumUnary*L; j++ {
-		if !tr.op.ObservedPairs || tr.obj.obs[j] != 0 {
-			act = append(act, int32(j))
-		}
-	}
-	if m.Transitions {
-		for j := m.TransOffset(); j < m.PairOffset(); j++ {
-			act = append(act, int32(j))
-		}
-	}
-	for j := m.PairOffset(); j < len(m.W); j++ {
-		if !tr.op.ObservedPairs || tr.obj.obs[j] != 0 {
-			act = append(act, int32(j))
-		}
-	}
-	return act
-}
-
-// prepare fixes the feature set, computes m(0) and beta_max, and the
-// screening constants.
-func (tr *trainer) prepare(ctx context.Context) error {
-	op, obj := tr.op, tr.obj
-	tr.features = tr.initialActive()
-	obj.setActive(tr.features)
-	tr.mAct = make([]float64, len(tr.features))
-	if _, err := obj.eval(ctx, make([]float64, len(tr.features)), tr.mAct); err != nil {
-		return err
-	}
-	tr.betaMax = screen.BetaMax(tr.mAct)
-	if (op.Screen == ScreenPaper || op.Screen == ScreenBoth) && tr.c.MaxLen() > 1 {
-		return fmt.Errorf("chain: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
-	}
-	if op.Screen != ScreenNone {
-		r, err := featureRnorm(tr.m, tr.c)
-		if err != nil {
-			return err
-		}
-		tr.rnorm = r
-		tr.rnormMin = math.Inf(1)
-		for _, j := range tr.features {
-			tr.rnormMin = math.Min(tr.rnormMin, r[j])
-		}
-	}
-	return nil
-}
-
-// lambdas returns the average-form L1 and L2 coefficients for the options,
-// given beta (0: ratio * beta_max).
-func (tr *trainer) lambdas(beta, ratio float64) (lam1, lam2 float64, err error) {
-	op := tr.op
-	n := float64(tr.c.Len())
-	if op.SumForm {
-		lam1, lam2 = op.C1/n, 2*op.C2/n
-	} else {
-		if beta == 0 {
-			beta = ratio * tr.betaMax
-		}
-		lam1, lam2 = beta, op.Alpha*beta
-	}
-	if !(lam2 > 0) {
-		return 0, 0, errors.New("chain: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
-	}
-	return lam1, lam2, nil
-}
-
-// solve minimizes the objective with L1 coefficient lam1 and L2 coefficient
-// lam2 from the full-size starting point init (nil: zero), screening from the
-// first iteration on the whole feature set. It returns the full-size
-// solution.
-func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64, resume *Checkpoint) (*Result, []float64, error) {
-	op, obj := tr.op, tr.obj
-	n := float64(tr.c.Len())
-	tr.lam1, tr.lam2 = lam1, lam2
-	tr.screened, tr.screenSecs = 0, 0
-	tr.screenedSet = sparse.NewBitset(len(tr.m.W))
-	res := &Result{Screen: op.Screen, Epsilon: op.Epsilon, Dimension: len(tr.features), BetaMax: tr.betaMax,
-		Lambda1: lam1, Lambda2: lam2, Beta: lam1}
-	if lam1 > 0 {
-		res.Alpha = lam2 / lam1
-	}
-	// Never reuse a screened set: start from the whole feature set, less
-	// the features whose Rnorm is 0 when screening: they are identically
-	// zero functions of y (m_j = 0 always), so w*_j = 0 for every beta.
-	active := make([]int32, 0, len(tr.features))
-	for _, j := range tr.features {
-		if tr.rnorm != nil && lam1 > 0 && tr.rnorm[j] == 0 {
-			tr.screenedSet.Set(int(j))
-			tr.screened++
-			continue
-		}
-		active = append(active, j)
-	}
-	if len(active) == 0 {
-		// Nothing can be non-zero: the zero vector is optimal.
-		res.Iterations = []Iteration{{Screened: tr.screened}}
-		res.Converged, res.StopReason = true, "gap"
-		res.Screened, res.ScreenedSet = tr.screened, tr.screenedSet
-		return res, make([]float64, len(tr.m.W)), nil
-	}
-	obj.setActive(active)
-	x := make([]float64, len(active))
-	if init != nil {
-		sparse.Gather(x, init, active)
-	}
-	tr.mAct = tr.mAct[:cap(tr.mAct)]
-	if len(tr.mAct) < len(active) {
-		tr.mAct = make([]float64, len(active))
-	}
-	tr.mAct = tr.mAct[:len(active)]
-
-	t0 := time.Now()
-	fn := func(xa, grad []float64) (float64, error) {
-		tr.mAct = tr.mAct[:len(xa)]
-		loss, err := obj.eval(ctx, xa, tr.mAct)
-		if err != nil {
-			return 0, err
-		}
-		f := loss
-		for k, v := range xa {
-			grad[k] = tr.lam2*v - tr.mAct[k]
-			f += 0.5 * tr.lam2 * v * v
-		}
-		return f, nil
-	}
-	opt, err := owlqn.New(x, fn, owlqn.Settings{M: op.Memory, L1: lam1, Threads: op.Threads})
-	if err != nil {
-		return nil, nil, err
-	}
-	defer opt.Close()
-	lastCheckGap := math.Inf(1)
-	var hist []float64
-	start := 0
-	if resume != nil {
-		if err := tr.restore(resume, opt, res); err != nil {
-			return nil, nil, err
-		}
-		lastCheckGap, hist = resume.LastCheckGap, append([]float64(nil), resume.History...)
-		start = len(res.Iterations) - 1
-		t0 = t0.Add(-time.Duration(res.Iterations[start].Seconds * float64(time.Second)))
-	}
-	for iter := start; ; iter++ {
-		if resume != nil && iter == start {
-			// The checkpoint was taken right before this iteration's step.
-			goto step
-		}
-		{
-			xa := opt.X()
-			gap := fyGap(xa, tr.mAct, lam1, lam2)
-			primal := opt.Objective()
-			// Screening at the current point: m and the gap come from the same
-			// pass (section 5 of the design note).
-			if tr.rnorm != nil && lam1 > 0 && gap > op.Epsilon && (op.Gamma == 0 || gap < op.Gamma*lastCheckGap) {
-				ts := time.Now()
-				removed, err := tr.screen(opt, gap, n)
-				if err != nil {
-					return nil, nil, err
-				}
-				lastCheckGap = gap
-				tr.screenSecs += time.Since(ts).Seconds()
-				if removed > 0 {
-					if opt.Stale() {
-						if err := opt.Reevaluate(); err != nil {
-							return nil, nil, err
-						}
-					}
-					xa = opt.X()
-					gap = fyGap(xa, tr.mAct, lam1, lam2)
-					primal = opt.Objective()
-				}
-			}
-			it := Iteration{Iter: iter, Primal: primal, Gap: gap, Active: len(obj.active), Screened: tr.screened,
-				NonZero: countNonZero(xa), Seconds: time.Since(t0).Seconds()}
-			res.Iterations = append(res.Iterations, it)
-			if op.Progress != nil {
-				op.Progress(it)
-			}
-			hist = append(hist, primal)
-			if gap <= op.Epsilon {
-				res.Converged, res.StopReason = true, "gap"
-				break
-			}
-			if op.Delta > 0 && len(hist) > op.Period {
-				prev := hist[len(hist)-1-op.Period]
-				if (prev-primal)/math.Max(math.Abs(primal), 1e-300) < op.Delta {
-					res.Converged, res.StopReason = true, "delta"
-					break
-				}
-			}
-			if iter >= op.MaxIter {
-				res.StopReason = "max-iter"
-				break
-			}
-			if err := ctx.Err(); err != nil {
-				return nil, nil, err
-			}
-			if op.Checkpoint != nil && iter > 0 && iter%op.CheckpointEvery == 0 {
-				if err := op.Checkpoint(tr.checkpoint(opt, res, hist, lastCheckGap)); err != nil {
-					return nil, nil, fmt.Errorf("chain: checkpoint: %w", err)
-				}
-			}
-			if op.Monitor != nil && iter > 0 && iter%op.MonitorEvery == 0 {
-				if tr.wMon == nil {
-					tr.wMon = make([]float64, len(tr.m.W))
-				}
-				clear(tr.wMon)
-				sparse.Scatter(tr.wMon, opt.X(), obj.active)
-				stop, err := op.Monitor(res.Iterations[len(res.Iterations)-1], tr.wMon)
-				if err != nil {
-					return nil, nil, fmt.Errorf("chain: monitor: %w", err)
-				}
-				if stop {
-					res.StopReason = "monitor"
-					break
-				}
-			}
-		}
-	step:
-		if err := opt.Iterate(); err != nil {
-			if !errors.Is(err, owlqn.ErrLineSearch) {
-				return nil, nil, err
-			}
-			// No further progress at working precision. Keep the last valid
-			// point and re-evaluate so that m and the gap belong to it.
-			if err := opt.Reevaluate(); err != nil {
-				return nil, nil, err
-			}
-			res.StopReason = "line-search"
-			xa := opt.X()
-			gap := fyGap(xa, tr.mAct, lam1, lam2)
-			res.Iterations = append(res.Iterations, Iteration{Iter: iter + 1, Primal: opt.Objective(), Gap: gap,
-				Active: len(obj.active), Screened: tr.screened, NonZero: countNonZero(xa), Seconds: time.Since(t0).Seconds()})
-			if op.Progress != nil {
-				op.Progress(res.Iterations[len(res.Iterations)-1])
-			}
-			break
-		}
-	}
-	// The solution: full size, exact zeros outside the active set.
-	w := make([]float64, len(tr.m.W))
-	sparse.Scatter(w, opt.X(), obj.active)
-	if err := checkFinite(w); err != nil {
-		return nil, nil, err
-	}
-	last := res.Iterations[len(res.Iterations)-1]
-	res.Gap, res.Primal = last.Gap, last.Primal
-	res.NonZero = countNonZero(w)
-	res.Screened = tr.screened
-	res.ScreenedSet = tr.screenedSet
-	res.SecondsScreening = tr.screenSecs
-	res.Seconds = time.Since(t0).Seconds()
-	return res, w, nil
-}
-
-// screen applies the configured rule at the optimizer's current point and
-// removes the screened coordinates from the problem (weights, gradient,
-// optimizer memory and, through the active set, the attribute lists used for
-// scoring). It reports how many were removed.
-func (tr *trainer) screen(opt *owlqn.Optimizer, gap, n float64) (int, error) {
-	obj := tr.obj
-	act := obj.active
-	xa := opt.X()
-	thresh := tr.lam1 * (1 - tr.op.Tau)
-	r := math.Sqrt(2 * gap / n)
-	if tr.op.Screen == ScreenPinsker && r*tr.rnormMin >= thresh {
-		// No feature can pass the Pinsker test at this gap: skip the O(d)
-		// pass.
-		return 0, nil
-	}
-	var paper []float64
-	if tr.op.Screen == ScreenPaper || tr.op.Screen == ScreenBoth {
-		b, err := tr.paperBounds(xa, gap)
-		if err != nil {
-			return 0, err
-		}
-		paper = b
-	}
-	U := tr.m.NumUnary * tr.m.NumLabels()
-	keep := tr.keepBuf[:0]
-	removed := 0
-	for k, j := range act {
-		bound := math.Abs(tr.mAct[k]) + r*tr.rnorm[j]
-		if paper != nil && int(j) < U {
-			if tr.op.Screen == ScreenPaper {
-				// The paper's rule alone on state features; features with
-				// Rnorm 0 (identically zero) are still dropped.
-				if tr.rnorm[j] > 0 {
-					bound = paper[j]
-				}
-			} else {
-				bound = math.Min(bound, paper[j])
-			}
-		}
-		if bound < thresh {
-			removed++
-			tr.screenedSet.Set(int(j))
-			continue
-		}
-		keep = append(keep, int32(k))
-	}
-	tr.keepBuf = keep
-	if removed == 0 {
-		return 0, nil
-	}
-	newAct := make([]int32, len(keep))
-	for k, q := range keep {
-		newAct[k] = act[q]
-	}
-	opt.Compact(keep, tr.op.ResetMemoryOnScreen)
-	tr.mAct = sparse.Compact(tr.mAct, keep)
-	obj.setActive(newAct)
-	tr.screened += removed
-	return removed, nil
-}
-
-// paperBounds evaluates the paper's Euclidean rule (T = 1 only) at the
-// current point: an upper bound on |m_j(theta*)| for every state feature.
-func (tr *trainer) paperBounds(xa []float64, gap float64) ([]float64, error) {
-	obj := tr.obj
-	m := tr.m
-	U := m.NumUnary * m.NumLabels()
-	if len(tr.wBuf) < len(m.W) {
-		tr.wBuf = make([]float64, len(m.W))
-		tr.mBuf = make([]float64, len(m.W))
-	}
-	w, mf := tr.wBuf[:U], tr.mBuf[:U]
-	clear(w)
-	clear(mf)
-	for k, j := range obj.active {
-		if int(j) < U {
-			w[j] = xa[k]
-			mf[j] = tr.mAct[k]
-		}
-	}
-	delta := screen.DualResidual(tr.dBuf[:0], w, mf, tr.lam2/tr.lam1, tr.lam1)
-	tr.dBuf = delta
-	// Features outside the reduced problem contribute 0 to delta.
-	live := sparse.NewBitset(U)
-	for _, j := range obj.active {
-		if int(j) < U {
-			live.Set(int(j))
-		}
-	}
-	for j := range delta {
-		if !live.Has(j) {
-			delta[j] = 0
-		}
-	}
-	in := &screen.T1Input{Corpus: tr.c, L: m.NumLabels(), P: obj.mu, Delta: delta, M: mf, Gap: gap}
-	b, err := screen.EuclideanT1(tr.pBuf[:0], in, screen.T1Options{})
-	tr.pBuf = b
-	return b, err
-}
-
-// featureRnorm returns the Pinsker constants Rnorm_j of every feature of the
-// model layout (section 4 of the design note).
-func featureRnorm(m *Model, c *sparse.Corpus) ([]float64, error) {
-	lay := screen.Layout{NumAttrs: m.NumUnary, L: m.NumLabels(), NumPair: m.NumPair}
-	return lay.Rnorm(nil, c)
-}
-
-// fyGap is the Fenchel-Young duality gap of the average-form problem with
-// L1 coefficient lam1 and L2 coefficient lam2 (section 2 of the design
-// note); with lam1 = 0 it is sum_j (lam2 w_j - m_j)^2 / (2 lam2).
-func fyGap(w, m []float64, lam1, lam2 float64) float64 {
-	if lam1 > 0 {
-		return screen.GapSum(w, m, lam1, lam2)
-	}
-	g := 0.0
-	for j, v := range w {
-		d := lam2*v - m[j]
-		g += d * d
-	}
-	return g / (2 * lam2)
-}
-
-func countNonZero(x []float64) int {
-	n := 0
-	for _, v := range x {
-		if v != 0 {
-			n++
-		}
-	}
-	return n
 }

@@ -129,14 +129,14 @@ func TestTrainSumFormPureL2(t *testing.T) {
 		t.Fatalf("pure L2 did not converge: %s", res.StopReason)
 	}
 	// Optimality of sum_i NLL_i + C2 ||w||^2: grad = -n m + 2 C2 w = 0.
-	o := newObjective(m, c, 1)
+	o := newObjective(newFeatureSet(m, nil), c, 1)
 	act := make([]int32, len(m.W))
 	for j := range act {
 		act[j] = int32(j)
 	}
-	o.setActive(act)
+	o.fs.SetActive(act)
 	mv := make([]float64, len(act))
-	if _, err := o.eval(context.Background(), m.W, mv); err != nil {
+	if _, err := o.evalM(context.Background(), m.W, mv); err != nil {
 		t.Fatal(err)
 	}
 	n := float64(c.Len())

@@ -1,0 +1,122 @@
+package chain
+
+import "github.com/sparsetag/sparsetag/sparse"
+
+// featureSet is the one owner of which features a training run works on.
+//
+//   - all: the model's feature set (every feature, or the observed pairs);
+//     fixed for the run.
+//   - screened: the features proven zero at the optimum for the current
+//     penalty (static rule, Rnorm 0, Pinsker), a bit set over full indices;
+//     counts are derived from it.
+//   - active: the features the optimizer and the objective currently work
+//     on (increasing full indices, disjoint from screened): every
+//     unscreened feature for the full solver, the working set for the
+//     working-set solver.
+//   - attribute -> feature references (as CRFsuite's feature_refs_t): the
+//     active labels of each unary attribute, labs[refPtr[a]:refPtr[a+1]],
+//     and whether an attribute has any active state feature.
+//
+// Restrict and SetActive change the active set; every dependent (the
+// objective's buffers, the optimizer's memory, the vector m) registers a
+// follower that is told the change, so no dependent keeps a stale copy.
+type featureSet struct {
+	m        *Model
+	all      []int32
+	screened sparse.Bitset
+	active   []int32
+
+	refPtr   []int32 // len U+1
+	refLab   []int32 // active labels of each attribute
+	attrLive []bool  // attribute has at least one active state feature
+	live     int     // number of live attributes
+
+	// followers are called after the active set changed. keep is nil when
+	// the new set is not a subset given by positions (SetActive).
+	followers []func(keep []int32)
+}
+
+func newFeatureSet(m *Model, all []int32) *featureSet {
+	return &featureSet{m: m, all: all, screened: sparse.NewBitset(len(m.W)),
+		attrLive: make([]bool, m.NumUnary)}
+}
+
+// follow registers f to be called after every change of the active set.
+func (fs *featureSet) follow(f func(keep []int32)) { fs.followers = append(fs.followers, f) }
+
+// Screened returns the number of screened features.
+func (fs *featureSet) Screened() int { return fs.screened.Count() }
+
+// unscreened returns the features of the set that are not screened.
+func (fs *featureSet) unscreened(dst []int32) []int32 {
+	dst = dst[:0]
+	for _, j := range fs.all {
+		if !fs.screened.Has(int(j)) {
+			dst = append(dst, j)
+		}
+	}
+	return dst
+}
+
+// screen marks feature j as proven zero.
+func (fs *featureSet) screen(j int32) { fs.screened.Set(int(j)) }
+
+// resetScreening forgets every screening decision (a new penalty).
+func (fs *featureSet) resetScreening() { clear(fs.screened) }
+
+// SetActive installs a new active set (increasing full indices, none
+// screened) and tells every follower.
+func (fs *featureSet) SetActive(active []int32) {
+	fs.active = active
+	fs.buildRefs()
+	for _, f := range fs.followers {
+		f(nil)
+	}
+}
+
+// Restrict keeps the active features at positions keep (increasing) and
+// tells every follower, which compacts its own per-feature state with the
+// same keep list.
+func (fs *featureSet) Restrict(keep []int32) {
+	act := make([]int32, len(keep))
+	for k, q := range keep {
+		act[k] = fs.active[q]
+	}
+	fs.active = act
+	fs.buildRefs()
+	for _, f := range fs.followers {
+		f(keep)
+	}
+}
+
+// buildRefs rebuilds the attribute -> active label references.
+func (fs *featureSet) buildRefs() {
+	L := fs.m.NumLabels()
+	U := fs.m.NumUnary
+	clear(fs.attrLive)
+	if cap(fs.refPtr) < U+1 {
+		fs.refPtr = make([]int32, U+1)
+	}
+	fs.refPtr = fs.refPtr[:U+1]
+	fs.refLab = fs.refLab[:0]
+	fs.live = 0
+	k := 0
+	for a := 0; a < U; a++ {
+		fs.refPtr[a] = int32(len(fs.refLab))
+		for k < len(fs.active) && int(fs.active[k]) < (a+1)*L {
+			fs.refLab = append(fs.refLab, fs.active[k]-int32(a*L))
+			k++
+		}
+		if int(fs.refPtr[a]) < len(fs.refLab) {
+			fs.attrLive[a] = true
+			fs.live++
+		}
+	}
+	fs.refPtr[U] = int32(len(fs.refLab))
+}
+
+// numState returns the number of active state features.
+func (fs *featureSet) numState() int { return len(fs.refLab) }
+
+// labels returns the active labels of attribute a.
+func (fs *featureSet) labels(a int32) []int32 { return fs.refLab[fs.refPtr[a]:fs.refPtr[a+1]] }

@@ -1,0 +1,199 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/sparsetag/sparsetag/chain/internal/owlqn"
+	"github.com/sparsetag/sparsetag/screen"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// trainer holds the state of one training run: the feature set, the
+// objective over it, the screening constants and the current optimizer.
+type trainer struct {
+	m   *Model
+	c   *sparse.Corpus
+	op  Options
+	fs  *featureSet
+	obj *objective
+	opt *owlqn.Optimizer // the optimizer of the current solve (follows fs)
+
+	betaMax    float64   // ||m(0)||_inf over the feature set
+	lam1, lam2 float64   // average-form L1 and L2 coefficients
+	rnorm      []float64 // full size, the Pinsker constants (nil when not screening)
+	rnormMin   float64   // smallest Rnorm over the feature set
+	screenSecs float64
+
+	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
+	keepBuf                []int32   // scratch of screening
+	scratch                screenScratch
+	wMon                   []float64 // full-size weights for Options.Monitor
+}
+
+func newTrainer(m *Model, c *sparse.Corpus, op Options) *trainer {
+	tr := &trainer{m: m, c: c, op: op}
+	tr.fs = newFeatureSet(m, nil)
+	tr.obj = newObjective(tr.fs, c, op.Threads)
+	tr.fs.follow(func(keep []int32) {
+		if tr.opt != nil && keep != nil {
+			tr.opt.Compact(keep, tr.op.ResetMemoryOnScreen)
+		}
+	})
+	return tr
+}
+
+// modelFeatures returns the feature set of the model: every feature, or the
+// observed pairs only, and always the transitions when the model has them.
+func (tr *trainer) modelFeatures() []int32 {
+	m, obs := tr.m, tr.obj.obs
+	L := m.NumLabels()
+	var all []int32
+	for j := 0; j < m.NumUnary*L; j++ {
+		if !tr.op.ObservedPairs || obs[j] != 0 {
+			all = append(all, int32(j))
+		}
+	}
+	if m.Transitions {
+		for j := m.TransOffset(); j < m.PairOffset(); j++ {
+			all = append(all, int32(j))
+		}
+	}
+	for j := m.PairOffset(); j < len(m.W); j++ {
+		if !tr.op.ObservedPairs || obs[j] != 0 {
+			all = append(all, int32(j))
+		}
+	}
+	return all
+}
+
+// prepare fixes the feature set, computes m(0) and beta_max, and the
+// screening constants.
+func (tr *trainer) prepare(ctx context.Context) error {
+	op, fs := tr.op, tr.fs
+	fs.all = tr.modelFeatures()
+	fs.SetActive(fs.all)
+	if _, err := tr.obj.loss(ctx, make([]float64, len(fs.all))); err != nil {
+		return err
+	}
+	tr.betaMax = screen.BetaMax(tr.obj.M)
+	if (op.Screen == ScreenPaper || op.Screen == ScreenBoth) && tr.c.MaxLen() > 1 {
+		return fmt.Errorf("chain: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
+	}
+	if op.Screen != ScreenNone {
+		r, err := featureRnorm(tr.m, tr.c)
+		if err != nil {
+			return err
+		}
+		tr.rnorm = r
+		tr.rnormMin = math.Inf(1)
+		for _, j := range fs.all {
+			tr.rnormMin = math.Min(tr.rnormMin, r[j])
+		}
+	}
+	return nil
+}
+
+// lambdas returns the average-form L1 and L2 coefficients for the options,
+// given beta (0: ratio * beta_max).
+func (tr *trainer) lambdas(beta, ratio float64) (lam1, lam2 float64, err error) {
+	op := tr.op
+	n := float64(tr.c.Len())
+	if op.SumForm {
+		lam1, lam2 = op.C1/n, 2*op.C2/n
+	} else {
+		if beta == 0 {
+			beta = ratio * tr.betaMax
+		}
+		lam1, lam2 = beta, op.Alpha*beta
+	}
+	if !(lam2 > 0) {
+		return 0, 0, errors.New("chain: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
+	}
+	return lam1, lam2, nil
+}
+
+// setPenalty installs the penalty of a solve and starts its screening from
+// scratch (a screened set is never reused at another penalty): features
+// whose Rnorm is 0 are identically zero functions of y (m_j = 0 always),
+// so w*_j = 0 for every beta.
+func (tr *trainer) setPenalty(lam1, lam2 float64) {
+	tr.lam1, tr.lam2 = lam1, lam2
+	tr.obj.L1, tr.obj.L2 = lam1, lam2
+	tr.screenSecs = 0
+	tr.fs.resetScreening()
+	if tr.rnorm == nil || lam1 <= 0 {
+		return
+	}
+	for _, j := range tr.fs.all {
+		if tr.rnorm[j] == 0 {
+			tr.fs.screen(j)
+		}
+	}
+}
+
+// newResult starts the result of a solve.
+func (tr *trainer) newResult() *Result {
+	res := &Result{Screen: tr.op.Screen, Solver: tr.op.Solver, Epsilon: tr.op.Epsilon, Dimension: len(tr.fs.all),
+		BetaMax: tr.betaMax, Lambda1: tr.lam1, Lambda2: tr.lam2, Beta: tr.lam1}
+	if tr.lam1 > 0 {
+		res.Alpha = tr.lam2 / tr.lam1
+	}
+	return res
+}
+
+// finish completes a result with the full-size solution w.
+func (tr *trainer) finish(res *Result, w []float64) error {
+	if err := checkFinite(w); err != nil {
+		return err
+	}
+	last := res.Iterations[len(res.Iterations)-1]
+	res.Gap, res.Primal = last.Gap, last.Primal
+	res.NonZero = countNonZero(w)
+	res.ScreenedSet = tr.fs.screened
+	res.Screened = tr.fs.Screened()
+	res.SecondsScreening = tr.screenSecs
+	return nil
+}
+
+// solve minimizes the objective with L1 coefficient lam1 and L2 coefficient
+// lam2 from the full-size starting point init (nil: zero) with the
+// configured solver. It returns the full-size solution.
+func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64, resume *Checkpoint) (*Result, []float64, error) {
+	tr.setPenalty(lam1, lam2)
+	return tr.solveFull(ctx, init, resume)
+}
+
+// featureRnorm returns the Pinsker constants Rnorm_j of every feature of the
+// model layout (section 4 of the design note).
+func featureRnorm(m *Model, c *sparse.Corpus) ([]float64, error) {
+	lay := screen.Layout{NumAttrs: m.NumUnary, L: m.NumLabels(), NumPair: m.NumPair}
+	return lay.Rnorm(nil, c)
+}
+
+// fyGap is the Fenchel-Young duality gap of the average-form problem with
+// L1 coefficient lam1 and L2 coefficient lam2 (section 2 of the design
+// note); with lam1 = 0 it is sum_j (lam2 w_j - m_j)^2 / (2 lam2).
+func fyGap(w, m []float64, lam1, lam2 float64) float64 {
+	if lam1 > 0 {
+		return screen.GapSum(w, m, lam1, lam2)
+	}
+	g := 0.0
+	for j, v := range w {
+		d := lam2*v - m[j]
+		g += d * d
+	}
+	return g / (2 * lam2)
+}
+
+func countNonZero(x []float64) int {
+	n := 0
+	for _, v := range x {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
