@@ -12,8 +12,7 @@ import (
 // bruteRange returns, by enumeration of every label sequence, the observed
 // sum-form feature totals obs_j = sum_i F_j(x_i, y_i) and Lo_j = sum_i min_y
 // F_j(x_i, y), Hi_j = sum_i max_y F_j(x_i, y), and the exact maximum of |M_j|
-// over all dual points, max(obs - Lo, Hi - obs). It also returns S_j, the sum
-// of |F_j| contributions that bounds rounding errors (sum_i max_y |F_j|).
+// over all dual points, max(obs - Lo, Hi - obs).
 func (b *bruteCRF) bruteRange() (obs, lo, hi, exact []float64) {
 	obs = make([]float64, b.d)
 	lo = make([]float64, b.d)
