@@ -44,4 +44,28 @@
 //   - Marks are only ever added to a screened mask, never removed.
 //   - Functions with a dst argument reuse it when its capacity suffices and
 //     return the resliced result.
+//
+// # Static range rule
+//
+// RangeBounds and RangeScreen screen before training, from the data alone.
+// In the sum form (sum_i NLL_i + c1 ||w||_1 + c2 ||w||^2) the residual
+// M_j(theta) = sum_i (F_j(x_i, y_i) - E_{theta_i}[F_j(x_i, Y)]) of every dual
+// point theta satisfies |M_j| <= B_j = max(obs_j - Lo_j, Hi_j - obs_j), where
+// obs_j is the gold total and Lo_j, Hi_j sum the per-sequence minimum and
+// maximum of F_j over label sequences. For a state feature (a, l) on binary
+// data this is max(obs, c_a - obs) with c_a the number of positions where a
+// fires; transitions use Hi = sum_i (T_i - 1) (l = l') or sum_i floor(T_i/2)
+// (l != l'); pair features use the max-sum/min-sum DP of PairRnorm. The bound
+// is attained by a one-hot dual point, so it is the best bound that does not
+// look at w. Since |M_j(w*)| < B_j strictly (every label sequence has positive
+// probability at a finite w*), B_j <= c1 implies w*_j = 0 for c1 and every
+// larger c1, whatever c2:
+//
+//	bound, _ := RangeBounds(nil, layout, corpus) // O(nnz), once per corpus
+//	RangeScreen(screened, bound, c1)            // sum form (average form: c1 <= n*beta)
+//
+// Bounds are exact for integer data and rounded up for real values, so the
+// test B_j <= c1 needs no margin. On CoNLL-2000 with the CRF++ chunking
+// template (7,448,606 features) c1 = 1 removes 4,860,194 (65.2%), every
+// feature of an attribute seen once among them. See docs/static-rule.md.
 package screen

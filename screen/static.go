@@ -1,0 +1,366 @@
+package screen
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// The static range rule: a bound on |M_j| that holds at every dual point, so
+// it needs no duality gap, no iterate and no forward-backward pass (see the
+// "Static range rule" section of the package documentation and
+// docs/static-rule.md).
+//
+// Derivation. In the sum form, M_j(theta) = obs_j - sum_i E_{theta_i}[F_j(x_i,
+// Y)], where obs_j = sum_i F_j(x_i, y_i) and theta_i is any distribution over
+// the label sequences Y_i of sequence i. With lo_ij = min_y F_j(x_i, y) and
+// hi_ij = max_y F_j(x_i, y), every expectation lies in [lo_ij, hi_ij], and
+// the gold value F_j(x_i, y_i) lies there too. Hence, with Lo_j = sum_i lo_ij
+// and Hi_j = sum_i hi_ij,
+//
+//	Lo_j <= sum_i E_{theta_i}[F_j] <= Hi_j,   Lo_j <= obs_j <= Hi_j,
+//	|M_j(theta)| <= B_j := max(obs_j - Lo_j, Hi_j - obs_j)      (both terms >= 0).
+//
+// The bound is attained: the one-hot dual point that puts each theta_i on an
+// argmin (or each on an argmax) of F_j(x_i, .) gives M_j = obs_j - Lo_j (or
+// obs_j - Hi_j). So B_j is the exact maximum of |M_j| over the dual feasible
+// set and cannot be improved without information about w.
+//
+// The ranges (L >= 2 labels, no forbidden transitions; x_{t,a} is the sum of
+// the values of attribute a in row t, pos(v) = max(v, 0), neg(v) = max(-v,
+// 0)):
+//
+//	state (a,l)        F = sum_t x_{t,a} [y_t = l]. Labels of different
+//	                   positions are free, so Hi = sum_t pos(x_{t,a}) and
+//	                   Lo = -sum_t neg(x_{t,a}) (per sequence, then summed).
+//	                   Substituting, B = max(A, C) with the non-negative sums
+//	                     A = sum_{t: y_t = l} pos(x_t) + sum_{t: y_t != l} neg(x_t),
+//	                     C = sum_{t: y_t = l} neg(x_t) + sum_{t: y_t != l} pos(x_t).
+//	                   Binary (or non-negative) data: B = max(obs, c_a - obs)
+//	                   with c_a = sum_t x_{t,a}.
+//	transition (l,l')  F = #{t >= 1 : y_{t-1} = l, y_t = l'}. Lo = 0 and
+//	                   Hi = sum_i (T_i - 1) for l = l' (constant path l),
+//	                   Hi = sum_i floor(T_i/2) for l != l' (alternating path;
+//	                   two l -> l' bigrams cannot share a position). Bounding
+//	                   by the number of edges would be valid but 2x loose.
+//	start/end l        F = [y_0 = l] (or [y_{T-1} = l]): Lo = 0, Hi = number
+//	                   of non-empty sequences.
+//	pair (a,l,l')      F = sum_{t>=1} x_{t,a} [y_{t-1} = l, y_t = l'] (row 0
+//	                   of each sequence has no incoming edge and is ignored).
+//	                   For non-negative values Lo = 0 and Hi is the number
+//	                   (sum of values) of edges for l = l'. In general (mixed
+//	                   signs, and l != l' where neighbouring edges conflict)
+//	                   hi_ij and lo_ij are the max-sum and min-sum of the
+//	                   same O(nnz) DP as PairRnorm (pairDP).
+//
+// Floating point. For integer-valued data (binary matrices, or valued ones
+// whose entries are all integers, with S_a below 2^52) every sum
+// above is computed exactly, so B_j is exact and the test B_j <= lam1 is
+// exact. Otherwise B_j is rounded up by an explicit margin: every quantity
+// above is a sum of at most K = nnz + 2n + 4 terms whose absolute values add
+// up to at most S_a = sum of |v| over the entries of attribute a, so its
+// rounding error is below K u S_a (u = 2^-53, first order), and B_j (a max of
+// two such sums, or of a sum minus another) is off by less than 2 K u S_a. We
+// add 4 K u S_a, which also covers the rounding of S_a and of the final
+// addition.
+
+// RangeBounds writes into dst[j], for every feature j of the layout, the
+// static range bound B_j on the sum-form residual:
+//
+//	|M_j(theta)| = |sum_i (F_j(x_i, y_i) - E_{theta_i}[F_j(x_i, Y)])| <= B_j
+//
+// for every dual point theta (any distributions over label sequences), and so
+// in particular for the optimum of every penalty. It returns dst[:Dim()]
+// (reallocated when too short). The cost is O(nnz + n + Dim()) time and
+// O(Dim()/L + NumPair) extra memory (O(Dim()) more when unary values are
+// signed). The bounds are exact (attained by a one-hot dual point) for L >= 2
+// and no forbidden transitions, and rounded up for non-integer data (see the
+// floating-point policy above). With L < 2 or no sequences every bound is 0:
+// each feature is then constant over the label sequences.
+//
+// Divide by n for the average form: |m_j(theta)| <= B_j / n. Feed the result
+// to RangeScreen. It returns an error if the corpus has no labels or does not
+// fit the layout.
+func RangeBounds(dst []float64, lay Layout, c *sparse.Corpus) ([]float64, error) {
+	// The only dependence on Layout: its validation and offsets.
+	if err := lay.check(c); err != nil {
+		return dst, err
+	}
+	U, L, P, d := lay.NumAttrs, lay.L, lay.NumPair, lay.Dim()
+	to, po := lay.TransOffset(), lay.PairOffset()
+	so, eo := lay.StartOffset(), lay.EndOffset() // -1 without start/end features
+
+	if c.Labels == nil && c.Positions() > 0 {
+		return dst, errors.New("screen: RangeBounds needs gold labels")
+	}
+	dst = resize(dst, d)
+	clear(dst)
+	if L < 2 || c.Len() == 0 {
+		return dst, nil
+	}
+	K := c.Unary.NNZ() + c.Pair.NNZ() + 2*c.Len() + 4
+	tol := 4 * float64(K) * 0x1p-53
+	if err := rangeState(dst[:U*L], U, L, c, tol); err != nil {
+		return dst, err
+	}
+	rangeTrans(dst[to:to+L*L], L, c)
+	if so >= 0 {
+		rangeStartEnd(dst[so:so+L], dst[eo:eo+L], c)
+	}
+	if P > 0 && c.Pair.Rows() > 0 {
+		if err := rangePair(dst[po:po+P*L*L], P, L, c, tol); err != nil {
+			return dst, err
+		}
+	}
+	return dst, nil
+}
+
+// rangeState fills the state block (U*L, row-major a*L+l).
+func rangeState(blk []float64, U, L int, c *sparse.Corpus, tol float64) error {
+	x := &c.Unary
+	exact := integerValued(x.Val)
+	// dst row a holds Pl(a,l) = sum_{t: y_t = l} pos(x_t); neg[a*L+l] holds
+	// Nl(a,l) = sum_{t: y_t = l} neg(x_t) (allocated only when some x_t < 0).
+	pos := make([]float64, U) // P_a = sum_t pos(x_t)
+	var negTot, neg []float64 // N_a, Nl(a,l)
+	abs := make([]float64, U) // S_a = sum over entries of |v|
+	rowAcc := make([]float64, U)
+	inRow := make([]bool, U)
+	touched := make([]int32, 0, 16)
+	for r := 0; r < x.Rows(); r++ {
+		cols, vals := x.Row(r)
+		y := int(c.Labels[r])
+		for k, a := range cols {
+			v := 1.0
+			if vals != nil {
+				v = vals[k]
+			}
+			if !inRow[a] {
+				inRow[a] = true
+				touched = append(touched, a)
+			}
+			rowAcc[a] += v
+			abs[a] += math.Abs(v)
+		}
+		for _, a := range touched {
+			v := rowAcc[a]
+			rowAcc[a], inRow[a] = 0, false
+			switch {
+			case v > 0:
+				pos[a] += v
+				blk[int(a)*L+y] += v
+			case v < 0:
+				if neg == nil {
+					neg = make([]float64, U*L)
+					negTot = make([]float64, U)
+				}
+				negTot[a] -= v
+				neg[int(a)*L+y] -= v
+			case math.IsNaN(v):
+				return fmt.Errorf("screen: RangeBounds: NaN value of unary attribute %d at position %d", a, r)
+			}
+		}
+		touched = touched[:0]
+	}
+	for a := 0; a < U; a++ {
+		if math.IsInf(abs[a], 0) || math.IsNaN(abs[a]) {
+			return fmt.Errorf("screen: RangeBounds: unary attribute %d has non-finite values", a)
+		}
+		margin := 0.0
+		if !exact || abs[a] >= exactBelow {
+			margin = tol * abs[a]
+		}
+		row := blk[a*L : (a+1)*L]
+		for l, pl := range row {
+			var A, C float64
+			if neg == nil {
+				A, C = pl, pos[a]-pl // obs and c_a - obs
+			} else {
+				nl := neg[a*L+l]
+				A, C = pl+(negTot[a]-nl), nl+(pos[a]-pl)
+			}
+			row[l] = max(A, C) + margin
+		}
+	}
+	return nil
+}
+
+// rangeTrans fills the transition block: gold bigram counts against [0, Hi].
+func rangeTrans(blk []float64, L int, c *sparse.Corpus) {
+	var diag, off float64 // Hi for l == l' and l != l'
+	for i := 0; i < c.Len(); i++ {
+		lo, T := c.Span(i)
+		if T < 1 {
+			continue
+		}
+		diag += float64(T - 1)
+		off += float64(T / 2)
+		for t := lo + 1; t < lo+T; t++ {
+			blk[int(c.Labels[t-1])*L+int(c.Labels[t])]++
+		}
+	}
+	for p := 0; p < L; p++ {
+		for q := 0; q < L; q++ {
+			hi := off
+			if p == q {
+				hi = diag
+			}
+			obs := blk[p*L+q]
+			blk[p*L+q] = max(obs, hi-obs)
+		}
+	}
+}
+
+// rangeStartEnd fills the start and end blocks: gold counts against [0, n'].
+func rangeStartEnd(start, end []float64, c *sparse.Corpus) {
+	nonEmpty := 0.0
+	for i := 0; i < c.Len(); i++ {
+		lo, T := c.Span(i)
+		if T == 0 {
+			continue
+		}
+		nonEmpty++
+		start[c.Labels[lo]]++
+		end[c.Labels[lo+T-1]]++
+	}
+	for _, blk := range [][]float64{start, end} {
+		for l, obs := range blk {
+			blk[l] = max(obs, nonEmpty-obs)
+		}
+	}
+}
+
+// rangePair fills the pair block (P*L*L): gold values against the sums over
+// sequences of the exact per-sequence ranges of the pairDP.
+func rangePair(blk []float64, P, L int, c *sparse.Corpus, tol float64) error {
+	x := &c.Pair
+	exact := integerValued(x.Val)
+	// Per attribute: sums over sequences of dMax, dMin, oMax, oMin, and S_a.
+	rg := make([]float64, 4*P)
+	abs := make([]float64, P)
+	st := make([]pairDP, P)
+	for a := range st {
+		st[a].lastT = -2
+		st[a].pendT = -2
+	}
+	touched := make([]int32, 0, 64)
+	third := L >= 3
+	for i := 0; i < c.Len(); i++ {
+		lo, T := c.Span(i)
+		for r := lo + 1; r < lo+T; r++ {
+			t := r - lo
+			cols, vals := x.Row(r)
+			k0 := int(c.Labels[r-1])*L + int(c.Labels[r])
+			for k, a := range cols {
+				v := 1.0
+				if vals != nil {
+					v = vals[k]
+				}
+				blk[int(a)*L*L+k0] += v
+				abs[a] += math.Abs(v)
+				s := &st[a]
+				if s.pendT == t {
+					s.pendV += v
+					continue
+				}
+				if s.pendT < 0 {
+					touched = append(touched, a)
+					s.reset()
+				} else {
+					s.step(third)
+				}
+				s.pendT, s.pendV = t, v
+			}
+		}
+		for _, a := range touched {
+			s := &st[a]
+			s.step(third)
+			dMax, dMin, oMax, oMin := s.result(third)
+			rg[4*a] += dMax
+			rg[4*a+1] += dMin
+			rg[4*a+2] += oMax
+			rg[4*a+3] += oMin
+			s.lastT, s.pendT = -2, -2
+		}
+		touched = touched[:0]
+	}
+	for a := 0; a < P; a++ {
+		if math.IsInf(abs[a], 0) || math.IsNaN(abs[a]) {
+			return fmt.Errorf("screen: RangeBounds: pair attribute %d has non-finite values", a)
+		}
+		margin := 0.0
+		if !exact || abs[a] >= exactBelow {
+			margin = tol * abs[a]
+		}
+		sub := blk[a*L*L : (a+1)*L*L]
+		for p := 0; p < L; p++ {
+			for q := 0; q < L; q++ {
+				hi, lo := rg[4*a+2], rg[4*a+3]
+				if p == q {
+					hi, lo = rg[4*a], rg[4*a+1]
+				}
+				obs := sub[p*L+q]
+				sub[p*L+q] = max(obs-lo, hi-obs) + margin
+			}
+		}
+	}
+	return nil
+}
+
+// integerValued reports whether every value is an integer (nil: a binary
+// matrix). Every sum RangeBounds forms for attribute a is then a sum of
+// integers whose partial sums are bounded in magnitude by 2 S_a, hence exact
+// in float64 when S_a < 2^52 (exactBelow).
+func integerValued(val []float64) bool {
+	for _, v := range val {
+		if v != math.Trunc(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// exactBelow is the bound on S_a below which integer data is summed exactly.
+const exactBelow = 0x1p52
+
+// RangeScreen applies the static range rule: it marks screened[j] = true for
+// every j with bound[j] <= lam1 and returns how many entries it newly marked
+// (marks are never removed). bound is RangeBounds's output and lam1 the
+// sum-form L1 penalty c1 (= n*beta in the average form). The rule is safe for
+// lam1 and every larger L1 penalty, whatever the L2 penalty, and needs no
+// training at all; apply it once before training (and again, with the same
+// bounds, at each larger penalty of a path).
+//
+// Why "<=" and no margin is safe. For finite w every label sequence has
+// probability p_w(y|x_i) > 0, so E_{p_w}[F_j(x_i, .)] lies strictly inside
+// [lo_ij, hi_ij] whenever F_j(x_i, .) is not constant, and then |M_j(w*)| <
+// B_j strictly (the optimum w* is finite: the objective is coercive for lam1
+// > 0). If F_j(x_i, .) is constant for every i, M_j = 0 = B_j identically.
+// Either way B_j <= lam1 gives |M_j(w*)| < lam1, while w*_j != 0 needs
+// |M_j(w*)| = lam1 + 2 c2 |w*_j| >= lam1. So w*_j = 0; a feature with B_j = 1
+// is removed at c1 = 1. The bounds themselves are exact for integer data and
+// rounded up otherwise (RangeBounds), so the comparison needs no tau. It is
+// stated for the problem with penalty lam1 as given: when an average-form beta
+// is converted, pass a lam1 that does not exceed n*beta (for example
+// math.Nextafter(float64(n)*beta, 0)).
+//
+// lam1 <= 0, NaN or +Inf screens nothing, and a NaN bound screens nothing. It
+// panics if the lengths differ.
+func RangeScreen(screened []bool, bound []float64, lam1 float64) int {
+	if len(screened) != len(bound) {
+		panic("screen: RangeScreen: len(screened) != len(bound)")
+	}
+	if !(lam1 > 0) || math.IsInf(lam1, 1) {
+		return 0
+	}
+	count := 0
+	for j, b := range bound {
+		if !screened[j] && b <= lam1 {
+			screened[j] = true
+			count++
+		}
+	}
+	return count
+}
