@@ -6,42 +6,39 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestCoNLLBasic(t *testing.T) {
 	in := "-DOCSTART- -X- O\n\nHe PRP B-NP\nran VBD B-VP\n\n\n\nOK UH O\n"
 	seqs, err := ReadCoNLL("x.txt", strings.NewReader(in), CoNLLOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(seqs) != 2 {
-		t.Fatalf("got %d sequences, want 2", len(seqs))
-	}
+	require.NoError(t, err)
+	require.Len(t, seqs, 2)
 	s := seqs[0]
-	if s.Line != 3 || len(s.Tokens) != 2 || !equalStrings(s.Tokens[1], []string{"ran", "VBD"}) || !equalStrings(s.Labels, []string{"B-NP", "B-VP"}) {
-		t.Errorf("first sequence = %+v", s)
-	}
-	if seqs[1].Line != 8 || !equalStrings(seqs[1].Labels, []string{"O"}) {
-		t.Errorf("second sequence = %+v", seqs[1])
-	}
+	assert.Equal(t, 3, s.Line, "first sequence")
+	require.Len(t, s.Tokens, 2, "first sequence")
+	assert.Equal(t, []string{"ran", "VBD"}, s.Tokens[1], "first sequence")
+	assert.Equal(t, []string{"B-NP", "B-VP"}, s.Labels, "first sequence")
+	assert.Equal(t, 8, seqs[1].Line, "second sequence")
+	assert.Equal(t, []string{"O"}, seqs[1].Labels, "second sequence")
 	// Appending to one token row must not overwrite the next one.
 	_ = append(s.Tokens[0], "X")
-	if s.Tokens[1][0] != "ran" {
-		t.Errorf("rows share capacity: %v", s.Tokens)
-	}
+	assert.Equal(t, "ran", s.Tokens[1][0], "rows share capacity: %v", s.Tokens)
 }
 
 func TestCoNLLUnlabeledCRLFGzipBOM(t *testing.T) {
 	plain := "\ufeffa b\r\nc d\r\n\r\ne f\r\n"
 	for _, in := range [][]byte{[]byte(plain), gz(t, []byte(plain))} {
 		seqs, err := ReadCoNLL("u", bytes.NewReader(in), CoNLLOptions{Unlabeled: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(seqs) != 2 || seqs[0].Labels != nil || !equalStrings(seqs[0].Tokens[0], []string{"a", "b"}) ||
-			!equalStrings(seqs[0].Tokens[1], []string{"c", "d"}) || !equalStrings(seqs[1].Tokens[0], []string{"e", "f"}) {
-			t.Errorf("got %+v", seqs)
-		}
+		require.NoError(t, err)
+		require.Len(t, seqs, 2)
+		assert.Nil(t, seqs[0].Labels)
+		require.Len(t, seqs[0].Tokens, 2)
+		assert.Equal(t, []string{"a", "b"}, seqs[0].Tokens[0])
+		assert.Equal(t, []string{"c", "d"}, seqs[0].Tokens[1])
+		assert.Equal(t, []string{"e", "f"}, seqs[1].Tokens[0])
 	}
 }
 
@@ -57,25 +54,14 @@ func TestCoNLLRoundTrip(t *testing.T) {
 		}
 	}
 	got, err := ReadCoNLL("rt", &buf, CoNLLOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(want) {
-		t.Fatalf("got %d sequences", len(got))
-	}
+	require.NoError(t, err)
+	require.Len(t, got, len(want))
 	for i := range want {
-		if got[i].Line != want[i].Line || !equalStrings(got[i].Labels, want[i].Labels) || len(got[i].Tokens) != len(want[i].Tokens) {
-			t.Fatalf("sequence %d: got %+v want %+v", i, got[i], want[i])
-		}
-		for j := range want[i].Tokens {
-			if !equalStrings(got[i].Tokens[j], want[i].Tokens[j]) {
-				t.Errorf("sequence %d row %d: got %q", i, j, got[i].Tokens[j])
-			}
-		}
+		assert.Equal(t, want[i].Line, got[i].Line, "sequence %d", i)
+		assert.Equal(t, want[i].Labels, got[i].Labels, "sequence %d", i)
+		assert.Equal(t, want[i].Tokens, got[i].Tokens, "sequence %d", i)
 	}
-	if err := WriteCoNLL(&buf, Sequence{Tokens: [][]string{{"a b"}}}); err == nil {
-		t.Error("WriteCoNLL accepted a cell with a space")
-	}
+	assert.Error(t, WriteCoNLL(&buf, Sequence{Tokens: [][]string{{"a b"}}}), "WriteCoNLL accepted a cell with a space")
 }
 
 func TestCoNLLErrors(t *testing.T) {
@@ -103,8 +89,8 @@ func TestCoNLLErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ReadCoNLL("x", strings.NewReader(c.in), c.opts)
 			wantParseError(t, err, c.sentinel, "x", c.line, c.col)
-			if c.msg != "" && !strings.Contains(err.Error(), c.msg) {
-				t.Errorf("error %q does not contain %q", err, c.msg)
+			if c.msg != "" {
+				assert.ErrorContains(t, err, c.msg)
 			}
 		})
 	}
@@ -140,14 +126,8 @@ func TestCoNLLCorruptGzip(t *testing.T) {
 
 func TestParseErrorFormat(t *testing.T) {
 	e := &ParseError{File: "train.txt", Line: 1042, Column: 3, Err: errorf(ErrFieldCount, "expected 3 columns, got 2")}
-	if got, want := e.Error(), "train.txt:1042:3: expected 3 columns, got 2"; got != want {
-		t.Errorf("got %q want %q", got, want)
-	}
-	if !errors.Is(e, ErrFieldCount) {
-		t.Error("errors.Is failed")
-	}
+	assert.EqualError(t, e, "train.txt:1042:3: expected 3 columns, got 2")
+	assert.ErrorIs(t, e, ErrFieldCount)
 	e = &ParseError{Line: 7, Err: ErrEmpty}
-	if got, want := e.Error(), "<input>:7: corpora: no data"; got != want {
-		t.Errorf("got %q want %q", got, want)
-	}
+	assert.EqualError(t, e, "<input>:7: corpora: no data")
 }

@@ -3,6 +3,9 @@ package corpora
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const conlluSample = "# sent_id = 1\n" +
@@ -21,26 +24,19 @@ const conlluSample = "# sent_id = 1\n" +
 
 func TestCoNLLU(t *testing.T) {
 	seqs, err := ReadCoNLLU("es.conllu", strings.NewReader(conlluSample), CoNLLUOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(seqs) != 2 {
-		t.Fatalf("got %d sentences", len(seqs))
-	}
+	require.NoError(t, err)
+	require.Len(t, seqs, 2)
 	s := seqs[0]
-	if s.Line != 4 || !equalStrings(s.Labels, []string{"VERB", "PRON", "ADP", "DET", "NOUN", "PUNCT"}) {
-		t.Errorf("got %+v", s)
-	}
-	if !equalStrings(s.Tokens[1], []string{"nos", "nosotros", "P", "Case=Acc"}) {
-		t.Errorf("tokens[1] = %q", s.Tokens[1])
-	}
+	assert.Equal(t, 4, s.Line)
+	assert.Equal(t, []string{"VERB", "PRON", "ADP", "DET", "NOUN", "PUNCT"}, s.Labels)
+	assert.Equal(t, []string{"nos", "nosotros", "P", "Case=Acc"}, s.Tokens[1], "tokens[1]")
 	if s.Tokens[4][CoNLLUForm] != "mar" || s.Tokens[4][CoNLLULemma] != "mar" || s.Tokens[4][CoNLLUOtherPOS] != "NC" || s.Tokens[4][CoNLLUFeats] != "_" {
 		t.Errorf("tokens[4] = %q", s.Tokens[4])
 	}
 	x, err := ReadCoNLLU("es.conllu", strings.NewReader(conlluSample), CoNLLUOptions{Label: XPOS})
-	if err != nil || !equalStrings(x[0].Labels, []string{"V", "P", "SP", "DA", "NC", "Fp"}) || x[0].Tokens[0][CoNLLUOtherPOS] != "VERB" {
-		t.Errorf("XPOS: %+v %v", x, err)
-	}
+	require.NoError(t, err, "XPOS")
+	assert.Equal(t, []string{"V", "P", "SP", "DA", "NC", "Fp"}, x[0].Labels, "XPOS")
+	assert.Equal(t, "VERB", x[0].Tokens[0][CoNLLUOtherPOS], "XPOS")
 	u, err := ReadCoNLLU("es.conllu", strings.NewReader(strings.ReplaceAll(conlluSample, "\tVERB\t", "\t_\t")), CoNLLUOptions{Unlabeled: true})
 	if err != nil || u[0].Labels != nil || len(u[0].Tokens) != 6 {
 		t.Errorf("unlabeled: %+v %v", u, err)

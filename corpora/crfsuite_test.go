@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestCRFsuiteBasic(t *testing.T) {
@@ -13,16 +16,13 @@ func TestCRFsuiteBasic(t *testing.T) {
 		"\n" +
 		"O\tz\n"
 	seqs, err := ReadCRFsuite("a.crf", strings.NewReader(in), CRFsuiteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(seqs) != 2 {
-		t.Fatalf("got %d sequences", len(seqs))
-	}
+	require.NoError(t, err)
+	require.Len(t, seqs, 2)
 	s := seqs[0]
-	if s.Tokens != nil || len(s.Attrs) != 3 || !equalStrings(s.Labels, []string{"B-NP", "O", "I-NP"}) || s.Line != 1 {
-		t.Fatalf("got %+v", s)
-	}
+	require.Nil(t, s.Tokens)
+	require.Len(t, s.Attrs, 3)
+	require.Equal(t, []string{"B-NP", "O", "I-NP"}, s.Labels)
+	require.Equal(t, 1, s.Line)
 	want := [][]Attr{{{"w=He", 1}, {"pos=PRP", 0.5}}, {}, {{`w:x\y`, -2e-3}, {"last", 1}}}
 	for i := range want {
 		if len(s.Attrs[i]) != len(want[i]) {
@@ -34,13 +34,14 @@ func TestCRFsuiteBasic(t *testing.T) {
 			}
 		}
 	}
-	if seqs[1].Line != 5 || len(seqs[1].Attrs) != 1 {
-		t.Errorf("second: %+v", seqs[1])
-	}
+	assert.Equal(t, 5, seqs[1].Line, "second")
+	assert.Len(t, seqs[1].Attrs, 1, "second")
 	un, err := ReadCRFsuite("u", strings.NewReader("a\tb:2\n"), CRFsuiteOptions{Unlabeled: true})
-	if err != nil || len(un) != 1 || un[0].Labels != nil || len(un[0].Attrs[0]) != 2 || un[0].Attrs[0][1] != (Attr{"b", 2}) {
-		t.Errorf("unlabeled: %+v, %v", un, err)
-	}
+	require.NoError(t, err, "unlabeled")
+	require.Len(t, un, 1, "unlabeled")
+	assert.Nil(t, un[0].Labels, "unlabeled")
+	require.Len(t, un[0].Attrs[0], 2, "unlabeled")
+	assert.Equal(t, Attr{"b", 2}, un[0].Attrs[0][1], "unlabeled")
 }
 
 func TestCRFsuiteRoundTrip(t *testing.T) {
@@ -58,13 +59,10 @@ func TestCRFsuiteRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
-	if len(got) != len(want) {
-		t.Fatalf("got %d sequences", len(got))
-	}
+	require.Len(t, got, len(want))
 	for i := range want {
-		if !equalStrings(got[i].Labels, want[i].Labels) || len(got[i].Attrs) != len(want[i].Attrs) {
-			t.Fatalf("sequence %d: %+v", i, got[i])
-		}
+		require.Equal(t, want[i].Labels, got[i].Labels, "sequence %d", i)
+		require.Len(t, got[i].Attrs, len(want[i].Attrs), "sequence %d", i)
 		for p := range want[i].Attrs {
 			if len(got[i].Attrs[p]) != len(want[i].Attrs[p]) {
 				t.Fatalf("sequence %d position %d: %v", i, p, got[i].Attrs[p])

@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // The expected numbers below are the verified counts of data/README.md.
@@ -42,11 +44,8 @@ func TestEmbeddedOCRCounts(t *testing.T) {
 	if letters != 52152 {
 		t.Errorf("got %d letters, want 52,152", letters)
 	}
-	for f := range 10 {
-		if gotWords[f] != wantWords[f] || gotLetters[f] != wantLetters[f] {
-			t.Errorf("fold %d: %d words %d letters, want %d and %d", f, gotWords[f], gotLetters[f], wantWords[f], wantLetters[f])
-		}
-	}
+	assert.Equal(t, wantWords, gotWords, "words per fold")
+	assert.Equal(t, wantLetters, gotLetters, "letters per fold")
 	if minLen != 3 || maxLen != 14 || len(distinct) != 55 {
 		t.Errorf("lengths %d..%d, %d distinct words; want 3..14 and 55", minLen, maxLen, len(distinct))
 	}

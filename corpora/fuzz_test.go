@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Every fuzz target checks that a reader never panics, that it fails only
@@ -53,14 +55,8 @@ func FuzzCoNLL(f *testing.F) {
 			t.Fatalf("round trip: %d sequences, %v", len(again), err)
 		}
 		for i := range seqs {
-			if !equalStrings(again[i].Labels, seqs[i].Labels) || len(again[i].Tokens) != len(seqs[i].Tokens) {
-				t.Fatalf("round trip of sequence %d: %+v vs %+v", i, again[i], seqs[i])
-			}
-			for j := range seqs[i].Tokens {
-				if !equalStrings(again[i].Tokens[j], seqs[i].Tokens[j]) {
-					t.Fatalf("round trip of sequence %d row %d", i, j)
-				}
-			}
+			require.Equal(t, seqs[i].Labels, again[i].Labels, "round trip of sequence %d", i)
+			require.Equal(t, seqs[i].Tokens, again[i].Tokens, "round trip of sequence %d", i)
 		}
 	})
 }
@@ -97,9 +93,7 @@ func FuzzCRFsuite(f *testing.F) {
 			t.Fatalf("round trip: %d sequences, %v\n%q", len(again), err, buf.String())
 		}
 		for i := range seqs {
-			if !equalStrings(again[i].Labels, seqs[i].Labels) {
-				t.Fatalf("round trip labels %q vs %q", again[i].Labels, seqs[i].Labels)
-			}
+			require.Equal(t, seqs[i].Labels, again[i].Labels, "round trip labels")
 			for p := range seqs[i].Attrs {
 				if len(again[i].Attrs[p]) != len(seqs[i].Attrs[p]) {
 					t.Fatalf("round trip attrs %v vs %v", again[i].Attrs[p], seqs[i].Attrs[p])

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // ocrLine formats one letter.data line; pix is a function of the pixel index.
@@ -121,8 +123,8 @@ func TestOCRErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ReadOCR("l.data", strings.NewReader(c.in), OCROptions{})
 			wantParseError(t, err, c.sentinel, "l.data", c.line, c.col)
-			if c.msg != "" && !strings.Contains(err.Error(), c.msg) {
-				t.Errorf("error %q does not contain %q", err, c.msg)
+			if c.msg != "" {
+				assert.ErrorContains(t, err, c.msg)
 			}
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/sparsetag/sparsetag/internal/numtest"
 )
 
 func TestSyntheticDims(t *testing.T) {
@@ -48,6 +50,7 @@ func TestSyntheticDeterministic(t *testing.T) {
 // s2, sqrt(s2/m); for a sample variance of m Gaussian draws, sqrt(2 s2^2/(m-1));
 // for a proportion, sqrt(p(1-p)/m). With a fixed seed the test is
 // deterministic; a correct generator fails one check with probability ~6e-7.
+// The checks are absolute (rel 0) and fail on NaN.
 func TestSyntheticStatistics(t *testing.T) {
 	spec := SynSpec{Name: "stat", N: 2000, D: 1000, C: 10} // block 2, x1 = 20 columns
 	s := GenerateSynthetic(spec, 42)
@@ -125,18 +128,18 @@ func TestSyntheticStatistics(t *testing.T) {
 	se := func(s2, m float64) float64 { return 5 * math.Sqrt(s2/m) }
 	seVar := func(s2, m float64) float64 { return 5 * math.Sqrt(2*s2*s2/(m-1)) }
 	mean, v := mv(own)
-	within(t, "own-block mean", mean, SynMean, se(SynVar, own.m))
-	within(t, "own-block variance", v, SynVar, seVar(SynVar, own.m))
+	numtest.Close(t, SynMean, mean, se(SynVar, own.m), 0, "own-block mean")
+	numtest.Close(t, SynVar, v, seVar(SynVar, own.m), 0, "own-block variance")
 	mean, v = mv(other)
-	within(t, "other-block mean", mean, 0, se(1, other.m))
-	within(t, "other-block variance", v, 1, seVar(1, other.m))
+	numtest.Close(t, 0, mean, se(1, other.m), 0, "other-block mean")
+	numtest.Close(t, 1, v, seVar(1, other.m), 0, "other-block variance")
 	mean, v = mv(x2)
-	within(t, "x2 non-zero mean", mean, 0, se(1, x2.m))
-	within(t, "x2 non-zero variance", v, 1, seVar(1, x2.m))
+	numtest.Close(t, 0, mean, se(1, x2.m), 0, "x2 non-zero mean")
+	numtest.Close(t, 1, v, seVar(1, x2.m), 0, "x2 non-zero variance")
 	p := SynDensity
 	m := float64(n * d2)
-	within(t, "x2 density", x2.m/m, p, 5*math.Sqrt(p*(1-p)/m))
-	within(t, "x2 density at its edges", edge.sum/edge.m, p, 5*math.Sqrt(p*(1-p)/edge.m))
+	numtest.Close(t, p, x2.m/m, 5*math.Sqrt(p*(1-p)/m), 0, "x2 density")
+	numtest.Close(t, p, edge.sum/edge.m, 5*math.Sqrt(p*(1-p)/edge.m), 0, "x2 density at its edges")
 	// Bernoulli trials: the non-zeros per row are Binomial(d2, p), variance
 	// d2 p (1-p); the sample variance of n near-Gaussian counts has standard
 	// error about sqrt(2/(n-1)) times that.
@@ -146,7 +149,7 @@ func TestSyntheticStatistics(t *testing.T) {
 	}
 	_, v = mv(rows)
 	bv := float64(d2) * p * (1 - p)
-	within(t, "variance of x2 non-zeros per row", v, bv, seVar(bv, float64(n)))
+	numtest.Close(t, bv, v, seVar(bv, float64(n)), 0, "variance of x2 non-zeros per row")
 }
 
 func TestSyntheticTiny(t *testing.T) {

@@ -1,30 +1,23 @@
 package corpora
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestTokenizeSimple(t *testing.T) {
 	toks, err := Tokenize("  Don't stop--now, 東京タワー!")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []Token{
 		{"Don", 2, 5}, {"'", 5, 6}, {"t", 6, 7}, {"stop", 8, 12}, {"-", 12, 13}, {"-", 13, 14},
 		{"now", 14, 17}, {",", 17, 18}, {"東", 19, 22}, {"京", 22, 25}, {"タワー", 25, 34}, {"!", 34, 35},
 	}
-	if len(toks) != len(want) {
-		t.Fatalf("got %v", toks)
-	}
-	for i := range want {
-		if toks[i] != want[i] {
-			t.Errorf("token %d = %+v, want %+v", i, toks[i], want[i])
-		}
-	}
+	assert.Equal(t, want, toks)
 }
 
 // checkTokens verifies the documented invariants of Tokenize on valid text:
@@ -99,18 +92,15 @@ func TestTokenizeOddUnicode(t *testing.T) {
 		for _, tok := range toks {
 			got = append(got, tok.Text)
 		}
-		if err != nil || !equalStrings(got, c.want) {
-			t.Errorf("%q: got %q, %v; want %q", c.text, got, err, c.want)
-		}
+		assert.NoError(t, err, "%q", c.text)
+		assert.Equal(t, c.want, got, "%q", c.text)
 	}
 }
 
 func TestTokenizeInvalidUTF8(t *testing.T) {
 	for _, text := range []string{"\xff", "ab\xfe c", "a\xc3", "\xed\xa0\x80"} {
 		_, err := Tokenize(text)
-		if !errors.Is(err, ErrInvalidUTF8) {
-			t.Errorf("%q: err = %v", text, err)
-		}
+		assert.ErrorIs(t, err, ErrInvalidUTF8, "%q", text)
 	}
 }
 
@@ -137,12 +127,11 @@ func TestTextReader(t *testing.T) {
 			t.Errorf("offsets %v", r.Offsets())
 		}
 	}
-	if err := r.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 || strings.Join(got[0], "|") != "Hello|,|world|!" || strings.Join(got[1], "|") != "Second|line" || lines[1] != 4 {
-		t.Errorf("got %q on lines %v", got, lines)
-	}
+	require.NoError(t, r.Err())
+	require.Len(t, got, 2)
+	assert.Equal(t, []string{"Hello", ",", "world", "!"}, got[0])
+	assert.Equal(t, []string{"Second", "line"}, got[1])
+	assert.Equal(t, 4, lines[1], "line of the second sequence")
 	for _, c := range []struct {
 		in        string
 		sentinel  error

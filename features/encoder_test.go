@@ -1,15 +1,16 @@
 package features
 
 import (
-	"errors"
 	"math"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -61,39 +62,30 @@ func TestEncodeColumnsRoundTrip(t *testing.T) {
 	if err := c.Validate(3); err != nil {
 		t.Fatal(err)
 	}
-	if c.Len() != 2 || c.Positions() != 5 || c.NumUnary != e.Unary().Len() || c.NumPair != e.Pair().Len() {
-		t.Fatalf("Len=%d Positions=%d NumUnary=%d/%d NumPair=%d/%d", c.Len(), c.Positions(),
-			c.NumUnary, e.Unary().Len(), c.NumPair, e.Pair().Len())
-	}
-	if want := []int32{0, 1, 2, 2, 1}; !reflect.DeepEqual(c.Labels, want) {
-		t.Errorf("Labels = %v, want %v", c.Labels, want)
-	}
-	if c.Pair.Rows() != 5 {
-		t.Fatalf("Pair rows = %d, want 5", c.Pair.Rows())
-	}
+	require.Equal(t, 2, c.Len(), "Len")
+	require.Equal(t, 5, c.Positions(), "Positions")
+	require.Equal(t, e.Unary().Len(), c.NumUnary, "NumUnary")
+	require.Equal(t, e.Pair().Len(), c.NumPair, "NumPair")
+	assert.Equal(t, []int32{0, 1, 2, 2, 1}, c.Labels)
+	require.Equal(t, 5, c.Pair.Rows(), "Pair rows")
 	checkRowsSorted(t, &c.Unary)
 	checkRowsSorted(t, &c.Pair)
 	for i, seq := range [][][]string{handSentence, second} {
 		start, n := c.Span(i)
 		for pos := 0; pos < n; pos++ {
 			u, p, err := tm.Expand(seq, pos)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := sortedSet(rowNames(&c.Unary, e.Unary(), start+pos)); !reflect.DeepEqual(got, sortedSet(u)) {
-				t.Errorf("seq %d pos %d unary = %q, want %q", i, pos, got, sortedSet(u))
-			}
-			if got := sortedSet(rowNames(&c.Pair, e.Pair(), start+pos)); !reflect.DeepEqual(got, sortedSet(p)) {
-				t.Errorf("seq %d pos %d pair = %q, want %q", i, pos, got, sortedSet(p))
-			}
+			require.NoError(t, err)
+			assert.Equal(t, sortedSet(u), sortedSet(rowNames(&c.Unary, e.Unary(), start+pos)), "seq %d pos %d unary", i, pos)
+			assert.Equal(t, sortedSet(p), sortedSet(rowNames(&c.Pair, e.Pair(), start+pos)), "seq %d pos %d pair", i, pos)
 		}
 	}
 	// "U03" occurs at all 5 positions; the first-seen attribute "U00:_B-2" at 2.
-	if id, ok := e.Unary().ID("U03"); !ok || e.Unary().Count(id) != 5 {
-		t.Errorf("count of U03 = %d (known %v), want 5", e.Unary().Count(id), ok)
+	if id, ok := e.Unary().ID("U03"); assert.True(t, ok, "U03 known") {
+		assert.Equal(t, int64(5), e.Unary().Count(id), "count of U03")
 	}
-	if id, ok := e.Unary().ID("U00:_B-2"); !ok || id != 0 || e.Unary().Count(id) != 2 {
-		t.Errorf("U00:_B-2: id %d count %d, want id 0 count 2", id, e.Unary().Count(id))
+	if id, ok := e.Unary().ID("U00:_B-2"); assert.True(t, ok, "U00:_B-2 known") {
+		assert.Equal(t, int32(0), id, "id of U00:_B-2")
+		assert.Equal(t, int64(2), e.Unary().Count(id), "count of U00:_B-2")
 	}
 
 	// Rebuild from the serialized parts and encode again, frozen: same corpus.
@@ -109,9 +101,7 @@ func TestEncodeColumnsRoundTrip(t *testing.T) {
 	if err := e2.EncodeColumns(&c2, second, []int32{2, 1}, false); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(c, c2) {
-		t.Errorf("rebuilt encoder gives a different corpus:\n%+v\n%+v", c, c2)
-	}
+	assert.Equal(t, c, c2, "rebuilt encoder gives a different corpus")
 }
 
 func TestFrozenSkipsUnknown(t *testing.T) {
@@ -124,31 +114,21 @@ func TestFrozenSkipsUnknown(t *testing.T) {
 	e.Freeze(1)
 	names := e.Unary().Names()
 	// Known: U00:a U01:_B-1 U00:b U01:a.
-	if want := []string{"U00:a", "U01:_B-1", "U00:b", "U01:a"}; !reflect.DeepEqual(names, want) {
-		t.Fatalf("names = %q, want %q", names, want)
-	}
+	require.Equal(t, []string{"U00:a", "U01:_B-1", "U00:b", "U01:a"}, names)
 	var c sparse.Corpus
 	if err := e.EncodeColumns(&c, [][]string{{"b"}, {"zzz"}, {"a"}}, nil, false); err != nil {
 		t.Fatal(err)
 	}
-	if e.Unary().Len() != 4 || c.NumUnary != 4 {
-		t.Errorf("frozen dictionary grew to %d (corpus says %d)", e.Unary().Len(), c.NumUnary)
-	}
+	// The frozen dictionary does not grow.
+	assert.Equal(t, 4, e.Unary().Len(), "dictionary length")
+	assert.Equal(t, 4, c.NumUnary, "NumUnary")
 	want := [][]string{{"U00:b", "U01:_B-1"}, {}, {"U00:a"}} // U01:b, U00:zzz, U01:zzz unknown
 	for p, w := range want {
-		if got := sortedSet(rowNames(&c.Unary, e.Unary(), p)); !reflect.DeepEqual(got, sortedSet(w)) {
-			t.Errorf("position %d = %q, want %q", p, got, w)
-		}
+		assert.Equal(t, sortedSet(w), sortedSet(rowNames(&c.Unary, e.Unary(), p)), "position %d", p)
 	}
-	if c.Labels != nil {
-		t.Errorf("unlabeled corpus has labels %v", c.Labels)
-	}
-	if err := e.EncodeColumns(&c, [][]string{{"a"}}, nil, true); !errors.Is(err, ErrFrozen) {
-		t.Errorf("grow on a frozen encoder: err = %v, want ErrFrozen", err)
-	}
-	if err := e.CountColumns([][]string{{"a"}}); !errors.Is(err, ErrFrozen) {
-		t.Errorf("count on a frozen encoder: err = %v, want ErrFrozen", err)
-	}
+	assert.Nil(t, c.Labels, "unlabeled corpus has labels")
+	assert.ErrorIs(t, e.EncodeColumns(&c, [][]string{{"a"}}, nil, true), ErrFrozen, "grow on a frozen encoder")
+	assert.ErrorIs(t, e.CountColumns([][]string{{"a"}}), ErrFrozen, "count on a frozen encoder")
 }
 
 func TestMinFrequencyCutoff(t *testing.T) {
@@ -178,16 +158,19 @@ func TestMinFrequencyCutoff(t *testing.T) {
 			}
 		}
 		e.Freeze(tc.minFreq)
-		if got := e.Unary().Names(); !reflect.DeepEqual(got, tc.want) && !(len(got) == 0 && len(tc.want) == 0) {
-			t.Errorf("minFreq %d: names = %q, want %q", tc.minFreq, got, tc.want)
+		if len(tc.want) == 0 { // nil or empty
+			assert.Empty(t, e.Unary().Names(), "minFreq %d: names", tc.minFreq)
+		} else {
+			assert.Equal(t, tc.want, e.Unary().Names(), "minFreq %d: names", tc.minFreq)
 		}
 		for id, name := range tc.want {
-			if got, ok := e.Unary().ID(name); !ok || got != int32(id) {
-				t.Errorf("minFreq %d: ID(%q) = %d, %v, want %d", tc.minFreq, name, got, ok, id)
-			}
+			got, ok := e.Unary().ID(name)
+			assert.True(t, ok, "minFreq %d: %q known", tc.minFreq, name)
+			assert.Equal(t, int32(id), got, "minFreq %d: ID(%q)", tc.minFreq, name)
 		}
-		if _, ok := e.Unary().ID("U00:c"); ok && tc.minFreq >= 2 {
-			t.Errorf("minFreq %d: pruned U00:c still known", tc.minFreq)
+		if tc.minFreq >= 2 {
+			_, ok := e.Unary().ID("U00:c")
+			assert.False(t, ok, "minFreq %d: pruned U00:c still known", tc.minFreq)
 		}
 		var c sparse.Corpus
 		for _, s := range corpus {
@@ -209,35 +192,28 @@ func TestDictionaryFreezeRemap(t *testing.T) {
 		}
 	}
 	remap := d.Freeze(2) // counts x 3, y 1, z 2
-	if want := []int32{0, -1, 1}; !reflect.DeepEqual(remap, want) {
-		t.Errorf("remap = %v, want %v", remap, want)
-	}
-	if want := []string{"x", "z"}; !reflect.DeepEqual(d.Names(), want) {
-		t.Errorf("names = %q, want %q", d.Names(), want)
-	}
-	if d.Count(1) != 2 {
-		t.Errorf("Count(z) = %d, want 2", d.Count(1))
-	}
-	if _, err := d.Add("w"); !errors.Is(err, ErrFrozen) {
-		t.Errorf("Add to frozen: %v, want ErrFrozen", err)
-	}
-	if id, err := d.Add("z"); err != nil || id != 1 {
-		t.Errorf("Add(known) on frozen = %d, %v, want 1, nil", id, err)
-	}
-	if d.Freeze(5) != nil || d.Len() != 2 {
-		t.Errorf("second Freeze changed the dictionary")
-	}
+	assert.Equal(t, []int32{0, -1, 1}, remap, "remap")
+	assert.Equal(t, []string{"x", "z"}, d.Names(), "names")
+	assert.Equal(t, int64(2), d.Count(1), "Count(z)")
+	_, err := d.Add("w")
+	assert.ErrorIs(t, err, ErrFrozen, "Add to frozen")
+	id, err := d.Add("z")
+	assert.NoError(t, err, "Add(known) on frozen")
+	assert.Equal(t, int32(1), id, "Add(known) on frozen")
+	// A second Freeze changes nothing.
+	assert.Nil(t, d.Freeze(5), "second Freeze")
+	assert.Equal(t, 2, d.Len(), "Len after a second Freeze")
 	var z Dictionary // the zero Dictionary grows
-	if id, err := z.Add("q"); err != nil || id != 0 || z.Count(0) != 1 {
-		t.Errorf("zero Dictionary: Add = %d, %v, count %d", id, err, z.Count(0))
-	}
-	if _, err := NewDictionaryFrom([]string{"a", "b", "a"}); err == nil || !strings.Contains(err.Error(), "index 2") {
-		t.Errorf("duplicate names: err = %v", err)
-	}
+	id, err = z.Add("q")
+	assert.NoError(t, err, "zero Dictionary")
+	assert.Equal(t, int32(0), id, "zero Dictionary: Add")
+	assert.Equal(t, int64(1), z.Count(0), "zero Dictionary: count")
+	_, err = NewDictionaryFrom([]string{"a", "b", "a"})
+	assert.ErrorContains(t, err, "index 2", "duplicate names")
 	d2, err := NewDictionaryFrom([]string{"a", "b"})
-	if err != nil || !d2.Frozen() || d2.Name(1) != "b" {
-		t.Errorf("NewDictionaryFrom: %v, frozen %v", err, d2.Frozen())
-	}
+	require.NoError(t, err, "NewDictionaryFrom")
+	assert.True(t, d2.Frozen(), "NewDictionaryFrom: frozen")
+	assert.Equal(t, "b", d2.Name(1), "NewDictionaryFrom: Name(1)")
 }
 
 func TestEncodeAttributes(t *testing.T) {
@@ -255,15 +231,12 @@ func TestEncodeAttributes(t *testing.T) {
 	// values: value 1.
 	wantCol := []int32{0, 1, 1}
 	wantVal := []float64{0.75, 3, 1}
-	if !reflect.DeepEqual(c.Unary.Col, wantCol) || !reflect.DeepEqual(c.Unary.Val, wantVal) {
-		t.Errorf("Col=%v Val=%v, want %v %v", c.Unary.Col, c.Unary.Val, wantCol, wantVal)
-	}
-	if want := []int32{0, 2, 3, 3}; !reflect.DeepEqual(c.Unary.RowPtr, want) {
-		t.Errorf("RowPtr = %v, want %v", c.Unary.RowPtr, want)
-	}
-	if e.Unary().Count(0) != 1 || e.Unary().Count(1) != 2 {
-		t.Errorf("counts %d %d, want 1 2", e.Unary().Count(0), e.Unary().Count(1))
-	}
+	// Exact: the sums are of dyadic numbers.
+	assert.Equal(t, wantCol, c.Unary.Col, "Col")
+	assert.Equal(t, wantVal, c.Unary.Val, "Val")
+	assert.Equal(t, []int32{0, 2, 3, 3}, c.Unary.RowPtr, "RowPtr")
+	assert.Equal(t, int64(1), e.Unary().Count(0), "count of w=a")
+	assert.Equal(t, int64(2), e.Unary().Count(1), "count of len")
 
 	// Many duplicates (more than the insertion-sort limit), merged in order.
 	var big []string
@@ -278,9 +251,7 @@ func TestEncodeAttributes(t *testing.T) {
 		t.Fatal(err)
 	}
 	// p: 0+3+...+39 = 3*(0+...+13) = 273; q: 1+4+...+37 = 247; r: 2+5+...+38 = 260.
-	if want := []float64{273, 247, 260}; !reflect.DeepEqual(c2.Unary.Val, want) {
-		t.Errorf("merged values = %v, want %v", c2.Unary.Val, want)
-	}
+	assert.Equal(t, []float64{273, 247, 260}, c2.Unary.Val, "merged values")
 
 	// Binary attribute input keeps the matrix binary and drops duplicates.
 	var c3 sparse.Corpus
@@ -288,9 +259,8 @@ func TestEncodeAttributes(t *testing.T) {
 	if err := e3.EncodeAttributes(&c3, [][]string{{"b", "a", "b"}}, nil, nil, true); err != nil {
 		t.Fatal(err)
 	}
-	if c3.Unary.Val != nil || !reflect.DeepEqual(c3.Unary.Col, []int32{0, 1}) {
-		t.Errorf("binary attributes: Col=%v Val=%v, want [0 1] nil", c3.Unary.Col, c3.Unary.Val)
-	}
+	assert.Nil(t, c3.Unary.Val, "binary attributes: Val")
+	assert.Equal(t, []int32{0, 1}, c3.Unary.Col, "binary attributes: Col")
 }
 
 func TestEncodeAttributesErrors(t *testing.T) {
@@ -319,12 +289,10 @@ func TestEncodeAttributesErrors(t *testing.T) {
 			}
 			before := cloneCorpus(&c)
 			err := e.EncodeAttributes(&c, tc.names, tc.values, tc.labels, true)
-			if err == nil || !strings.Contains(err.Error(), tc.msg) {
-				t.Fatalf("err = %v, want one mentioning %q", err, tc.msg)
-			}
-			if !reflect.DeepEqual(&c, before) || e.Unary().Len() != 1 {
-				t.Errorf("failed encode changed the corpus or the dictionary")
-			}
+			require.ErrorContains(t, err, tc.msg)
+			// A failed encode changes neither the corpus nor the dictionary.
+			assert.Equal(t, before, &c, "corpus")
+			assert.Equal(t, 1, e.Unary().Len(), "dictionary length")
 		})
 	}
 }
@@ -421,9 +389,7 @@ func TestEncodePixels(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkRowsSorted(t, &c.Unary)
-		if got := sortedSet(rowNames(&c.Unary, e.Unary(), 0)); !reflect.DeepEqual(got, sortedSet(tc.want)) {
-			t.Errorf("%v: attributes = %q, want %q", tc.opts, got, sortedSet(tc.want))
-		}
+		assert.Equal(t, sortedSet(tc.want), sortedSet(rowNames(&c.Unary, e.Unary(), 0)), "%v: attributes", tc.opts)
 		// The blank image: only counts (all zero) and bias.
 		nBlank := 0
 		if tc.opts&PixelCounts != 0 {
@@ -432,9 +398,7 @@ func TestEncodePixels(t *testing.T) {
 		if tc.opts&PixelBias != 0 {
 			nBlank++
 		}
-		if got := len(rowNames(&c.Unary, e.Unary(), 1)); got != nBlank {
-			t.Errorf("%v: blank image has %d attributes, want %d", tc.opts, got, nBlank)
-		}
+		assert.Len(t, rowNames(&c.Unary, e.Unary(), 1), nBlank, "%v: attributes of the blank image", tc.opts)
 		e2, err := NewEncoderFrom(KindPixels, "", e.PixelOptions(), e.Unary().Names(), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -443,26 +407,20 @@ func TestEncodePixels(t *testing.T) {
 		if err := e2.EncodePixels(&c2, [][]byte{im, pixelImage()}, []int32{3, 4}, false); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(c, c2) {
-			t.Errorf("%v: rebuilt encoder differs", tc.opts)
-		}
+		assert.Equal(t, c, c2, "%v: rebuilt encoder differs", tc.opts)
 	}
 }
 
 func TestEncodePixelsErrors(t *testing.T) {
 	e := NewPixelEncoder(0)
 	var c sparse.Corpus
-	if err := e.EncodePixels(&c, [][]byte{make([]byte, 127)}, nil, true); err == nil || !strings.Contains(err.Error(), "127 pixels") {
-		t.Errorf("short image: %v", err)
-	}
+	assert.ErrorContains(t, e.EncodePixels(&c, [][]byte{make([]byte, 127)}, nil, true), "127 pixels", "short image")
 	bad := pixelImage()
 	bad[17] = 2
-	if err := e.EncodePixels(&c, [][]byte{bad}, nil, true); err == nil || !strings.Contains(err.Error(), "row 2, column 1") {
-		t.Errorf("pixel value 2: %v", err)
-	}
-	if c.Len() != 0 || e.Unary().Len() != 0 {
-		t.Errorf("failed encodes changed the corpus or dictionary")
-	}
+	assert.ErrorContains(t, e.EncodePixels(&c, [][]byte{bad}, nil, true), "row 2, column 1", "pixel value 2")
+	// Failed encodes change neither the corpus nor the dictionary.
+	assert.Zero(t, c.Len(), "corpus length")
+	assert.Zero(t, e.Unary().Len(), "dictionary length")
 }
 
 func TestNewEncoderFromErrors(t *testing.T) {
@@ -502,21 +460,17 @@ func TestObservedPairs(t *testing.T) {
 	const L = 3
 	// Unary (a, y): a@0, b@1, a@1, c@2, c@0.
 	wantU := []int32{0*L + 0, 0*L + 1, 1*L + 1, 2*L + 0, 2*L + 2}
-	if got := ObservedPairs(&c, L).AppendIndices(nil, c.NumUnary*L); !reflect.DeepEqual(got, wantU) {
-		t.Errorf("ObservedPairs = %v, want %v", got, wantU)
-	}
+	assert.Equal(t, wantU, ObservedPairs(&c, L).AppendIndices(nil, c.NumUnary*L), "ObservedPairs")
 	// Pair (a, prev, cur): B:b with 0->1, B:a with 1->1, B:c with 2->0.
 	wantP := []int32{0*L*L + 0*L + 1, 1*L*L + 1*L + 1, 2*L*L + 2*L + 0}
-	if got := ObservedTriples(&c, L).AppendIndices(nil, c.NumPair*L*L); !reflect.DeepEqual(got, wantP) {
-		t.Errorf("ObservedTriples = %v, want %v", got, wantP)
-	}
+	assert.Equal(t, wantP, ObservedTriples(&c, L).AppendIndices(nil, c.NumPair*L*L), "ObservedTriples")
 	var u sparse.Corpus
 	if err := e.EncodeColumns(&u, [][]string{{"a"}}, nil, true); err != nil {
 		t.Fatal(err)
 	}
-	if ObservedPairs(&u, L).Count() != 0 || ObservedTriples(&u, L).Count() != 0 {
-		t.Errorf("unlabeled corpus has observed pairs")
-	}
+	// An unlabeled corpus has no observed pairs.
+	assert.Zero(t, ObservedPairs(&u, L).Count(), "ObservedPairs of an unlabeled corpus")
+	assert.Zero(t, ObservedTriples(&u, L).Count(), "ObservedTriples of an unlabeled corpus")
 }
 
 // TestEncodeNoAllocs checks that encoding a sentence into a warm corpus with
@@ -540,9 +494,7 @@ func TestEncodeNoAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs != 0 {
-		t.Errorf("EncodeColumns: %v allocations per run, want 0", allocs)
-	}
+	assert.Zero(t, allocs, "EncodeColumns allocations per run")
 
 	a := NewAttributeEncoder()
 	var ca sparse.Corpus
@@ -561,9 +513,7 @@ func TestEncodeNoAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs != 0 {
-		t.Errorf("EncodeAttributes: %v allocations per run, want 0", allocs)
-	}
+	assert.Zero(t, allocs, "EncodeAttributes allocations per run")
 
 	p := NewPixelEncoder(PixelPairs | PixelCounts | PixelBias)
 	var cp sparse.Corpus
@@ -581,9 +531,7 @@ func TestEncodeNoAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs != 0 {
-		t.Errorf("EncodePixels: %v allocations per run, want 0", allocs)
-	}
+	assert.Zero(t, allocs, "EncodePixels allocations per run")
 }
 
 // TestCloneConcurrent encodes from several goroutines with clones sharing
@@ -613,9 +561,7 @@ func TestCloneConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	for g := range out {
-		if !reflect.DeepEqual(out[g].Unary, c.Unary) {
-			t.Errorf("goroutine %d: different encoding", g)
-		}
+		assert.Equal(t, c.Unary, out[g].Unary, "goroutine %d: different encoding", g)
 	}
 }
 

@@ -1,10 +1,11 @@
 package features
 
 import (
-	"errors"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -50,44 +51,27 @@ func TestExpandByHand(t *testing.T) {
 	}
 	for pos, w := range want {
 		u, p, err := tm.Expand(handSentence, pos)
-		if err != nil {
-			t.Fatalf("position %d: %v", pos, err)
-		}
-		if !reflect.DeepEqual(u, w.unary) {
-			t.Errorf("position %d unary = %q, want %q", pos, u, w.unary)
-		}
-		if !reflect.DeepEqual(p, w.pair) {
-			t.Errorf("position %d pair = %q, want %q", pos, p, w.pair)
-		}
+		require.NoError(t, err, "position %d", pos)
+		assert.Equal(t, w.unary, u, "position %d unary", pos)
+		assert.Equal(t, w.pair, p, "position %d pair", pos)
 	}
-	if !tm.HasTransitions() || tm.NumUnary() != 4 || tm.NumPair() != 1 || tm.Columns() != 2 {
-		t.Errorf("HasTransitions=%v NumUnary=%d NumPair=%d Columns=%d, want true 4 1 2",
-			tm.HasTransitions(), tm.NumUnary(), tm.NumPair(), tm.Columns())
-	}
-	if tm.Source() != handTemplate {
-		t.Errorf("Source() differs from the compiled text")
-	}
-	if _, _, err := tm.Expand(handSentence, 3); err == nil {
-		t.Errorf("Expand at position 3 of 3: no error")
-	}
+	assert.True(t, tm.HasTransitions(), "HasTransitions")
+	assert.Equal(t, 4, tm.NumUnary(), "NumUnary")
+	assert.Equal(t, 1, tm.NumPair(), "NumPair")
+	assert.Equal(t, 2, tm.Columns(), "Columns")
+	assert.Equal(t, handTemplate, tm.Source(), "Source() differs from the compiled text")
+	_, _, err := tm.Expand(handSentence, 3)
+	assert.Error(t, err, "Expand at position 3 of 3")
 }
 
 func TestCompileBlanksAndCRLF(t *testing.T) {
 	src := "  U00:%x[0,0]  \r\n\t# indented comment\r\n\r\nB\r\n"
 	tm, err := Compile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tm.Source() != src {
-		t.Errorf("Source() = %q, want %q", tm.Source(), src)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, src, tm.Source())
 	u, _, err := tm.Expand([][]string{{"w"}}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"U00:w"}; !reflect.DeepEqual(u, want) {
-		t.Errorf("unary = %q, want %q", u, want)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, []string{"U00:w"}, u)
 }
 
 func TestCompileByteOrderMark(t *testing.T) {
@@ -96,9 +80,8 @@ func TestCompileByteOrderMark(t *testing.T) {
 		t.Fatal(err)
 	}
 	u, _, err := tm.Expand([][]string{{"w"}}, 0)
-	if err != nil || !reflect.DeepEqual(u, []string{"U00:w"}) {
-		t.Errorf("unary = %q, %v, want [U00:w]", u, err)
-	}
+	assert.NoError(t, err)
+	assert.Equal(t, []string{"U00:w"}, u)
 }
 
 func TestHasTransitions(t *testing.T) {
@@ -113,9 +96,7 @@ func TestHasTransitions(t *testing.T) {
 		{"B01:%x[0,0]", true},
 		{"U00:%x[0,0]\nB\n", true},
 	} {
-		if got := MustCompile(tc.src).HasTransitions(); got != tc.want {
-			t.Errorf("HasTransitions(%q) = %v, want %v", tc.src, got, tc.want)
-		}
+		assert.Equal(t, tc.want, MustCompile(tc.src).HasTransitions(), "HasTransitions(%q)", tc.src)
 	}
 }
 
@@ -146,28 +127,20 @@ func TestCompileErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tm, err := Compile(tc.src)
-			if err == nil {
-				t.Fatalf("Compile(%q) = %v, want an error", tc.src, tm)
-			}
+			require.Error(t, err, "Compile(%q) = %v", tc.src, tm)
 			var te *TemplateError
-			if !errors.As(err, &te) {
-				t.Fatalf("error %v (%T) is not a *TemplateError", err, err)
-			}
-			if te.Line != tc.line || te.Column != tc.col || !strings.Contains(te.Msg, tc.msg) {
-				t.Errorf("got %d:%d %q, want %d:%d containing %q", te.Line, te.Column, te.Msg, tc.line, tc.col, tc.msg)
-			}
-			if want := "template:"; !strings.HasPrefix(err.Error(), want) {
-				t.Errorf("Error() = %q, want prefix %q", err.Error(), want)
-			}
+			require.ErrorAs(t, err, &te)
+			assert.Equal(t, tc.line, te.Line, "line")
+			assert.Equal(t, tc.col, te.Column, "column")
+			assert.Contains(t, te.Msg, tc.msg)
+			assert.True(t, strings.HasPrefix(err.Error(), "template:"), "Error() = %q, want prefix %q", err, "template:")
 		})
 	}
 }
 
 func TestTemplateErrorFile(t *testing.T) {
 	e := &TemplateError{File: "chunk.tpl", Line: 3, Column: 7, Msg: "want ']'"}
-	if got, want := e.Error(), "chunk.tpl:3:7: want ']'"; got != want {
-		t.Errorf("Error() = %q, want %q", got, want)
-	}
+	assert.EqualError(t, e, "chunk.tpl:3:7: want ']'")
 }
 
 func TestColumnOutOfRangeAtExpansion(t *testing.T) {
@@ -183,21 +156,17 @@ func TestColumnOutOfRangeAtExpansion(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := tm.Expand(tc.cols, 0)
 			var te *TemplateError
-			if !errors.As(err, &te) {
-				t.Fatalf("Expand error = %v, want a *TemplateError", err)
-			}
-			if te.Line != 2 || te.Column != 5 {
-				t.Errorf("error at %d:%d, want 2:5 (the %%x[-1,2] macro)", te.Line, te.Column)
-			}
+			require.ErrorAs(t, err, &te, "Expand")
+			// The error is at 2:5, the %x[-1,2] macro.
+			assert.Equal(t, 2, te.Line, "line")
+			assert.Equal(t, 5, te.Column, "column")
 			e := NewTemplateEncoder(tm)
 			var c sparse.Corpus
 			err = e.EncodeColumns(&c, tc.cols, nil, true)
-			if !errors.As(err, &te) {
-				t.Fatalf("EncodeColumns error = %v, want a *TemplateError", err)
-			}
-			if c.Len() != 0 || e.Unary().Len() != 0 {
-				t.Errorf("failed encode changed the corpus or dictionary")
-			}
+			require.ErrorAs(t, err, &te, "EncodeColumns")
+			// A failed encode changes neither the corpus nor the dictionary.
+			assert.Zero(t, c.Len(), "corpus length")
+			assert.Zero(t, e.Unary().Len(), "dictionary length")
 		})
 	}
 }

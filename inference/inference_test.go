@@ -7,43 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/floats/scalar"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/inference/inferencetest"
+	"github.com/sparsetag/sparsetag/internal/numtest"
 )
-
-// approxEqual checks lengths first, then that every element is finite (or
-// an infinity equal to the wanted one) and within tol, absolute or
-// relative. It names the first bad index.
-func approxEqual(t *testing.T, name string, want, got []float64, tol float64) {
-	t.Helper()
-	if len(want) != len(got) {
-		t.Fatalf("%s: len = %d, want %d", name, len(got), len(want))
-	}
-	for i := range want {
-		if !near(want[i], got[i], tol) {
-			t.Fatalf("%s[%d] = %v, want %v (tol %g)", name, i, got[i], want[i], tol)
-		}
-	}
-}
-
-func approxScalar(t *testing.T, name string, want, got, tol float64) {
-	t.Helper()
-	if !near(want, got, tol) {
-		t.Fatalf("%s = %v, want %v (tol %g)", name, got, want, tol)
-	}
-}
-
-func near(want, got, tol float64) bool {
-	if math.IsNaN(want) || math.IsNaN(got) {
-		return false
-	}
-	if math.IsInf(want, 0) || math.IsInf(got, 0) {
-		return want == got
-	}
-	return scalar.EqualWithinAbsOrRel(want, got, tol, tol)
-}
 
 func checkFinite(t *testing.T, name string, x []float64) {
 	t.Helper()
@@ -58,35 +28,33 @@ func checkFinite(t *testing.T, name string, x []float64) {
 func checkAgainst(t *testing.T, ws *inference.Workspace, lat *inference.Lattice, want inferencetest.Result, tol float64) {
 	t.Helper()
 	logZ := inference.ForwardBackward(ws, lat)
-	approxScalar(t, "logZ", want.LogZ, logZ, tol)
-	approxEqual(t, "Node", want.Node, ws.Node(), tol)
-	approxEqual(t, "EdgeSum", want.EdgeSum, ws.EdgeSum(), tol)
+	numtest.RequireClose(t, want.LogZ, logZ, tol, tol, "logZ")
+	numtest.RequireSlices(t, want.Node, ws.Node(), tol, tol, "Node")
+	numtest.RequireSlices(t, want.EdgeSum, ws.EdgeSum(), tol, tol, "EdgeSum")
 	var buf []float64
 	for tt := 1; tt < lat.T; tt++ {
 		buf = ws.EdgeAt(buf, lat, tt)
-		approxEqual(t, fmt.Sprintf("EdgeAt(%d)", tt), want.EdgeAt[tt], buf, tol)
+		numtest.RequireSlices(t, want.EdgeAt[tt], buf, tol, tol, "EdgeAt(%d)", tt)
 	}
-	approxScalar(t, "ExpectedScore", want.ExpectedScore, inference.ExpectedScore(ws, lat), tol)
-	approxScalar(t, "Entropy", want.Entropy, inference.Entropy(ws, lat), tol)
+	numtest.RequireClose(t, want.ExpectedScore, inference.ExpectedScore(ws, lat), tol, tol, "ExpectedScore")
+	numtest.RequireClose(t, want.Entropy, inference.Entropy(ws, lat), tol, tol, "Entropy")
 
 	path := make([]int, lat.T)
 	best := inference.Viterbi(ws, lat, path)
-	approxScalar(t, "Viterbi score", want.BestScore, best, tol)
-	if fmt.Sprint(path) != fmt.Sprint(want.Best) {
-		t.Fatalf("Viterbi path = %v, want %v", path, want.Best)
-	}
+	numtest.RequireClose(t, want.BestScore, best, tol, tol, "Viterbi score")
+	require.Equal(t, want.Best, path, "Viterbi path")
 	if s := inference.Score(lat, path); !math.IsInf(best, -1) && s != best {
 		t.Fatalf("Score(Viterbi path) = %v, Viterbi returned %v: the summation orders differ", s, best)
 	}
 	hi, lo := inference.MaxMin(ws, lat)
-	approxScalar(t, "Max", want.Max, hi, tol)
-	approxScalar(t, "Min", want.Min, lo, tol)
+	numtest.RequireClose(t, want.Max, hi, tol, tol, "Max")
+	numtest.RequireClose(t, want.Min, lo, tol, tol, "Min")
 
 	// Viterbi and MaxMin must not disturb the ForwardBackward results.
-	approxEqual(t, "Node after Viterbi", want.Node, ws.Node(), tol)
+	numtest.RequireSlices(t, want.Node, ws.Node(), tol, tol, "Node after Viterbi")
 	if lat.T > 1 {
 		buf = ws.EdgeAt(buf, lat, lat.T-1)
-		approxEqual(t, "EdgeAt after Viterbi", want.EdgeAt[lat.T-1], buf, tol)
+		numtest.RequireSlices(t, want.EdgeAt[lat.T-1], buf, tol, tol, "EdgeAt after Viterbi")
 	}
 }
 
@@ -134,8 +102,8 @@ func TestTinyAgainstEnumerate(t *testing.T) {
 						ws := inference.NewWorkspace(1, 1) // too small: must grow
 						inference.SetForceLogSpace(ws, forceLog)
 						checkAgainst(t, ws, lat, want, 1e-10)
-						if T > 0 && inference.UsedLogSpace(ws) != forceLog {
-							t.Fatalf("UsedLogSpace = %v, want %v", inference.UsedLogSpace(ws), forceLog)
+						if T > 0 {
+							assert.Equal(t, forceLog, inference.UsedLogSpace(ws), "UsedLogSpace")
 						}
 					})
 				}
@@ -213,22 +181,15 @@ func TestNoFinitePath(t *testing.T) {
 	for _, forceLog := range []bool{false, true} {
 		ws := inference.NewWorkspace(3, 2)
 		inference.SetForceLogSpace(ws, forceLog)
-		if got := inference.ForwardBackward(ws, lat); !math.IsInf(got, -1) {
-			t.Fatalf("logZ = %v, want -Inf", got)
-		}
-		approxEqual(t, "Node", make([]float64, 6), ws.Node(), 0)
-		approxEqual(t, "EdgeSum", make([]float64, 4), ws.EdgeSum(), 0)
-		approxEqual(t, "EdgeAt", make([]float64, 4), ws.EdgeAt(nil, lat, 1), 0)
-		if e := inference.ExpectedScore(ws, lat); !math.IsInf(e, -1) {
-			t.Fatalf("ExpectedScore = %v, want -Inf", e)
-		}
-		if h := inference.Entropy(ws, lat); h != 0 {
-			t.Fatalf("Entropy = %v, want 0", h)
-		}
+		require.Equal(t, inf, inference.ForwardBackward(ws, lat), "logZ")
+		numtest.RequireSlices(t, make([]float64, 6), ws.Node(), 0, 0, "Node")
+		numtest.RequireSlices(t, make([]float64, 4), ws.EdgeSum(), 0, 0, "EdgeSum")
+		numtest.RequireSlices(t, make([]float64, 4), ws.EdgeAt(nil, lat, 1), 0, 0, "EdgeAt")
+		assert.Equal(t, inf, inference.ExpectedScore(ws, lat), "ExpectedScore")
+		assert.Equal(t, 0.0, inference.Entropy(ws, lat), "Entropy")
 		path := []int{9, 9, 9}
-		if s := inference.Viterbi(ws, lat, path); !math.IsInf(s, -1) || fmt.Sprint(path) != "[0 0 0]" {
-			t.Fatalf("Viterbi = %v %v, want -Inf [0 0 0]", s, path)
-		}
+		assert.Equal(t, inf, inference.Viterbi(ws, lat, path), "Viterbi score")
+		assert.Equal(t, []int{0, 0, 0}, path, "Viterbi path")
 	}
 }
 
@@ -258,15 +219,13 @@ func TestViterbiTies(t *testing.T) {
 	lat := &inference.Lattice{T: 2, L: 2, Unary: make([]float64, 4), Trans: []float64{0, 1, 1, 0}}
 	ws := inference.NewWorkspace(2, 2)
 	path := make([]int, 2)
-	if s := inference.Viterbi(ws, lat, path); s != 1 || fmt.Sprint(path) != "[1 0]" {
-		t.Fatalf("Viterbi = %v %v, want 1 [1 0]", s, path)
-	}
+	assert.Equal(t, 1.0, inference.Viterbi(ws, lat, path))
+	assert.Equal(t, []int{1, 0}, path)
 	// All zero: every path ties; the lowest label wins everywhere.
 	zero := &inference.Lattice{T: 5, L: 3, Unary: make([]float64, 15)}
 	path = make([]int, 5)
-	if s := inference.Viterbi(ws, zero, path); s != 0 || fmt.Sprint(path) != "[0 0 0 0 0]" {
-		t.Fatalf("Viterbi = %v %v, want 0 [0 0 0 0 0]", s, path)
-	}
+	assert.Equal(t, 0.0, inference.Viterbi(ws, zero, path))
+	assert.Equal(t, []int{0, 0, 0, 0, 0}, path)
 	rng := rand.New(rand.NewPCG(5, 5))
 	for i := 0; i < 300; i++ {
 		T, L := 1+rng.IntN(6), 1+rng.IntN(4)
@@ -278,10 +237,8 @@ func TestViterbiTies(t *testing.T) {
 		}
 		want := inferencetest.Enumerate(lat)
 		path := make([]int, T)
-		s := inference.Viterbi(ws, lat, path)
-		if s != want.BestScore || fmt.Sprint(path) != fmt.Sprint(want.Best) {
-			t.Fatalf("case %d: Viterbi = %v %v, want %v %v", i, s, path, want.BestScore, want.Best)
-		}
+		require.Equal(t, want.BestScore, inference.Viterbi(ws, lat, path), "case %d: Viterbi score", i)
+		require.Equal(t, want.Best, path, "case %d: Viterbi path", i)
 	}
 }
 
@@ -308,12 +265,12 @@ func TestZeroScoresClosedForm(t *testing.T) {
 				if name == "shifts" {
 					shift = shiftTotal(T)
 				}
-				approxScalar(t, "logZ", float64(T)*math.Log(float64(L))+shift, logZ, 1e-12)
-				approxEqual(t, "Node", fillF(T*L, 1/float64(L)), ws.Node(), 1e-12)
-				approxEqual(t, "EdgeSum", fillF(L*L, float64(T-1)/float64(L*L)), ws.EdgeSum(), 1e-12)
-				approxEqual(t, "EdgeAt", fillF(L*L, 1/float64(L*L)), ws.EdgeAt(nil, lat, T/2), 1e-12)
-				approxScalar(t, "Entropy", float64(T)*math.Log(float64(L)), inference.Entropy(ws, lat), 1e-9)
-				approxScalar(t, "ExpectedScore", shift, inference.ExpectedScore(ws, lat), 1e-9)
+				numtest.RequireClose(t, float64(T)*math.Log(float64(L))+shift, logZ, 1e-12, 1e-12, "logZ")
+				numtest.RequireSlices(t, fillF(T*L, 1/float64(L)), ws.Node(), 1e-12, 1e-12, "Node")
+				numtest.RequireSlices(t, fillF(L*L, float64(T-1)/float64(L*L)), ws.EdgeSum(), 1e-12, 1e-12, "EdgeSum")
+				numtest.RequireSlices(t, fillF(L*L, 1/float64(L*L)), ws.EdgeAt(nil, lat, T/2), 1e-12, 1e-12, "EdgeAt")
+				numtest.RequireClose(t, float64(T)*math.Log(float64(L)), inference.Entropy(ws, lat), 1e-9, 1e-9, "Entropy")
+				numtest.RequireClose(t, shift, inference.ExpectedScore(ws, lat), 1e-9, 1e-9, "ExpectedScore")
 			})
 		}
 	}
@@ -380,8 +337,8 @@ func TestIndependentPositionsClosedForm(t *testing.T) {
 		if !inference.UsedLogSpace(ws) {
 			t.Fatalf("ranges of 2e3 must select the log-space path")
 		}
-		approxScalar(t, "logZ", wantZ, logZ, 1e-12)
-		approxEqual(t, "Node", wantNode, ws.Node(), 1e-10)
+		numtest.RequireClose(t, wantZ, logZ, 1e-12, 1e-12, "logZ")
+		numtest.RequireSlices(t, wantNode, ws.Node(), 1e-10, 1e-10, "Node")
 	}
 }
 
@@ -435,7 +392,7 @@ func checkMarginals(t *testing.T, ws *inference.Workspace, lat *inference.Lattic
 		for _, v := range node[tt*L : tt*L+L] {
 			s += v
 		}
-		approxScalar(t, fmt.Sprintf("Σ Node[%d]", tt), 1, s, tol)
+		numtest.RequireClose(t, 1, s, tol, tol, "Σ Node[%d]", tt)
 		if tt == 0 {
 			continue
 		}
@@ -447,14 +404,14 @@ func checkMarginals(t *testing.T, ws *inference.Workspace, lat *inference.Lattic
 				rs += e[p*L+c]
 				cs += e[c*L+p]
 			}
-			approxScalar(t, "EdgeAt row sum", node[(tt-1)*L+p], rs, tol)
-			approxScalar(t, "EdgeAt col sum", node[tt*L+p], cs, tol)
+			numtest.RequireClose(t, node[(tt-1)*L+p], rs, tol, tol, "EdgeAt row sum")
+			numtest.RequireClose(t, node[tt*L+p], cs, tol, tol, "EdgeAt col sum")
 		}
 		for k, v := range e {
 			sum[k] += v
 		}
 	}
-	approxEqual(t, "EdgeSum", sum, ws.EdgeSum(), 1e-9)
+	numtest.RequireSlices(t, sum, ws.EdgeSum(), 1e-9, 1e-9, "EdgeSum")
 }
 
 // TestLargeExpMatchesLog: where both paths are valid (T = 1000, moderate
@@ -473,11 +430,11 @@ func TestLargeExpMatchesLog(t *testing.T) {
 			t.Fatalf("%v: scores of ±20 must take the exp-space path", v)
 		}
 		checkMarginals(t, we, lat, 1e-12)
-		approxScalar(t, "logZ", zl, ze, 1e-12)
-		approxEqual(t, "Node", wl.Node(), we.Node(), 1e-10)
-		approxEqual(t, "EdgeSum", wl.EdgeSum(), we.EdgeSum(), 1e-9)
-		approxScalar(t, "ExpectedScore", inference.ExpectedScore(wl, lat), inference.ExpectedScore(we, lat), 1e-10)
-		approxScalar(t, "Entropy", inference.Entropy(wl, lat), inference.Entropy(we, lat), 1e-8)
+		numtest.RequireClose(t, zl, ze, 1e-12, 1e-12, "logZ")
+		numtest.RequireSlices(t, wl.Node(), we.Node(), 1e-10, 1e-10, "Node")
+		numtest.RequireSlices(t, wl.EdgeSum(), we.EdgeSum(), 1e-9, 1e-9, "EdgeSum")
+		numtest.RequireClose(t, inference.ExpectedScore(wl, lat), inference.ExpectedScore(we, lat), 1e-10, 1e-10, "ExpectedScore")
+		numtest.RequireClose(t, inference.Entropy(wl, lat), inference.Entropy(we, lat), 1e-8, 1e-8, "Entropy")
 	}
 }
 
@@ -503,15 +460,15 @@ func TestSeparatedTracksFallBack(t *testing.T) {
 	if !inference.UsedLogSpace(ws) {
 		t.Fatalf("the forward floor guard must select the log-space path")
 	}
-	approxScalar(t, "logZ", -250*float64(T), logZ, 1e-12)
-	approxEqual(t, "Node", want, ws.Node(), 1e-12)
-	approxScalar(t, "Entropy", 0, inference.Entropy(ws, lat), 1e-9)
+	numtest.RequireClose(t, -250*float64(T), logZ, 1e-12, 1e-12, "logZ")
+	numtest.RequireSlices(t, want, ws.Node(), 1e-12, 1e-12, "Node")
+	numtest.RequireClose(t, 0, inference.Entropy(ws, lat), 1e-9, 1e-9, "Entropy")
 	// The same lattice with a mild cost stays on the exp-space path.
 	for tt := 0; tt < T; tt++ {
 		lat.Unary[tt*L+1] = -2
 	}
-	approxScalar(t, "logZ", -2*float64(T), inference.ForwardBackward(ws, lat), 1e-12)
-	approxEqual(t, "Node", want, ws.Node(), 1e-12)
+	numtest.RequireClose(t, -2*float64(T), inference.ForwardBackward(ws, lat), 1e-12, 1e-12, "logZ")
+	numtest.RequireSlices(t, want, ws.Node(), 1e-12, 1e-12, "Node")
 	if inference.UsedLogSpace(ws) {
 		t.Fatalf("a mild lattice must take the exp-space path")
 	}
@@ -548,8 +505,8 @@ func TestWorkspaceReuse(t *testing.T) {
 		if a, b := inference.ForwardBackward(ws, lat), inference.ForwardBackward(fresh, lat); a != b && !(math.IsNaN(a) && math.IsNaN(b)) {
 			t.Fatalf("case %d: logZ %v vs fresh %v", i, a, b)
 		}
-		approxEqual(t, "Node", fresh.Node(), ws.Node(), 0)
-		approxEqual(t, "EdgeSum", fresh.EdgeSum(), ws.EdgeSum(), 0)
+		numtest.RequireSlices(t, fresh.Node(), ws.Node(), 0, 0, "Node")
+		numtest.RequireSlices(t, fresh.EdgeSum(), ws.EdgeSum(), 0, 0, "EdgeSum")
 	}
 }
 
@@ -558,15 +515,9 @@ func TestEmpty(t *testing.T) {
 	lat := &inference.Lattice{T: 0, L: 3, Unary: []float64{}}
 	ws := inference.NewWorkspace(0, 0)
 	checkAgainst(t, ws, lat, inferencetest.Enumerate(lat), 0)
-	if n := len(ws.Node()); n != 0 {
-		t.Fatalf("len(Node) = %d", n)
-	}
-	if s := inference.Viterbi(ws, lat, nil); s != 0 {
-		t.Fatalf("Viterbi = %v", s)
-	}
-	if s := inference.Score(lat, nil); s != 0 {
-		t.Fatalf("Score = %v", s)
-	}
+	assert.Empty(t, ws.Node())
+	assert.Equal(t, 0.0, inference.Viterbi(ws, lat, nil), "Viterbi")
+	assert.Equal(t, 0.0, inference.Score(lat, nil), "Score")
 }
 
 // TestScore checks Score on a hand-computed example.
@@ -580,9 +531,7 @@ func TestScore(t *testing.T) {
 	// y = [1 0 1]: Unary 2+3+6, Trans[1→0]+Trans[0→1] = 30+20,
 	// TransAt[1,1→0]+TransAt[2,0→1] = 300+600, Start[1] = 2000, End[1] = 20000.
 	want := 2.0 + 3 + 6 + 30 + 20 + 300 + 600 + 2000 + 20000
-	if got := inference.Score(lat, []int{1, 0, 1}); got != want {
-		t.Fatalf("Score = %v, want %v", got, want)
-	}
+	assert.Equal(t, want, inference.Score(lat, []int{1, 0, 1}))
 }
 
 func mustPanic(t *testing.T, name string, f func()) {
@@ -658,9 +607,7 @@ func TestZeroAllocs(t *testing.T) {
 				"MaxMin":          func() { inference.MaxMin(ws, lat) },
 				"Score":           func() { inference.Score(lat, path) },
 			} {
-				if n := testing.AllocsPerRun(50, f); n != 0 {
-					t.Errorf("%s/log=%v: %s allocates %v times per call", name, forceLog, fname, n)
-				}
+				assert.Zero(t, testing.AllocsPerRun(50, f), "%s/log=%v: %s allocations per call", name, forceLog, fname)
 			}
 		}
 	}

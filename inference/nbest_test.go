@@ -7,8 +7,12 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/inference/inferencetest"
+	"github.com/sparsetag/sparsetag/internal/numtest"
 )
 
 // allPaths returns every label sequence of lat with a score above -Inf,
@@ -85,29 +89,23 @@ func checkNBest(t *testing.T, name string, nw *inference.NBestWorkspace, lat *in
 	t.Helper()
 	wantP, wantS := allPaths(lat)
 	// The oracle's best sequence and score head the sorted enumeration.
-	if e := inferencetest.Enumerate(lat); len(wantP) > 0 &&
-		(fmt.Sprint(e.Best) != fmt.Sprint(wantP[0]) || !near(e.BestScore, wantS[0], 1e-12)) {
-		t.Fatalf("%s: sorted enumeration starts with %v %v, Enumerate's best is %v %v", name, wantP[0], wantS[0], e.Best, e.BestScore)
+	if e := inferencetest.Enumerate(lat); len(wantP) > 0 {
+		require.Equal(t, e.Best, wantP[0], "%s: first of the sorted enumeration vs Enumerate's best", name)
+		numtest.RequireClose(t, e.BestScore, wantS[0], 1e-12, 1e-12, "%s: first score of the sorted enumeration vs Enumerate's best", name)
 	}
 	var paths [][]int
 	var scores []float64
 	for _, n := range []int{1, 2, 3, 5, len(wantP), len(wantP) + 1} {
 		paths, scores = inference.NBest(nw, lat, n, paths, scores)
 		k := min(n, len(wantP))
-		if len(paths) != k || len(scores) != k {
-			t.Fatalf("%s n=%d: got %d paths and %d scores, want %d", name, n, len(paths), len(scores), k)
-		}
+		require.Len(t, paths, k, "%s n=%d: paths", name, n)
+		require.Len(t, scores, k, "%s n=%d: scores", name, n)
 		for i := 0; i < k; i++ {
-			if fmt.Sprint(paths[i]) != fmt.Sprint(wantP[i]) {
-				t.Fatalf("%s n=%d: path %d = %v (score %v), want %v (score %v)", name, n, i, paths[i], scores[i], wantP[i], wantS[i])
-			}
-			if !near(wantS[i], scores[i], 1e-12) {
-				t.Fatalf("%s n=%d: score %d = %v, want %v", name, n, i, scores[i], wantS[i])
-			}
-			if s := inference.Score(lat, paths[i]); s != scores[i] {
-				t.Fatalf("%s n=%d: Score(path %d) = %v, NBest said %v: summation orders differ", name, n, i, s, scores[i])
-			}
+			// fmt.Sprint: for T = 0 an empty path may be nil or not.
+			require.Equal(t, fmt.Sprint(wantP[i]), fmt.Sprint(paths[i]), "%s n=%d: path %d (score %v, want %v)", name, n, i, scores[i], wantS[i])
+			require.Equal(t, scores[i], inference.Score(lat, paths[i]), "%s n=%d: Score(path %d) vs NBest's score: summation orders differ", name, n, i)
 		}
+		numtest.RequireSlices(t, wantS[:k], scores, 1e-12, 1e-12, "%s n=%d: scores", name, n)
 	}
 }
 
@@ -157,9 +155,9 @@ func TestNBestTies(t *testing.T) {
 				vp := make([]int, T)
 				vs := inference.Viterbi(ws, lat, vp)
 				paths, scores := inference.NBest(&nw, lat, 1, nil, nil)
-				if len(paths) != 1 || fmt.Sprint(paths[0]) != fmt.Sprint(vp) || scores[0] != vs {
-					t.Fatalf("T=%d L=%d: NBest(1) = %v %v, Viterbi = %v %v", T, L, paths, scores, vp, vs)
-				}
+				require.Len(t, paths, 1, "T=%d L=%d: NBest(1)", T, L)
+				require.Equal(t, vp, paths[0], "T=%d L=%d: NBest(1) path vs Viterbi", T, L)
+				require.Equal(t, vs, scores[0], "T=%d L=%d: NBest(1) score vs Viterbi", T, L)
 			}
 		}
 	}
@@ -191,21 +189,19 @@ func TestNBestNoPath(t *testing.T) {
 	inf := math.Inf(-1)
 	lat := &inference.Lattice{T: 2, L: 2, Unary: []float64{0, 0, 0, 0}, Trans: []float64{inf, inf, inf, inf}}
 	paths, scores := inference.NBest(new(inference.NBestWorkspace), lat, 3, nil, nil)
-	if len(paths) != 0 || len(scores) != 0 {
-		t.Fatalf("got %v %v, want nothing", paths, scores)
-	}
+	assert.Empty(t, paths)
+	assert.Empty(t, scores)
 	paths, scores = inference.NBest(new(inference.NBestWorkspace), lat, 0, nil, nil)
-	if len(paths) != 0 || len(scores) != 0 {
-		t.Fatalf("n=0: got %v %v, want nothing", paths, scores)
-	}
+	assert.Empty(t, paths, "n=0")
+	assert.Empty(t, scores, "n=0")
 }
 
 func TestNBestEmpty(t *testing.T) {
 	lat := &inference.Lattice{T: 0, L: 3}
 	paths, scores := inference.NBest(new(inference.NBestWorkspace), lat, 2, nil, nil)
-	if len(paths) != 1 || len(paths[0]) != 0 || len(scores) != 1 || scores[0] != 0 {
-		t.Fatalf("got %v %v, want one empty sequence with score 0", paths, scores)
-	}
+	require.Len(t, paths, 1, "want one sequence")
+	assert.Empty(t, paths[0], "the one sequence is empty")
+	assert.Equal(t, []float64{0}, scores)
 }
 
 func TestNBestZeroAllocs(t *testing.T) {
@@ -213,15 +209,11 @@ func TestNBestZeroAllocs(t *testing.T) {
 	lat := inferencetest.RandomLattice(rng, 30, 8, 1, true, true)
 	var nw inference.NBestWorkspace
 	paths, scores := inference.NBest(&nw, lat, 10, nil, nil)
-	if len(paths) != 10 {
-		t.Fatalf("got %d paths", len(paths))
-	}
+	require.Len(t, paths, 10)
 	allocs := testing.AllocsPerRun(20, func() {
 		paths, scores = inference.NBest(&nw, lat, 10, paths, scores)
 	})
-	if allocs != 0 {
-		t.Fatalf("NBest allocates %v times per call on a warm workspace", allocs)
-	}
+	assert.Zero(t, allocs, "NBest allocations per call on a warm workspace")
 }
 
 func BenchmarkNBest(b *testing.B) {

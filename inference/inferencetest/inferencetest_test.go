@@ -6,22 +6,15 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/numtest"
 )
 
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-14 }
-
-func nearSlice(t *testing.T, name string, want, got []float64) {
-	t.Helper()
-	if len(want) != len(got) {
-		t.Fatalf("%s: len %d, want %d", name, len(got), len(want))
-	}
-	for i := range want {
-		if !near(want[i], got[i]) {
-			t.Fatalf("%s[%d] = %v, want %v", name, i, got[i], want[i])
-		}
-	}
-}
+// tol is the absolute tolerance of the hand-derived values below.
+const tol = 1e-14
 
 // TestEnumerateByHand: T=2, L=2, Unary = [0 ln2; 0 0], no transitions.
 // The four sequences (y0,y1) have weights 1, 1, 2, 2, so Z = 6;
@@ -33,24 +26,18 @@ func TestEnumerateByHand(t *testing.T) {
 	ln2 := math.Ln2
 	lat := &inference.Lattice{T: 2, L: 2, Unary: []float64{0, ln2, 0, 0}}
 	r := Enumerate(lat)
-	if !near(r.LogZ, math.Log(6)) {
-		t.Fatalf("LogZ = %v, want ln 6", r.LogZ)
-	}
-	nearSlice(t, "Node", []float64{1.0 / 3, 2.0 / 3, 0.5, 0.5}, r.Node)
-	nearSlice(t, "EdgeSum", []float64{1.0 / 6, 1.0 / 6, 2.0 / 6, 2.0 / 6}, r.EdgeSum)
-	nearSlice(t, "EdgeAt[1]", r.EdgeSum, r.EdgeAt[1])
-	if r.EdgeAt[0] != nil || len(r.EdgeAt) != 2 {
-		t.Fatalf("EdgeAt = %v", r.EdgeAt)
-	}
-	if !near(r.ExpectedScore, 4.0/6*ln2) {
-		t.Fatalf("ExpectedScore = %v", r.ExpectedScore)
-	}
-	if h := -(2.0/6)*math.Log(1.0/6) - (2.0/3)*math.Log(1.0/3); !near(r.Entropy, h) {
-		t.Fatalf("Entropy = %v, want %v", r.Entropy, h)
-	}
-	if fmt.Sprint(r.Best) != "[1 0]" || r.BestScore != ln2 || r.Max != ln2 || r.Min != 0 {
-		t.Fatalf("Best = %v %v, Max %v, Min %v", r.Best, r.BestScore, r.Max, r.Min)
-	}
+	numtest.RequireClose(t, math.Log(6), r.LogZ, tol, 0, "LogZ")
+	numtest.RequireSlices(t, []float64{1.0 / 3, 2.0 / 3, 0.5, 0.5}, r.Node, tol, 0, "Node")
+	numtest.RequireSlices(t, []float64{1.0 / 6, 1.0 / 6, 2.0 / 6, 2.0 / 6}, r.EdgeSum, tol, 0, "EdgeSum")
+	require.Len(t, r.EdgeAt, 2)
+	numtest.RequireSlices(t, r.EdgeSum, r.EdgeAt[1], tol, 0, "EdgeAt[1]")
+	assert.Nil(t, r.EdgeAt[0], "EdgeAt[0]")
+	numtest.Close(t, 4.0/6*ln2, r.ExpectedScore, tol, 0, "ExpectedScore")
+	numtest.Close(t, -(2.0/6)*math.Log(1.0/6)-(2.0/3)*math.Log(1.0/3), r.Entropy, tol, 0, "Entropy")
+	assert.Equal(t, []int{1, 0}, r.Best, "Best")
+	assert.Equal(t, ln2, r.BestScore, "BestScore")
+	assert.Equal(t, ln2, r.Max, "Max")
+	assert.Equal(t, 0.0, r.Min, "Min")
 }
 
 // TestEnumerateScoreTerms: every term of the score definition is counted
@@ -69,9 +56,12 @@ func TestEnumerateScoreTerms(t *testing.T) {
 
 func TestEnumerateEmptyAndForbidden(t *testing.T) {
 	r := Enumerate(&inference.Lattice{T: 0, L: 2, Unary: []float64{}})
-	if r.LogZ != 0 || len(r.Node) != 0 || len(r.Best) != 0 || len(r.EdgeSum) != 4 || r.Max != 0 || r.Min != 0 {
-		t.Fatalf("T=0: %+v", r)
-	}
+	assert.Equal(t, 0.0, r.LogZ, "T=0: LogZ")
+	assert.Empty(t, r.Node, "T=0: Node")
+	assert.Empty(t, r.Best, "T=0: Best")
+	assert.Len(t, r.EdgeSum, 4, "T=0: EdgeSum")
+	assert.Equal(t, 0.0, r.Max, "T=0: Max")
+	assert.Equal(t, 0.0, r.Min, "T=0: Min")
 	inf := math.Inf(-1)
 	r = Enumerate(&inference.Lattice{T: 2, L: 2, Unary: []float64{inf, inf, 0, 0}})
 	if !math.IsInf(r.LogZ, -1) || !math.IsInf(r.ExpectedScore, -1) || r.Entropy != 0 || fmt.Sprint(r.Best) != "[0 0]" {
@@ -94,9 +84,11 @@ func TestRandomLattice(t *testing.T) {
 	if fmt.Sprint(a) != fmt.Sprint(b) {
 		t.Fatal("RandomLattice is not deterministic for a seed")
 	}
-	if len(a.Unary) != 12 || len(a.Trans) != 16 || len(a.TransAt) != 48 || len(a.Start) != 4 || len(a.End) != 4 {
-		t.Fatalf("shapes: %d %d %d %d %d", len(a.Unary), len(a.Trans), len(a.TransAt), len(a.Start), len(a.End))
-	}
+	assert.Len(t, a.Unary, 12, "Unary")
+	assert.Len(t, a.Trans, 16, "Trans")
+	assert.Len(t, a.TransAt, 48, "TransAt")
+	assert.Len(t, a.Start, 4, "Start")
+	assert.Len(t, a.End, 4, "End")
 	for _, x := range [][]float64{a.Unary, a.Trans, a.TransAt, a.Start, a.End} {
 		for _, v := range x {
 			if !(v >= -5 && v < 5) {
@@ -105,7 +97,8 @@ func TestRandomLattice(t *testing.T) {
 		}
 	}
 	c := RandomLattice(rand.New(rand.NewPCG(1, 2)), 3, 4, 5, false, false)
-	if c.TransAt != nil || c.Start != nil || c.End != nil {
-		t.Fatal("optional parts must be nil when not asked for")
-	}
+	// Optional parts are nil when not asked for.
+	assert.Nil(t, c.TransAt, "TransAt")
+	assert.Nil(t, c.Start, "Start")
+	assert.Nil(t, c.End, "End")
 }
