@@ -163,6 +163,9 @@ func (tr *trainer) finish(res *Result, w []float64) error {
 // configured solver. It returns the full-size solution.
 func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64, resume *Checkpoint) (*Result, []float64, error) {
 	tr.setPenalty(lam1, lam2)
+	if tr.op.Solver == SolverWorkingSet && resume == nil && (tr.op.Screen == ScreenPinsker || tr.op.Screen == ScreenNone) {
+		return tr.solveWorkingSet(ctx, init)
+	}
 	return tr.solveFull(ctx, init, resume)
 }
 

@@ -1,0 +1,285 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/sparsetag/sparsetag/chain/internal/owlqn"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// Working-set solver (design references: Celer, Massias, Gramfort and
+// Salmon, ICML 2018 and JMLR 2020; Blitz, Johnson and Guestrin, ICML 2015;
+// skglm, Bertrand et al., NeurIPS 2022).
+//
+// Each outer iteration is one full pass and one restricted solve:
+//
+//   - full pass at w (w is zero outside the working set W): m over every
+//     unscreened feature, from the marginals of the last evaluation (no
+//     extra forward-backward), and the Fenchel-Young gap G of the whole
+//     problem; stop if G <= epsilon;
+//   - screening (screen.Pinsker) with that m and G over every unscreened
+//     feature;
+//   - the next W: the support of w, the transitions, and the features
+//     with the smallest priority (beta - |m_j|) / Rnorm_j (negative for
+//     features that violate the optimality conditions), twice as many as
+//     the last W;
+//   - OWL-QN restricted to W (restricted passes score only W) until the
+//     restricted gap falls below wsInnerFraction * G.
+//
+// Leaving a feature out of W decides nothing: every full pass re-prices
+// every unscreened feature, and the loop stops only on the full gap, so
+// the result is the optimum of the whole problem, certified as the full
+// solver's is.
+
+const (
+	wsInitialSize   = 1024 // smallest working set
+	wsInnerFraction = 0.3  // restricted solves stop at this fraction of the full gap
+	wsMaxInner      = 50   // restricted iterations between two full passes at most
+)
+
+// wsRun is the bookkeeping of one working-set solve.
+type wsRun struct {
+	fullRun
+	inner int       // OWL-QN iterations so far (all restricted solves)
+	u     []int32   // unscreened features, increasing
+	mU    []float64 // m over u at the last full pass
+	wU    []float64 // w over u at the last full pass
+	size  int       // size of the last working set
+	next  []float64 // weights over the next working set
+	// stalls counts consecutive restricted solves that made no step.
+	stalls      int
+	lastMonitor int
+}
+
+// solveWorkingSet minimizes the objective by working sets from the
+// full-size starting point init (nil: zero) and returns the full-size
+// solution.
+func (tr *trainer) solveWorkingSet(ctx context.Context, init []float64) (*Result, []float64, error) {
+	fs := tr.fs
+	run := &wsRun{fullRun: fullRun{res: tr.newResult(), t0: time.Now(), lastCheckGap: math.Inf(1)}}
+	run.u = fs.unscreened(nil)
+	if len(run.u) == 0 {
+		return tr.zeroSolution(run.res)
+	}
+	// First working set: the support of init and the transitions; the
+	// first full pass prices everything else.
+	w0 := tr.initialSet(run.u, init)
+	fs.SetActive(w0)
+	x := make([]float64, len(w0))
+	if init != nil {
+		sparse.Gather(x, init, w0)
+	}
+	run.size = max(wsInitialSize/2, len(w0))
+	if err := tr.startRestricted(ctx, x); err != nil {
+		return nil, nil, err
+	}
+	defer func() { tr.opt = nil }()
+	for {
+		stop, err := tr.fullPass(ctx, run)
+		if err != nil {
+			return nil, nil, err
+		}
+		if stop {
+			break
+		}
+		tr.nextWorkingSet(run)
+		if err := tr.restrictedSolve(ctx, run); err != nil {
+			return nil, nil, err
+		}
+	}
+	w := make([]float64, len(tr.m.W))
+	sparse.Scatter(w, tr.opt.X(), fs.active)
+	if err := tr.finish(run.res, w); err != nil {
+		return nil, nil, err
+	}
+	run.res.Seconds = time.Since(run.t0).Seconds()
+	return run.res, w, nil
+}
+
+// initialSet returns the features of u in the support of init (nil: none)
+// plus the transitions.
+func (tr *trainer) initialSet(u []int32, init []float64) []int32 {
+	toff, poff := int32(tr.m.TransOffset()), int32(tr.m.PairOffset())
+	var w0 []int32
+	for _, j := range u {
+		if (j >= toff && j < poff) || (init != nil && init[j] != 0) {
+			w0 = append(w0, j)
+		}
+	}
+	if len(w0) == 0 {
+		w0 = append(w0, u[0])
+	}
+	return w0
+}
+
+// startRestricted starts an optimizer on the current working set at x (an
+// evaluation: the marginals of the full pass belong to x).
+func (tr *trainer) startRestricted(ctx context.Context, x []float64) error {
+	fn := func(x, grad []float64) (float64, error) { return tr.obj.evaluate(ctx, x, grad) }
+	opt, err := owlqn.New(x, fn, owlqn.Settings{M: tr.op.Memory, L1: tr.lam1, Threads: tr.op.Threads})
+	if err != nil {
+		return err
+	}
+	if tr.opt != nil {
+		tr.opt.Close()
+	}
+	tr.opt = opt
+	return nil
+}
+
+// fullPass prices every unscreened feature at the current point from the
+// marginals of its evaluation, computes the full gap, logs the iteration,
+// applies the stopping rules and screens. It reports whether to stop.
+func (tr *trainer) fullPass(ctx context.Context, run *wsRun) (bool, error) {
+	fs, obj, opt := tr.fs, tr.obj, tr.opt
+	obj.expectAll()
+	run.mU = resizeFloats(run.mU, len(run.u))
+	run.wU = resizeFloats(run.wU, len(run.u))
+	x := opt.X()
+	k := 0
+	for q, j := range run.u {
+		run.mU[q] = obj.residualAt(j)
+		run.wU[q] = 0
+		if k < len(fs.active) && fs.active[k] == j {
+			run.wU[q] = x[k]
+			k++
+		}
+	}
+	gap := fyGap(run.wU, run.mU, tr.lam1, tr.lam2)
+	it := tr.logIteration(&run.fullRun, run.inner, opt.Objective(), gap)
+	if len(run.hist) == 0 {
+		run.hist = append(run.hist, it.Primal)
+	}
+	if tr.stopRule(&run.fullRun, it) {
+		return true, nil
+	}
+	if run.stalls >= 2 {
+		// Two restricted solves in a row could not decrease the objective
+		// at working precision.
+		run.res.StopReason = "line-search"
+		return true, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	if stop, err := tr.monitorWS(run, x); stop || err != nil {
+		return stop, err
+	}
+	if tr.rnorm != nil && tr.lam1 > 0 {
+		tr.screenUnscreened(run, gap)
+	}
+	return false, nil
+}
+
+// monitorWS calls the monitor at the first full pass after every
+// MonitorEvery OWL-QN iterations.
+func (tr *trainer) monitorWS(run *wsRun, x []float64) (bool, error) {
+	if tr.op.Monitor == nil || run.inner == 0 || run.inner/tr.op.MonitorEvery == run.lastMonitor {
+		return false, nil
+	}
+	run.lastMonitor = run.inner / tr.op.MonitorEvery
+	return tr.monitor(&run.fullRun, tr.op.MonitorEvery, x)
+}
+
+// screenUnscreened applies the screening rule to every unscreened feature
+// with m and the gap of the last full pass and drops the screened ones
+// from u (and their weights, which the rule proves zero at the optimum).
+func (tr *trainer) screenUnscreened(run *wsRun, gap float64) {
+	ts := time.Now()
+	defer func() { tr.screenSecs += time.Since(ts).Seconds() }()
+	drop, removed, err := tr.screenTest(&tr.scratch, run.u, run.mU, gap)
+	if err != nil || removed == 0 {
+		return
+	}
+	q := 0
+	for k, j := range run.u {
+		if drop[k] {
+			tr.fs.screen(j)
+			continue
+		}
+		run.u[q], run.mU[q], run.wU[q] = j, run.mU[k], run.wU[k]
+		q++
+	}
+	run.u, run.mU, run.wU = run.u[:q], run.mU[:q], run.wU[:q]
+}
+
+// nextWorkingSet chooses the next working set from the last full pass:
+// the support, the transitions, and the features of smallest priority
+// (beta - |m_j|)/Rnorm_j, twice as many features as the last set. It
+// installs it in the feature set and returns the weights over it.
+func (tr *trainer) nextWorkingSet(run *wsRun) {
+	toff, poff := int32(tr.m.TransOffset()), int32(tr.m.PairOffset())
+	size := min(len(run.u), 2*run.size)
+	prio := make([]float64, len(run.u))
+	must := 0
+	for q, j := range run.u {
+		switch {
+		case run.wU[q] != 0 || (j >= toff && j < poff):
+			prio[q] = math.Inf(-1)
+			must++
+		case tr.rnorm != nil && tr.rnorm[j] > 0:
+			prio[q] = (tr.lam1 - math.Abs(run.mU[q])) / tr.rnorm[j]
+		default:
+			prio[q] = tr.lam1 - math.Abs(run.mU[q])
+		}
+	}
+	size = min(len(run.u), max(size, 2*must))
+	thr := kthSmallest(prio, size)
+	ws := make([]int32, 0, size)
+	x := make([]float64, 0, size)
+	for q, j := range run.u {
+		if len(ws) < size && prio[q] <= thr {
+			ws = append(ws, j)
+			x = append(x, run.wU[q])
+		}
+	}
+	run.size = len(ws)
+	run.next = x
+	tr.fs.SetActive(ws)
+}
+
+// kthSmallest returns the k-th smallest value of v (k >= 1), +Inf when k
+// exceeds len(v). v is not modified.
+func kthSmallest(v []float64, k int) float64 {
+	if k >= len(v) {
+		return math.Inf(1)
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[k-1]
+}
+
+// restrictedSolve runs OWL-QN on the working set from the weights chosen
+// by nextWorkingSet until the restricted gap is below wsInnerFraction of
+// the last full gap (or wsMaxInner iterations, or no progress). It leaves
+// the optimizer, and the objective's last evaluation, at the final point.
+func (tr *trainer) restrictedSolve(ctx context.Context, run *wsRun) error {
+	target := wsInnerFraction * run.res.Iterations[len(run.res.Iterations)-1].Gap
+	if err := tr.startRestricted(ctx, run.next); err != nil {
+		return err
+	}
+	opt := tr.opt
+	for i := 0; i < wsMaxInner && run.inner < tr.op.MaxIter; i++ {
+		if err := opt.Iterate(); err != nil {
+			if !errors.Is(err, owlqn.ErrLineSearch) {
+				return err
+			}
+			if i == 0 {
+				run.stalls++
+			}
+			// Keep the last valid point; the evaluation must belong to it.
+			return opt.Reevaluate()
+		}
+		run.stalls = 0
+		run.inner++
+		run.hist = append(run.hist, opt.Objective())
+		if fyGap(opt.X(), tr.obj.M, tr.lam1, tr.lam2) <= target {
+			break
+		}
+	}
+	return nil
+}
