@@ -621,8 +621,7 @@ func (tr *trainer) paperBounds(xa []float64, gap float64) ([]float64, error) {
 // featureRnorm returns the Pinsker constants Rnorm_j of every feature of the
 // model layout (section 4 of the design note).
 func featureRnorm(m *Model, c *sparse.Corpus) ([]float64, error) {
-	lay := screen.Layout{NumAttrs: m.NumUnary, L: m.NumLabels(), NumPair: m.NumPair}
-	return lay.Rnorm(nil, c)
+	return screen.Rnorm(nil, m.Layout, c)
 }
 
 // fyGap is the Fenchel-Young duality gap of the average-form problem with
