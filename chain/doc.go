@@ -12,11 +12,12 @@
 //
 // A Model holds one flat weight vector W: state features (attribute a, label
 // y) at a*L+y, then the L×L label transitions (prev*L+cur), then the
-// observation-conditioned transitions of pair attributes. State, Trans and
-// PairW are sub-slices of W. The feature set is part of the model definition:
-// every (attribute, label) pair by default (CRF++, Wapiti and the paper), or
-// only the pairs seen in training (Options.ObservedPairs, CRFsuite's default);
-// screening is safe relative to that set.
+// observation-conditioned transitions of pair attributes, as defined once by
+// sparse.Layout (embedded in Model). State, Trans and PairW are sub-slices of
+// W. The feature set is part of the model definition: every (attribute,
+// label) pair by default (CRF++, Wapiti and the paper), or only the pairs seen
+// in training (Options.ObservedPairs, CRFsuite's default); screening is safe
+// relative to that set.
 //
 // # Training
 //

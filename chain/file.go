@@ -11,6 +11,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+
+	"github.com/sparsetag/sparsetag/sparse"
 )
 
 // Model file format, version 1. Everything is little-endian.
@@ -325,10 +327,11 @@ func ReadModel(r io.Reader) (*Model, error) {
 			if L == 0 || L > maxLabels {
 				return nil, d.fail("label count %d outside [1,%d]", L, maxLabels)
 			}
-			m = &Model{Transitions: flags&1 != 0, NumUnary: int(U), NumPair: int(P), Labels: make([]string, 0, L)}
+			lay := sparse.Layout{NumUnary: int(U), L: int(L), NumPair: int(P), Transitions: flags&1 != 0}
+			m = &Model{Layout: lay, Labels: make([]string, 0, L)}
 			labelCnt = int(L)
 			hasEnc = flags&2 != 0
-			if dim := float64(U)*float64(L) + float64(L)*float64(L) + float64(P)*float64(L)*float64(L); dim > maxLoadWeights {
+			if dim := lay.DimFloat(); dim > maxLoadWeights {
 				return nil, d.fail("model declares %.0f weights, more than the limit %d", dim, maxLoadWeights)
 			}
 		case "LABL":

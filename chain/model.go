@@ -14,22 +14,27 @@ import (
 // the feature encoder, which also knows how to turn raw input into attribute
 // ids) and the weights.
 //
-// The weights live in one flat vector W with the layout
+// The weights live in one flat vector W laid out by the embedded
+// sparse.Layout (see its documentation):
 //
 //	state  [0, U*L)                 W[a*L+y]           unary attribute a, label y
 //	trans  [U*L, U*L+L*L)           W[U*L+prev*L+cur]  label bigram (zero when Transitions is false)
 //	pair   [U*L+L*L, +P*L*L)        W[off+a*L*L+prev*L+cur] observation-conditioned bigram
 //
-// where U is the number of unary attributes, P the number of pair attributes
-// and L the number of labels. State, Trans and PairW are sub-slices of W.
+// where U = NumUnary is the number of unary attributes, P = NumPair the
+// number of pair attributes and L = len(Labels) the number of labels (the
+// layout's L always equals len(Labels)). State, Trans and PairW are
+// sub-slices of W. The layout's offsets and index helpers (TransOffset,
+// PairOffset, StateIndex, Decode, ...) are promoted to Model.
 //
 // A Model is not safe for concurrent modification; a Tagger built from it is
 // safe for concurrent use as long as the Model is not modified.
 type Model struct {
-	Labels      []string // label names, id order
-	Transitions bool     // whether label-bigram features exist
-	NumUnary    int      // U
-	NumPair     int      // P
+	Labels []string // label names, id order
+
+	// Layout holds NumUnary (U), NumPair (P), Transitions (whether
+	// label-bigram features exist) and L = len(Labels).
+	sparse.Layout
 
 	W     []float64 // all weights, layout above
 	State []float64 // W[:U*L]
@@ -52,11 +57,9 @@ func NewModel(labels []string, numUnary, numPair int, transitions bool, enc *fea
 		return nil, errors.New("chain: negative attribute count")
 	}
 	m := &Model{
-		Labels:      labels,
-		Transitions: transitions,
-		NumUnary:    numUnary,
-		NumPair:     numPair,
-		Encoder:     enc,
+		Labels:  labels,
+		Layout:  sparse.Layout{NumUnary: numUnary, L: len(labels), NumPair: numPair, Transitions: transitions},
+		Encoder: enc,
 	}
 	d, err := m.dimension()
 	if err != nil {
@@ -66,15 +69,13 @@ func NewModel(labels []string, numUnary, numPair int, transitions bool, enc *fea
 	return m, nil
 }
 
-// dimension returns U*L + L*L + P*L*L, or an error when it overflows the
+// dimension returns the length of W, or an error when it overflows the
 // limits of this implementation.
 func (m *Model) dimension() (int, error) {
-	L := len(m.Labels)
-	d := float64(m.NumUnary)*float64(L) + float64(L)*float64(L) + float64(m.NumPair)*float64(L)*float64(L)
-	if d > maxWeights {
+	if d := m.DimFloat(); d > maxWeights {
 		return 0, fmt.Errorf("chain: model would have %.0f weights, more than the limit %d", d, maxWeights)
 	}
-	return m.NumUnary*L + L*L + m.NumPair*L*L, nil
+	return m.Dim(), nil
 }
 
 // maxWeights bounds the size of the weight vector (2^31-1 keeps every index in
@@ -83,22 +84,15 @@ const maxWeights = math.MaxInt32
 
 // setWeights installs w as the weight vector and re-slices the blocks.
 func (m *Model) setWeights(w []float64) {
-	L := len(m.Labels)
 	m.W = w
-	u := m.NumUnary * L
+	u, p := m.TransOffset(), m.PairOffset()
 	m.State = w[:u:u]
-	m.Trans = w[u : u+L*L : u+L*L]
-	m.PairW = w[u+L*L:]
+	m.Trans = w[u:p:p]
+	m.PairW = w[p:]
 }
 
 // NumLabels returns L.
 func (m *Model) NumLabels() int { return len(m.Labels) }
-
-// TransOffset returns the index in W of the first transition weight.
-func (m *Model) TransOffset() int { return m.NumUnary * len(m.Labels) }
-
-// PairOffset returns the index in W of the first pair weight.
-func (m *Model) PairOffset() int { return m.NumUnary*len(m.Labels) + len(m.Labels)*len(m.Labels) }
 
 // NonZero returns the number of non-zero weights.
 func (m *Model) NonZero() int {
@@ -139,7 +133,7 @@ func (m *Model) score(s *lattice, w []float64, c *sparse.Corpus, i int) *inferen
 	}
 	unary := s.unary[:T*L]
 	clear(unary)
-	state := w[:m.NumUnary*L]
+	state := w[:m.StateLen()]
 	for t := 0; t < T; t++ {
 		row := unary[t*L : t*L+L]
 		cols, vals := c.Unary.Row(start + t)

@@ -76,7 +76,7 @@ func TestStaticRangeRuleSafe(t *testing.T) {
 			numPair = 2
 		}
 		c := rareCorpus(rng, 10, 4, 15, numPair, L, real)
-		lay := screen.Layout{NumAttrs: c.NumUnary, L: L, NumPair: numPair}
+		lay := sparse.Layout{NumUnary: c.NumUnary, L: L, NumPair: numPair}
 		B, err := screen.RangeBounds(nil, lay, c)
 		if err != nil {
 			t.Fatal(err)

@@ -172,8 +172,7 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 // featureRnorm returns the Pinsker constants Rnorm_j of every feature of the
 // model layout (section 4 of the design note).
 func featureRnorm(m *Model, c *sparse.Corpus) ([]float64, error) {
-	lay := screen.Layout{NumAttrs: m.NumUnary, L: m.NumLabels(), NumPair: m.NumPair}
-	return lay.Rnorm(nil, c)
+	return screen.Rnorm(nil, m.Layout, c)
 }
 
 // fyGap is the Fenchel-Young duality gap of the average-form problem with

@@ -8,7 +8,7 @@ package chain
 // extended data.
 func (m *Model) InitFrom(old *Model) []float64 {
 	w := make([]float64, len(m.W))
-	L, oL := m.NumLabels(), old.NumLabels()
+	L := m.NumLabels()
 	lab := make([]int, L) // label of m -> label of old, or -1
 	for y, name := range m.Labels {
 		lab[y] = old.LabelID(name)
@@ -17,7 +17,7 @@ func (m *Model) InitFrom(old *Model) []float64 {
 		for p := 0; p < L; p++ {
 			for q := 0; q < L; q++ {
 				if lab[p] >= 0 && lab[q] >= 0 {
-					w[m.TransOffset()+p*L+q] = old.Trans[lab[p]*oL+lab[q]]
+					w[m.TransIndex(p, q)] = old.W[old.TransIndex(lab[p], lab[q])]
 				}
 			}
 		}
@@ -33,7 +33,7 @@ func (m *Model) InitFrom(old *Model) []float64 {
 		}
 		for y := 0; y < L; y++ {
 			if lab[y] >= 0 {
-				w[a*L+y] = old.State[int(oa)*oL+lab[y]]
+				w[m.StateIndex(a, y)] = old.W[old.StateIndex(int(oa), lab[y])]
 			}
 		}
 	}
@@ -46,7 +46,7 @@ func (m *Model) InitFrom(old *Model) []float64 {
 		for p := 0; p < L; p++ {
 			for q := 0; q < L; q++ {
 				if lab[p] >= 0 && lab[q] >= 0 {
-					w[m.PairOffset()+a*L*L+p*L+q] = old.PairW[int(oa)*oL*oL+lab[p]*oL+lab[q]]
+					w[m.PairIndex(a, p, q)] = old.W[old.PairIndex(int(oa), lab[p], lab[q])]
 				}
 			}
 		}

@@ -7,16 +7,19 @@ import (
 )
 
 // ObservedPairs returns the set of state features (a, y) such that unary
-// attribute a occurs at some position labeled y in c, as bits a*numLabels+y
-// of a bitset of size c.NumUnary*numLabels. An unlabeled corpus gives the
-// empty set. It panics if a label lies outside [0, numLabels) or an attribute
-// id outside [0, c.NumUnary): labels and ids come from the caller's own
-// mappings, so that is a programming error (check with c.Validate first).
+// attribute a occurs at some position labeled y in c. With lay the
+// sparse.Layout of c's attributes and numLabels labels, it is a bitset of size
+// lay.StateLen() holding bit lay.StateIndex(a, y); the state block comes first,
+// so the bits are weight indices. An unlabeled corpus gives the empty set. It
+// panics if a label lies outside [0, numLabels) or an attribute id outside
+// [0, c.NumUnary): labels and ids come from the caller's own mappings, so that
+// is a programming error (check with c.Validate first).
 func ObservedPairs(c *sparse.Corpus, numLabels int) sparse.Bitset {
 	if numLabels <= 0 {
 		panic(fmt.Sprintf("features: ObservedPairs: numLabels = %d", numLabels))
 	}
-	b := sparse.NewBitset(c.NumUnary * numLabels)
+	lay := layoutOf(c, numLabels)
+	b := sparse.NewBitset(lay.StateLen())
 	if c.Labels == nil {
 		return b
 	}
@@ -30,7 +33,7 @@ func ObservedPairs(c *sparse.Corpus, numLabels int) sparse.Bitset {
 			if a < 0 || int(a) >= c.NumUnary {
 				panic(fmt.Sprintf("features: ObservedPairs: position %d has attribute %d, want [0,%d)", p, a, c.NumUnary))
 			}
-			b.Set(int(a)*L + int(y))
+			b.Set(lay.StateIndex(int(a), int(y)))
 		}
 	}
 	return b
@@ -38,16 +41,19 @@ func ObservedPairs(c *sparse.Corpus, numLabels int) sparse.Bitset {
 
 // ObservedTriples returns the set of observation-conditioned transition
 // features (a, prev, cur) such that pair attribute a occurs at some position
-// t > 0 of a sequence whose labels at t-1 and t are prev and cur, as bits
-// a*L*L + prev*L + cur of a bitset of size c.NumPair*L*L (L = numLabels).
-// A corpus without pair rows or labels gives the empty set. It panics on
-// out-of-range labels or ids, like ObservedPairs.
+// t > 0 of a sequence whose labels at t-1 and t are prev and cur. With lay as
+// in ObservedPairs it is a bitset of size c.NumPair*L*L (L = numLabels)
+// holding bit lay.PairIndex(a, prev, cur) - lay.PairOffset(): bit k is weight
+// lay.PairOffset() + k. A corpus without pair rows or labels gives the empty
+// set. It panics on out-of-range labels or ids, like ObservedPairs.
 func ObservedTriples(c *sparse.Corpus, numLabels int) sparse.Bitset {
 	if numLabels <= 0 {
 		panic(fmt.Sprintf("features: ObservedTriples: numLabels = %d", numLabels))
 	}
 	L := numLabels
-	b := sparse.NewBitset(c.NumPair * L * L)
+	lay := layoutOf(c, numLabels)
+	po := lay.PairOffset()
+	b := sparse.NewBitset(lay.Dim() - po)
 	if c.Labels == nil || c.Pair.Rows() == 0 {
 		return b
 	}
@@ -63,9 +69,15 @@ func ObservedTriples(c *sparse.Corpus, numLabels int) sparse.Bitset {
 				if a < 0 || int(a) >= c.NumPair {
 					panic(fmt.Sprintf("features: ObservedTriples: position %d has pair attribute %d, want [0,%d)", p, a, c.NumPair))
 				}
-				b.Set(int(a)*L*L + int(prev)*L + int(cur))
+				b.Set(lay.PairIndex(int(a), int(prev), int(cur)) - po)
 			}
 		}
 	}
 	return b
+}
+
+// layoutOf returns the weight layout of the attributes of c with numLabels
+// labels.
+func layoutOf(c *sparse.Corpus, numLabels int) sparse.Layout {
+	return sparse.Layout{NumUnary: c.NumUnary, L: numLabels, NumPair: c.NumPair, Transitions: true}
 }

@@ -5,7 +5,7 @@ import "math"
 // eps is the float64 unit roundoff (2^-53).
 const eps = 0x1p-53
 
-// MinLinearBallHalfspace returns
+// minLinearBallHalfspaceDots returns
 //
 //	T* = min <b,a>  subject to  ||a - a0|| <= r,  <p,a> <= c,
 //
@@ -26,56 +26,17 @@ const eps = 0x1p-53
 // minimum: d is lowered by delta = 8 eps (1 + (|<p,a0>| + |c|)/(r||p||)),
 // which near d = 1 (where sqrt(1-d^2) amplifies rounding) loosens the value by
 // at most about sqrt(2 delta) r||b|| (about 5e-8 r||b|| when |<p,a0>| and |c|
-// are of order r||p||). The
-// maximum is max <b,a> = -MinLinearBallHalfspace(-b, ...) (see
-// MaxLinearBallHalfspace). It panics if the lengths differ.
-func MinLinearBallHalfspace(b, a0, p []float64, r, c float64) float64 {
-	if len(b) != len(a0) || len(p) != len(a0) {
-		panic("screen: MinLinearBallHalfspace: b, a0 and p must have the same length")
-	}
-	var ba0, bb, pb, pa0, pp float64
-	for i, bi := range b {
-		ba0 += bi * a0[i]
-		bb += bi * bi
-		pb += p[i] * bi
-		pa0 += p[i] * a0[i]
-		pp += p[i] * p[i]
-	}
-	if !(r > 0) || pp == 0 || bb == 0 {
-		return MinLinearBallHalfspaceDots(ba0, bb, pb, pa0, pp, r, c)
-	}
-	// bperp from the vectors, free of the cancellation in ||b||^2 - bp^2.
-	np := math.Sqrt(pp)
-	bp := pb / np
-	s := pb / pp
-	bperp2 := 0.0
-	for i, bi := range b {
-		e := bi - s*p[i]
-		bperp2 += e * e
-	}
-	return minLinearCore(ba0, math.Sqrt(bb), bp, math.Sqrt(bperp2), pa0, np, r, c)
-}
-
-// MaxLinearBallHalfspace returns max <b,a> subject to ||a - a0|| <= r, <p,a>
-// <= c, as -MinLinearBallHalfspace(-b, a0, p, r, c); -Inf if the set is
-// empty. It allocates a copy of b.
-func MaxLinearBallHalfspace(b, a0, p []float64, r, c float64) float64 {
-	nb := make([]float64, len(b))
-	for i, v := range b {
-		nb[i] = -v
-	}
-	return -MinLinearBallHalfspace(nb, a0, p, r, c)
-}
-
-// MinLinearBallHalfspaceDots is MinLinearBallHalfspace computed from inner
-// products only, so that it can be evaluated without materialising the
-// vectors: ba0 = <b,a0>, bb = ||b||^2, pb = <p,b>, pa0 = <p,a0>, pp = ||p||^2.
-// Besides the outward rounding of d, bperp = sqrt(bb - pb^2/pp) is enlarged by
-// sqrt(16 eps bb) to cover the cancellation of that difference when b is
-// nearly parallel to p (inner products accurate to a few ulps are assumed);
-// this keeps the result a lower bound and loosens it by at most about 6e-8
-// r||b||.
-func MinLinearBallHalfspaceDots(ba0, bb, pb, pa0, pp, r, c float64) float64 {
+// are of order r||p||).
+//
+// It takes inner products only, so that it can be evaluated without
+// materialising the vectors: ba0 = <b,a0>, bb = ||b||^2, pb = <p,b>, pa0 =
+// <p,a0>, pp = ||p||^2. Besides the outward rounding of d, bperp = sqrt(bb -
+// pb^2/pp) is enlarged by sqrt(16 eps bb) to cover the cancellation of that
+// difference when b is nearly parallel to p (inner products accurate to a few
+// ulps are assumed); this keeps the result a lower bound and loosens it by at
+// most about 6e-8 r||b||. The maximum is max <b,a> = -min <-b,a>
+// (maxLinearBallHalfspaceDots).
+func minLinearBallHalfspaceDots(ba0, bb, pb, pa0, pp, r, c float64) float64 {
 	switch {
 	case !(r >= 0):
 		return math.NaN()
@@ -96,10 +57,10 @@ func MinLinearBallHalfspaceDots(ba0, bb, pb, pa0, pp, r, c float64) float64 {
 	return minLinearCore(ba0, math.Sqrt(bb), bp, bperp, pa0, np, r, c)
 }
 
-// MaxLinearBallHalfspaceDots is the maximum counterpart of
-// MinLinearBallHalfspaceDots: max <b,a> = -Min(-b); -Inf if the set is empty.
-func MaxLinearBallHalfspaceDots(ba0, bb, pb, pa0, pp, r, c float64) float64 {
-	return -MinLinearBallHalfspaceDots(-ba0, bb, -pb, pa0, pp, r, c)
+// maxLinearBallHalfspaceDots is the maximum counterpart of
+// minLinearBallHalfspaceDots: max <b,a> = -min <-b,a>; -Inf if the set is empty.
+func maxLinearBallHalfspaceDots(ba0, bb, pb, pa0, pp, r, c float64) float64 {
+	return -minLinearBallHalfspaceDots(-ba0, bb, -pb, pa0, pp, r, c)
 }
 
 // minLinearCore evaluates the closed form for r > 0 and ||p|| = np > 0, with

@@ -155,10 +155,10 @@ func TestMinLinearBallHalfspace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 1))
 	for k := 0; k < 6000; k++ {
 		in := randomBallInstance(rng, k)
-		got := MinLinearBallHalfspace(in.b, in.a0, in.p, in.r, in.c)
+		got := minLinearBallHalfspace(in.b, in.a0, in.p, in.r, in.c)
 		nb, np := norm(in.b), norm(in.p)
 		ba0 := dot(in.b, in.a0)
-		dots := MinLinearBallHalfspaceDots(ba0, dot(in.b, in.b), dot(in.p, in.b), dot(in.p, in.a0), dot(in.p, in.p), in.r, in.c)
+		dots := minLinearBallHalfspaceDots(ba0, dot(in.b, in.b), dot(in.p, in.b), dot(in.p, in.a0), dot(in.p, in.p), in.r, in.c)
 		infeasible := in.d > 1+1e-12 || (in.r == 0 && dot(in.p, in.a0) > in.c)
 		if infeasible {
 			if !math.IsInf(got, 1) || !math.IsInf(dots, 1) {
@@ -171,7 +171,7 @@ func TestMinLinearBallHalfspace(t *testing.T) {
 		}
 		scale := math.Abs(ba0) + in.r*nb + 1e-300
 		if in.r > 0 && np > 0 {
-			// Outward rounding of d near d = 1 (see MinLinearBallHalfspace).
+			// Outward rounding of d near d = 1 (see minLinearBallHalfspaceDots).
 			delta := 8 * eps * (1 + (math.Abs(dot(in.p, in.a0))+math.Abs(in.c))/(in.r*np))
 			scale += in.r * nb * math.Sqrt(4*delta) / 2e-7
 		}
@@ -225,7 +225,7 @@ func TestMinLinearBallHalfspace(t *testing.T) {
 		for i := range nbv {
 			nbv[i] = -in.b[i]
 		}
-		if mx := MaxLinearBallHalfspace(in.b, in.a0, in.p, in.r, in.c); mx != -MinLinearBallHalfspace(nbv, in.a0, in.p, in.r, in.c) {
+		if mx := maxLinearBallHalfspace(in.b, in.a0, in.p, in.r, in.c); mx != -minLinearBallHalfspace(nbv, in.a0, in.p, in.r, in.c) {
 			t.Fatalf("%d: max %v is not -min(-b)", k, mx)
 		}
 	}
@@ -240,14 +240,56 @@ func TestMinLinearBallHalfspaceSpecial(t *testing.T) {
 	a0 := []float64{1, 1}
 	b := []float64{-6, -8} // -2 p, ||b|| = 10
 	// d = 0.5: c = <p,a0> - 0.5*r*5 with r = 2: c = 7 - 5 = 2; T* = -c||b||/||p|| = -4.
-	approx1(t, "anti-parallel", -4, MinLinearBallHalfspace(b, a0, p, 2, 2), 1e-12, 0)
+	approx1(t, "anti-parallel", -4, minLinearBallHalfspace(b, a0, p, 2, 2), 1e-12, 0)
 	// d = 1 with r = 2: c = 7 - 10 = -3; the feasible point is a0 - 2 (0.6, 0.8);
 	// <b,.> = -14 + 2*(3.6 + 6.4) = 6.
-	approx1(t, "d = 1", 6, MinLinearBallHalfspace(b, a0, p, 2, -3), 1e-6, 0)
+	approx1(t, "d = 1", 6, minLinearBallHalfspace(b, a0, p, 2, -3), 1e-6, 0)
 	// Inactive: c = 100: T* = <b,a0> - r||b|| = -14 - 20.
-	approx1(t, "inactive", -34, MinLinearBallHalfspace(b, a0, p, 2, 100), 1e-12, 0)
-	approx1(t, "b = 0", 0, MinLinearBallHalfspace([]float64{0, 0}, a0, p, 2, 2), 0, 0)
-	if v := MinLinearBallHalfspace(b, a0, p, 2, -3.1); !math.IsInf(v, 1) {
+	approx1(t, "inactive", -34, minLinearBallHalfspace(b, a0, p, 2, 100), 1e-12, 0)
+	approx1(t, "b = 0", 0, minLinearBallHalfspace([]float64{0, 0}, a0, p, 2, 2), 0, 0)
+	if v := minLinearBallHalfspace(b, a0, p, 2, -3.1); !math.IsInf(v, 1) {
 		t.Errorf("d > 1: %v, want +Inf", v)
 	}
+}
+
+// minLinearBallHalfspace is the vector form of minLinearBallHalfspaceDots
+// (same problem, same closed form), the reference the tests compare it with:
+// bperp is computed from the vectors, free of the cancellation in ||b||^2 -
+// bp^2. It panics if the lengths differ.
+func minLinearBallHalfspace(b, a0, p []float64, r, c float64) float64 {
+	if len(b) != len(a0) || len(p) != len(a0) {
+		panic("screen: minLinearBallHalfspace: b, a0 and p must have the same length")
+	}
+	var ba0, bb, pb, pa0, pp float64
+	for i, bi := range b {
+		ba0 += bi * a0[i]
+		bb += bi * bi
+		pb += p[i] * bi
+		pa0 += p[i] * a0[i]
+		pp += p[i] * p[i]
+	}
+	if !(r > 0) || pp == 0 || bb == 0 {
+		return minLinearBallHalfspaceDots(ba0, bb, pb, pa0, pp, r, c)
+	}
+	// bperp from the vectors, free of the cancellation in ||b||^2 - bp^2.
+	np := math.Sqrt(pp)
+	bp := pb / np
+	s := pb / pp
+	bperp2 := 0.0
+	for i, bi := range b {
+		e := bi - s*p[i]
+		bperp2 += e * e
+	}
+	return minLinearCore(ba0, math.Sqrt(bb), bp, math.Sqrt(bperp2), pa0, np, r, c)
+}
+
+// maxLinearBallHalfspace returns max <b,a> subject to ||a - a0|| <= r, <p,a>
+// <= c, as -minLinearBallHalfspace(-b, a0, p, r, c); -Inf if the set is
+// empty. It allocates a copy of b.
+func maxLinearBallHalfspace(b, a0, p []float64, r, c float64) float64 {
+	nb := make([]float64, len(b))
+	for i, v := range b {
+		nb[i] = -v
+	}
+	return -minLinearBallHalfspace(nb, a0, p, r, c)
 }

@@ -7,6 +7,7 @@
 //
 // screen knows nothing of training loops, models, templates or corpora. It
 // may import sparse (and inference for a type, if unavoidable; it does not).
+// Feature vectors (rnorm, m, w) are laid out by sparse.Layout.
 //
 // # Problem and notation
 //
@@ -19,21 +20,30 @@
 //
 // # Recommended use (the dynamic loop of section 5)
 //
-//	rnorm, _ := layout.Rnorm(nil, corpus)   // once per corpus
-//	ZeroRnorm(screened, rnorm)              // once: features that never vary
-//	// at every full-gradient evaluation, with w and m from the same point:
-//	g := GapMasked(w, m, screened, alpha, beta)
+// Once per corpus, over all features of the layout, then at every
+// full-gradient evaluation over the active (not yet screened) features only,
+// with w, m = -grad L(w), rnorm and screened restricted to them and w and m
+// from the same forward-backward pass:
+//
+//	rnorm, err := screen.Rnorm(nil, lay, corpus)  // lay is the model's sparse.Layout
+//	screen.ZeroRnorm(screened, rnorm)             // features that never vary
+//	// at every full-gradient evaluation:
+//	g := screen.Gap(w, m, alpha, beta)
 //	if g <= eps { stop }
-//	if Pinsker(screened, m, rnorm, g, n, beta, DefaultTau) > 0 {
+//	if screen.Pinsker(screened, m, rnorm, g, n, beta, screen.DefaultTau) > 0 {
 //	        // set w_j = 0 on the new entries, compact, reset the optimizer memory
 //	}
+//
+// The trainer in package chain uses the sum form: M = -grad sum_i NLL_i,
+// g = GapSum(w, M, lam1, lam2) and Pinsker(screened, M, rnorm, g, 1, lam1,
+// DefaultTau); the starting point of a path is beta_max = BetaMax(m(0)).
 //
 // Re-screen from scratch at every beta of a path (never carry the screened
 // set to a smaller beta). The Pinsker rule costs O(d) per check and does not
 // depend on the number of label sequences. The paper's Euclidean rule
-// (EuclideanT1) is available only for T = 1 and is dominated by the Pinsker
-// rule in practice; take the minimum of both bounds (MinInto, ScreenBounds)
-// if you use it.
+// (EuclideanT1, with DualResidual) is available only for T = 1 and is
+// dominated by the Pinsker rule in practice; take the minimum of both bounds
+// (PinskerBounds, MinInto, ScreenBounds) if you use it.
 //
 // # Invariants
 //

@@ -15,7 +15,8 @@ var ErrChain = errors.New("screen: the paper's rule needs T = 1 (enumerable labe
 // T1Input holds what the paper's Euclidean rule needs on a T = 1 (plain
 // multiclass) problem with L classes: n examples, each one a sequence of
 // length 1, whose state features are j = a*L + y (F_j(x_i, y') = x_{i,a} [y' =
-// y]), plus optionally label-only features (bias, start, end).
+// y]). Label-only features (a bias, start or end features) are not supported:
+// no model of this toolkit has them.
 type T1Input struct {
 	// Corpus holds the examples: sequence i is row i of Corpus.Unary.
 	// Corpus.Labels (the gold labels) is used only when M is nil.
@@ -29,10 +30,6 @@ type T1Input struct {
 	// soft(m, beta)/(alpha beta) is the dual-implied primal point (see
 	// DualResidual). Use 0 for features outside the (reduced) problem.
 	Delta []float64
-	// DeltaBias is, per label y, the sum of w - wtilde over the label-only
-	// features [y_0 = y] of the model (start and end features at T = 1, a
-	// bias); nil if the model has none.
-	DeltaBias []float64
 	// M is m(w) = -grad L(w) on the state features, from the same pass as P.
 	// If nil it is computed from Corpus.Labels and P.
 	M []float64
@@ -69,7 +66,7 @@ type T1Options struct {
 // paper ball, gap ball). s_hat_j is the minimum over those balls, and over the
 // half-spaces <1, theta_k> <= 1 tried, of max |m_j| over ball cap half-space,
 // each computed by the geometric closed form from inner products
-// (MinLinearBallHalfspaceDots). All of them are valid, and so is their
+// (minLinearBallHalfspaceDots). All of them are valid, and so is their
 // minimum with the Pinsker bound (MinInto). The cost is O(nnz L + K NumUnary
 // L).
 //
@@ -95,8 +92,6 @@ func EuclideanT1(dst []float64, in *T1Input, opt T1Options) ([]float64, error) {
 		return dst, fmt.Errorf("screen: EuclideanT1: len(P) = %d, want n*L = %d", len(in.P), n*L)
 	case len(in.Delta) != d:
 		return dst, fmt.Errorf("screen: EuclideanT1: len(Delta) = %d, want NumUnary*L = %d", len(in.Delta), d)
-	case in.DeltaBias != nil && len(in.DeltaBias) != L:
-		return dst, fmt.Errorf("screen: EuclideanT1: len(DeltaBias) = %d, want L = %d", len(in.DeltaBias), L)
 	case in.M != nil && len(in.M) != d:
 		return dst, fmt.Errorf("screen: EuclideanT1: len(M) = %d, want NumUnary*L = %d", len(in.M), d)
 	case in.M == nil && len(c.Labels) != n:
@@ -131,12 +126,7 @@ func EuclideanT1(dst []float64, in *T1Input, opt T1Options) ([]float64, error) {
 	gg := 0.0 // n^2 ||g||^2
 	for i := 0; i < n; i++ {
 		cols, vals := c.Unary.Row(i)
-		for y := range e {
-			e[y] = 0
-			if in.DeltaBias != nil {
-				e[y] = in.DeltaBias[y]
-			}
-		}
+		clear(e)
 		for k, a := range cols {
 			v := val(vals, k)
 			row := in.Delta[int(a)*L : int(a)*L+L]
@@ -224,8 +214,8 @@ func EuclideanT1(dst []float64, in *T1Input, opt T1Options) ([]float64, error) {
 							pb = xk[a] * pp / nf
 						}
 						bb := nb[j] * nb[j]
-						lo := MinLinearBallHalfspaceDots(0, bb, pb, pa0, pp, bl.r, 1)
-						hi := MaxLinearBallHalfspaceDots(0, bb, pb, pa0, pp, bl.r, 1)
+						lo := minLinearBallHalfspaceDots(0, bb, pb, pa0, pp, bl.r, 1)
+						hi := maxLinearBallHalfspaceDots(0, bb, pb, pa0, pp, bl.r, 1)
 						if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 							continue // empty in floating point: keep the ball bound
 						}

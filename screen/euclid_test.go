@@ -12,15 +12,9 @@ import (
 
 // t1Setup returns the T1Input of the brute-force T = 1 problem b at w.
 func t1Setup(b *bruteCRF, w []float64, s state, alpha, beta float64) *T1Input {
-	L, A := b.lay.L, b.lay.NumAttrs
+	L, A := b.lay.L, b.lay.NumUnary
 	delta := DualResidual(nil, w, s.m, alpha, beta)
 	in := &T1Input{Corpus: b.corpus, L: L, Delta: delta[:A*L], Gap: Gap(w, s.m, alpha, beta)}
-	if b.lay.StartEnd {
-		in.DeltaBias = make([]float64, L)
-		for y := 0; y < L; y++ {
-			in.DeltaBias[y] = delta[b.lay.StartOffset()+y] + delta[b.lay.EndOffset()+y]
-		}
-	}
 	for i := 0; i < b.n; i++ {
 		in.P = append(in.P, s.p[i]...) // at T = 1, path k is label k
 	}
@@ -74,9 +68,6 @@ func denseT1(b *bruteCRF, in *T1Input, s state, paper bool) (bounds, g []float64
 	dim := n * (L - 1)
 	delta := make([]float64, b.d)
 	copy(delta, in.Delta)
-	if in.DeltaBias != nil {
-		copy(delta[b.lay.StartOffset():], in.DeltaBias) // start + end summed
-	}
 	g = make([]float64, dim)
 	for i := 0; i < n; i++ {
 		for y := 0; y < yo; y++ {
@@ -100,7 +91,7 @@ func denseT1(b *bruteCRF, in *T1Input, s state, paper bool) (bounds, g []float64
 		}
 		balls = append(balls, ballT{c, kr[1]})
 	}
-	nState := b.lay.NumAttrs * L
+	nState := b.lay.StateLen()
 	bounds = make([]float64, nState)
 	for j := 0; j < nState; j++ {
 		bj := make([]float64, dim)
@@ -120,8 +111,8 @@ func denseT1(b *bruteCRF, in *T1Input, s state, paper bool) (bounds, g []float64
 				for y := 0; y < yo; y++ {
 					p[k*(L-1)+y] = 1
 				}
-				hi := MaxLinearBallHalfspace(bj, bl.center, p, bl.r, 1)
-				lo := MinLinearBallHalfspace(bj, bl.center, p, bl.r, 1)
+				hi := maxLinearBallHalfspace(bj, bl.center, p, bl.r, 1)
+				lo := minLinearBallHalfspace(bj, bl.center, p, bl.r, 1)
 				best = min(best, max(cst+hi, -(cst+lo)))
 			}
 		}
@@ -140,15 +131,15 @@ func TestEuclideanT1(t *testing.T) {
 	checked, screenedE := 0, 0
 	for trial := 0; trial < 4; trial++ {
 		L := 3 + trial%2
-		b := newBrute(rng, 8+trial, 1, 1, L, 5, 0, trial%2 == 0, trial < 2)
-		m0, _ := b.lay.UniformGradient(nil, b.corpus)
-		rn, _ := b.lay.Rnorm(nil, b.corpus)
+		b := newBrute(rng, 8+trial, 1, 1, L, 5, 0, trial < 2)
+		m0, _ := uniformGradient(nil, b.lay, b.corpus)
+		rn, _ := Rnorm(nil, b.lay, b.corpus)
 		alpha, beta := 1.0, 0.4*BetaMax(m0)
 		wstar, gstar := b.solveTight(alpha, beta)
 		sstar := b.eval(wstar)
 		thetaStar := reduced(sstar.p, L)
 		nf := float64(b.n)
-		nState := b.lay.NumAttrs * L
+		nState := b.lay.StateLen()
 		wtol := 10*math.Sqrt(2*gstar/(alpha*beta)) + 1e-12
 		for pi, w := range safetyPoints(rng, wstar) {
 			s := b.eval(w)

@@ -40,12 +40,12 @@ func ExampleGap() {
 // one binary attribute firing at every position: R = 3/2 and 2/2 for the state
 // features, (T-1)/2 = 1 and 1/2 on the transition diagonal, floor(T/2)/2 =
 // 1/2 and 1/2 off it.
-func ExampleLayout_Rnorm() {
+func ExampleRnorm() {
 	c := &sparse.Corpus{NumUnary: 1}
 	c.AppendSequence([][]int32{{0}, {0}, {0}}, nil, nil, nil, []int32{0, 1, 1})
 	c.AppendSequence([][]int32{{0}, {0}}, nil, nil, nil, []int32{1, 0})
-	lay := screen.Layout{NumAttrs: 1, L: 2}
-	r, err := lay.Rnorm(nil, c)
+	lay := sparse.Layout{NumUnary: 1, L: 2, Transitions: true}
+	r, err := screen.Rnorm(nil, lay, c)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -15,8 +15,7 @@ const gapBlock = 1024
 
 // BetaMax returns beta_max = ||m(0)||_inf, where m0 = -grad L(0) is the negative
 // gradient of the average negative log-likelihood at w = 0 (the model
-// expectations are then uniform over the allowed label sequences, see
-// Layout.UniformGradient). For every beta >= beta_max the elastic-net solution
+// expectations are then uniform over the allowed label sequences). For every beta >= beta_max the elastic-net solution
 // is w* = 0, and for every beta < beta_max it is not (section 2 of the note).
 // It returns NaN if m0 holds a NaN, and 0 for an empty m0.
 func BetaMax(m0 []float64) float64 {
@@ -82,17 +81,17 @@ func gapTerm(w, m, beta, ab float64) float64 {
 // (a NaN in w or m gives NaN, which screens nothing). It never forms P + D,
 // whose log Z terms cancel catastrophically (section 2 of the note).
 //
-// To get the gap of a reduced problem, pass only the active coordinates (or
-// use GapMasked). It needs alpha > 0 and beta > 0, otherwise it returns +Inf.
+// To get the gap of a reduced problem, pass only the active coordinates.
+// It needs alpha > 0 and beta > 0, otherwise it returns +Inf.
 // It panics if len(w) != len(m).
 func Gap(w, m []float64, alpha, beta float64) float64 {
-	return GapMasked(w, m, nil, alpha, beta)
+	return gapMasked(w, m, nil, alpha, beta)
 }
 
-// GapMasked is Gap restricted to the coordinates j with skip[j] == false (the
+// gapMasked is Gap restricted to the coordinates j with skip[j] == false (the
 // reduced problem after screening: screened coordinates do not count). A nil
 // skip keeps every coordinate. It panics if the lengths differ.
-func GapMasked(w, m []float64, skip []bool, alpha, beta float64) float64 {
+func gapMasked(w, m []float64, skip []bool, alpha, beta float64) float64 {
 	if len(w) != len(m) {
 		panic("screen: Gap: len(w) != len(m)")
 	}

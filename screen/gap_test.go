@@ -57,7 +57,7 @@ func TestGapIdentity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 1))
 	for trial := 0; trial < 12; trial++ {
 		L := 2 + trial%3
-		b := newBrute(rng, 4+trial%4, 1, 4, L, 5, 1+trial%2, trial%2 == 0, trial%3 != 0)
+		b := newBrute(rng, 4+trial%4, 1, 4, L, 5, 1+trial%2, trial%3 != 0)
 		for _, alpha := range []float64{1, 0.1} {
 			for _, beta := range []float64{0.05, 0.3} {
 				w := make([]float64, b.d)
@@ -90,7 +90,7 @@ func TestGapIdentity(t *testing.T) {
 						sub += GapTerm(w[j], s.m[j], alpha, beta)
 					}
 				}
-				approx1(t, "GapMasked", sub, GapMasked(w, s.m, skip, alpha, beta), 0, 1e-12)
+				approx1(t, "gapMasked", sub, gapMasked(w, s.m, skip, alpha, beta), 0, 1e-12)
 			}
 		}
 	}
@@ -102,13 +102,13 @@ func TestGapIdentity(t *testing.T) {
 func TestBetaMax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 1))
 	for trial := 0; trial < 6; trial++ {
-		b := newBrute(rng, 6, 1, 4, 2+trial%3, 4, trial%2, trial%3 == 0, trial%2 == 0)
+		b := newBrute(rng, 6, 1, 4, 2+trial%3, 4, trial%2, trial%2 == 0)
 		s := b.eval(make([]float64, b.d))
-		m0, err := b.lay.UniformGradient(nil, b.corpus)
+		m0, err := uniformGradient(nil, b.lay, b.corpus)
 		if err != nil {
 			t.Fatal(err)
 		}
-		approxEqual(t, "UniformGradient", s.m, m0, 1e-14, 1e-12)
+		approxEqual(t, "uniformGradient", s.m, m0, 1e-14, 1e-12)
 		bmax := 0.0
 		for _, v := range s.m {
 			bmax = max(bmax, math.Abs(v))

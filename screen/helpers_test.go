@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -33,9 +34,9 @@ func approx1(t *testing.T, name string, want, got, abs, rel float64) {
 
 // bruteCRF is an explicit CRF: every label sequence of every training sequence
 // is enumerated and its global feature vector F(x_i, y) is built densely, from
-// the definitions of Layout, independently of the code under test.
+// the definitions of sparse.Layout, independently of the code under test.
 type bruteCRF struct {
-	lay    Layout
+	lay    sparse.Layout // Transitions is ignored: transition features always exist
 	corpus *sparse.Corpus
 	n, d   int
 	feats  [][][]float64 // feats[i][k] = F(x_i, y_k), k over all L^T_i sequences
@@ -62,7 +63,6 @@ func enumerate(T, L int) [][]int {
 // featureVector builds F(x_i, y) from the definitions.
 func (b *bruteCRF) featureVector(i int, y []int) []float64 {
 	lay, c := b.lay, b.corpus
-	L := lay.L
 	f := make([]float64, lay.Dim())
 	lo := int(c.SeqPtr[i])
 	for t, yt := range y {
@@ -72,12 +72,12 @@ func (b *bruteCRF) featureVector(i int, y []int) []float64 {
 			if vals != nil {
 				v = vals[k]
 			}
-			f[int(a)*L+yt] += v
+			f[lay.StateIndex(int(a), yt)] += v
 		}
 		if t == 0 {
 			continue
 		}
-		f[lay.TransOffset()+y[t-1]*L+yt]++
+		f[lay.TransIndex(y[t-1], yt)]++
 		if lay.NumPair > 0 && c.Pair.Rows() > 0 {
 			cols, vals := c.Pair.Row(lo + t)
 			for k, a := range cols {
@@ -85,13 +85,9 @@ func (b *bruteCRF) featureVector(i int, y []int) []float64 {
 				if vals != nil {
 					v = vals[k]
 				}
-				f[lay.PairOffset()+int(a)*L*L+y[t-1]*L+yt] += v
+				f[lay.PairIndex(int(a), y[t-1], yt)] += v
 			}
 		}
-	}
-	if lay.StartEnd && len(y) > 0 {
-		f[lay.StartOffset()+y[0]]++
-		f[lay.EndOffset()+y[len(y)-1]]++
 	}
 	return f
 }
@@ -324,9 +320,9 @@ func plantLabels(rng *rand.Rand, b *bruteCRF) {
 }
 
 // newBrute returns a random labelled brute-force problem.
-func newBrute(rng *rand.Rand, n, minT, maxT, L, numAttrs, numPair int, startEnd, real bool) *bruteCRF {
+func newBrute(rng *rand.Rand, n, minT, maxT, L, numAttrs, numPair int, real bool) *bruteCRF {
 	c := randomCorpus(rng, n, minT, maxT, numAttrs, numPair, real)
-	b := &bruteCRF{lay: Layout{NumAttrs: numAttrs, L: L, StartEnd: startEnd, NumPair: numPair}, corpus: c}
+	b := &bruteCRF{lay: sparse.Layout{NumUnary: numAttrs, L: L, NumPair: numPair, Transitions: true}, corpus: c}
 	plantLabels(rng, b)
 	b.build()
 	return b
@@ -497,4 +493,80 @@ func solveLinear(h, r []float64, k int) []float64 {
 		x[i] = s / h[i*k+i]
 	}
 	return x
+}
+
+// uniformGradient writes m(0) = -grad L(0) = (1/n) sum_i (F(x_i,y_i) -
+// E_unif[F(x_i,Y)]) into dst[:lay.Dim()] and returns it, using the
+// closed-form uniform expectations of section 2 of the note (E[F_(a,l)] =
+// (1/L) sum_t x_{t,a}, E[F_(l,l')] = (T-1)/L^2, E[F_(a,l,l')] = (1/L^2)
+// sum_{t>=1} x_{t,a}). BetaMax(uniformGradient(...)) is beta_max. It assumes
+// no forbidden transitions and that the transition features exist; it
+// returns an error if the corpus has no labels or does not fit the layout.
+// The trainer gets m(0) from its own forward-backward pass; the tests use
+// this closed form to check BetaMax against the enumeration.
+func uniformGradient(dst []float64, lay sparse.Layout, c *sparse.Corpus) ([]float64, error) {
+	if err := checkLayout(lay, c); err != nil {
+		return dst, err
+	}
+	if c.Labels == nil {
+		return dst, errors.New("screen: uniformGradient needs gold labels")
+	}
+	dst = resize(dst, lay.Dim())
+	clear(dst)
+	n := c.Len()
+	if n == 0 {
+		return dst, nil
+	}
+	L := lay.L
+	invL := 1 / float64(L)
+	invL2 := invL * invL
+	for i := 0; i < n; i++ {
+		lo, hi := int(c.SeqPtr[i]), int(c.SeqPtr[i+1])
+		if hi == lo {
+			continue
+		}
+		for r := lo; r < hi; r++ {
+			y := int(c.Labels[r])
+			cols, vals := c.Unary.Row(r)
+			for k, a := range cols {
+				v := 1.0
+				if vals != nil {
+					v = vals[k]
+				}
+				row := dst[lay.StateIndex(int(a), 0):lay.StateIndex(int(a)+1, 0)]
+				row[y] += v
+				for q := range row {
+					row[q] -= v * invL
+				}
+			}
+			if r == lo {
+				continue
+			}
+			prev := int(c.Labels[r-1])
+			dst[lay.TransIndex(prev, y)]++
+			if c.Pair.Rows() > 0 && lay.NumPair > 0 {
+				cols, vals := c.Pair.Row(r)
+				for k, a := range cols {
+					v := 1.0
+					if vals != nil {
+						v = vals[k]
+					}
+					blk := dst[lay.PairIndex(int(a), 0, 0):lay.PairIndex(int(a)+1, 0, 0)]
+					blk[prev*L+y] += v
+					for q := range blk {
+						blk[q] -= v * invL2
+					}
+				}
+			}
+		}
+		tr := dst[lay.TransOffset():lay.PairOffset()]
+		for q := range tr {
+			tr[q] -= float64(hi-lo-1) * invL2
+		}
+	}
+	inv := 1 / float64(n)
+	for j := range dst {
+		dst[j] *= inv
+	}
+	return dst, nil
 }

@@ -8,7 +8,7 @@ import "math"
 //	|m_j(theta*)| <= |m_j| + sqrt(2 gap / n) * rnorm_j,
 //
 // where m_j and gap = G(w) come from the same point w, n is the number of
-// sequences and rnorm_j = sqrt(sum_i R_ij^2) (see StateRnorm and friends).
+// sequences and rnorm_j = sqrt(sum_i R_ij^2) (see Rnorm).
 // For the sum form, pass M_j, GapSum and n = 1.
 func PinskerBound(m_j, rnorm_j, gap float64, n int) float64 {
 	return math.Abs(m_j) + math.Sqrt(2*gap/float64(n))*rnorm_j

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/sparsetag/sparsetag/sparse"
@@ -13,7 +14,82 @@ import (
 // transitions; over-estimating R is always safe, so they stay valid when
 // transitions are constrained.
 
-// StateRnorm writes into dst[a] the Rnorm of the state features (a, l) of
+// Rnorm writes the Pinsker constant Rnorm_j of every feature j of the layout
+// (see sparse.Layout) into dst[:lay.Dim()] and returns it. State features
+// (a, y) get the Rnorm of attribute a (the same for every y), transition
+// features the exact closed form for l == l' and l != l', pair features the
+// exact per-attribute values; fewer than 2 labels or no sequences give zeros.
+// The values do not depend on lay.Transitions: when the model has no
+// transition features the caller ignores that block. Features with Rnorm_j ==
+// 0 can be dropped before training (ZeroRnorm). dst is reused when its
+// capacity suffices.
+//
+// It returns an error if the layout is invalid or the corpus does not fit it
+// (labels outside [0, L), more attributes than the layout holds).
+func Rnorm(dst []float64, lay sparse.Layout, c *sparse.Corpus) ([]float64, error) {
+	if err := checkLayout(lay, c); err != nil {
+		return dst, err
+	}
+	dst = resize(dst, lay.Dim())
+	L := lay.L
+	if len(c.SeqPtr) < 2 || L < 2 {
+		clear(dst)
+		return dst, nil
+	}
+	state := stateRnorm(nil, &c.Unary, c.SeqPtr, lay.NumUnary)
+	for a, r := range state {
+		row := dst[lay.StateIndex(a, 0):lay.StateIndex(a+1, 0)]
+		for y := range row {
+			row[y] = r
+		}
+	}
+	diag, off := transitionRnorm(c.SeqPtr)
+	fillPairBlock(dst[lay.TransOffset():lay.PairOffset()], L, diag, off)
+	if lay.NumPair > 0 {
+		po := lay.PairOffset()
+		if c.Pair.Rows() == 0 {
+			clear(dst[po:])
+		} else {
+			pr := pairRnorm(nil, &c.Pair, c.SeqPtr, lay.NumPair, L)
+			for a := 0; a < lay.NumPair; a++ {
+				fillPairBlock(dst[lay.PairIndex(a, 0, 0):lay.PairIndex(a+1, 0, 0)], L, pr[2*a], pr[2*a+1])
+			}
+		}
+	}
+	return dst, nil
+}
+
+// checkLayout returns an error if the corpus does not fit the layout.
+func checkLayout(lay sparse.Layout, c *sparse.Corpus) error {
+	if err := lay.Check(); err != nil {
+		return fmt.Errorf("screen: %w", err)
+	}
+	if err := c.Validate(lay.L); err != nil {
+		return fmt.Errorf("screen: corpus does not fit the layout: %w", err)
+	}
+	if c.NumUnary > lay.NumUnary {
+		return fmt.Errorf("screen: corpus has %d unary attributes, layout %d", c.NumUnary, lay.NumUnary)
+	}
+	if c.Pair.Rows() > 0 && c.NumPair > lay.NumPair {
+		return fmt.Errorf("screen: corpus has %d pair attributes, layout %d", c.NumPair, lay.NumPair)
+	}
+	return nil
+}
+
+// fillPairBlock writes diag on the diagonal of the L*L block and off elsewhere.
+func fillPairBlock(blk []float64, L int, diag, off float64) {
+	for p := 0; p < L; p++ {
+		for q := 0; q < L; q++ {
+			if p == q {
+				blk[p*L+q] = diag
+			} else {
+				blk[p*L+q] = off
+			}
+		}
+	}
+}
+
+// stateRnorm writes into dst[a] the Rnorm of the state features (a, l) of
 // attribute a, which is the same for every label l:
 //
 //	Rnorm_a = sqrt(sum_i R_ia^2),  R_ia = sum_{t in sequence i} |x_{t,a}| / 2,
@@ -22,13 +98,13 @@ import (
 // rows seqPtr[i] to seqPtr[i+1]-1 of x; values repeated within a row are
 // summed first (x_{t,a} is their sum, as in the feature). It panics if x or seqPtr are inconsistent or an
 // attribute id is outside [0, numAttrs).
-func StateRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs int) []float64 {
+func stateRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs int) []float64 {
 	dst = resize(dst, numAttrs)
 	clear(dst)
 	if len(seqPtr) < 2 {
 		return dst
 	}
-	checkRows(x, seqPtr, "StateRnorm")
+	checkRows(x, seqPtr, "stateRnorm")
 	acc := make([]float64, numAttrs)    // sum_t |x_{t,a}| over the current sequence
 	rowAcc := make([]float64, numAttrs) // x_{t,a} of the current row (repeats summed)
 	touched := make([]int32, 0, 64)
@@ -72,12 +148,12 @@ func StateRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs int) [
 	return dst
 }
 
-// TransitionRnorm returns the Rnorm of the transition features (l, l'):
+// transitionRnorm returns the Rnorm of the transition features (l, l'):
 // diag for l == l' (R_i = (T_i - 1)/2) and offDiag for l != l' (R_i =
 // floor(T_i/2)/2), where T_i = seqPtr[i+1] - seqPtr[i]. These are the exact
 // half-ranges (the l -> l' count of an alternating path is floor(T/2); summing
 // per-position half-ranges would give the 2x looser (T-1)/2).
-func TransitionRnorm(seqPtr []int32) (diag, offDiag float64) {
+func transitionRnorm(seqPtr []int32) (diag, offDiag float64) {
 	for i := 0; i+1 < len(seqPtr); i++ {
 		T := int(seqPtr[i+1] - seqPtr[i])
 		if T < 2 {
@@ -91,17 +167,7 @@ func TransitionRnorm(seqPtr []int32) (diag, offDiag float64) {
 	return math.Sqrt(diag), math.Sqrt(offDiag)
 }
 
-// StartEndRnorm returns the Rnorm of a start feature [y_0 = l] or an end
-// feature [y_{T-1} = l]: R_i = 1/2 for each of the n non-empty sequences, so
-// sqrt(n)/2.
-func StartEndRnorm(n int) float64 {
-	if n <= 0 {
-		return 0
-	}
-	return math.Sqrt(float64(n)) / 2
-}
-
-// PairRnorm writes the Rnorm of the observation-conditioned bigram ("pair")
+// pairRnorm writes the Rnorm of the observation-conditioned bigram ("pair")
 // features F_(a,l,l')(x,y) = sum_{t>=1} x_{t,a} [y_{t-1} = l, y_t = l'] into
 // dst[2a] (l == l') and dst[2a+1] (l != l', the same for every such pair by
 // symmetry), and returns dst[:2*numAttrs]. Row t of a sequence conditions the
@@ -115,13 +181,13 @@ func StartEndRnorm(n int) float64 {
 // independent, since a position where the attribute does not fire leaves its
 // label free. The cost is O(nnz). L < 2 gives zeros. It panics on
 // inconsistent x or seqPtr.
-func PairRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs, L int) []float64 {
+func pairRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs, L int) []float64 {
 	dst = resize(dst, 2*numAttrs)
 	clear(dst)
 	if len(seqPtr) < 2 || L < 2 {
 		return dst
 	}
-	checkRows(x, seqPtr, "PairRnorm")
+	checkRows(x, seqPtr, "pairRnorm")
 	st := make([]pairDP, numAttrs)
 	for a := range st {
 		st[a].lastT = -2

@@ -19,10 +19,10 @@ func TestRnormBruteForce(t *testing.T) {
 			maxT = 5
 		}
 		c := randomCorpus(rng, 3+trial%4, 0, maxT, 4, 3, trial%2 == 0)
-		b := &bruteCRF{lay: Layout{NumAttrs: 4, L: L, StartEnd: trial%3 != 2, NumPair: 3}, corpus: c}
+		b := &bruteCRF{lay: sparse.Layout{NumUnary: 4, L: L, NumPair: 3, Transitions: true}, corpus: c}
 		b.build()
 		want := b.rnorm()
-		got, err := b.lay.Rnorm(nil, c)
+		got, err := Rnorm(nil, b.lay, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,11 +44,48 @@ func TestRnormPairRuns(t *testing.T) {
 	x.AppendRow([]int32{0}, []float64{-1})
 	x.AppendRow([]int32{0}, []float64{1})
 	seq := []int32{0, 4}
-	got := PairRnorm(nil, &x, seq, 1, 2)
-	approxEqual(t, "PairRnorm", []float64{1, 1.5}, got, 1e-15, 0)
+	got := pairRnorm(nil, &x, seq, 1, 2)
+	approxEqual(t, "pairRnorm", []float64{1, 1.5}, got, 1e-15, 0)
 	// State and transitions on the same sequence: R = 3/2, diag 3/2, off 1.
-	approxEqual(t, "StateRnorm", []float64{1.5}, StateRnorm(nil, &x, seq, 1), 1e-15, 0)
-	d, o := TransitionRnorm(seq)
-	approxEqual(t, "TransitionRnorm", []float64{1.5, 1}, []float64{d, o}, 1e-15, 0)
-	approx1(t, "StartEndRnorm", 1, StartEndRnorm(4), 1e-15, 0)
+	approxEqual(t, "stateRnorm", []float64{1.5}, stateRnorm(nil, &x, seq, 1), 1e-15, 0)
+	d, o := transitionRnorm(seq)
+	approxEqual(t, "transitionRnorm", []float64{1.5, 1}, []float64{d, o}, 1e-15, 0)
+}
+
+// TestRnormLayout checks that Rnorm refuses a layout the corpus does not fit,
+// fills the transition block whether or not the model has transition
+// features, and reuses dst.
+func TestRnormLayout(t *testing.T) {
+	c := &sparse.Corpus{NumUnary: 2, NumPair: 1}
+	c.AppendSequence([][]int32{{0}, {1}, {0, 1}}, nil, [][]int32{nil, {0}, {0}}, nil, []int32{0, 1, 2})
+	for _, bad := range []sparse.Layout{
+		{NumUnary: 2, L: 0, NumPair: 1},  // no labels
+		{NumUnary: 1, L: 3, NumPair: 1},  // too few unary attributes
+		{NumUnary: 2, L: 3, NumPair: 0},  // too few pair attributes
+		{NumUnary: 2, L: 2, NumPair: 1},  // label 2 out of range
+		{NumUnary: -1, L: 3, NumPair: 1}, // negative count
+	} {
+		if _, err := Rnorm(nil, bad, c); err == nil {
+			t.Errorf("Rnorm accepted layout %+v", bad)
+		}
+	}
+	lay := sparse.Layout{NumUnary: 3, L: 3, NumPair: 2}
+	without, err := Rnorm(nil, lay, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lay.Transitions = true
+	dst := make([]float64, 0, 100)
+	with, err := Rnorm(dst, lay, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &with[0] != &dst[:1][0] {
+		t.Error("Rnorm did not reuse dst")
+	}
+	approxEqual(t, "Rnorm with transitions", without, with, 0, 0)
+	// T = 3: transition diagonal (T-1)/2 = 1, off-diagonal floor(3/2)/2 = 1/2.
+	approxEqual(t, "transition block", []float64{1, 0.5, 0.5}, with[lay.TransIndex(0, 0):lay.TransIndex(1, 0)], 0, 0)
+	// Attribute 2 never fires: its state features have Rnorm 0.
+	approxEqual(t, "unused attribute", []float64{0, 0, 0}, with[lay.StateIndex(2, 0):lay.TransOffset()], 0, 0)
 }

@@ -36,19 +36,19 @@ func TestPinskerSafetyChain(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 1))
 	configs := []struct {
 		L, maxT, attrs, pair int
-		startEnd, real       bool
+		real                 bool
 	}{
-		{3, 4, 5, 1, true, false},
-		{2, 5, 4, 2, false, true},
-		{4, 3, 4, 1, true, true},
-		{3, 1, 6, 0, false, true}, // T = 1
+		{3, 4, 5, 1, false},
+		{2, 5, 4, 2, true},
+		{4, 3, 4, 1, true},
+		{3, 1, 6, 0, true}, // T = 1
 	}
 	checked := 0
 	for ci, cfg := range configs {
-		b := newBrute(rng, 7, 1, cfg.maxT, cfg.L, cfg.attrs, cfg.pair, cfg.startEnd, cfg.real)
-		m0, _ := b.lay.UniformGradient(nil, b.corpus)
+		b := newBrute(rng, 7, 1, cfg.maxT, cfg.L, cfg.attrs, cfg.pair, cfg.real)
+		m0, _ := uniformGradient(nil, b.lay, b.corpus)
 		bmax := BetaMax(m0)
-		rn, err := b.lay.Rnorm(nil, b.corpus)
+		rn, err := Rnorm(nil, b.lay, b.corpus)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,9 +109,9 @@ func TestPinskerSafetyChain(t *testing.T) {
 // n = 1, lam1) screens exactly the same set as the average form.
 func TestPinskerScreensAtOptimum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 1))
-	b := newBrute(rng, 8, 1, 4, 3, 6, 1, true, false)
-	m0, _ := b.lay.UniformGradient(nil, b.corpus)
-	rn, _ := b.lay.Rnorm(nil, b.corpus)
+	b := newBrute(rng, 8, 1, 4, 3, 6, 1, false)
+	m0, _ := uniformGradient(nil, b.lay, b.corpus)
+	rn, _ := Rnorm(nil, b.lay, b.corpus)
 	alpha, beta := 1.0, 0.3*BetaMax(m0)
 	w, g := b.solveTight(alpha, beta)
 	s := b.eval(w)

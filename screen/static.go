@@ -83,14 +83,12 @@ import (
 // Divide by n for the average form: |m_j(theta)| <= B_j / n. Feed the result
 // to RangeScreen. It returns an error if the corpus has no labels or does not
 // fit the layout.
-func RangeBounds(dst []float64, lay Layout, c *sparse.Corpus) ([]float64, error) {
-	// The only dependence on Layout: its validation and offsets.
-	if err := lay.check(c); err != nil {
+func RangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus) ([]float64, error) {
+	if err := checkLayout(lay, c); err != nil {
 		return dst, err
 	}
-	U, L, P, d := lay.NumAttrs, lay.L, lay.NumPair, lay.Dim()
+	U, L, P, d := lay.NumUnary, lay.L, lay.NumPair, lay.Dim()
 	to, po := lay.TransOffset(), lay.PairOffset()
-	so, eo := lay.StartOffset(), lay.EndOffset() // -1 without start/end features
 
 	if c.Labels == nil && c.Positions() > 0 {
 		return dst, errors.New("screen: RangeBounds needs gold labels")
@@ -106,9 +104,6 @@ func RangeBounds(dst []float64, lay Layout, c *sparse.Corpus) ([]float64, error)
 		return dst, err
 	}
 	rangeTrans(dst[to:to+L*L], L, c)
-	if so >= 0 {
-		rangeStartEnd(dst[so:so+L], dst[eo:eo+L], c)
-	}
 	if P > 0 && c.Pair.Rows() > 0 {
 		if err := rangePair(dst[po:po+P*L*L], P, L, c, tol); err != nil {
 			return dst, err
@@ -209,25 +204,6 @@ func rangeTrans(blk []float64, L int, c *sparse.Corpus) {
 			}
 			obs := blk[p*L+q]
 			blk[p*L+q] = max(obs, hi-obs)
-		}
-	}
-}
-
-// rangeStartEnd fills the start and end blocks: gold counts against [0, n'].
-func rangeStartEnd(start, end []float64, c *sparse.Corpus) {
-	nonEmpty := 0.0
-	for i := 0; i < c.Len(); i++ {
-		lo, T := c.Span(i)
-		if T == 0 {
-			continue
-		}
-		nonEmpty++
-		start[c.Labels[lo]]++
-		end[c.Labels[lo+T-1]]++
-	}
-	for _, blk := range [][]float64{start, end} {
-		for l, obs := range blk {
-			blk[l] = max(obs, nonEmpty-obs)
 		}
 	}
 }

@@ -123,7 +123,7 @@ func (cfg staticConfig) build(rng *rand.Rand) *bruteCRF {
 			}
 		}
 	}
-	b := &bruteCRF{lay: Layout{NumAttrs: cfg.numAttrs, L: cfg.L, StartEnd: cfg.startEnd, NumPair: cfg.numPair}, corpus: c}
+	b := &bruteCRF{lay: sparse.Layout{NumUnary: cfg.numAttrs, L: cfg.L, NumPair: cfg.numPair}, corpus: c}
 	plantLabels(rng, b)
 	b.build()
 	return b
@@ -305,7 +305,7 @@ func TestRangeScreenTies(t *testing.T) {
 	// Attribute 0 fires once, attribute 1 three times (gold labels 0, 1, 1).
 	c.AppendSequence([][]int32{{0, 1}, {1}}, nil, nil, nil, []int32{0, 1})
 	c.AppendSequence([][]int32{{1}}, nil, nil, nil, []int32{1})
-	lay := Layout{NumAttrs: 2, L: 3}
+	lay := sparse.Layout{NumUnary: 2, L: 3}
 	B, err := RangeBounds(nil, lay, c)
 	if err != nil {
 		t.Fatal(err)
@@ -331,7 +331,7 @@ func TestRangeScreenTies(t *testing.T) {
 
 	r := &sparse.Corpus{NumUnary: 1}
 	r.AppendSequence([][]int32{{0}}, [][]float64{{0.5}}, nil, nil, []int32{0})
-	Br, err := RangeBounds(nil, Layout{NumAttrs: 1, L: 2}, r)
+	Br, err := RangeBounds(nil, sparse.Layout{NumUnary: 1, L: 2}, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,21 +353,21 @@ func TestRangeScreenTies(t *testing.T) {
 func TestRangeBoundsInput(t *testing.T) {
 	c := &sparse.Corpus{NumUnary: 1}
 	c.AppendSequence([][]int32{{0}, {0}}, nil, nil, nil, nil)
-	if _, err := RangeBounds(nil, Layout{NumAttrs: 1, L: 2}, c); err == nil {
+	if _, err := RangeBounds(nil, sparse.Layout{NumUnary: 1, L: 2}, c); err == nil {
 		t.Fatal("no error without labels")
 	}
 	c.Labels = []int32{0, 0}
 	// L = 1: every feature is constant, so every bound is 0.
-	B, err := RangeBounds(make([]float64, 100), Layout{NumAttrs: 1, L: 1}, c)
+	B, err := RangeBounds(make([]float64, 100), sparse.Layout{NumUnary: 1, L: 1}, c)
 	if err != nil || len(B) != 2 || B[0] != 0 || B[1] != 0 {
 		t.Fatalf("L = 1: %v, %v", B, err)
 	}
-	if _, err := RangeBounds(nil, Layout{NumAttrs: 0, L: 2}, c); err == nil {
+	if _, err := RangeBounds(nil, sparse.Layout{NumUnary: 0, L: 2}, c); err == nil {
 		t.Fatal("no error for a corpus with more attributes than the layout")
 	}
 	bad := &sparse.Corpus{NumUnary: 1}
 	bad.AppendSequence([][]int32{{0}}, [][]float64{{math.NaN()}}, nil, nil, []int32{0})
-	if _, err := RangeBounds(nil, Layout{NumAttrs: 1, L: 2}, bad); err == nil {
+	if _, err := RangeBounds(nil, sparse.Layout{NumUnary: 1, L: 2}, bad); err == nil {
 		t.Fatal("no error for a NaN value")
 	}
 	scr := make([]bool, 2)
@@ -394,14 +394,14 @@ func TestRangeBoundsEmptyAndShortSequences(t *testing.T) {
 	c := &sparse.Corpus{NumUnary: 1, NumPair: 1}
 	c.AppendSequence(nil, nil, nil, nil, nil)
 	c.AppendSequence([][]int32{{0}}, nil, [][]int32{{0}}, nil, []int32{1})
-	lay := Layout{NumAttrs: 1, L: 2, StartEnd: true, NumPair: 1}
+	lay := sparse.Layout{NumUnary: 1, L: 2, NumPair: 1}
 	B, err := RangeBounds(nil, lay, c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// State [1 1]; transitions 0 (T = 1); start/end: one sequence, gold 1:
 	// [1 1] each; pair: the first row has no edge, so 0.
-	want := []float64{1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0}
+	want := []float64{1, 1, 0, 0, 0, 0, 0, 0, 0, 0}
 	approxEqual(t, "B", want, B, 0, 0)
 }
 
@@ -411,7 +411,7 @@ func ExampleRangeScreen() {
 	c := &sparse.Corpus{NumUnary: 2}
 	c.AppendSequence([][]int32{{0}, {1}}, nil, nil, nil, []int32{0, 1})
 	c.AppendSequence([][]int32{{0}, {0}}, nil, nil, nil, []int32{0, 0})
-	lay := Layout{NumAttrs: 2, L: 2}
+	lay := sparse.Layout{NumUnary: 2, L: 2}
 	B, _ := RangeBounds(nil, lay, c)
 	// State features: "the" has c_a = 3 and gold counts (3, 0), so B =
 	// max(3, 0) = 3 for both labels; "zebra" has B = 1 for both labels.

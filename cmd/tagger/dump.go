@@ -48,7 +48,7 @@ func runDump(e *env, args []string) error {
 	if top == 0 {
 		for a := 0; a < m.NumUnary; a++ {
 			for y := 0; y < L; y++ {
-				if v := m.State[a*L+y]; v != 0 {
+				if v := m.W[m.StateIndex(a, y)]; v != 0 {
 					fmt.Fprintf(w, "state\t%s\t%s\t%s\n", attrName(a), m.Labels[y], f(v))
 				}
 			}
@@ -57,24 +57,24 @@ func runDump(e *env, args []string) error {
 		for y := 0; y < L; y++ {
 			var idx []int
 			for a := 0; a < m.NumUnary; a++ {
-				if m.State[a*L+y] != 0 {
+				if m.W[m.StateIndex(a, y)] != 0 {
 					idx = append(idx, a)
 				}
 			}
 			sort.SliceStable(idx, func(i, j int) bool {
-				return math.Abs(m.State[idx[i]*L+y]) > math.Abs(m.State[idx[j]*L+y])
+				return math.Abs(m.W[m.StateIndex(idx[i], y)]) > math.Abs(m.W[m.StateIndex(idx[j], y)])
 			})
 			if len(idx) > top {
 				idx = idx[:top]
 			}
 			for _, a := range idx {
-				fmt.Fprintf(w, "state\t%s\t%s\t%s\n", attrName(a), m.Labels[y], f(m.State[a*L+y]))
+				fmt.Fprintf(w, "state\t%s\t%s\t%s\n", attrName(a), m.Labels[y], f(m.W[m.StateIndex(a, y)]))
 			}
 		}
 	}
 	for p := 0; p < L; p++ {
 		for q := 0; q < L; q++ {
-			if v := m.Trans[p*L+q]; v != 0 {
+			if v := m.W[m.TransIndex(p, q)]; v != 0 {
 				fmt.Fprintf(w, "trans\t%s\t%s\t%s\n", m.Labels[p], m.Labels[q], f(v))
 			}
 		}
@@ -82,7 +82,7 @@ func runDump(e *env, args []string) error {
 	for a := 0; a < m.NumPair; a++ {
 		for p := 0; p < L; p++ {
 			for q := 0; q < L; q++ {
-				if v := m.PairW[a*L*L+p*L+q]; v != 0 {
+				if v := m.W[m.PairIndex(a, p, q)]; v != 0 {
 					fmt.Fprintf(w, "pair\t%s\t%s\t%s\t%s\n", pairName(a), m.Labels[p], m.Labels[q], f(v))
 				}
 			}

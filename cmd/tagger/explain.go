@@ -135,7 +135,7 @@ func explainSequence(w *bufio.Writer, m *chain.Model, c *sparse.Corpus, ex *exam
 		w.WriteByte('\n')
 		if t > 0 {
 			p := path[t-1]
-			fmt.Fprintf(w, "\ttrans %s -> %s\t%s\n", m.Labels[p], m.Labels[y], signed(m.Trans[p*L+y]))
+			fmt.Fprintf(w, "\ttrans %s -> %s\t%s\n", m.Labels[p], m.Labels[y], signed(m.W[m.TransIndex(p, y)]))
 			var pc []int32
 			var pv []float64
 			if c.Pair.Rows() > t {
@@ -146,7 +146,7 @@ func explainSequence(w *bufio.Writer, m *chain.Model, c *sparse.Corpus, ex *exam
 				if pv != nil {
 					v = pv[k]
 				}
-				if x := v * m.PairW[int(a)*L*L+p*L+y]; x != 0 {
+				if x := v * m.W[m.PairIndex(int(a), p, y)]; x != 0 {
 					fmt.Fprintf(w, "\tpair %s\t%s\n", m.Encoder.Pair().Name(a), signed(x))
 				}
 			}

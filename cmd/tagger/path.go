@@ -80,9 +80,9 @@ func runPath(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d := m.NumUnary*m.NumLabels() + m.NumPair*m.NumLabels()*m.NumLabels()
-	if m.Transitions {
-		d += m.NumLabels() * m.NumLabels()
+	d := m.Dim()
+	if !m.Transitions {
+		d -= m.PairOffset() - m.TransOffset() // the transition block is always allocated
 	}
 	fmt.Fprintf(e.stdout, "data %s: %s; %d features; alpha %g, %d betas down to %g beta_max, epsilon %g, screen %s, gamma %g\n",
 		ds.name, ds.desc, d, pf.alpha, pf.betas, pf.minRatio, pf.epsilon, pf.screen, pf.gamma)

@@ -1,0 +1,46 @@
+package chain
+
+import (
+	"testing"
+
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// TestModelLayout checks that a Model's weight blocks are the blocks of its
+// sparse.Layout: U = 2, L = 3, P = 1 gives 6 state, 9 transition and 9 pair
+// weights, and a file round trip keeps the layout.
+func TestModelLayout(t *testing.T) {
+	for _, transitions := range []bool{true, false} {
+		m, err := NewModel(labelNames(3), 2, 1, transitions, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := sparse.Layout{NumUnary: 2, L: 3, NumPair: 1, Transitions: transitions}
+		if m.Layout != want {
+			t.Fatalf("Layout = %+v, want %+v", m.Layout, want)
+		}
+		if m.NumLabels() != 3 || m.TransOffset() != 6 || m.PairOffset() != 15 || len(m.W) != m.Dim() || m.Dim() != 24 {
+			t.Fatalf("L %d, offsets %d %d, len(W) %d, Dim %d", m.NumLabels(), m.TransOffset(), m.PairOffset(), len(m.W), m.Dim())
+		}
+		m.W[m.StateIndex(1, 2)] = 1
+		m.W[m.TransIndex(2, 0)] = 2
+		m.W[m.PairIndex(0, 1, 2)] = 3
+		if m.State[1*3+2] != 1 || m.Trans[2*3+0] != 2 || m.PairW[1*3+2] != 3 {
+			t.Fatalf("State, Trans or PairW do not alias W at the layout's offsets: %v", m.W)
+		}
+		if len(m.State) != m.StateLen() || len(m.Trans) != 9 || len(m.PairW) != 9 {
+			t.Fatalf("block lengths %d %d %d", len(m.State), len(m.Trans), len(m.PairW))
+		}
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := UnmarshalModel(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Layout != m.Layout || r.W[m.PairIndex(0, 1, 2)] != 3 {
+			t.Fatalf("round trip: Layout %+v, W %v", r.Layout, r.W)
+		}
+	}
+}
