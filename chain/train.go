@@ -129,6 +129,7 @@ type Result struct {
 	Iterations           []Iteration
 	NonZero              int
 	Screened             int
+	ScreenedStatic       int // removed by the static range rule before the first pass (included in Screened)
 	Dimension            int // number of features in the model's feature set
 	Gap, Primal          float64
 	Seconds              float64

@@ -25,7 +25,11 @@ type trainer struct {
 	lam1, lam2 float64   // average-form L1 and L2 coefficients
 	rnorm      []float64 // full size, the Pinsker constants (nil when not screening)
 	rnormMin   float64   // smallest Rnorm over the feature set
+	static     []float64 // full size, the static range bounds B_j (sum form; nil when not screening)
 	screenSecs float64
+	// staticCount is the number of features the static rule removed (beyond
+	// those with Rnorm 0) for the current penalty.
+	staticCount int
 
 	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
 	keepBuf                []int32   // scratch of screening
@@ -88,6 +92,9 @@ func (tr *trainer) prepare(ctx context.Context) error {
 			return err
 		}
 		tr.rnorm = r
+		if tr.static, err = screen.RangeBounds(nil, tr.m.Layout, tr.c); err != nil {
+			return err
+		}
 		tr.rnormMin = math.Inf(1)
 		for _, j := range fs.all {
 			tr.rnormMin = math.Min(tr.rnormMin, r[j])
@@ -132,6 +139,32 @@ func (tr *trainer) setPenalty(lam1, lam2 float64) {
 			tr.fs.screen(j)
 		}
 	}
+	tr.staticScreen()
+}
+
+// staticScreen applies the static range rule (screen.RangeBounds): every
+// feature whose range bound B_j over all dual points is at most the
+// sum-form L1 penalty is zero at the optimum, with no gap needed. In the
+// sum form the comparison is with C1 itself (exact for integer counts); in
+// the average form with the largest float not above n*beta.
+func (tr *trainer) staticScreen() {
+	if tr.static == nil {
+		return
+	}
+	lam1 := math.Nextafter(float64(tr.c.Len())*tr.lam1, 0)
+	if tr.op.SumForm {
+		lam1 = tr.op.C1
+	}
+	drop := make([]bool, len(tr.static))
+	screen.RangeScreen(drop, tr.static, lam1)
+	n := 0
+	for _, j := range tr.fs.all {
+		if drop[j] && !tr.fs.screened.Has(int(j)) {
+			tr.fs.screen(j)
+			n++
+		}
+	}
+	tr.staticCount = n
 }
 
 // newResult starts the result of a solve.
@@ -155,6 +188,7 @@ func (tr *trainer) finish(res *Result, w []float64) error {
 	res.ScreenedSet = tr.fs.screened
 	res.Screened = tr.fs.Screened()
 	res.SecondsScreening = tr.screenSecs
+	res.ScreenedStatic = tr.staticCount
 	return nil
 }
 

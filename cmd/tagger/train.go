@@ -26,6 +26,7 @@ type trainFlags struct {
 	threads   int
 	minFreq   int
 	screen    string
+	solver    string
 	observed  bool
 	quiet     bool
 	cpuprof   string
@@ -60,6 +61,7 @@ func runTrain(e *env, args []string) error {
 	fs.IntVar(&tf.threads, "threads", runtime.NumCPU(), "worker goroutines (the model does not depend on it)")
 	fs.IntVar(&tf.minFreq, "min-freq", 1, "drop attributes seen fewer than this many times")
 	fs.StringVar(&tf.screen, "screen", "pinsker", "safe screening rule: none, pinsker, paper or both")
+	fs.StringVar(&tf.solver, "solver", "working-set", "`solver`: working-set (full passes over every feature give the gap and screening; OWL-QN runs on a working set between them; same certified optimum) or full (the paper's Algorithm 1: OWL-QN on every unscreened feature)")
 	fs.BoolVar(&tf.observed, "observed-pairs", false, "use only (attribute, label) pairs seen in training (CRFsuite's feature set)")
 	fs.BoolVar(&tf.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&tf.report, "report", "", "write the training report (settings, per-iteration log, final gap, timings) as JSON to `file`")
@@ -130,7 +132,7 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	op := chain.Options{
 		Alpha: tf.alpha, Beta: tf.beta, BetaRatio: tf.betaRatio,
 		Epsilon: tf.epsilon, Delta: tf.delta, MaxIter: tf.maxIter, Threads: tf.threads,
-		Screen: chain.ScreenRule(tf.screen), ObservedPairs: tf.observed, Memory: tf.memory,
+		Screen: chain.ScreenRule(tf.screen), Solver: chain.Solver(tf.solver), ObservedPairs: tf.observed, Memory: tf.memory,
 	}
 	if tf.c1 >= 0 {
 		op.SumForm, op.C1, op.C2 = true, tf.c1, tf.c2
