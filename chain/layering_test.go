@@ -22,9 +22,12 @@ var allowed = map[string][]string{
 	"features":                {"sparse"},
 	"corpora":                 {},
 	"screen":                  {"sparse", "inference"},
-	"chain":                   {"inference", "features", "sparse", "screen", "chain/internal/owlqn"},
+	"chain":                   {"inference", "features", "sparse", "screen", "chain/internal/owlqn", "internal/atomicfile"},
 	"chain/internal/owlqn":    {},
-	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference"},
+	"internal/atomicfile":     {},
+	"dataset":                 {"chain", "features", "corpora", "sparse"},
+	"internal/paperbench":     {"chain", "features", "corpora", "sparse", "dataset", "internal/atomicfile"},
+	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile"},
 }
 
 func TestLayering(t *testing.T) {
