@@ -138,35 +138,3 @@ func TestPathUsageErrors(t *testing.T) {
 		t.Errorf("paper rule on a chain: exit %d, stderr %q", code, errs)
 	}
 }
-
-func TestNearestBetas(t *testing.T) {
-	// Ratios of a 10-value path from 1 to 0.1: 0.1^(k/9).
-	ratios := make([]float64, 10)
-	for k := range ratios {
-		ratios[k] = math.Pow(0.1, float64(k)/9)
-	}
-	got := nearestBetas(ratios, []float64{0.1, 0.2, 0.5, 0.9})
-	// 0.2 = 0.1^(0.699) -> k = 6.29 -> 6; 0.5 -> k = 2.71 -> 3; 0.9 -> 0.41,
-	// but beta_max (k = 0) is excluded -> 1.
-	want := []int{9, 6, 3, 1}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("target %d: index %d, want %d", i, got[i], want[i])
-		}
-	}
-	if g := nearestBetas([]float64{1}, []float64{0.1}); g[0] != 0 {
-		t.Errorf("single beta: %v", g)
-	}
-}
-
-func TestFigurePrefix(t *testing.T) {
-	for in, want := range map[string]string{
-		"syn1":                            "syn1",
-		"embedded:conll2000/train.txt.gz": "train",
-		"/a/b/my data.conll":              "my_data",
-	} {
-		if got := figurePrefix(in); got != want {
-			t.Errorf("figurePrefix(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
