@@ -10,8 +10,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 
+	"github.com/sparsetag/sparsetag/internal/atomicfile"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -153,46 +153,31 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 
 // SaveFile writes m to path atomically: it writes a temporary file in the same
 // directory, syncs and closes it, reads it back and validates it, and only
-// then renames it over path. On any error path is left untouched and the
-// temporary file is removed.
-func (m *Model) SaveFile(path string) (err error) {
+// then renames it over path (internal/atomicfile). On any error path is left
+// untouched and the temporary file is removed. The file gets mode 0600
+// (atomicfile.Mode).
+func (m *Model) SaveFile(path string) error {
 	data, err := m.MarshalBinary()
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("chain: saving model: %w", err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("chain: saving model to %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("chain: saving model to %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("chain: saving model to %s: %w", path, err)
-	}
-	back, err := os.ReadFile(tmp)
-	if err != nil {
-		return fmt.Errorf("chain: saving model to %s: reading back: %w", path, err)
-	}
-	if !bytes.Equal(back, data) {
-		err = fmt.Errorf("chain: saving model to %s: file read back differs from what was written", path)
+	err = atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	if _, err = ReadModel(bytes.NewReader(back)); err != nil {
-		return fmt.Errorf("chain: saving model to %s: validation: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
+	}, func(tmp string) error {
+		back, err := os.ReadFile(tmp)
+		if err != nil {
+			return fmt.Errorf("reading back: %w", err)
+		}
+		if !bytes.Equal(back, data) {
+			return errors.New("file read back differs from what was written")
+		}
+		if _, err := ReadModel(bytes.NewReader(back)); err != nil {
+			return fmt.Errorf("validation: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("chain: saving model: %w", err)
 	}
 	return nil

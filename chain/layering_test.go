@@ -22,10 +22,13 @@ var allowed = map[string][]string{
 	"features":                {"sparse"},
 	"corpora":                 {},
 	"screen":                  {"sparse", "inference"},
-	"chain":                   {"inference", "features", "sparse", "screen", "chain/internal/owlqn", "internal/par"},
+	"chain":                   {"inference", "features", "sparse", "screen", "chain/internal/owlqn", "internal/par", "internal/atomicfile"},
 	"internal/par":            {},
 	"chain/internal/owlqn":    {},
-	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference"},
+	"internal/atomicfile":     {},
+	"dataset":                 {"chain", "features", "corpora", "sparse"},
+	"internal/paperbench":     {"chain", "features", "corpora", "sparse", "dataset", "internal/atomicfile"},
+	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile"},
 }
 
 func TestLayering(t *testing.T) {

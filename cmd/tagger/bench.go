@@ -1,100 +1,14 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/internal/paperbench"
 )
-
-// benchFlags are the options of bench paper.
-type benchFlags struct {
-	data     string
-	rules    string
-	scale    float64
-	seed     uint64
-	alpha    float64
-	betas    int
-	minRatio float64
-	epsilon  float64
-	gamma    float64
-	pgamma   float64
-	threads  int
-	maxIter  int
-	out      string
-	json     string
-}
-
-// paperRow is a row of the paper's timing table (Matlab, one core of an
-// i7-5930K, 100 betas, full sizes): solver, screening, solver with screening
-// (seconds) and speedup.
-type paperRow struct{ solver, screening, with, speedup float64 }
-
-var paperTable = map[string]paperRow{
-	"syn1": {443, 12, 138, 2.95},
-	"syn2": {1652, 16, 366, 4.30},
-	"syn3": {3110, 30, 568, 5.20},
-	"ocr":  {6723, 55, 1195, 5.4},
-}
-
-// benchRow is one (data, rule) line of bench paper --json. SolverS is the
-// wall time of the path without screening (for a screening rule: of the
-// "none" run of the same data set, the baseline of the speedup);
-// WithScreeningS is the wall time of the path with the rule, screening
-// included; ScreeningS the part of it spent in screening checks.
-// RejectionFinal is the mean over the path of d_final/d* (betas that needed
-// at least one iteration and have d* > 0). MaxWeightDiff is the largest
-// |w_j - w_j'| between the rule's and the unscreened solution at any path
-// beta; Tolerance is sqrt(2 epsilon/(alpha beta)) at that beta, and
-// DiffOverBound the largest ratio over the path of ||w - w'||_2 to the
-// rigorous bound sqrt(2 G/(alpha beta)) + sqrt(2 G'/(alpha beta)) from both
-// runs' final gaps (<= 1 when both models are what the gaps certify).
-type benchRow struct {
-	Data           string   `json:"data"`
-	Rule           string   `json:"rule"`
-	SolverS        *float64 `json:"solver_s,omitempty"`
-	ScreeningS     *float64 `json:"screening_s,omitempty"`
-	WithScreeningS *float64 `json:"with_screening_s,omitempty"`
-	Speedup        *float64 `json:"speedup,omitempty"`
-	RejectionFinal *float64 `json:"rejection_final,omitempty"`
-	MaxWeightDiff  *float64 `json:"max_weight_diff,omitempty"`
-	Tolerance      *float64 `json:"tolerance,omitempty"`
-	DiffOverBound  *float64 `json:"diff_over_bound,omitempty"`
-	Model          string   `json:"model"`
-	Sequences      int      `json:"n"`
-	Features       int      `json:"d"`
-	Betas          int      `json:"betas"`
-	Iterations     int      `json:"iterations"`
-	Unconverged    int      `json:"unconverged"`
-}
-
-// benchReport is the whole --json file.
-type benchReport struct {
-	Scale    float64    `json:"scale"`
-	Alpha    float64    `json:"alpha"`
-	Betas    int        `json:"betas"`
-	MinRatio float64    `json:"min_ratio"`
-	Epsilon  float64    `json:"epsilon"`
-	Gamma    float64    `json:"gamma"`
-	PGamma   float64    `json:"pinsker_gamma"`
-	Threads  int        `json:"threads"`
-	Seconds  float64    `json:"seconds_total"`
-	Rows     []benchRow `json:"rows"`
-}
-
-// ruleOutcome is one timed path.
-type ruleOutcome struct {
-	rule      string
-	wall      float64
-	screening float64
-	results   []*chain.Result
-	ws        [][]float64 // the solution at every beta
-}
 
 func runBench(e *env, args []string) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" {
@@ -109,23 +23,24 @@ func runBench(e *env, args []string) error {
 	if args[0] != "paper" {
 		return usagef("unknown suite %q (want paper or screen)", args[0])
 	}
-	var bf benchFlags
+	var bf paperbench.PaperConfig
+	var data, rules string
 	fs := newFlagSet(e, "bench paper", "[flags]",
 		"tagger bench paper --scale 0.1 --betas 10 --json bench.json --out figures")
-	fs.StringVar(&bf.data, "data", "syn1,syn2,syn3,ocr,ocr-letters", "comma-separated data sets: syn1, syn2, syn3, ocr (chain over words), ocr-letters (letter by letter, T = 1)")
-	fs.StringVar(&bf.rules, "rules", "none,paper,pinsker", "comma-separated screening rules to time (none, paper, pinsker, both); paper and both are skipped on chains")
-	fs.Float64Var(&bf.scale, "scale", 1, "multiply n and d of syn1-3 by `S` and keep the fraction S of the OCR words (1: the paper's sizes)")
-	fs.Uint64Var(&bf.seed, "seed", 1, "seed of the synthetic data sets")
-	fs.Float64Var(&bf.alpha, "alpha", 1, "L2/L1 mix of the paper's objective")
-	fs.IntVar(&bf.betas, "betas", 100, "number `K` of beta values, log-spaced from beta_max to min-ratio*beta_max")
-	fs.Float64Var(&bf.minRatio, "min-ratio", 0.1, "smallest beta as a fraction of beta_max")
-	fs.Float64Var(&bf.epsilon, "epsilon", 1e-6, "target duality gap at every beta")
-	fs.Float64Var(&bf.gamma, "gamma", 0.5, "for the paper's rule (and both): screen only when the gap has fallen by this factor since the last check (the paper's 0.5; 0: every iteration)")
-	fs.Float64Var(&bf.pgamma, "pinsker-gamma", 0, "the same for the Pinsker rule, whose check costs O(d): 0 checks at every iteration, as the design note recommends")
-	fs.IntVar(&bf.threads, "threads", runtime.NumCPU(), "worker goroutines")
-	fs.IntVar(&bf.maxIter, "max-iter", 1000, "maximum number of iterations per beta")
-	fs.StringVar(&bf.out, "out", "", "write the paper's figures per data set as PNG into `dir`")
-	fs.StringVar(&bf.json, "json", "", "write one row per (data, rule) as JSON to `file` (rewritten after every data set)")
+	fs.StringVar(&data, "data", "syn1,syn2,syn3,ocr,ocr-letters", "comma-separated data sets: syn1, syn2, syn3, ocr (chain over words), ocr-letters (letter by letter, T = 1)")
+	fs.StringVar(&rules, "rules", "none,paper,pinsker", "comma-separated screening rules to time (none, paper, pinsker, both); paper and both are skipped on chains")
+	fs.Float64Var(&bf.Scale, "scale", 1, "multiply n and d of syn1-3 by `S` and keep the fraction S of the OCR words (1: the paper's sizes)")
+	fs.Uint64Var(&bf.Seed, "seed", 1, "seed of the synthetic data sets")
+	fs.Float64Var(&bf.Alpha, "alpha", 1, "L2/L1 mix of the paper's objective")
+	fs.IntVar(&bf.Betas, "betas", 100, "number `K` of beta values, log-spaced from beta_max to min-ratio*beta_max")
+	fs.Float64Var(&bf.MinRatio, "min-ratio", 0.1, "smallest beta as a fraction of beta_max")
+	fs.Float64Var(&bf.Epsilon, "epsilon", 1e-6, "target duality gap at every beta")
+	fs.Float64Var(&bf.Gamma, "gamma", 0.5, "for the paper's rule (and both): screen only when the gap has fallen by this factor since the last check (the paper's 0.5; 0: every iteration)")
+	fs.Float64Var(&bf.PGamma, "pinsker-gamma", 0, "the same for the Pinsker rule, whose check costs O(d): 0 checks at every iteration, as the design note recommends")
+	fs.IntVar(&bf.Threads, "threads", runtime.NumCPU(), "worker goroutines")
+	fs.IntVar(&bf.MaxIter, "max-iter", 1000, "maximum number of iterations per beta")
+	fs.StringVar(&bf.Out, "out", "", "write the paper's figures per data set as PNG into `dir`")
+	fs.StringVar(&bf.JSON, "json", "", "write one row per (data, rule) as JSON to `file` (rewritten after every data set)")
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return err
@@ -133,276 +48,56 @@ func runBench(e *env, args []string) error {
 	if len(pos) != 0 {
 		return usagef("bench paper takes no files")
 	}
-	if bf.betas < 1 || !(bf.minRatio > 0 && bf.minRatio <= 1) || !(bf.scale > 0 && bf.scale <= 1) {
+	if bf.Betas < 1 || !(bf.MinRatio > 0 && bf.MinRatio <= 1) || !(bf.Scale > 0 && bf.Scale <= 1) {
 		return usagef("want --betas >= 1, 0 < --min-ratio <= 1 and 0 < --scale <= 1")
 	}
-	datas := splitList(bf.data)
-	for _, d := range datas {
-		if !slices.Contains(builtinData, d) {
-			return usagef("unknown data set %q (want %s)", d, strings.Join(builtinData, ", "))
+	bf.Data, bf.Rules = paperbench.SplitList(data), paperbench.SplitList(rules)
+	for _, d := range bf.Data {
+		if !slices.Contains(paperbench.Builtin, d) {
+			return usagef("unknown data set %q (want %s)", d, strings.Join(paperbench.Builtin, ", "))
 		}
 	}
-	rules := splitList(bf.rules)
-	for _, r := range rules {
+	for _, r := range bf.Rules {
 		switch chain.ScreenRule(r) {
 		case chain.ScreenNone, chain.ScreenPaper, chain.ScreenPinsker, chain.ScreenBoth:
 		default:
 			return usagef("unknown rule %q (want none, paper, pinsker or both)", r)
 		}
 	}
-	if len(datas) == 0 || len(rules) == 0 {
+	if len(bf.Data) == 0 || len(bf.Rules) == 0 {
 		return usagef("--data and --rules must not be empty")
 	}
-
-	t0 := time.Now()
-	rep := benchReport{Scale: bf.scale, Alpha: bf.alpha, Betas: bf.betas, MinRatio: bf.minRatio, Epsilon: bf.epsilon,
-		Gamma: bf.gamma, PGamma: bf.pgamma, Threads: bf.threads}
-	fmt.Fprintf(e.stdout, "tagger bench paper: alpha %g, %d betas from beta_max down to %g beta_max, epsilon %g, gamma %g (pinsker %g), %d threads, scale %g; %s/%s, %d CPUs\n",
-		bf.alpha, bf.betas, bf.minRatio, bf.epsilon, bf.gamma, bf.pgamma, bf.threads, bf.scale, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
-	violations := 0
-	for di, name := range datas {
-		ds, err := loadBuiltin(name, bf.scale, bf.seed)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stdout, "%s: %s\n", name, ds.desc)
-		// The rules that apply, in an order that rotates with the data set.
-		var order []string
-		for k := range rules {
-			r := rules[(k+di)%len(rules)]
-			if (r == string(chain.ScreenPaper) || r == string(chain.ScreenBoth)) && ds.corpus.MaxLen() > 1 {
-				fmt.Fprintf(e.stdout, "%s: rule %s skipped: it needs T = 1 (the Pinsker rule is the chain-safe one)\n", name, r)
-				continue
-			}
-			order = append(order, r)
-		}
-		outs := make(map[string]*ruleOutcome)
-		for _, r := range order {
-			o, err := benchPath(e, ds, r, &bf)
-			if err != nil {
-				return fmt.Errorf("%s, rule %s: %w", name, r, err)
-			}
-			outs[r] = o
-			fmt.Fprintf(e.stderr, "bench: %s %-7s %9.3fs (screening %.3fs)\n", name, r, o.wall, o.screening)
-		}
-		rows := benchRows(ds, rules, outs)
-		for _, row := range rows {
-			if row.DiffOverBound != nil && !(*row.DiffOverBound <= 1) {
-				violations++
-			}
-		}
-		rep.Rows = append(rep.Rows, rows...)
-		rep.Seconds = time.Since(t0).Seconds()
-		if bf.json != "" {
-			if err := writeJSONAtomic(bf.json, rep); err != nil {
-				return err
-			}
-		}
-		if bf.out != "" {
-			var runs []ruleRun
-			for _, r := range rules {
-				if o := outs[r]; o != nil && r != string(chain.ScreenNone) {
-					runs = append(runs, ruleRun{rule: r, results: o.results})
-				}
-			}
-			if len(runs) > 0 {
-				if _, err := writeRatioFigures(bf.out, name, name, runs); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	fmt.Fprintln(e.stdout)
-	printBenchTable(e.stdout, rep.Rows)
-	fmt.Fprintf(e.stdout, "total %.1fs\n", time.Since(t0).Seconds())
-	if bf.json != "" {
-		fmt.Fprintf(e.stdout, "wrote %s\n", bf.json)
-	}
-	if bf.out != "" {
-		fmt.Fprintf(e.stdout, "figures in %s\n", bf.out)
-	}
-	if violations > 0 {
-		return fmt.Errorf("%d screened model(s) differ from the unscreened one by more than the final gaps allow", violations)
-	}
-	return nil
+	return paperbench.Paper(e.ctx, bf, e.stdout, e.stderr)
 }
 
-// splitList splits a comma-separated flag value, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// benchPath runs and times one path: a fresh model, the whole chain.Path
-// call (beta_max and screening constants included), after a garbage
-// collection so that no earlier run's garbage is charged to it.
-func benchPath(e *env, ds *dataset, rule string, bf *benchFlags) (*ruleOutcome, error) {
-	m, err := ds.newModel()
+// runBenchScreen is "tagger bench screen": single solves at fixed
+// beta/beta_max, with and without screening, on the same data, interleaved.
+func runBenchScreen(e *env, args []string) error {
+	var cfg paperbench.ScreenConfig
+	var data, rules, ratios string
+	fs := newFlagSet(e, "bench screen", "[flags]",
+		"tagger bench screen --data ocr,conll,syn1 --ratios 0.9,0.5,0.2,0.1")
+	fs.StringVar(&data, "data", "ocr,conll,syn1", "comma-separated data sets: syn1, syn2, syn3, ocr, ocr-letters, conll (CoNLL-2000 train with the CRF++ chunking template)")
+	fs.StringVar(&rules, "rules", "none,pinsker,paper,both", "screening rules; paper and both only run on T = 1 sets")
+	fs.StringVar(&ratios, "ratios", "0.9,0.5,0.2,0.1", "values of beta/beta_max")
+	fs.Float64Var(&cfg.Scale, "scale", 1, "size factor of the synthetic and OCR sets")
+	fs.Float64Var(&cfg.Epsilon, "epsilon", 1e-6, "target duality gap")
+	fs.IntVar(&cfg.Threads, "threads", runtime.NumCPU(), "worker goroutines")
+	fs.IntVar(&cfg.MaxIter, "max-iter", 5000, "maximum iterations per solve")
+	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	o := &ruleOutcome{rule: rule}
-	gamma := bf.gamma
-	if rule == string(chain.ScreenPinsker) {
-		gamma = bf.pgamma
+	if len(pos) != 0 {
+		return usagef("bench screen takes no files")
 	}
-	op := chain.Options{Alpha: bf.alpha, Epsilon: bf.epsilon, Screen: chain.ScreenRule(rule), Gamma: gamma,
-		Threads: bf.threads, MaxIter: bf.maxIter}
-	runtime.GC()
-	t0 := time.Now()
-	res, err := chain.Path(e.ctx, m, ds.corpus, op, chain.PathOptions{K: bf.betas, MinRatio: bf.minRatio},
-		func(k int, _ *chain.Result, w []float64) error {
-			o.ws = append(o.ws, slices.Clone(w))
-			return nil
-		})
-	o.wall = time.Since(t0).Seconds()
-	if err != nil {
-		return nil, err
+	for _, s := range paperbench.SplitList(ratios) {
+		r, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(r > 0 && r <= 1) {
+			return usagef("bad ratio %q: want 0 < r <= 1", s)
+		}
+		cfg.Ratios = append(cfg.Ratios, r)
 	}
-	o.results = res
-	for _, r := range res {
-		o.screening += r.SecondsScreening
-	}
-	return o, nil
-}
-
-// benchRows turns the outcomes of one data set into table rows, in the order
-// of rules (not the order they ran in).
-func benchRows(ds *dataset, rules []string, outs map[string]*ruleOutcome) []benchRow {
-	base := outs[string(chain.ScreenNone)]
-	var rows []benchRow
-	for _, r := range rules {
-		o := outs[r]
-		if o == nil {
-			continue
-		}
-		row := benchRow{Data: ds.name, Rule: r, Model: ds.desc, Sequences: ds.corpus.Len(), Betas: len(o.results)}
-		for _, res := range o.results {
-			row.Features = res.Dimension
-			row.Iterations += len(res.Iterations) - 1
-			if !res.Converged {
-				row.Unconverged++
-			}
-		}
-		if r == string(chain.ScreenNone) {
-			row.SolverS = ptr(o.wall)
-			rows = append(rows, row)
-			continue
-		}
-		row.ScreeningS = ptr(o.screening)
-		row.WithScreeningS = ptr(o.wall)
-		if rej, ok := meanRejection(o.results); ok {
-			row.RejectionFinal = ptr(rej)
-		}
-		if base != nil {
-			row.SolverS = ptr(base.wall)
-			row.Speedup = ptr(base.wall / o.wall)
-			dmax, tol, ratio := compareSolutions(base, o)
-			row.MaxWeightDiff, row.Tolerance, row.DiffOverBound = ptr(dmax), ptr(tol), ptr(ratio)
-		}
-		rows = append(rows, row)
-	}
-	return rows
-}
-
-func ptr(x float64) *float64 { return &x }
-
-// meanRejection is the mean over the path of the final rejection ratio
-// d_final/d*, over the betas that needed at least one iteration (at beta_max
-// w = 0 is certified at once and nothing needs screening) and whose solution
-// has a zero (d* > 0).
-func meanRejection(results []*chain.Result) (float64, bool) {
-	sum, n := 0.0, 0
-	for _, res := range results {
-		dStar := res.Dimension - res.NonZero
-		if len(res.Iterations) < 2 || dStar == 0 {
-			continue
-		}
-		sum += float64(res.Screened) / float64(dStar)
-		n++
-	}
-	if n == 0 {
-		return 0, false
-	}
-	return sum / float64(n), true
-}
-
-// compareSolutions compares the path solutions of a screening rule with the
-// unscreened ones, beta by beta: the largest |w_j - w'_j| over the path, the
-// tolerance sqrt(2 eps/(alpha beta)) at the beta where it occurs, and the
-// largest ratio of ||w - w'||_2 to the bound that both final gaps certify,
-// sqrt(2 G/(alpha beta)) + sqrt(2 G'/(alpha beta)) (strong convexity of the
-// primal with modulus alpha beta: ||w - w*||^2 <= 2 G/(alpha beta)).
-func compareSolutions(base, o *ruleOutcome) (maxDiff, tol, maxRatio float64) {
-	for k := range min(len(base.ws), len(o.ws)) {
-		a, b := base.ws[k], o.ws[k]
-		ra, rb := base.results[k], o.results[k]
-		ab := ra.Alpha * ra.Beta
-		inf, sq := 0.0, 0.0
-		for j := range a {
-			d := math.Abs(a[j] - b[j])
-			inf = max(inf, d)
-			sq += d * d
-		}
-		if inf > maxDiff || k == 0 {
-			maxDiff = inf
-			tol = math.Sqrt(2 * ra.Epsilon / ab)
-		}
-		bound := math.Sqrt(2*ra.Gap/ab) + math.Sqrt(2*rb.Gap/ab)
-		ratio := 0.0
-		switch {
-		case math.IsNaN(sq) || ra.Beta != rb.Beta:
-			ratio = math.Inf(1)
-		case sq > 0:
-			ratio = math.Sqrt(sq) / bound // +Inf when the bound is 0
-		}
-		maxRatio = max(maxRatio, ratio)
-	}
-	return maxDiff, tol, maxRatio
-}
-
-// printBenchTable prints our rows with the paper's row of each data set.
-func printBenchTable(w io.Writer, rows []benchRow) {
-	f := func(p *float64, format string) string {
-		if p == nil {
-			return "-"
-		}
-		return fmt.Sprintf(format, *p)
-	}
-	fmt.Fprintf(w, "%-12s %-9s %10s %12s %17s %8s %9s %9s %9s %8s %7s\n",
-		"data", "rule", "solver(s)", "screening(s)", "with screening(s)", "speedup", "rejection", "max|dw|", "tolerance", "dw/bound", "iters")
-	last := ""
-	flushPaper := func(data string) {
-		p, ok := paperTable[strings.TrimSuffix(data, "-letters")]
-		if !ok {
-			return
-		}
-		fmt.Fprintf(w, "%-12s %-9s %10.0f %12.0f %17.0f %8.2f %9s %9s %9s %8s %7s\n",
-			data, "(paper)", p.solver, p.screening, p.with, p.speedup, "-", "-", "-", "-", "-")
-	}
-	for _, r := range rows {
-		if last != "" && r.Data != last {
-			flushPaper(last)
-		}
-		last = r.Data
-		iters := fmt.Sprint(r.Iterations)
-		if r.Unconverged > 0 {
-			iters += fmt.Sprintf(" (%d unconverged)", r.Unconverged)
-		}
-		fmt.Fprintf(w, "%-12s %-9s %10s %12s %17s %8s %9s %9s %9s %8s %7s\n",
-			r.Data, r.Rule, f(r.SolverS, "%.3f"), f(r.ScreeningS, "%.3f"), f(r.WithScreeningS, "%.3f"), f(r.Speedup, "%.2f"),
-			f(r.RejectionFinal, "%.4f"), f(r.MaxWeightDiff, "%.2e"), f(r.Tolerance, "%.2e"), f(r.DiffOverBound, "%.3f"), iters)
-	}
-	if last != "" {
-		flushPaper(last)
-	}
-	fmt.Fprintf(w, "solver = path without screening; with screening = the same path with the rule, checks included; speedup = solver / with screening;\n"+
-		"rejection = mean over the path of d_final/d*; max|dw| = largest weight difference to the unscreened model over the path;\n"+
-		"tolerance = sqrt(2 eps/(alpha beta)) at that beta; dw/bound = worst ||dw||_2 / (sqrt(2G/(alpha beta)) + sqrt(2G'/(alpha beta))), must be <= 1.\n"+
-		"(paper) = the paper's Matlab figures at full size, 100 betas, one core of an i7-5930K; ocr-letters is compared with the paper's OCR row.\n")
+	cfg.Data, cfg.Rules = paperbench.SplitList(data), paperbench.SplitList(rules)
+	return paperbench.Screen(e.ctx, cfg, e.stdout)
 }

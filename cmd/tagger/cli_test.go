@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sparsetag/sparsetag/dataset"
 )
 
 // TestDemoSmall runs the demo on the smallest fold with a two-value path and
@@ -90,7 +92,7 @@ func TestSequenceLengthLimit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "long.txt")
 	var b strings.Builder
 	b.WriteString("\n\n")
-	for i := 0; i <= maxSequenceLen; i++ {
+	for i := 0; i <= dataset.MaxSequenceLen; i++ {
 		b.WriteString("w N O\n")
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {

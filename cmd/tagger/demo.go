@@ -8,6 +8,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/corpora"
+	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
 )
 
@@ -38,11 +39,11 @@ func runDemo(e *env, args []string) error {
 		return usagef("want --betas >= 1, 0 < --min-ratio <= 1, --epsilon > 0, --show >= 0")
 	}
 	t0 := time.Now()
-	trainF, err := parseFolds(trainFolds)
+	trainF, err := dataset.ParseFolds(trainFolds)
 	if err != nil {
 		return usageError{err}
 	}
-	testF, err := parseFolds(testFolds)
+	testF, err := dataset.ParseFolds(testFolds)
 	if err != nil {
 		return usageError{err}
 	}
@@ -56,12 +57,12 @@ func runDemo(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "OCR handwritten words (Taskar et al. 2003, embedded): %d training words (folds %s), %d test words (folds %s)\n",
 		len(train), trainFolds, len(test), testFolds)
-	exs := make([]example, len(train))
+	exs := make([]dataset.Example, len(train))
 	for i, w := range train {
-		exs[i] = example{pixels: w.Pixels, labels: w.Labels}
+		exs[i] = dataset.FromWord("embedded:ocr/letter.data.gz", w)
 	}
 	enc := features.NewPixelEncoder(0)
-	c, labels, err := trainingSet(enc, exs, 1)
+	c, labels, err := dataset.EncodeTraining(enc, exs, 1)
 	if err != nil {
 		return err
 	}

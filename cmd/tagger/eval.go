@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
 )
 
 func runEval(e *env, args []string) error {
@@ -35,26 +36,11 @@ func runEval(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ev, err := evaluate(chain.NewTagger(m), exs)
+	ev, err := dataset.Evaluate(chain.NewTagger(m), exs, 0)
 	if err != nil {
 		return err
 	}
 	return writeEval(e, ev)
-}
-
-// evaluate tags exs and compares with their labels.
-func evaluate(tg *chain.Tagger, exs []example) (*chain.Evaluation, error) {
-	pred, err := tagAll(tg, exs)
-	if err != nil {
-		return nil, err
-	}
-	ev := chain.NewEvaluation()
-	for i := range exs {
-		if err := ev.Add(exs[i].labels, pred[i]); err != nil {
-			return nil, err
-		}
-	}
-	return ev, nil
 }
 
 func writeEval(e *env, ev *chain.Evaluation) error {

@@ -3,12 +3,11 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"math"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -73,21 +72,19 @@ func runExplain(e *env, args []string) error {
 	var d chain.Decoding
 	for i := range exs {
 		c.Reset()
-		if err := encodeOne(m.Encoder, &c, &exs[i], nil, false); err != nil {
+		if err := dataset.Encode(m.Encoder, &c, &exs[i], nil, false); err != nil {
 			return fmt.Errorf("sequence %d: %w", i+1, err)
 		}
 		if err := tg.DecodeEncoded(&d, &c, 0, chain.DecodeOptions{Posterior: true}); err != nil {
 			return fmt.Errorf("sequence %d: %w", i+1, err)
 		}
-		explainSequence(w, m, &c, &exs[i], &d, i, top)
+		ex, err := m.Explain(&c, 0, d.Best())
+		if err != nil {
+			return fmt.Errorf("sequence %d: %w", i+1, err)
+		}
+		writeExplanation(w, m, &exs[i], &d, ex, i, top)
 	}
 	return w.Flush()
-}
-
-// contribution is one attribute's part of a score.
-type contribution struct {
-	name  string
-	value float64
 }
 
 func signed(v float64) string {
@@ -98,90 +95,45 @@ func signed(v float64) string {
 	return s
 }
 
-// explainSequence writes the explanation of sequence 0 of c, decoded into d.
-func explainSequence(w *bufio.Writer, m *chain.Model, c *sparse.Corpus, ex *example, d *chain.Decoding, i, top int) {
+func fmt4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
+
+// writeExplanation writes the explanation (chain.Model.Explain) of sequence
+// i, decoded into d.
+func writeExplanation(w *bufio.Writer, m *chain.Model, ex *dataset.Example, d *chain.Decoding, exp []chain.TokenExplanation, i, top int) {
 	L := m.NumLabels()
 	path := d.Best()
-	fmt.Fprintf(w, "# sequence %d: %s\n", i+1, strings.Join(labelNames(m, path), " "))
-	state := make([]float64, L)
-	var parts []contribution
+	names := make([]string, len(path))
 	for t, y := range path {
-		// State scores of every label, to name the runner-up.
-		clear(state)
-		cols, vals := c.Unary.Row(t)
-		parts = parts[:0]
-		for k, a := range cols {
-			v := 1.0
-			if vals != nil {
-				v = vals[k]
-			}
-			wa := m.State[int(a)*L : int(a)*L+L]
-			for l := range state {
-				state[l] += v * wa[l]
-			}
-			if x := v * wa[y]; x != 0 {
-				parts = append(parts, contribution{m.Encoder.Unary().Name(a), x})
-			}
+		names[t] = m.Labels[y]
+	}
+	fmt.Fprintf(w, "# sequence %d: %s\n", i+1, strings.Join(names, " "))
+	for t, e := range exp {
+		y := e.Label
+		word := ex.Text[t]
+		if ex.Tokens != nil {
+			word = strings.Join(ex.Tokens[t], " ")
 		}
-		word := ex.text[t]
-		if ex.tokens != nil {
-			word = strings.Join(ex.tokens[t], " ")
-		}
-		fmt.Fprintf(w, "%d\t%s\t%s\tp %s\tstate %s", t+1, word, m.Labels[y],
-			strconv.FormatFloat(d.Marginal[t*L+y], 'f', 4, 64), strconv.FormatFloat(state[y], 'f', 4, 64))
-		if r := runnerUp(state, y); r >= 0 {
-			fmt.Fprintf(w, "\t(runner-up %s %s)", m.Labels[r], strconv.FormatFloat(state[r], 'f', 4, 64))
+		fmt.Fprintf(w, "%d\t%s\t%s\tp %s\tstate %s", t+1, word, m.Labels[y], fmt4(d.Marginal[t*L+y]), fmt4(e.State[y]))
+		if r := e.RunnerUp; r >= 0 {
+			fmt.Fprintf(w, "\t(runner-up %s %s)", m.Labels[r], fmt4(e.State[r]))
 		}
 		w.WriteByte('\n')
-		if t > 0 {
-			p := path[t-1]
-			fmt.Fprintf(w, "\ttrans %s -> %s\t%s\n", m.Labels[p], m.Labels[y], signed(m.W[m.TransIndex(p, y)]))
-			var pc []int32
-			var pv []float64
-			if c.Pair.Rows() > t {
-				pc, pv = c.Pair.Row(t)
-			}
-			for k, a := range pc {
-				v := 1.0
-				if pv != nil {
-					v = pv[k]
-				}
-				if x := v * m.W[m.PairIndex(int(a), p, y)]; x != 0 {
-					fmt.Fprintf(w, "\tpair %s\t%s\n", m.Encoder.Pair().Name(a), signed(x))
-				}
+		if e.Prev >= 0 {
+			fmt.Fprintf(w, "\ttrans %s -> %s\t%s\n", m.Labels[e.Prev], m.Labels[y], signed(e.Trans))
+			for _, p := range e.Pairs {
+				fmt.Fprintf(w, "\tpair %s\t%s\n", p.Name, signed(p.Value))
 			}
 		}
-		sort.SliceStable(parts, func(a, b int) bool { return math.Abs(parts[a].value) > math.Abs(parts[b].value) })
-		n := len(parts)
+		n := len(e.Attrs)
 		if top > 0 && n > top {
 			n = top
 		}
-		for _, p := range parts[:n] {
-			fmt.Fprintf(w, "\t%s\t%s\n", signed(p.value), p.name)
+		for _, p := range e.Attrs[:n] {
+			fmt.Fprintf(w, "\t%s\t%s\n", signed(p.Value), p.Name)
 		}
-		if n < len(parts) {
-			fmt.Fprintf(w, "\t... %d more\n", len(parts)-n)
+		if n < len(e.Attrs) {
+			fmt.Fprintf(w, "\t... %d more\n", len(e.Attrs)-n)
 		}
 	}
 	w.WriteByte('\n')
-}
-
-// runnerUp returns the label other than y with the highest state score
-// (the lowest index among ties), or -1 if there is none.
-func runnerUp(state []float64, y int) int {
-	r := -1
-	for l, s := range state {
-		if l != y && (r < 0 || s > state[r]) {
-			r = l
-		}
-	}
-	return r
-}
-
-func labelNames(m *chain.Model, path []int) []string {
-	out := make([]string, len(path))
-	for t, y := range path {
-		out[t] = m.Labels[y]
-	}
-	return out
 }

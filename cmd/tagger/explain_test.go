@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -61,7 +62,7 @@ func TestExplainSumsToScore(t *testing.T) {
 		return v
 	}
 	for i, block := range blocks {
-		path, err := tg.Tag(nil, exs[i].tokens)
+		path, err := tg.Tag(nil, exs[i].Tokens)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,10 +100,10 @@ func TestExplainSumsToScore(t *testing.T) {
 	}
 }
 
-func encodeForTest(t *testing.T, m *chain.Model, ex *example) *sparse.Corpus {
+func encodeForTest(t *testing.T, m *chain.Model, ex *dataset.Example) *sparse.Corpus {
 	t.Helper()
 	c := &sparse.Corpus{}
-	if err := encodeOne(m.Encoder, c, ex, nil, false); err != nil {
+	if err := dataset.Encode(m.Encoder, c, ex, nil, false); err != nil {
 		t.Fatal(err)
 	}
 	return c

@@ -2,12 +2,13 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/internal/paperbench"
 )
 
 // pathFlags are the options of path.
@@ -38,7 +39,7 @@ func runPath(e *env, args []string) error {
 	fs.StringVar(&pf.folds, "folds", "", "OCR folds to use, e.g. `1-9` or 0,3 (default all)")
 	fs.StringVar(&pf.template, "template", "", "CRF++ feature template `file` for column formats")
 	fs.IntVar(&pf.minFreq, "min-freq", 1, "drop attributes seen fewer than this many times")
-	fs.StringVar(&pf.data, "data", "", "built-in data set instead of TRAIN-FILE: "+strings.Join(builtinData, ", ")+" (ocr = chain over words, ocr-letters = letter by letter, T = 1)")
+	fs.StringVar(&pf.data, "data", "", "built-in data set instead of TRAIN-FILE: "+strings.Join(paperbench.Builtin, ", ")+" (ocr = chain over words, ocr-letters = letter by letter, T = 1)")
 	fs.Float64Var(&pf.scale, "scale", 1, "with --data: multiply n and d of syn1-3 by `S` (0 < S <= 1); keep the fraction S of the OCR words")
 	fs.Uint64Var(&pf.seed, "seed", 1, "seed of the synthetic data sets")
 	fs.Float64Var(&pf.alpha, "alpha", 1, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1)")
@@ -61,22 +62,27 @@ func runPath(e *env, args []string) error {
 	if !(pf.minRatio > 0 && pf.minRatio <= 1) {
 		return usagef("--min-ratio must be in (0, 1]")
 	}
-	var ds *dataset
+	var ds *paperbench.Data
 	switch {
 	case pf.data != "" && len(pos) != 0:
 		return usagef("give either --data or a training file, not both")
 	case pf.data != "":
-		if ds, err = loadBuiltin(pf.data, pf.scale, pf.seed); err != nil {
+		if ds, err = paperbench.LoadBuiltin(pf.data, pf.scale, pf.seed); err != nil {
 			return usageError{err}
 		}
 	case len(pos) != 1:
 		return usagef("want exactly one training file or --data, got %d files (see tagger path -h)", len(pos))
 	default:
-		if ds, err = fileDataset(e, pos[0], pf.dataFlags, pf.template, pf.minFreq); err != nil {
+		folds, err := dataset.ParseFolds(pf.folds)
+		if err != nil {
+			return err
+		}
+		opts := dataset.Options{Format: dataset.Format(pf.format), Folds: folds}
+		if ds, err = paperbench.FromFile(pos[0], e.stdin, opts, pf.template, pf.minFreq); err != nil {
 			return err
 		}
 	}
-	m, err := ds.newModel()
+	m, err := ds.NewModel()
 	if err != nil {
 		return err
 	}
@@ -85,14 +91,14 @@ func runPath(e *env, args []string) error {
 		d -= m.PairOffset() - m.TransOffset() // the transition block is always allocated
 	}
 	fmt.Fprintf(e.stdout, "data %s: %s; %d features; alpha %g, %d betas down to %g beta_max, epsilon %g, screen %s, gamma %g\n",
-		ds.name, ds.desc, d, pf.alpha, pf.betas, pf.minRatio, pf.epsilon, pf.screen, pf.gamma)
+		ds.Name, ds.Desc, d, pf.alpha, pf.betas, pf.minRatio, pf.epsilon, pf.screen, pf.gamma)
 	fmt.Fprintf(e.stdout, "%4s  %11s  %6s  %9s  %10s  %9s  %9s\n", "k", "beta/bmax", "iters", "seconds", "gap", "nonzero", "screened")
 	op := chain.Options{
 		Alpha: pf.alpha, Epsilon: pf.epsilon, Screen: chain.ScreenRule(pf.screen), Gamma: pf.gamma,
 		Threads: pf.threads, MaxIter: pf.maxIter,
 	}
 	t0 := time.Now()
-	results, err := chain.Path(e.ctx, m, ds.corpus, op, chain.PathOptions{K: pf.betas, MinRatio: pf.minRatio},
+	results, err := chain.Path(e.ctx, m, ds.Corpus, op, chain.PathOptions{K: pf.betas, MinRatio: pf.minRatio},
 		func(k int, res *chain.Result, _ []float64) error {
 			fmt.Fprintf(e.stdout, "%4d  %11.6f  %6d  %9.3f  %10.3e  %9d  %9d\n",
 				k, res.Beta/res.BetaMax, len(res.Iterations)-1, res.Seconds, res.Gap, res.NonZero, res.Screened)
@@ -110,19 +116,19 @@ func runPath(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "path: %d betas, %d iterations, %.3fs (screening %.3fs)\n", len(results), iters, total, screenSecs)
 	if pf.report != "" {
-		rep := pathReport{Data: ds.name, Alpha: pf.alpha, Features: results[0].Dimension, Screen: string(results[0].Screen),
+		rep := paperbench.PathReport{Data: ds.Name, Alpha: pf.alpha, Features: results[0].Dimension, Screen: string(results[0].Screen),
 			Epsilon: results[0].Epsilon, Gamma: pf.gamma, K: pf.betas, MinRatio: pf.minRatio, BetaMax: results[0].BetaMax,
 			SecondsTotal: total}
 		for _, r := range results {
-			rep.Path = append(rep.Path, newTrainReport(ds.name, r, pf.gamma))
+			rep.Path = append(rep.Path, paperbench.NewTrainReport(ds.Name, r, pf.gamma))
 		}
-		if err := writeJSONAtomic(pf.report, rep); err != nil {
+		if err := paperbench.WriteJSON(pf.report, rep); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "wrote %s\n", pf.report)
 	}
 	if pf.out != "" {
-		files, err := writeRatioFigures(pf.out, figurePrefix(ds.name)+"-"+pf.screen, ds.name, []ruleRun{{rule: pf.screen, results: results}})
+		files, err := paperbench.WriteRatioFigures(pf.out, paperbench.FigurePrefix(ds.Name)+"-"+pf.screen, ds.Name, []paperbench.RuleRun{{Rule: pf.screen, Results: results}})
 		if err != nil {
 			return err
 		}
@@ -131,20 +137,4 @@ func runPath(e *env, args []string) error {
 		}
 	}
 	return nil
-}
-
-// figurePrefix turns a data set name (possibly a file path) into a file
-// name prefix.
-func figurePrefix(name string) string {
-	name = strings.TrimPrefix(name, embeddedPrefix)
-	base := filepath.Base(name)
-	for _, ext := range []string{".gz", ".txt", ".data", ".conll", ".crfsuite"} {
-		base = strings.TrimSuffix(base, ext)
-	}
-	return strings.Map(func(r rune) rune {
-		if r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, base)
 }

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/sparsetag/sparsetag/chain"
-	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/dataset"
 )
 
 // tagFlags are the options of tag.
@@ -109,11 +107,11 @@ func runTag(e *env, args []string) error {
 	}
 	var fixed [][]int
 	if tf.forced {
-		if fixed, err = fixedLabels(m, exs, tagInputName(pos[0])); err != nil {
+		if fixed, err = dataset.FixedLabels(m.Labels, exs, dataset.InputName(pos[0])); err != nil {
 			return err
 		}
 	}
-	decs, err := decodeExamples(chain.NewTagger(m), exs, opt, fixed)
+	decs, err := dataset.DecodeAll(chain.NewTagger(m), exs, opt, fixed, 0)
 	if err != nil {
 		return err
 	}
@@ -133,92 +131,6 @@ func runTag(e *env, args []string) error {
 	return w.Flush()
 }
 
-func tagInputName(path string) string {
-	if path == "-" {
-		return "stdin"
-	}
-	return path
-}
-
-// fixedLabels turns the label columns of exs into fixed label ids for
-// forced decoding: "_" and "?" are free (-1).
-func fixedLabels(m *chain.Model, exs []example, name string) ([][]int, error) {
-	ids := make(map[string]int, len(m.Labels))
-	for y, l := range m.Labels {
-		ids[l] = y
-	}
-	out := make([][]int, len(exs))
-	for i := range exs {
-		ex := &exs[i]
-		out[i] = make([]int, ex.len())
-		for t := range out[i] {
-			out[i][t] = -1
-			if t >= len(ex.labels) {
-				continue
-			}
-			l := ex.labels[t]
-			if l == "_" || l == "?" {
-				continue
-			}
-			y, ok := ids[l]
-			if !ok {
-				return nil, fmt.Errorf("%s: sequence %d, token %d (%s): label %q is not a label of the model (want one of %s, or _ or ? for a free token)",
-					name, i+1, t+1, ex.text[t], l, strings.Join(m.Labels, " "))
-			}
-			out[i][t] = y
-		}
-	}
-	return out, nil
-}
-
-// decodeExamples decodes every example on all cores (a Tagger is safe for
-// concurrent use; results are stored by index, so the output order is the
-// input order).
-func decodeExamples(tg *chain.Tagger, exs []example, opt chain.DecodeOptions, fixed [][]int) ([]chain.Decoding, error) {
-	enc := tg.Model().Encoder
-	if enc == nil {
-		return nil, chain.ErrNoEncoder
-	}
-	out := make([]chain.Decoding, len(exs))
-	errs := make([]error, len(exs))
-	workers := min(runtime.NumCPU(), len(exs))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(exs); i += workers {
-				ex := &exs[i]
-				o := opt
-				if fixed != nil {
-					o.Fixed = fixed[i]
-				}
-				var err error
-				switch enc.Kind() {
-				case features.KindTemplate:
-					err = tg.Decode(&out[i], ex.tokens, o)
-				case features.KindAttributes:
-					err = tg.DecodeAttributes(&out[i], ex.names, ex.values, o)
-				case features.KindPixels:
-					err = tg.DecodePixels(&out[i], ex.pixels, o)
-				default:
-					err = fmt.Errorf("encoder kind %v cannot decode this input", enc.Kind())
-				}
-				if err != nil {
-					errs[i] = fmt.Errorf("sequence %d: %w", i+1, err)
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
 // fmtProb formats a probability with 4 decimals (enough for reading, and
 // stable across platforms in golden tests).
 func fmtProb(p float64) string { return strconv.FormatFloat(p, 'f', 4, 64) }
@@ -226,7 +138,7 @@ func fmtProb(p float64) string { return strconv.FormatFloat(p, 'f', 4, 64) }
 // tokenMarginal returns the marginal probability of label y at position t.
 func tokenMarginal(d *chain.Decoding, L, t, y int) float64 { return d.Marginal[t*L+y] }
 
-func writeTagCoNLL(w *bufio.Writer, m *chain.Model, ex *example, d *chain.Decoding, tf *tagFlags) {
+func writeTagCoNLL(w *bufio.Writer, m *chain.Model, ex *dataset.Example, d *chain.Decoding, tf *tagFlags) {
 	L := m.NumLabels()
 	for k, path := range d.Paths {
 		switch {
@@ -236,10 +148,10 @@ func writeTagCoNLL(w *bufio.Writer, m *chain.Model, ex *example, d *chain.Decodi
 			fmt.Fprintf(w, "# prob %s\n", fmtProb(d.Probs[k]))
 		}
 		for t, y := range path {
-			if ex.tokens != nil {
-				w.WriteString(strings.Join(ex.tokens[t], " "))
+			if ex.Tokens != nil {
+				w.WriteString(strings.Join(ex.Tokens[t], " "))
 			} else {
-				w.WriteString(ex.text[t])
+				w.WriteString(ex.Text[t])
 			}
 			w.WriteByte(' ')
 			w.WriteString(m.Labels[y])
@@ -253,14 +165,14 @@ func writeTagCoNLL(w *bufio.Writer, m *chain.Model, ex *example, d *chain.Decodi
 	}
 }
 
-func writeTagSlash(w *bufio.Writer, m *chain.Model, ex *example, d *chain.Decoding, tf *tagFlags) {
+func writeTagSlash(w *bufio.Writer, m *chain.Model, ex *dataset.Example, d *chain.Decoding, tf *tagFlags) {
 	L := m.NumLabels()
 	for k, path := range d.Paths {
 		for t, y := range path {
 			if t > 0 {
 				w.WriteByte(' ')
 			}
-			w.WriteString(ex.text[t])
+			w.WriteString(ex.Text[t])
 			w.WriteByte('/')
 			w.WriteString(m.Labels[y])
 			if tf.marginals {
@@ -299,7 +211,7 @@ type tagSequence struct {
 	NBest []tagCandidate `json:"nbest,omitempty"`
 }
 
-func writeTagJSON(w io.Writer, m *chain.Model, ex *example, d *chain.Decoding, tf *tagFlags) error {
+func writeTagJSON(w io.Writer, m *chain.Model, ex *dataset.Example, d *chain.Decoding, tf *tagFlags) error {
 	L := m.NumLabels()
 	cand := func(k int) tagCandidate {
 		c := tagCandidate{Prob: tagFloat(d.Probs[k]), Score: tagFloat(d.Scores[k])}
@@ -309,7 +221,7 @@ func writeTagJSON(w io.Writer, m *chain.Model, ex *example, d *chain.Decoding, t
 		}
 		return c
 	}
-	s := tagSequence{Tokens: ex.text, tagCandidate: cand(0)}
+	s := tagSequence{Tokens: ex.Text, tagCandidate: cand(0)}
 	if s.Tokens == nil {
 		s.Tokens = []string{}
 	}

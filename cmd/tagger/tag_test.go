@@ -168,17 +168,17 @@ func TestTagJSONAgainstTagProb(t *testing.T) {
 			t.Fatalf("line %d: %v", i+1, err)
 		}
 		var p chain.Posterior
-		if err := tg.TagProb(&p, exs[i].tokens); err != nil {
+		if err := tg.TagProb(&p, exs[i].Tokens); err != nil {
 			t.Fatal(err)
 		}
 		L := m.NumLabels()
-		T := len(exs[i].tokens)
+		T := len(exs[i].Tokens)
 		if len(got.Tokens) != T || len(got.Labels) != T || len(got.Marginals) != T {
 			t.Fatalf("line %d: lengths %d %d %d, want %d", i+1, len(got.Tokens), len(got.Labels), len(got.Marginals), T)
 		}
 		for tt, y := range p.Path {
-			if got.Labels[tt] != m.Labels[y] || got.Tokens[tt] != exs[i].text[tt] {
-				t.Fatalf("line %d token %d: %s/%s, want %s/%s", i+1, tt, got.Tokens[tt], got.Labels[tt], exs[i].text[tt], m.Labels[y])
+			if got.Labels[tt] != m.Labels[y] || got.Tokens[tt] != exs[i].Text[tt] {
+				t.Fatalf("line %d token %d: %s/%s, want %s/%s", i+1, tt, got.Tokens[tt], got.Labels[tt], exs[i].Text[tt], m.Labels[y])
 			}
 			if !approxEqual(got.Marginals[tt], p.Marginal[tt*L+y], 2e-6, 0) {
 				t.Fatalf("line %d token %d: marginal %v, want %v", i+1, tt, got.Marginals[tt], p.Marginal[tt*L+y])

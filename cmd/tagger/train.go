@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/internal/atomicfile"
+	"github.com/sparsetag/sparsetag/internal/paperbench"
 )
 
 // trainFlags are the options of train.
@@ -113,11 +116,11 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := newEncoder(tf.format, tf.template)
+	enc, err := dataset.NewEncoder(dataset.Format(tf.format), tf.template)
 	if err != nil {
 		return nil, err
 	}
-	c, labels, err := trainingSet(enc, exs, tf.minFreq)
+	c, labels, err := dataset.EncodeTraining(enc, exs, tf.minFreq)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -140,10 +143,10 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if tf.ckpt != "" {
 		op.CheckpointEvery = tf.ckptEvery
 		op.Checkpoint = func(ck *chain.Checkpoint) error {
-			return writeFileAtomic(tf.ckpt, func(w io.Writer) error {
+			return atomicfile.Write(tf.ckpt, func(w io.Writer) error {
 				_, err := ck.WriteTo(w)
 				return err
-			})
+			}, nil)
 		}
 		if tf.resume {
 			f, err := os.Open(tf.ckpt)
@@ -198,7 +201,7 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 			res.StopReason, len(res.Iterations)-1, res.Gap, res.NonZero, res.Dimension, res.Screened, res.Beta, res.BetaMax, res.Seconds, res.SecondsScreening)
 	}
 	if tf.report != "" {
-		if err := writeJSONAtomic(tf.report, newTrainReport(path, res, 0)); err != nil {
+		if err := paperbench.WriteJSON(tf.report, paperbench.NewTrainReport(path, res, 0)); err != nil {
 			return nil, err
 		}
 	}
@@ -218,7 +221,7 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 type earlyStop struct {
 	e        *env
 	m        *chain.Model
-	valid    []example
+	valid    []dataset.Example
 	patience int
 	quiet    bool
 
@@ -233,7 +236,7 @@ type earlyStop struct {
 func (es *earlyStop) score(w []float64) (float64, error) {
 	saved := append([]float64(nil), es.m.W...)
 	copy(es.m.W, w)
-	ev, err := evaluate(chain.NewTagger(es.m), es.valid)
+	ev, err := dataset.Evaluate(chain.NewTagger(es.m), es.valid, 0)
 	copy(es.m.W, saved)
 	if err != nil {
 		return 0, err

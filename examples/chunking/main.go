@@ -27,14 +27,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
-	"sync"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/corpora"
+	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
-	"github.com/sparsetag/sparsetag/sparse"
 )
 
 //go:embed chunking.template
@@ -126,8 +124,16 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		test = test[:cfg.test]
 	}
 
+	trainEx := make([]dataset.Example, len(train))
+	for i, s := range train {
+		trainEx[i] = dataset.FromSequence("embedded:conll2000/train.txt.gz", s)
+	}
+	testEx := make([]dataset.Example, len(test))
+	for i, s := range test {
+		testEx[i] = dataset.FromSequence("embedded:conll2000/test.txt.gz", s)
+	}
 	enc := features.NewTemplateEncoder(tmpl)
-	c, labels, err := encode(enc, train)
+	c, labels, err := dataset.EncodeTraining(enc, trainEx, 1)
 	if err != nil {
 		return err
 	}
@@ -163,15 +169,10 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "wrote %s\n", cfg.save)
 	}
 
-	pred, err := tagAll(chain.NewTagger(m), test)
+	// dataset.Evaluate tags the test sentences on all cores and compares.
+	ev, err := dataset.Evaluate(chain.NewTagger(m), testEx, 0)
 	if err != nil {
 		return err
-	}
-	ev := chain.NewEvaluation()
-	for i := range test {
-		if err := ev.Add(test[i].Labels, pred[i]); err != nil {
-			return fmt.Errorf("test sentence %d: %w", i+1, err)
-		}
 	}
 	overall, _ := ev.Chunks()
 	fmt.Fprintf(stdout, "test: %d sentences, %d tokens, %d chunks\n", ev.Sequences, ev.Tokens, overall.Gold)
@@ -185,57 +186,4 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "total time %.1fs\n", time.Since(t0).Seconds())
 	return nil
-}
-
-// encode builds the label set (in order of first appearance), encodes the
-// sentences while growing the encoder's dictionaries, and freezes them.
-func encode(enc *features.Encoder, seqs []corpora.Sequence) (*sparse.Corpus, []string, error) {
-	var labels []string
-	ids := map[string]int32{}
-	c := &sparse.Corpus{}
-	var y []int32
-	for i, s := range seqs {
-		y = y[:0]
-		for _, l := range s.Labels {
-			id, ok := ids[l]
-			if !ok {
-				id = int32(len(labels))
-				ids[l] = id
-				labels = append(labels, l)
-			}
-			y = append(y, id)
-		}
-		if err := enc.EncodeColumns(c, s.Tokens, y, true); err != nil {
-			return nil, nil, fmt.Errorf("training sentence %d (line %d): %w", i+1, s.Line, err)
-		}
-	}
-	enc.Freeze(0)
-	return c, labels, nil
-}
-
-// tagAll tags the sentences on all cores (a Tagger is safe for concurrent
-// use) and returns the predicted labels in input order.
-func tagAll(tg *chain.Tagger, seqs []corpora.Sequence) ([][]string, error) {
-	out := make([][]string, len(seqs))
-	errs := make([]error, len(seqs))
-	workers := min(runtime.GOMAXPROCS(0), len(seqs))
-	var wg sync.WaitGroup
-	for k := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var path []int
-			for i := k; i < len(seqs); i += workers {
-				var err error
-				path, err = tg.Tag(path, seqs[i].Tokens)
-				if err != nil {
-					errs[i] = fmt.Errorf("test sentence %d (line %d): %w", i+1, seqs[i].Line, err)
-					continue
-				}
-				out[i] = tg.Labels(nil, path)
-			}
-		}()
-	}
-	wg.Wait()
-	return out, errors.Join(errs...)
 }

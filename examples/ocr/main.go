@@ -27,17 +27,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/corpora"
+	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
-	"github.com/sparsetag/sparsetag/sparse"
 )
 
 func main() {
@@ -116,8 +113,15 @@ func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 	if cfg.rich {
 		po = features.PixelPairs | features.PixelCounts | features.PixelBias
 	}
+	toExamples := func(words []corpora.Word) []dataset.Example {
+		out := make([]dataset.Example, len(words))
+		for i, w := range words {
+			out[i] = dataset.FromWord("embedded:ocr/letter.data.gz", w)
+		}
+		return out
+	}
 	enc := features.NewPixelEncoder(po)
-	c, labels, err := encode(enc, trainWords)
+	c, labels, err := dataset.EncodeTraining(enc, toExamples(trainWords), 1)
 	if err != nil {
 		return err
 	}
@@ -143,7 +147,7 @@ func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 	fmt.Fprintf(stdout, "trained: %d iterations (%s), gap %.1e, %d non-zero weights, %d screened, %.1fs\n",
 		len(res.Iterations)-1, res.StopReason, res.Gap, res.NonZero, res.Screened, res.Seconds)
 
-	pred, err := tagAll(chain.NewTagger(m), testWords)
+	pred, err := dataset.TagAll(chain.NewTagger(m), toExamples(testWords), 0)
 	if err != nil {
 		return err
 	}
@@ -176,78 +180,11 @@ func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 	return nil
 }
 
-// encode builds the label set (in order of first appearance) and encodes
-// the words into a corpus, growing the encoder's dictionary; it then freezes
-// the encoder for tagging.
-func encode(enc *features.Encoder, words []corpora.Word) (*sparse.Corpus, []string, error) {
-	var labels []string
-	ids := map[string]int32{}
-	c := &sparse.Corpus{}
-	var y []int32
-	for _, w := range words {
-		y = y[:0]
-		for _, l := range w.Labels {
-			id, ok := ids[l]
-			if !ok {
-				id = int32(len(labels))
-				ids[l] = id
-				labels = append(labels, l)
-			}
-			y = append(y, id)
-		}
-		if err := enc.EncodePixels(c, w.Pixels, y, true); err != nil {
-			return nil, nil, fmt.Errorf("word %d (line %d): %w", w.ID, w.Line, err)
-		}
-	}
-	enc.Freeze(0)
-	return c, labels, nil
-}
-
-// tagAll tags the words on all cores (a Tagger is safe for concurrent use)
-// and returns the predicted letters in input order.
-func tagAll(tg *chain.Tagger, words []corpora.Word) ([][]string, error) {
-	out := make([][]string, len(words))
-	errs := make([]error, len(words))
-	workers := min(runtime.GOMAXPROCS(0), len(words))
-	var wg sync.WaitGroup
-	for k := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var path []int
-			for i := k; i < len(words); i += workers {
-				var err error
-				path, err = tg.TagPixels(path, words[i].Pixels)
-				if err != nil {
-					errs[i] = fmt.Errorf("word %d: %w", words[i].ID, err)
-					continue
-				}
-				out[i] = tg.Labels(nil, path)
-			}
-		}()
-	}
-	wg.Wait()
-	return out, errors.Join(errs...)
-}
-
-// parseFolds parses "1", "1-9" or "0,2,4".
+// parseFolds parses "1", "1-9" or "0,2,4" (dataset.ParseFolds, where ""
+// would mean all folds).
 func parseFolds(s string) ([]int, error) {
-	var out []int
-	for part := range strings.SplitSeq(s, ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			return nil, fmt.Errorf("bad fold %q (want e.g. 0, 1-9 or 0,2,4)", part)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return nil, fmt.Errorf("bad fold range %q", part)
-			}
-		}
-		for f := a; f <= b; f++ {
-			out = append(out, f)
-		}
+	if strings.TrimSpace(s) == "" {
+		return nil, errors.New("no folds given (want e.g. 0, 1-9 or 0,2,4)")
 	}
-	return out, nil
+	return dataset.ParseFolds(s)
 }

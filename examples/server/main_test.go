@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
-	"github.com/sparsetag/sparsetag/sparse"
 )
 
 // toy is a tiny chunking corpus: word, POS, chunk tag.
@@ -55,33 +55,17 @@ const (
 	posTemplate  = "U00:%x[0,0]\nU01:%x[0,1]\nU02:%x[-1,1]/%x[0,1]\nB\n"
 )
 
-// trainToy trains a model on toy with the given template. With a word-only
-// template the POS column is dropped from the input.
+// trainToy trains a model on toy with the given template (a word-only
+// template simply does not read the POS column).
 func trainToy(t *testing.T, template string) *chain.Model {
 	t.Helper()
 	tmpl, err := features.Compile(template)
 	noErr(t, err)
+	exs, err := dataset.Read("toy", strings.NewReader(toy), dataset.Options{Format: dataset.CoNLL, Labeled: true})
+	noErr(t, err)
 	enc := features.NewTemplateEncoder(tmpl)
-	c := &sparse.Corpus{}
-	var labels []string
-	ids := map[string]int32{}
-	for _, block := range strings.Split(strings.TrimSpace(toy), "\n\n") {
-		var cols [][]string
-		var y []int32
-		for _, line := range strings.Split(block, "\n") {
-			f := strings.Fields(line)
-			cols = append(cols, f[:tmpl.Columns()])
-			id, ok := ids[f[2]]
-			if !ok {
-				id = int32(len(labels))
-				ids[f[2]] = id
-				labels = append(labels, f[2])
-			}
-			y = append(y, id)
-		}
-		noErr(t, enc.EncodeColumns(c, cols, y, true))
-	}
-	enc.Freeze(0)
+	c, labels, err := dataset.EncodeTraining(enc, exs, 1)
+	noErr(t, err)
 	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
 	noErr(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

@@ -1,4 +1,4 @@
-package main
+package paperbench
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -16,6 +17,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/internal/atomicfile"
 )
 
 // figureRatios are the beta/beta_max values of the paper's figures, in the
@@ -63,21 +66,21 @@ func screeningRatios(res *chain.Result) (iters, rejection, reservation []float64
 	return iters, rejection, reservation
 }
 
-// ruleRun is one rule's path on one data set, for the figures.
-type ruleRun struct {
-	rule    string
-	results []*chain.Result
+// RuleRun is one rule's path on one data set, for the figures.
+type RuleRun struct {
+	Rule    string
+	Results []*chain.Result
 }
 
-// writeRatioFigures writes the paper's two figures for one data set, each
+// WriteRatioFigures writes the paper's two figures for one data set, each
 // with the four panels beta/beta_max in {0.1, 0.2, 0.5, 0.9} (the nearest path
 // betas) and one line per screening rule: dir/prefix-rejection.png and
 // dir/prefix-reservation.png. It returns the paths written.
-func writeRatioFigures(dir, prefix, data string, runs []ruleRun) ([]string, error) {
+func WriteRatioFigures(dir, prefix, data string, runs []RuleRun) ([]string, error) {
 	var ratios []float64
 	for _, r := range runs {
-		if len(r.results) > 0 {
-			for _, res := range r.results {
+		if len(r.Results) > 0 {
+			for _, res := range r.Results {
 				ratios = append(ratios, res.Beta/res.BetaMax)
 			}
 			break
@@ -93,14 +96,14 @@ func writeRatioFigures(dir, prefix, data string, runs []ruleRun) ([]string, erro
 		title := fmt.Sprintf("beta/beta_max = %.3g", ratios[k])
 		rej[p].title, resv[p].title = title, title
 		for _, r := range runs {
-			if k >= len(r.results) {
+			if k >= len(r.Results) {
 				continue
 			}
-			x, a, b := screeningRatios(r.results[k])
+			x, a, b := screeningRatios(r.Results[k])
 			if a != nil {
-				rej[p].curves = append(rej[p].curves, figCurve{label: r.rule, xs: x, ys: a})
+				rej[p].curves = append(rej[p].curves, figCurve{label: r.Rule, xs: x, ys: a})
 			}
-			resv[p].curves = append(resv[p].curves, figCurve{label: r.rule, xs: x, ys: b})
+			resv[p].curves = append(resv[p].curves, figCurve{label: r.Rule, xs: x, ys: b})
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -190,10 +193,10 @@ func writeFigure(path, title, ylabel string, legendTop bool, panels []figPanel) 
 	sty.YAlign = draw.YCenter
 	dc.FillText(sty, vg.Point{X: width / 2, Y: height - titleH/2}, title)
 
-	return writeFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
 		return err
-	})
+	}, nil)
 }
 
 // iterationTicks are plot's default ticks restricted to whole iterations and
@@ -213,4 +216,20 @@ func (iterationTicks) Ticks(lo, hi float64) []plot.Tick {
 		out = append(out, t)
 	}
 	return out
+}
+
+// FigurePrefix turns a data set name (possibly a file path) into a file
+// name prefix.
+func FigurePrefix(name string) string {
+	name = strings.TrimPrefix(name, dataset.EmbeddedPrefix)
+	base := filepath.Base(name)
+	for _, ext := range []string{".gz", ".txt", ".data", ".conll", ".crfsuite"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, base)
 }

@@ -1,0 +1,27 @@
+// Package dataset turns files into what the trainer and the tagger consume:
+// it reads labeled or unlabeled sequences in every format of package corpora
+// (CoNLL columns, CRFsuite attributes, CoNLL-U, the OCR letters, raw text)
+// into [Example] values, interns label names ([Labels]), encodes examples
+// with a features.Encoder into a sparse.Corpus (growing the dictionaries for
+// training, frozen for tagging), and tags or decodes a whole set with a
+// chain.Tagger on a bounded number of goroutines, results in input order.
+//
+// It sits above corpora, features, sparse and chain; chain never imports it
+// (chain/layering_test.go). Programs (cmd/tagger, examples/) use it instead
+// of each keeping a copy of the same glue.
+//
+// # Errors
+//
+// Malformed input is reported by the corpora readers as *corpora.ParseError
+// with file and line ("train.txt:1042:3: ..."), which is passed through
+// unchanged, so errors.As finds it. Errors about a whole sequence name its
+// file and first line, e.g. "train.txt:17: sequence of 100001 positions ...".
+//
+// # Concurrency
+//
+// [TagAll], [DecodeAll] and [Evaluate] share one chain.Tagger (safe for
+// concurrent use) between at most the given number of goroutines; every
+// result is stored at its input index, so the output order is the input
+// order and does not depend on scheduling. Everything else runs on the
+// caller's goroutine.
+package dataset

@@ -1,0 +1,221 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// Labels interns label names: ids are dense, in order of first appearance.
+// The zero value is empty and ready to use. A Labels is not safe for
+// concurrent use.
+type Labels struct {
+	names []string
+	ids   map[string]int32
+}
+
+// NewLabels returns a label set holding names, with ids in that order; a
+// repeated name keeps its first id.
+func NewLabels(names []string) *Labels {
+	l := &Labels{}
+	for _, n := range names {
+		l.ID(n)
+	}
+	return l
+}
+
+// ID returns the id of name, adding it if it is new.
+func (l *Labels) ID(name string) int32 {
+	if id, ok := l.ids[name]; ok {
+		return id
+	}
+	if l.ids == nil {
+		l.ids = make(map[string]int32)
+	}
+	id := int32(len(l.names))
+	l.ids[name] = id
+	l.names = append(l.names, name)
+	return id
+}
+
+// Lookup returns the id of name and whether it is in the set.
+func (l *Labels) Lookup(name string) (int32, bool) {
+	id, ok := l.ids[name]
+	return id, ok
+}
+
+// Names returns the label names in id order. The caller must not modify it.
+func (l *Labels) Names() []string { return l.names }
+
+// Len returns the number of labels.
+func (l *Labels) Len() int { return len(l.names) }
+
+// AppendIDs interns the labels of a sequence and appends their ids to dst.
+func (l *Labels) AppendIDs(dst []int32, names []string) []int32 {
+	for _, n := range names {
+		dst = append(dst, l.ID(n))
+	}
+	return dst
+}
+
+// DefaultTemplate is the feature template for column formats when none is
+// given: the words in a +-2 window, two word bigrams, and label bigrams.
+const DefaultTemplate = `# default template: words in a +-2 window, all columns at 0, label bigrams
+U00:%x[-2,0]
+U01:%x[-1,0]
+U02:%x[0,0]
+U03:%x[1,0]
+U04:%x[2,0]
+U05:%x[-1,0]/%x[0,0]
+U06:%x[0,0]/%x[1,0]
+B
+`
+
+// NewEncoder returns a new, growing feature encoder for the format: a
+// template encoder for column formats (the CRF++ template in the file
+// templatePath, read with ReadAll, or DefaultTemplate when it is ""), an
+// attribute encoder for crfsuite and a pixel encoder (lit pixels only) for
+// ocr.
+func NewEncoder(format Format, templatePath string) (*features.Encoder, error) {
+	switch format {
+	case CoNLL, CoNLLU, Text:
+		src := DefaultTemplate
+		if templatePath != "" {
+			b, err := ReadAll(templatePath)
+			if err != nil {
+				return nil, err
+			}
+			src = string(b)
+		}
+		t, err := features.Compile(src)
+		if err != nil {
+			if templatePath != "" {
+				return nil, fmt.Errorf("%s: %w", templatePath, err)
+			}
+			return nil, err
+		}
+		return features.NewTemplateEncoder(t), nil
+	case CRFsuite:
+		if templatePath != "" {
+			return nil, errors.New("--template applies to column formats, not to crfsuite attribute files")
+		}
+		return features.NewAttributeEncoder(), nil
+	case OCR:
+		if templatePath != "" {
+			return nil, errors.New("--template applies to column formats, not to ocr")
+		}
+		return features.NewPixelEncoder(0), nil
+	}
+	return nil, fmt.Errorf("unknown format %q", format)
+}
+
+// Encode appends ex to c with enc, using the input that fits enc's kind.
+// labels holds the label ids of ex (nil for unlabeled data); grow selects
+// whether unseen attributes are added to enc's dictionaries (training) or
+// skipped (tagging, with a frozen encoder).
+func Encode(enc *features.Encoder, c *sparse.Corpus, ex *Example, labels []int32, grow bool) error {
+	switch enc.Kind() {
+	case features.KindTemplate:
+		return enc.EncodeColumns(c, ex.Tokens, labels, grow)
+	case features.KindAttributes:
+		return enc.EncodeAttributes(c, ex.Names, ex.Values, labels, grow)
+	case features.KindPixels:
+		return enc.EncodePixels(c, ex.Pixels, labels, grow)
+	}
+	return fmt.Errorf("encoder kind %v cannot encode this input", enc.Kind())
+}
+
+// count adds the attributes of ex to enc's frequency counts.
+func count(enc *features.Encoder, ex *Example) error {
+	switch enc.Kind() {
+	case features.KindTemplate:
+		return enc.CountColumns(ex.Tokens)
+	case features.KindAttributes:
+		return enc.CountAttributes(ex.Names, ex.Values)
+	case features.KindPixels:
+		return enc.CountPixels(ex.Pixels)
+	}
+	return fmt.Errorf("encoder kind %v cannot encode this input", enc.Kind())
+}
+
+// EncodeTraining encodes labeled examples for training: it interns their
+// labels (in order of first appearance) and grows enc's dictionaries, then
+// freezes enc. With minFreq > 1 it first counts every attribute and keeps
+// only those seen at least minFreq times. It returns the corpus and the label
+// names in id order. An error names the sequence by its 1-based index.
+func EncodeTraining(enc *features.Encoder, exs []Example, minFreq int) (*sparse.Corpus, []string, error) {
+	var labels Labels
+	ids := make([][]int32, len(exs))
+	for i := range exs {
+		ex := &exs[i]
+		if ex.Labels == nil {
+			return nil, nil, fmt.Errorf("sequence %d has no labels", i+1)
+		}
+		ids[i] = labels.AppendIDs(make([]int32, 0, len(ex.Labels)), ex.Labels)
+	}
+	grow := true
+	if minFreq > 1 {
+		for i := range exs {
+			if err := count(enc, &exs[i]); err != nil {
+				return nil, nil, fmt.Errorf("sequence %d: %w", i+1, err)
+			}
+		}
+		enc.Freeze(minFreq)
+		grow = false
+	}
+	c := &sparse.Corpus{}
+	for i := range exs {
+		if err := Encode(enc, c, &exs[i], ids[i], grow); err != nil {
+			return nil, nil, fmt.Errorf("sequence %d: %w", i+1, err)
+		}
+	}
+	if grow {
+		enc.Freeze(0)
+	}
+	return c, labels.Names(), nil
+}
+
+// EncodeFrozen encodes examples for tagging with a frozen encoder: unseen
+// attributes are skipped and labels are not encoded.
+func EncodeFrozen(enc *features.Encoder, exs []Example) (*sparse.Corpus, error) {
+	c := &sparse.Corpus{}
+	for i := range exs {
+		if err := Encode(enc, c, &exs[i], nil, false); err != nil {
+			return nil, fmt.Errorf("sequence %d: %w", i+1, err)
+		}
+	}
+	return c, nil
+}
+
+// FixedLabels turns the labels of exs into label ids of the model's label
+// set (for chain.DecodeOptions.Fixed): "_" and "?" leave a position free
+// (-1), as does a missing label. A label outside the set is an error naming
+// name, the sequence and the token.
+func FixedLabels(labels []string, exs []Example, name string) ([][]int, error) {
+	set := NewLabels(labels)
+	out := make([][]int, len(exs))
+	for i := range exs {
+		ex := &exs[i]
+		out[i] = make([]int, ex.Len())
+		for t := range out[i] {
+			out[i][t] = -1
+			if t >= len(ex.Labels) {
+				continue
+			}
+			l := ex.Labels[t]
+			if l == "_" || l == "?" {
+				continue
+			}
+			y, ok := set.Lookup(l)
+			if !ok {
+				return nil, fmt.Errorf("%s: sequence %d, token %d (%s): label %q is not a label of the model (want one of %s, or _ or ? for a free token)",
+					name, i+1, t+1, ex.Text[t], l, strings.Join(labels, " "))
+			}
+			out[i][t] = int(y)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,63 @@
+package dataset_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
+)
+
+// Example reads a labeled CoNLL corpus, encodes it for training with the
+// default template, trains a chain CRF, and tags unlabeled sentences.
+func Example() {
+	const train = `The DT B-NP
+dog NN I-NP
+barks VBZ B-VP
+
+A DT B-NP
+cat NN I-NP
+sleeps VBZ B-VP
+`
+	exs, err := dataset.Read("train.txt", strings.NewReader(train), dataset.Options{Format: dataset.CoNLL, Labeled: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	enc, err := dataset.NewEncoder(dataset.CoNLL, "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, labels, err := dataset.EncodeTraining(enc, exs, 1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d sequences, %d positions, labels %v\n", c.Len(), c.Positions(), labels)
+
+	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := chain.Train(context.Background(), m, c, chain.Options{BetaRatio: 0.05}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	test, err := dataset.Read("test.txt", strings.NewReader("The DT\ncat NN\nbarks VBZ\n"), dataset.Options{Format: dataset.CoNLL})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pred, err := dataset.TagAll(chain.NewTagger(m), test, 2)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(test[0].Text, pred[0])
+	// Output:
+	// 2 sequences, 6 positions, labels [B-NP I-NP B-VP]
+	// [The cat barks] [B-NP I-NP B-VP]
+}

@@ -1,0 +1,264 @@
+package dataset
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/sparsetag/sparsetag/corpora"
+	"github.com/sparsetag/sparsetag/features"
+)
+
+// Format names an input format.
+type Format string
+
+// The input formats.
+const (
+	CoNLL    Format = "conll"    // whitespace-separated columns, label last, blank line between sequences
+	CRFsuite Format = "crfsuite" // CRFsuite attribute files: label, then name[:value] attributes
+	CoNLLU   Format = "conllu"   // CoNLL-U, UPOS as the label
+	OCR      Format = "ocr"      // the OCR letters file of Taskar et al. (2003)
+	Text     Format = "text"     // raw text, one sentence per line (unlabeled only)
+)
+
+// Formats lists every format, in the order error messages name them.
+var Formats = []Format{CoNLL, CRFsuite, CoNLLU, OCR, Text}
+
+// Kind returns the kind of feature encoder that reads f, and false for an
+// unknown format.
+func (f Format) Kind() (features.Kind, bool) {
+	switch f {
+	case CoNLL, CoNLLU, Text:
+		return features.KindTemplate, true
+	case CRFsuite:
+		return features.KindAttributes, true
+	case OCR:
+		return features.KindPixels, true
+	}
+	return 0, false
+}
+
+// Example is one sequence of any input format, as read from a file. Exactly
+// one of Tokens, Names and Pixels is set.
+type Example struct {
+	Tokens [][]string  // column formats and raw text: the columns of each position, without the label
+	Names  [][]string  // CRFsuite attribute files: attribute names of each position
+	Values [][]float64 // parallel to Names
+	Pixels [][]byte    // OCR: the image of each letter
+	Labels []string    // nil when unlabeled
+	Text   []string    // what to print back for each position: the first column, the first attribute, or the letter
+	File   string      // name of the input, for error messages
+	Line   int         // line of the first position in its file
+}
+
+// Len returns the number of positions.
+func (e *Example) Len() int {
+	switch {
+	case e.Tokens != nil:
+		return len(e.Tokens)
+	case e.Names != nil:
+		return len(e.Names)
+	}
+	return len(e.Pixels)
+}
+
+// where returns "file:line" for error messages.
+func (e *Example) where() string { return fmt.Sprintf("%s:%d", e.File, e.Line) }
+
+// FromSequence converts a sequence of the corpora readers (column formats or
+// CRFsuite attributes). The slices are shared with s. file names the input
+// in error messages.
+func FromSequence(file string, s corpora.Sequence) Example {
+	if s.Attrs != nil {
+		ex := Example{Labels: s.Labels, Names: make([][]string, len(s.Attrs)), Values: make([][]float64, len(s.Attrs)),
+			Text: make([]string, len(s.Attrs)), File: file, Line: s.Line}
+		for t, attrs := range s.Attrs {
+			for _, a := range attrs {
+				ex.Names[t] = append(ex.Names[t], a.Name)
+				ex.Values[t] = append(ex.Values[t], a.Value)
+			}
+			ex.Text[t] = "_"
+			if len(attrs) > 0 {
+				ex.Text[t] = attrs[0].Name
+			}
+		}
+		return ex
+	}
+	ex := Example{Tokens: s.Tokens, Labels: s.Labels, Text: make([]string, len(s.Tokens)), File: file, Line: s.Line}
+	if ex.Tokens == nil {
+		ex.Tokens = [][]string{}
+	}
+	for t, cols := range s.Tokens {
+		if len(cols) > 0 {
+			ex.Text[t] = cols[0]
+		}
+	}
+	return ex
+}
+
+// FromWord converts an OCR word; its letters are both the labels and the
+// text. The slices are shared with w.
+func FromWord(file string, w corpora.Word) Example {
+	return Example{Pixels: w.Pixels, Labels: w.Labels, Text: w.Labels, File: file, Line: w.Line}
+}
+
+// MaxSequenceLen bounds the length of one sequence: a file whose blank
+// separator lines are missing would otherwise become one huge lattice.
+const MaxSequenceLen = 100000
+
+// MaxFold bounds fold numbers (the OCR data has folds 0-9).
+const MaxFold = 1000
+
+// EmbeddedPrefix marks the name of a corpus built into the binary:
+// "embedded:NAME" opens corpora.OpenEmbedded(NAME).
+const EmbeddedPrefix = "embedded:"
+
+// Options selects how Read and ReadFile read their input.
+type Options struct {
+	Format  Format
+	Labeled bool  // whether the input carries labels (Text input never does)
+	Folds   []int // OCR folds to keep; nil keeps all
+}
+
+// Open opens a file, "-" for stdin, or "embedded:NAME" for a corpus
+// embedded in the binary (see corpora.EmbeddedNames).
+func Open(path string, stdin io.Reader) (io.ReadCloser, error) {
+	switch {
+	case path == "-":
+		if stdin == nil {
+			return nil, errors.New("dataset: no standard input to read")
+		}
+		return io.NopCloser(stdin), nil
+	case strings.HasPrefix(path, EmbeddedPrefix):
+		return corpora.OpenEmbedded(strings.TrimPrefix(path, EmbeddedPrefix))
+	}
+	return os.Open(path)
+}
+
+// InputName is the name of path in error messages: "stdin" for "-".
+func InputName(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
+	return path
+}
+
+// ReadFile reads every sequence of path (see Open) with Read.
+func ReadFile(path string, stdin io.Reader, opts Options) ([]Example, error) {
+	rc, err := Open(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return Read(InputName(path), rc, opts)
+}
+
+// Read reads every sequence of r in the given format; name is the input's
+// name in error messages. It fails on input without any sequence and on a
+// sequence longer than MaxSequenceLen.
+func Read(name string, r io.Reader, opts Options) ([]Example, error) {
+	var out []Example
+	var err error
+	labeled := opts.Labeled
+	switch opts.Format {
+	case CoNLL:
+		cr := corpora.NewCoNLLReader(name, r, corpora.CoNLLOptions{Unlabeled: !labeled})
+		for cr.Next() {
+			out = append(out, FromSequence(name, cr.Sequence()))
+		}
+		err = cr.Err()
+	case CoNLLU:
+		cr := corpora.NewCoNLLUReader(name, r, corpora.CoNLLUOptions{Unlabeled: !labeled})
+		for cr.Next() {
+			out = append(out, FromSequence(name, cr.Sequence()))
+		}
+		err = cr.Err()
+	case Text:
+		if labeled {
+			return nil, errors.New("format text is unlabeled: it can be tagged, not used for training or evaluation")
+		}
+		tr := corpora.NewTextReader(name, r, corpora.TextOptions{})
+		for tr.Next() {
+			out = append(out, FromSequence(name, tr.Sequence()))
+		}
+		err = tr.Err()
+	case CRFsuite:
+		cr := corpora.NewCRFsuiteReader(name, r, corpora.CRFsuiteOptions{Unlabeled: !labeled})
+		for cr.Next() {
+			out = append(out, FromSequence(name, cr.Sequence()))
+		}
+		err = cr.Err()
+	case OCR:
+		words, rerr := corpora.ReadOCR(name, r, corpora.OCROptions{Folds: opts.Folds})
+		if rerr != nil {
+			return nil, rerr
+		}
+		for _, w := range words {
+			out = append(out, FromWord(name, w))
+		}
+	default:
+		return nil, fmt.Errorf("unknown format %q (want conll, crfsuite, conllu, ocr or text)", opts.Format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no sequences found", name)
+	}
+	for i := range out {
+		if n := out[i].Len(); n > MaxSequenceLen {
+			return nil, fmt.Errorf("%s: sequence of %d positions, more than the limit %d (missing blank lines between sentences?)", out[i].where(), n, MaxSequenceLen)
+		}
+	}
+	return out, nil
+}
+
+// ParseFolds parses "1-9" or "0,2,4" into fold numbers; "" means all (nil).
+// Folds must be below MaxFold.
+func ParseFolds(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		var lo, hi int
+		if n, err := fmt.Sscanf(part, "%d-%d", &lo, &hi); err == nil && n == 2 {
+			if lo > hi || lo < 0 || hi >= MaxFold {
+				return nil, fmt.Errorf("bad fold range %q (want lo-hi with 0 <= lo <= hi < %d)", part, MaxFold)
+			}
+			for f := lo; f <= hi; f++ {
+				out = append(out, f)
+			}
+			continue
+		}
+		var f int
+		if _, err := fmt.Sscanf(part, "%d", &f); err != nil || fmt.Sprint(f) != strings.TrimSpace(part) || f < 0 || f >= MaxFold {
+			return nil, fmt.Errorf("bad fold %q (want e.g. 0, 1-9 or 0,2,4; folds are below %d)", part, MaxFold)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// ReadAll returns the contents of path (see Open; stdin is not available),
+// decompressing gzip data transparently.
+func ReadAll(path string) ([]byte, error) {
+	rc, err := Open(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	br := bufio.NewReader(rc)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return io.ReadAll(zr)
+	}
+	return io.ReadAll(br)
+}

@@ -1,0 +1,12 @@
+// Package paperbench reproduces the experiments of the paper "Safe Screening
+// for Sparse Conditional Random Fields" with this toolkit: the built-in data
+// sets (the paper's synthetic sets syn1-3 and the OCR words, at any scale),
+// the timing table of regularization paths with and without screening next
+// to the paper's own figures (Paper), single solves at fixed beta (Screen),
+// the JSON reports, and the figures of rejection and reservation ratios over
+// the iterations (WriteRatioFigures).
+//
+// It is internal: cmd/tagger's path and bench commands are its interface,
+// and their output lines and report fields are the contract. Reports and
+// figures are written atomically by internal/atomicfile.
+package paperbench
