@@ -1,3 +1,0 @@
-package peer
-
-func ParseWapiti(data []byte) (Model, error) { return nil, nil }
