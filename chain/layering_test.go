@@ -24,6 +24,7 @@ var allowed = map[string][]string{
 	"screen":                  {"sparse", "inference"},
 	"chain":                   {"inference", "features", "sparse", "screen", "chain/internal/owlqn"},
 	"chain/internal/owlqn":    {},
+	"peer":                    {"inference", "corpora"},
 	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference"},
 }
 
