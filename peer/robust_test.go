@@ -2,6 +2,7 @@ package peer
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -199,5 +200,46 @@ func TestDetect(t *testing.T) {
 	}
 	if _, err := m.Tag(nil, corpora.Sequence{Tokens: [][]string{{}}}); !errors.Is(err, ErrInput) {
 		t.Errorf("CRF++ model on a token without columns: %v", err)
+	}
+}
+
+// TestConcurrent tags the fixtures from several goroutines with shared
+// models and compares with serial tagging (run with -race).
+func TestConcurrent(t *testing.T) {
+	cols := columnInput(t)[:40]
+	attrs := attrInput(t)[:40]
+	for _, name := range []string{"conll.crfsuite.gz", "conll.crfpp.gz", "conll.wapiti.gz"} {
+		m := openModel(t, name)
+		seqs := cols
+		if m.Format() == FormatCRFsuite {
+			seqs = attrs
+		}
+		want := make([][]int, len(seqs))
+		for i, s := range seqs {
+			want[i], _ = m.Tag(nil, s)
+		}
+		errs := make(chan error, 4)
+		for g := 0; g < 4; g++ {
+			go func() {
+				var path []int
+				var err error
+				for i, s := range seqs {
+					if path, err = m.Tag(path, s); err != nil || !equalInts(path, want[i]) {
+						errs <- fmt.Errorf("%s: sequence %d: %v %v", name, i, path, err)
+						return
+					}
+					if _, _, err = m.Marginals(nil, s); err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		for g := 0; g < 4; g++ {
+			if err := <-errs; err != nil {
+				t.Error(err)
+			}
+		}
 	}
 }
