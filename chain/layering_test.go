@@ -28,7 +28,8 @@ var allowed = map[string][]string{
 	"internal/atomicfile":     {},
 	"dataset":                 {"chain", "features", "corpora", "sparse"},
 	"internal/paperbench":     {"chain", "features", "corpora", "sparse", "dataset", "internal/atomicfile"},
-	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile"},
+	"peer":                    {"inference", "corpora"},
+	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile", "peer"},
 }
 
 func TestLayering(t *testing.T) {
