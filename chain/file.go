@@ -35,8 +35,8 @@ import (
 //	END   empty; nothing may follow
 //
 // A string is a uint32 byte length followed by the bytes. Only non-zero
-// weights are stored. The encoding is canonical: a file that loads re-encodes
-// to the same bytes.
+// weights are stored. The encoding is canonical: a version 2 file that loads
+// re-encodes to the same bytes.
 //
 // Version 2 files are compact (see Model.Compact): when the file has an
 // encoder, every unary attribute has at least one non-zero state weight and
