@@ -139,10 +139,13 @@ func (o *objective) follow(keep []int32) {
 	}
 	clear(o.wfull)
 	o.sparseLabels = float64(fs.numState()) < sparseLabelFraction*float64(fs.live*o.m.NumLabels())
+	// The scoring corpus must hold every live attribute: a subset of the
+	// active set (keep != nil) keeps the current one until enough
+	// attributes died to pay for a new copy; any other new set rebuilds it.
 	switch {
 	case fs.live == o.m.NumUnary:
 		o.live, o.liveAttrs = o.c, fs.live
-	case float64(fs.live) < 0.9*float64(o.liveAttrs):
+	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
 		o.live, o.liveAttrs = o.compactCorpus(), fs.live
 	}
 }

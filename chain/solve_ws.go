@@ -50,6 +50,7 @@ type wsRun struct {
 	wU    []float64 // w over u at the last full pass
 	size  int       // size of the last working set
 	next  []float64 // weights over the next working set
+	prevW []int32   // the working set before the last change
 	// stalls counts consecutive restricted solves that made no step.
 	stalls      int
 	lastMonitor int
@@ -209,11 +210,20 @@ func (tr *trainer) screenUnscreened(run *wsRun, gap float64) {
 
 // nextWorkingSet chooses the next working set from the last full pass:
 // the support, the transitions, and the features of smallest priority
-// (beta - |m_j|)/Rnorm_j, twice as many features as the last set. It
-// installs it in the feature set and returns the weights over it.
+// (beta - |m_j|)/Rnorm_j (negative for features that violate the
+// optimality conditions). Its size is twice the support (Celer's rule),
+// at least wsInitialSize, and twice the last set when the full gap did
+// not fall by wsInnerFraction since the last full pass (the set was too
+// small to make progress). It installs the set in the feature set and
+// keeps the weights over it in run.next.
 func (tr *trainer) nextWorkingSet(run *wsRun) {
 	toff, poff := int32(tr.m.TransOffset()), int32(tr.m.PairOffset())
-	size := min(len(run.u), 2*run.size)
+	its := run.res.Iterations
+	size := max(wsInitialSize, 2*countNonZero(run.wU))
+	if n := len(its); n >= 2 && its[n-1].Gap > wsInnerFraction*its[n-2].Gap {
+		size = max(size, 2*run.size)
+	}
+	size = min(len(run.u), size)
 	prio := make([]float64, len(run.u))
 	must := 0
 	for q, j := range run.u {
@@ -227,7 +237,7 @@ func (tr *trainer) nextWorkingSet(run *wsRun) {
 			prio[q] = tr.lam1 - math.Abs(run.mU[q])
 		}
 	}
-	size = min(len(run.u), max(size, 2*must))
+	size = min(len(run.u), max(size, must))
 	thr := kthSmallest(prio, size)
 	ws := make([]int32, 0, size)
 	x := make([]float64, 0, size)
@@ -239,7 +249,56 @@ func (tr *trainer) nextWorkingSet(run *wsRun) {
 	}
 	run.size = len(ws)
 	run.next = x
+	run.prevW = tr.fs.active
 	tr.fs.SetActive(ws)
+}
+
+// carriedMemory returns the L-BFGS pairs of the last restricted solve
+// embedded into the new working set (zeros on new features; pairs of
+// features that left the set lose those entries): curvature kept across
+// working sets. It returns nil when there is nothing to carry.
+func (tr *trainer) carriedMemory(run *wsRun) *owlqn.State {
+	if tr.opt == nil || run.prevW == nil {
+		return nil
+	}
+	st := tr.opt.Snapshot()
+	if len(st.S) == 0 {
+		return nil
+	}
+	ws := tr.fs.active
+	pos := make([]int32, len(run.prevW)) // new position of each old feature, or -1
+	k := 0
+	for q, j := range run.prevW {
+		for k < len(ws) && ws[k] < j {
+			k++
+		}
+		pos[q] = -1
+		if k < len(ws) && ws[k] == j {
+			pos[q] = int32(k)
+		}
+	}
+	embed := func(v []float64) []float64 {
+		out := make([]float64, len(ws))
+		for q, p := range pos {
+			if p >= 0 {
+				out[p] = v[q]
+			}
+		}
+		return out
+	}
+	out := &owlqn.State{L1: st.L1}
+	for i := range st.S {
+		s, y := embed(st.S[i]), embed(st.Y[i])
+		sy := 0.0
+		for k := range s {
+			sy += s[k] * y[k]
+		}
+		if !(sy > 0) {
+			continue // a pair that lost its curvature with the dropped features
+		}
+		out.S, out.Y, out.Rho = append(out.S, s), append(out.Y, y), append(out.Rho, 1/sy)
+	}
+	return out
 }
 
 // kthSmallest returns the k-th smallest value of v (k >= 1), +Inf when k
@@ -254,15 +313,25 @@ func kthSmallest(v []float64, k int) float64 {
 }
 
 // restrictedSolve runs OWL-QN on the working set from the weights chosen
-// by nextWorkingSet until the restricted gap is below wsInnerFraction of
-// the last full gap (or wsMaxInner iterations, or no progress). It leaves
-// the optimizer, and the objective's last evaluation, at the final point.
+// by nextWorkingSet, with the curvature of the last restricted solve,
+// until the restricted gap is below wsInnerFraction of the smaller of the
+// full gap and its own value at the start (the full gap alone is dominated
+// by the features outside the set at small penalties), or wsMaxInner
+// iterations, or no progress. It leaves the optimizer, and the objective's
+// last evaluation, at the final point.
 func (tr *trainer) restrictedSolve(ctx context.Context, run *wsRun) error {
-	target := wsInnerFraction * run.res.Iterations[len(run.res.Iterations)-1].Gap
+	mem := tr.carriedMemory(run)
 	if err := tr.startRestricted(ctx, run.next); err != nil {
 		return err
 	}
 	opt := tr.opt
+	if mem != nil {
+		if err := opt.SetMemory(*mem); err != nil {
+			return err
+		}
+	}
+	g0 := fyGap(opt.X(), tr.obj.M, tr.lam1, tr.lam2)
+	target := wsInnerFraction * math.Min(g0, run.res.Iterations[len(run.res.Iterations)-1].Gap)
 	for i := 0; i < wsMaxInner && run.inner < tr.op.MaxIter; i++ {
 		if err := opt.Iterate(); err != nil {
 			if !errors.Is(err, owlqn.ErrLineSearch) {
@@ -271,6 +340,7 @@ func (tr *trainer) restrictedSolve(ctx context.Context, run *wsRun) error {
 			if i == 0 {
 				run.stalls++
 			}
+
 			// Keep the last valid point; the evaluation must belong to it.
 			return opt.Reevaluate()
 		}

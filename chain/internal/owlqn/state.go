@@ -64,3 +64,31 @@ func (o *Optimizer) Restore(st State) error {
 	o.iter = st.Iter
 	return o.Reevaluate()
 }
+
+// SetMemory installs the (s, y) pairs of st as the optimizer's L-BFGS
+// memory, leaving the point, its evaluation and the iteration count alone.
+// The pairs must have the optimizer's dimension. It lets a caller carry
+// curvature over to a problem on another set of coordinates (pairs
+// embedded with zeros for new coordinates keep s·y and so stay valid).
+func (o *Optimizer) SetMemory(st State) error {
+	n := len(o.x)
+	if len(st.S) != len(st.Y) || len(st.S) != len(st.Rho) || len(st.S) > len(o.mem.s) {
+		return errors.New("owlqn: memory does not fit the optimizer's settings")
+	}
+	for i := range st.S {
+		if len(st.S[i]) != n || len(st.Y[i]) != n || !(st.Rho[i] > 0) {
+			return errors.New("owlqn: malformed memory pair")
+		}
+	}
+	o.mem.reset()
+	for i := range st.S {
+		o.mem.s[i] = o.mem.s[i][:n]
+		o.mem.y[i] = o.mem.y[i][:n]
+		copy(o.mem.s[i], st.S[i])
+		copy(o.mem.y[i], st.Y[i])
+		o.mem.rho[i] = st.Rho[i]
+		o.mem.yy[i] = o.ops.dot(st.Y[i], st.Y[i])
+	}
+	o.mem.count = len(st.S)
+	return nil
+}

@@ -1,0 +1,47 @@
+package chain
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestWorkingSetMatchesFull: the working-set solver reaches the optimum of
+// the whole problem: its model is within the distance the two final gaps
+// allow of a tight full-solver model, on chains, real values, pair
+// features and T = 1, at several penalties, and nothing non-zero in the
+// full solution was screened.
+func TestWorkingSetMatchesFull(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		maxT, pair int
+		real       bool
+	}{{"chain", 6, 0, false}, {"chain-real", 4, 0, true}, {"pairs", 5, 3, false}, {"multiclass", 1, 0, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(19, 20))
+			c := randomCorpus(rng, 80, tc.maxT, 30, tc.pair, 3, tc.real)
+			for _, ratio := range []float64{0.5, 0.1, 0.01, 0.001} {
+				tight, rt := trainTiny(t, c, 3, 30, Options{BetaRatio: ratio, Epsilon: 1e-13, Screen: ScreenNone, Solver: SolverFull, MaxIter: 20000})
+				ws, rw := trainTiny(t, c, 3, 30, Options{BetaRatio: ratio, Epsilon: 1e-10, Solver: SolverWorkingSet, MaxIter: 20000})
+				require.True(t, rt.Converged, "ratio %g: full solver: %s", ratio, rt.StopReason)
+				require.True(t, rw.Converged, "ratio %g: working set: %s after %d passes, gap %g", ratio, rw.StopReason, len(rw.Iterations), rw.Gap)
+				assert.Equal(t, SolverWorkingSet, rw.Solver)
+				bound := math.Sqrt(2*rw.Gap/(rw.Alpha*rw.Beta)) + math.Sqrt(2*rt.Gap/(rt.Alpha*rt.Beta))
+				dist := 0.0
+				for j := range tight.W {
+					d := tight.W[j] - ws.W[j]
+					dist += d * d
+					if rw.ScreenedSet.Has(j) {
+						assert.Zero(t, tight.W[j], "ratio %g: feature %d screened but non-zero", ratio, j)
+					}
+				}
+				assert.LessOrEqual(t, math.Sqrt(dist), bound, "ratio %g", ratio)
+				t.Logf("ratio %g: passes %d, inner %d, full iters %d, nonzero %d/%d, screened %d (static %d)",
+					ratio, len(rw.Iterations), rw.Iterations[len(rw.Iterations)-1].Iter, len(rt.Iterations), rw.NonZero, rw.Dimension, rw.Screened, rw.ScreenedStatic)
+			}
+		})
+	}
+}
