@@ -129,10 +129,11 @@ func sameUpToNumbers(a, b string, tol float64) string {
 	return ""
 }
 
-// TestTagJSONAgainstTagProb checks the JSON output against the
-// independent path of chain.Tagger.TagProb (Viterbi plus forward-backward,
-// no n-best or constraints code), and the n-best list for consistency.
-func TestTagJSONAgainstTagProb(t *testing.T) {
+// TestTagJSONAgainstDecode checks the JSON output against chain.Tagger.Decode
+// on separately encoded input, outside the streaming pipeline (Viterbi plus
+// forward-backward, no n-best or constraints code), and the n-best list for
+// consistency.
+func TestTagJSONAgainstDecode(t *testing.T) {
 	in := filepath.Join(tagData, "input.txt")
 	path := trainTagModel(t)
 	stdout, stderr, code := tagRun(t, path, "", "tag", "--model", "$MODEL", "--output", "json", "--nbest", "64", in)
@@ -167,10 +168,16 @@ func TestTagJSONAgainstTagProb(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &got); err != nil {
 			t.Fatalf("line %d: %v", i+1, err)
 		}
-		var p chain.Posterior
-		if err := tg.TagProb(&p, exs[i].Tokens); err != nil {
+		// Encoded separately and decoded without the streaming pipeline.
+		var d chain.Decoding
+		if err := tg.Decode(&d, chain.Encoded{Corpus: encodeForTest(t, m, &exs[i])}, chain.DecodeOptions{Posterior: true}); err != nil {
 			t.Fatal(err)
 		}
+		p := struct {
+			Path     []int
+			Marginal []float64
+			Prob     float64
+		}{d.Best(), d.Marginal, d.Probs[0]}
 		L := m.NumLabels()
 		T := len(exs[i].Tokens)
 		if len(got.Tokens) != T || len(got.Labels) != T || len(got.Marginals) != T {
