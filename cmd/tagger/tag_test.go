@@ -222,3 +222,36 @@ func TestTagJSONAgainstDecode(t *testing.T) {
 		}
 	}
 }
+
+// TestTagStdinWithoutFile: with no input file, tag and eval read standard
+// input (echo ... | tagger tag --model m --format text), and --threads does
+// not change the output.
+func TestTagStdinWithoutFile(t *testing.T) {
+	model := trainTagModel(t)
+	in, err := os.ReadFile(filepath.Join(tagData, "input.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, code := tagRun(t, model, string(in), "tag", "--model", "$MODEL", "-")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, threads := range []string{"1", "2", "7"} {
+		got, stderr, code := tagRun(t, model, string(in), "tag", "--model", "$MODEL", "--threads", threads)
+		if code != 0 || got != want {
+			t.Fatalf("--threads %s without a file: exit %d (%s), output\n%s\nwant\n%s", threads, code, stderr, got, want)
+		}
+	}
+	got, stderr, code := tagRun(t, model, "the cat sees a dog\n", "tag", "--model", "$MODEL", "--format", "text", "--output", "slash")
+	if code != 0 || !strings.HasPrefix(got, "the/") {
+		t.Fatalf("text from stdin: exit %d (%s), output %q", code, stderr, got)
+	}
+	train, err := os.ReadFile(filepath.Join(tagData, "train.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, stderr, code = tagRun(t, model, string(train), "eval", "--model", "$MODEL")
+	if code != 0 || !strings.Contains(got, "\naccuracy: ") {
+		t.Fatalf("eval from stdin: exit %d (%s), output %q", code, stderr, got)
+	}
+}
