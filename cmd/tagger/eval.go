@@ -44,6 +44,7 @@ func runEval(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	boundHeap(e)
 	var tag func(w int, dst []string, ex *dataset.Example) ([]string, error)
 	if m.peer != nil {
 		if df.format, err = peerInputFormat(fs, df.format, m.peer); err != nil {

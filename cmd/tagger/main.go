@@ -48,7 +48,8 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	e := &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, tuneGC: true}
+	code := runEnv(e, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
@@ -59,6 +60,10 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// tuneGC lets tag and eval bound the garbage collector's headroom
+	// (boundHeap); only main sets it, so that tests leave the process's GC
+	// settings alone.
+	tuneGC bool
 }
 
 type command struct {
@@ -86,7 +91,11 @@ func (u usageError) Error() string { return u.err.Error() }
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	return runEnv(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}, args)
+}
+
+func runEnv(e *env, args []string) int {
+	stderr := e.stderr
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		printUsage(stderr)
 		if len(args) == 0 {

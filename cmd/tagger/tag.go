@@ -101,6 +101,7 @@ func runTag(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	boundHeap(e)
 	var opt chain.DecodeOptions
 	opt.N = tf.nbest
 	opt.Posterior = tf.marginals || tf.output == "json"
@@ -135,14 +136,21 @@ func runTag(e *env, args []string) error {
 		return err
 	}
 	defer closeInput()
+	return streamTag(e.stdout, m, r, &tf, opt, dataset.InputName(input))
+}
+
+// streamTag decodes every sequence of r with m and opt on tf.threads
+// goroutines and writes them to out in input order as soon as each batch is
+// done; name is the input's name in error messages.
+func streamTag(out io.Writer, m *anyModel, r *dataset.Reader, tf *tagFlags, opt chain.DecodeOptions, name string) error {
 	var fixer *dataset.LabelFixer
 	if tf.forced {
-		fixer = dataset.NewLabelFixer(m.ours.Labels, dataset.InputName(input))
+		fixer = dataset.NewLabelFixer(m.ours.Labels, name)
 	}
 	labels := m.labels()
 	decs := make([]chain.Decoding, dataset.DefaultBatch)
-	w := bufio.NewWriter(e.stdout)
-	err = dataset.Stream(r, tf.threads, dataset.DefaultBatch, func(_, i, seq int, ex *dataset.Example) error {
+	w := bufio.NewWriter(out)
+	err := dataset.Stream(r, tf.threads, dataset.DefaultBatch, func(_, i, seq int, ex *dataset.Example) error {
 		if m.peer != nil {
 			if err := peerDecode(m.peer, &decs[i], ex, opt.N, opt.Posterior); err != nil {
 				return fmt.Errorf("sequence %d: %w", seq+1, err)
@@ -163,11 +171,11 @@ func runTag(e *env, args []string) error {
 	}, func(i, _ int, ex *dataset.Example) error {
 		switch tf.output {
 		case "conll":
-			writeTagCoNLL(w, labels, ex, &decs[i], &tf)
+			writeTagCoNLL(w, labels, ex, &decs[i], tf)
 		case "slash":
-			writeTagSlash(w, labels, ex, &decs[i], &tf)
+			writeTagSlash(w, labels, ex, &decs[i], tf)
 		case "json":
-			return writeTagJSON(w, labels, ex, &decs[i], &tf)
+			return writeTagJSON(w, labels, ex, &decs[i], tf)
 		}
 		return nil
 	})
@@ -219,7 +227,12 @@ func writeTagCoNLL(w *bufio.Writer, labels []string, ex *dataset.Example, d *cha
 		}
 		for t, y := range path {
 			if ex.Tokens != nil {
-				w.WriteString(strings.Join(ex.Tokens[t], " "))
+				for c, col := range ex.Tokens[t] {
+					if c > 0 {
+						w.WriteByte(' ')
+					}
+					w.WriteString(col)
+				}
 			} else {
 				w.WriteString(ex.Text[t])
 			}
