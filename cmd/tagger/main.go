@@ -27,6 +27,12 @@
 //	$ tagger path --data syn1 --scale 0.1 --betas 20 --report syn1.json --out figures
 //	$ tagger bench paper --scale 0.1 --betas 10 --json bench.json --out figures
 //
+// tag and eval stream their input (memory is bounded by a batch of
+// sequences, output is in input order, --threads N tags in parallel) and
+// read standard input when no file is given. --model also accepts models
+// trained by CRFsuite, CRF++ and Wapiti (see tagger tag -h); dump lists
+// their labels.
+//
 // Inputs are files, "-" for standard input, or "embedded:NAME" for a corpus
 // built into the binary: embedded:ocr/letter.data.gz,
 // embedded:conll2000/train.txt.gz, embedded:conll2000/test.txt.gz and the
