@@ -11,7 +11,10 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// Tagger labels sequences with a trained Model by Viterbi decoding.
+// Tagger labels sequences with a trained Model by Viterbi decoding. It has
+// two operations over one Input type: Tag (the best label sequence) and
+// Decode (scores, n-best lists, probabilities and marginals, constrained and
+// forced decoding, as DecodeOptions asks).
 //
 // A Tagger is immutable and safe for concurrent use by multiple goroutines:
 // every call takes its scratch space (workspace, encoding buffers, lattice)

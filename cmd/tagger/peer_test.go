@@ -150,3 +150,18 @@ func TestTagPeerUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalPeerModel: eval streams labeled input through a peer model and
+// prints the usual report lines.
+func TestEvalPeerModel(t *testing.T) {
+	stdout, stderr, code := tagRun(t, "$NONE", "", "eval", "--model", filepath.Join(peerData, "conll.crfpp.txt.gz"),
+		"--threads", "2", filepath.Join(peerData, "test.txt.gz"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"sequences: 200, ", "processed 4916 tokens", "\naccuracy: 0.", "\nf1: 0."} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("missing %q in\n%s", want, stdout)
+		}
+	}
+}
