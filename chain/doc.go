@@ -41,5 +41,6 @@
 // A Tagger is immutable and safe for concurrent use. Models are saved in a
 // versioned, checksummed little-endian format (see file.go) that stores only
 // non-zero weights and the feature encoder, so that a loaded model can tag raw
-// input.
+// input. Saving compacts the model (Model.Compact): attributes without a
+// non-zero weight are dropped, which changes no score.
 package chain

@@ -15,10 +15,10 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// Model file format, version 1. Everything is little-endian.
+// Model file format, version 2. Everything is little-endian.
 //
 //	magic    8 bytes  "SPTGCRF\x00"
-//	version  uint32   1
+//	version  uint32   2 (1 is still read, see below)
 //	sections, in this order:
 //	  tag      4 bytes  ASCII
 //	  length   uint32   payload length in bytes
@@ -35,11 +35,24 @@ import (
 //	END   empty; nothing may follow
 //
 // A string is a uint32 byte length followed by the bytes. Only non-zero
-// weights are stored. The encoding is canonical: a file that loads re-encodes
-// to the same bytes.
+// weights are stored. The encoding is canonical: a version 2 file that loads
+// re-encodes to the same bytes.
+//
+// Version 2 files are compact (see Model.Compact): when the file has an
+// encoder, every unary attribute has at least one non-zero state weight and
+// every pair attribute at least one non-zero pair weight, so U and P count
+// only attributes that can change a score. All labels are kept. Without an
+// encoder the attribute ids are the caller's and nothing is dropped.
+//
+// Version 1 has the same sections without the compactness rule: it is read
+// (a model saved again is written as a compact version 2 file that tags
+// exactly the same) but no longer written.
 const (
 	fileMagic   = "SPTGCRF\x00"
-	fileVersion = 1
+	fileVersion = 2 // the version written
+	// oldestVersion is the oldest version read: version 1 differs from
+	// version 2 only in allowing attributes without a non-zero weight.
+	oldestVersion = 1
 
 	maxSection   = 1 << 31 // bytes in one section
 	maxLabels    = 1 << 12 // labels in a model
@@ -68,14 +81,32 @@ func (e *FormatError) Error() string {
 // version of this toolkit.
 var ErrVersion = errors.New("unsupported model file version")
 
-// WriteTo writes m in the model file format. It implements io.WriterTo.
+// WriteTo writes m in the model file format, compacted first (see
+// Compact): attributes without a non-zero weight are not written. It
+// implements io.WriterTo.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if err := checkFinite(m.W); err != nil {
 		return 0, fmt.Errorf("chain: refusing to save model: %w", err)
 	}
+	c, err := m.Compact()
+	if err != nil {
+		return 0, fmt.Errorf("chain: refusing to save model: %w", err)
+	}
+	data, err := c.encodeFile(fileVersion)
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(data)
+	return int64(n), err
+}
+
+// encodeFile returns the file bytes of m as it is (not compacted), under the
+// given version number. Tests use it to make version 1 files and
+// non-compact version 2 files.
+func (m *Model) encodeFile(version uint32) ([]byte, error) {
 	var out bytes.Buffer
 	out.WriteString(fileMagic)
-	out.Write(binary.LittleEndian.AppendUint32(nil, fileVersion))
+	out.Write(binary.LittleEndian.AppendUint32(nil, version))
 
 	L := len(m.Labels)
 	var flags uint8
@@ -100,7 +131,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if m.Encoder != nil {
 		enc, err := appendEncoder(nil, m.Encoder)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		writeSection(&out, "ENCD", enc)
 	}
@@ -115,12 +146,11 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		}
 	}
 	if len(wt) > maxSection {
-		return 0, fmt.Errorf("chain: model too large to save (%d non-zero weights)", nz)
+		return nil, fmt.Errorf("chain: model too large to save (%d non-zero weights)", nz)
 	}
 	writeSection(&out, "WGHT", wt)
 	writeSection(&out, "END ", nil)
-	n, err := w.Write(out.Bytes())
-	return int64(n), err
+	return out.Bytes(), nil
 }
 
 func writeSection(out *bytes.Buffer, tag string, payload []byte) {
@@ -234,11 +264,12 @@ func ReadModel(r io.Reader) (*Model, error) {
 	if string(hdr[:8]) != fileMagic {
 		return nil, &FormatError{Offset: 0, Msg: "not a model file (wrong magic)"}
 	}
-	if v := binary.LittleEndian.Uint32(hdr[8:]); v != fileVersion {
-		if v > fileVersion {
-			return nil, fmt.Errorf("chain: model file version %d is newer than this program supports (%d): %w", v, fileVersion, ErrVersion)
-		}
-		return nil, fmt.Errorf("chain: model file version %d: %w", v, ErrVersion)
+	version := binary.LittleEndian.Uint32(hdr[8:])
+	if version > fileVersion {
+		return nil, fmt.Errorf("chain: model file version %d is newer than this program supports (%d): %w", version, fileVersion, ErrVersion)
+	}
+	if version < oldestVersion {
+		return nil, fmt.Errorf("chain: model file version %d: %w", version, ErrVersion)
 	}
 	order := []string{"HEAD", "LABL", "ENCD", "WGHT", "END "}
 	var (
@@ -366,6 +397,15 @@ func ReadModel(r io.Reader) (*Model, error) {
 				}
 				prev = int64(j)
 				m.W[j] = v
+			}
+			if d.err == nil && version >= 2 && m.Encoder != nil {
+				if kind, a := m.firstDead(); kind != "" {
+					name := m.Encoder.Unary()
+					if kind == "pair" {
+						name = m.Encoder.Pair()
+					}
+					return nil, &FormatError{Section: tag, Offset: start, Msg: fmt.Sprintf("%s attribute %d (%q) has no non-zero weight: a version %d file holds only active attributes", kind, a, name.Name(int32(a)), version)}
+				}
 			}
 		case "END ":
 			sawEnd = true

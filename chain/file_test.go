@@ -2,11 +2,13 @@ package chain
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -54,63 +56,185 @@ func TestModelRoundTrip(t *testing.T) {
 	}
 }
 
+// goldenModels are the models whose current file bytes are kept in
+// testdata/<name>-v2.model (rewritten by go test -update). The
+// testdata/*-v1.model files were written by the version 1 writer and are
+// never rewritten: they check that old files still load.
+var goldenModels = []struct {
+	name  string
+	model func(testing.TB) *Model
+}{
+	{"fixed", fixedModel},
+	{"fixed-encoder", fixedEncoderModel},
+}
+
 func TestModelGolden(t *testing.T) {
-	data, err := fixedModel(t).MarshalBinary()
+	for _, g := range goldenModels {
+		t.Run(g.name, func(t *testing.T) {
+			data, err := g.model(t).MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", g.name+"-v2.model")
+			if *update {
+				if err := os.WriteFile(golden, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update once to create it)", err)
+			}
+			if !bytes.Equal(data, want) {
+				t.Fatal("model bytes differ from the golden file: the format changed; bump fileVersion and keep reading versions 1 and 2")
+			}
+			m, err := UnmarshalModel(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := g.model(t).Compact()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameModel(t, c, m)
+		})
+	}
+}
+
+// TestModelGoldenV1 loads files written by the version 1 writer: they load
+// as they were (dead attributes included), and saving them again writes the
+// compact version 2 golden file.
+func TestModelGoldenV1(t *testing.T) {
+	for _, g := range goldenModels {
+		t.Run(g.name, func(t *testing.T) {
+			old, err := os.ReadFile(filepath.Join("testdata", g.name+"-v1.model"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := binary.LittleEndian.Uint32(old[8:]); v != 1 {
+				t.Fatalf("%s-v1.model has version %d", g.name, v)
+			}
+			m, err := UnmarshalModel(old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameModel(t, g.model(t), m)
+			again, err := m.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile(filepath.Join("testdata", g.name+"-v2.model"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(again, want) {
+				t.Fatal("saving a version 1 file again does not give the version 2 golden file")
+			}
+		})
+	}
+	// Version 1 files may hold dead attributes; this one does.
+	m, err := LoadFile(filepath.Join("testdata", "fixed-encoder-v1.model"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "fixed-v1.model")
-	if *update {
-		if err := os.WriteFile(golden, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update once to create it)", err)
-	}
-	if !bytes.Equal(data, want) {
-		t.Fatal("model bytes differ from the golden file: the format changed; bump fileVersion and keep reading version 1")
-	}
-	m, err := UnmarshalModel(want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.State[0] != 1.5 || m.Trans[7] != -4 || m.NonZero() != 4 {
-		t.Fatalf("golden model decoded wrongly: %v", m.W)
+	if m.NumUnary != 6 || m.NumPair != 3 {
+		t.Fatalf("version 1 model loaded with U=%d P=%d, want 6 and 3", m.NumUnary, m.NumPair)
 	}
 }
 
 func TestModelLoadRejectsBadFiles(t *testing.T) {
-	data, _ := fixedModel(t).MarshalBinary()
-	// Every strict prefix is a truncated file.
-	for n := 0; n < len(data); n++ {
-		if _, err := UnmarshalModel(data[:n]); err == nil {
-			t.Fatalf("prefix of %d bytes loaded without error", n)
-		}
+	for _, name := range []string{"fixed-v1", "fixed-v2", "fixed-encoder-v1", "fixed-encoder-v2"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", name+".model"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := UnmarshalModel(data); err != nil {
+				t.Fatal(err)
+			}
+			// Every strict prefix is a truncated file.
+			for n := 0; n < len(data); n++ {
+				if _, err := UnmarshalModel(data[:n]); err == nil {
+					t.Fatalf("prefix of %d bytes loaded without error", n)
+				}
+			}
+			// Every single-byte corruption is caught (magic, version, header or CRC).
+			for i := range data {
+				bad := append([]byte(nil), data...)
+				bad[i] ^= 0x5a
+				if _, err := UnmarshalModel(bad); err == nil {
+					t.Fatalf("corrupting byte %d went unnoticed", i)
+				}
+			}
+			// Wrong magic, future or zero version, trailing data.
+			bad := append([]byte(nil), data...)
+			copy(bad, "NOTAMODL")
+			if _, err := UnmarshalModel(bad); err == nil {
+				t.Fatal("wrong magic accepted")
+			}
+			for _, v := range []uint32{0, fileVersion + 1} {
+				bad = append([]byte(nil), data...)
+				binary.LittleEndian.PutUint32(bad[8:], v)
+				if _, err := UnmarshalModel(bad); !errors.Is(err, ErrVersion) {
+					t.Fatalf("version %d: got %v, want ErrVersion", v, err)
+				}
+			}
+			if _, err := UnmarshalModel(append(append([]byte(nil), data...), 0)); err == nil {
+				t.Fatal("trailing byte accepted")
+			}
+		})
 	}
-	// Every single-byte corruption is caught (magic, version, header or CRC).
-	for i := range data {
-		bad := append([]byte(nil), data...)
-		bad[i] ^= 0x5a
-		if _, err := UnmarshalModel(bad); err == nil {
-			t.Fatalf("corrupting byte %d went unnoticed", i)
-		}
+}
+
+// TestModelLoadRejectsNonCompact checks the one rule version 2 adds: a
+// file with an encoder holds no attribute without a non-zero weight. The
+// same bytes under version 1 load.
+func TestModelLoadRejectsNonCompact(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(m *Model)
+		want string
+	}{
+		{"unary", func(m *Model) {}, `unary attribute 2 ("U00:dead")`},
+		{"pair", func(m *Model) { m.W[m.StateIndex(2, 2)] = 1; m.W[m.StateIndex(5, 0)] = 1 }, `pair attribute 0 ("B01:DT")`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := fixedEncoderModel(t)
+			tc.edit(m)
+			v2, err := m.encodeFile(2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = UnmarshalModel(v2)
+			var fe *FormatError
+			if !errors.As(err, &fe) || fe.Section != "WGHT" || !strings.Contains(fe.Msg, tc.want) {
+				t.Fatalf("non-compact version 2 file: got %v, want a WGHT FormatError naming %s", err, tc.want)
+			}
+			v1, err := m.encodeFile(1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := UnmarshalModel(v1)
+			if err != nil {
+				t.Fatalf("the same model as a version 1 file: %v", err)
+			}
+			sameModel(t, m, back)
+		})
 	}
-	// Wrong magic, future version, trailing data.
-	bad := append([]byte(nil), data...)
-	copy(bad, "NOTAMODL")
-	if _, err := UnmarshalModel(bad); err == nil {
-		t.Fatal("wrong magic accepted")
+	// Without an encoder, attribute ids are the caller's: nothing is dropped
+	// and dead attributes are allowed in version 2.
+	nm := fixedModel(t)
+	clear(nm.State)
+	data, err := nm.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
-	bad = append([]byte(nil), data...)
-	bad[8] = 2
-	_, err := UnmarshalModel(bad)
-	if !errors.Is(err, ErrVersion) {
-		t.Fatalf("future version: got %v, want ErrVersion", err)
+	back, err := UnmarshalModel(data)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := UnmarshalModel(append(append([]byte(nil), data...), 0)); err == nil {
-		t.Fatal("trailing byte accepted")
+	if back.NumUnary != 2 {
+		t.Fatalf("model without encoder lost attributes: U=%d", back.NumUnary)
 	}
 }
 
@@ -148,10 +272,21 @@ func TestSaveFileAtomic(t *testing.T) {
 	}
 }
 
+// FuzzReadModel: any input gives either an error or a model that saves
+// again without error. A version 2 input re-encodes to the same bytes (the
+// format is canonical). A version 1 input re-encodes to a version 2 file
+// that is its compaction: it loads, re-encodes to itself and holds the same
+// labels, encoder and non-zero weights; if the input had no dead attribute,
+// the bytes are the input's with the version changed.
 func FuzzReadModel(f *testing.F) {
-	data, _ := fixedModel(f).MarshalBinary()
-	f.Add(data)
-	f.Add(data[:20])
+	for _, g := range goldenModels {
+		m := g.model(f)
+		data, _ := m.MarshalBinary()
+		f.Add(data)
+		f.Add(data[:20])
+		v1, _ := m.encodeFile(1)
+		f.Add(v1)
+	}
 	f.Add([]byte(fileMagic))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		m, err := UnmarshalModel(in)
@@ -162,8 +297,27 @@ func FuzzReadModel(f *testing.F) {
 		if err != nil {
 			t.Fatalf("loaded model does not re-encode: %v", err)
 		}
-		if !bytes.Equal(out, in) {
-			t.Fatal("loaded model re-encodes to different bytes")
+		if binary.LittleEndian.Uint32(in[8:]) == fileVersion {
+			if !bytes.Equal(out, in) {
+				t.Fatal("loaded model re-encodes to different bytes")
+			}
+			return
+		}
+		c, err := UnmarshalModel(out)
+		if err != nil {
+			t.Fatalf("re-encoded version 1 model does not load: %v", err)
+		}
+		again, err := c.MarshalBinary()
+		if err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("re-encoded version 1 model is not canonical (%v)", err)
+		}
+		checkCompaction(t, m, c)
+		if c.NumUnary == m.NumUnary && c.NumPair == m.NumPair {
+			want := append([]byte(nil), in...)
+			binary.LittleEndian.PutUint32(want[8:], fileVersion)
+			if !bytes.Equal(out, want) {
+				t.Fatal("compact version 1 file re-encodes to more than a version change")
+			}
 		}
 	})
 }

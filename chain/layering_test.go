@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"screen":                  {"sparse", "inference"},
 	"chain":                   {"inference", "features", "sparse", "screen", "chain/internal/owlqn", "internal/par", "internal/atomicfile"},
 	"internal/par":            {},
-	"chain/internal/owlqn":    {},
+	"chain/internal/owlqn":    {"internal/par"},
 	"internal/atomicfile":     {},
 	"dataset":                 {"chain", "features", "corpora", "sparse"},
 	"internal/paperbench":     {"chain", "features", "corpora", "sparse", "dataset", "internal/atomicfile"},

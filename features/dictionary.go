@@ -167,3 +167,26 @@ func (d *Dictionary) Freeze(minFreq int) []int32 {
 	d.counts = d.counts[:n:n]
 	return remap
 }
+
+// Subset returns a frozen dictionary holding the names of d whose id
+// satisfies keep, renumbered densely in id order, and the map from the ids
+// of d to the new ids (-1 for the names left out). Because the order is
+// kept, ids that were increasing stay increasing. d is not changed; the
+// result has no counts.
+func (d *Dictionary) Subset(keep func(id int32) bool) (*Dictionary, []int32) {
+	remap := make([]int32, len(d.names))
+	var names []string
+	for id := range d.names {
+		if !keep(int32(id)) {
+			remap[id] = -1
+			continue
+		}
+		remap[id] = int32(len(names))
+		names = append(names, d.names[id])
+	}
+	s := &Dictionary{ids: make(map[string]int32, len(names)), names: names, frozen: true}
+	for id, name := range names {
+		s.ids[name] = int32(id)
+	}
+	return s, remap
+}

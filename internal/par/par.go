@@ -1,7 +1,3 @@
-// Package par runs parallel loops: For calls f(i) for every i in [0, n) on
-// up to threads goroutines started for the call. Each i runs exactly once;
-// callers write results to i-owned storage and reduce them in index order,
-// which keeps results independent of the number of goroutines.
 package par
 
 import (
@@ -9,30 +5,66 @@ import (
 	"sync/atomic"
 )
 
-// For calls f(i) for i in [0, n) on min(threads, n) goroutines (the calling
-// goroutine alone when that is 1), and returns when every call has.
+// For calls f(i) for every i in [0, n), each exactly once, on up to threads
+// goroutines (the calling goroutine included), and returns when all calls
+// have returned. The goroutines claim indices one at a time, in increasing
+// order, so a goroutine that starts late or runs slowly takes fewer of them.
+//
+// With threads <= 1 or n <= 1, For calls f(0), f(1), ..., f(n-1) in order
+// on the calling goroutine. Nothing happens if n <= 0.
+//
+// If a call of f panics, the goroutines claim no further indices, For waits
+// for the calls in progress and then panics on the calling goroutine with
+// the value of the first panic (the stack trace is then that of the re-
+// panic; the serial path panics directly from f).
 func For(threads, n int, f func(i int)) {
-	workers := min(threads, n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
+	if threads <= 1 || n <= 1 {
+		for i := range n {
 			f(i)
 		}
 		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
+	l := &loop{n: int64(n), f: f}
+	workers := min(threads, n) - 1
+	l.wg.Add(workers)
+	for range workers {
 		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
+			defer l.wg.Done()
+			l.run()
 		}()
 	}
-	wg.Wait()
+	l.run()
+	l.wg.Wait()
+	if p := l.panicked.Load(); p != nil {
+		panic(p.v)
+	}
+}
+
+// loop is the state one call of For shares among its goroutines.
+type loop struct {
+	n        int64
+	f        func(int)
+	next     atomic.Int64 // the next unclaimed index
+	panicked atomic.Pointer[panicValue]
+	wg       sync.WaitGroup
+}
+
+// panicValue boxes a recovered value (which may be nil) for an atomic
+// pointer.
+type panicValue struct{ v any }
+
+// run calls f on unclaimed indices until none is left or a call panicked.
+func (l *loop) run() {
+	defer func() {
+		if r := recover(); r != nil {
+			l.panicked.CompareAndSwap(nil, &panicValue{r})
+		}
+	}()
+	for l.panicked.Load() == nil {
+		i := l.next.Add(1) - 1
+		if i >= l.n {
+			return
+		}
+		l.f(int(i))
+	}
 }

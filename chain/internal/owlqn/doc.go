@@ -67,10 +67,11 @@
 // norms, s·y) is summed over fixed chunks of 8192 coordinates, in a fixed
 // order within each chunk, and the chunk sums are added in chunk order, so
 // the iterates are bit-identical for any number of threads, including the
-// serial path (see par.go). Below 65536 coordinates everything runs on the
-// calling goroutine. The sign-dependent steps run branch-free
-// (branchfree.go), with the same results as their readable definitions in
-// steps.go.
+// serial path (see kernels.go). Each kernel starts its goroutines with
+// internal/par and waits for them, so none outlives a call. Below 65536
+// coordinates everything runs on the calling goroutine. The sign-dependent
+// steps run branch-free (branchfree.go), with the same results as their
+// readable definitions in steps.go.
 //
 // # References
 //

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 )
 
 // Func evaluates the smooth part f of the objective: it writes ∇f(x) into
@@ -35,14 +34,12 @@ type Settings struct {
 	// Threads is the number of goroutines the optimizer's own vector work
 	// (two-loop recursion, memory update, pseudo-gradient, projections,
 	// line-search trial points) runs on; 0 or 1 means the calling
-	// goroutine only. With Threads > 1, New starts Threads-1 worker
-	// goroutines, which end when the optimizer is garbage collected (or
-	// at once by Close); between kernels they poll for up to 50µs before
-	// parking, so they use a little CPU time at the start of each call
-	// of the Func. Vectors shorter than 65536 elements are always
-	// processed serially. The iterates do not depend on Threads: every
-	// sum is formed over fixed chunks of the index range, added in chunk
-	// order, so the results are bit-identical for any value.
+	// goroutine only. Each vector kernel starts Threads-1 goroutines and
+	// waits for them; none outlives the call. Vectors shorter than 65536
+	// elements are always processed serially. The iterates do not depend
+	// on Threads: every sum is formed over fixed chunks of the index
+	// range, added in chunk order, so the results are bit-identical for
+	// any value.
 	Threads int
 }
 
@@ -101,9 +98,9 @@ var (
 // Optimizer minimizes F(x) = f(x) + l1*||x||_1 by OWL-QN, one iteration per
 // call of Iterate. It is not safe for concurrent use.
 type Optimizer struct {
-	fn   Func
-	set  Settings
-	pool *pool // nil: serial kernels
+	fn  Func
+	set Settings
+	ops *vecops // nil: serial kernels
 
 	x, g   []float64 // current point and ∇f there
 	xt, gt []float64 // trial point and its gradient (line search scratch)
@@ -143,27 +140,17 @@ func New(x0 []float64, fn Func, s Settings) (*Optimizer, error) {
 		mem: newMemory(s.M, n),
 	}
 	copy(o.x, x0)
-	o.pool = newPool(s.Threads, n)
+	o.ops = newVecops(s.Threads, n)
 	if err := o.Reevaluate(); err != nil {
-		o.pool.stop()
 		return nil, err
-	}
-	if o.pool != nil {
-		// The workers reference only the pool, so o can become
-		// unreachable while they wait; then stop them.
-		runtime.AddCleanup(o, (*pool).stop, o.pool)
 	}
 	return o, nil
 }
 
-// Close ends the worker goroutines of an optimizer made with
-// Settings.Threads > 1 (they also end when it is garbage collected). The
-// optimizer stays usable and runs serially from then on, with bit-identical
-// results. Close is idempotent and does nothing for a serial optimizer.
-func (o *Optimizer) Close() {
-	o.pool.stop()
-	o.pool = nil
-}
+// Close does nothing: an optimizer holds no goroutines or other resources
+// between calls. It is kept so that existing callers compile; new code need
+// not call it.
+func (o *Optimizer) Close() {}
 
 // Iterate performs one OWL-QN iteration (see the package documentation):
 // pseudo-gradient, two-loop direction, direction projection, backtracking
@@ -187,7 +174,7 @@ func (o *Optimizer) Iterate() error {
 		}
 	}
 	l1 := o.set.L1
-	pgNorm := math.Sqrt(o.pool.pseudoGradient(o.pg, o.x, o.g, l1))
+	pgNorm := math.Sqrt(o.ops.pseudoGradient(o.pg, o.x, o.g, l1))
 	if pgNorm == 0 {
 		return nil
 	}
@@ -195,15 +182,15 @@ func (o *Optimizer) Iterate() error {
 		return ErrNotFinite
 	}
 
-	twoLoop(o.pool, o.d, o.pg, &o.mem)
+	twoLoop(o.ops, o.d, o.pg, &o.mem)
 	// With l1 > 0, projectDirection; then d·pg, in the same pass.
 	// After projection every non-zero d_j has the sign of -pg_j, so
 	// d·pg < 0 unless d vanished; without l1, d·g < 0 as long as H stays
 	// positive definite. If rounding broke this, restart from steepest
 	// descent with an empty memory.
-	if !(o.pool.projectDot(o.d, o.pg, l1 > 0) < 0) {
+	if !(o.ops.projectDot(o.d, o.pg, l1 > 0) < 0) {
 		o.mem.reset()
-		o.pool.lin(o.d, o.pg, 0, nil, -1, nil)
+		o.ops.lin(o.d, o.pg, 0, nil, -1, nil)
 	}
 	// First step: 1/||◇F|| when the memory is empty (the direction is
 	// then -◇F, so the first trial moves x by a distance of 1), the
@@ -212,7 +199,7 @@ func (o *Optimizer) Iterate() error {
 	if o.mem.count == 0 {
 		step = 1 / pgNorm
 	}
-	ft, objt, evals, err := lineSearch(o.pool, o.fn, o.x, o.g, o.pg, o.d, o.xt, o.gt, o.obj, l1, step, &o.set)
+	ft, objt, evals, err := lineSearch(o.ops, o.fn, o.x, o.g, o.pg, o.d, o.xt, o.gt, o.obj, l1, step, &o.set)
 	o.evals += evals
 	if err != nil {
 		if err == ErrLineSearch {
@@ -220,7 +207,7 @@ func (o *Optimizer) Iterate() error {
 		}
 		return fmt.Errorf("owlqn: line search: %w", err)
 	}
-	o.mem.update(o.pool, o.xt, o.x, o.gt, o.g)
+	o.mem.update(o.ops, o.xt, o.x, o.gt, o.g)
 	o.x, o.xt = o.xt, o.x
 	o.g, o.gt = o.gt, o.g
 	o.f, o.obj = ft, objt
@@ -244,7 +231,7 @@ func (o *Optimizer) Reevaluate() error {
 	}
 	o.g, o.gt = o.gt, o.g
 	o.f = f
-	o.obj = f + o.set.L1*o.pool.norm1(o.x)
+	o.obj = f + o.set.L1*o.ops.norm1(o.x)
 	o.stale = false
 	return nil
 }
@@ -278,7 +265,7 @@ func (o *Optimizer) Objective() float64 { return o.obj }
 // The result is out of date while Stale reports true.
 func (o *Optimizer) PseudoGradient(dst []float64) []float64 {
 	dst = append(dst[:0], o.x...) // grow to Len, then overwrite
-	o.pool.pseudoGradient(dst, o.x, o.g, o.set.L1)
+	o.ops.pseudoGradient(dst, o.x, o.g, o.set.L1)
 	return dst
 }
 
@@ -340,7 +327,7 @@ func (o *Optimizer) Compact(keep []int32, resetMemory bool) {
 	if resetMemory {
 		o.mem.reset()
 	}
-	o.mem.compact(o.pool, keep, o.x, o.g)
+	o.mem.compact(o.ops, keep, o.x, o.g)
 	m := len(keep)
 	o.x, o.g = o.x[:m], o.g[:m]
 	o.xt, o.gt = o.xt[:m], o.gt[:m]
@@ -348,7 +335,7 @@ func (o *Optimizer) Compact(keep []int32, resetMemory bool) {
 	if !o.stale {
 		// Dropped coordinates were 0: ||x||_1 is unchanged, but
 		// recompute it to stay bit-identical with a fresh evaluation.
-		o.obj = o.f + o.set.L1*o.pool.norm1(o.x)
+		o.obj = o.f + o.set.L1*o.ops.norm1(o.x)
 	}
 }
 
@@ -361,7 +348,7 @@ func (o *Optimizer) SetL1(l1 float64) {
 		panic("owlqn: SetL1: l1 must be finite and >= 0")
 	}
 	o.set.L1 = l1
-	o.obj = o.f + l1*o.pool.norm1(o.x)
+	o.obj = o.f + l1*o.ops.norm1(o.x)
 	o.mem.reset()
 }
 

@@ -58,7 +58,7 @@ func (o *Optimizer) Restore(st State) error {
 		copy(o.mem.s[i], st.S[i])
 		copy(o.mem.y[i], st.Y[i])
 		o.mem.rho[i] = st.Rho[i]
-		o.mem.yy[i] = o.pool.dot(st.Y[i], st.Y[i])
+		o.mem.yy[i] = o.ops.dot(st.Y[i], st.Y[i])
 	}
 	o.mem.count = len(st.S)
 	o.iter = st.Iter

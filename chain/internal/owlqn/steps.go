@@ -87,9 +87,9 @@ func (m *memory) reset() { m.start, m.count = 0, 0 }
 // unchanged, unless s·y > 0: BFGS keeps the inverse Hessian approximation
 // positive definite only under this curvature condition [2, p. 506], which
 // a backtracking (non-Wolfe) line search does not guarantee. It reports
-// whether the pair was stored. The kernels run on p (nil: serially).
-func (m *memory) update(p *pool, xNew, xOld, gNew, gOld []float64) bool {
-	sy, yy := p.diffDot(xNew, xOld, gNew, gOld)
+// whether the pair was stored. The kernels run on ops (nil: serially).
+func (m *memory) update(ops *vecops, xNew, xOld, gNew, gOld []float64) bool {
+	sy, yy := ops.diffDot(xNew, xOld, gNew, gOld)
 	if !(sy > 0) || math.IsInf(sy, 0) {
 		return false
 	}
@@ -102,7 +102,7 @@ func (m *memory) update(p *pool, xNew, xOld, gNew, gOld []float64) bool {
 		m.start = (m.start + 1) % len(m.s)
 	}
 	m.s[k], m.y[k] = m.s[k][:len(xNew)], m.y[k][:len(xNew)]
-	p.diff(m.s[k], m.y[k], xNew, xOld, gNew, gOld)
+	ops.diff(m.s[k], m.y[k], xNew, xOld, gNew, gOld)
 	m.rho[k] = 1 / sy
 	m.yy[k] = yy
 	return true
@@ -112,14 +112,14 @@ func (m *memory) update(p *pool, xNew, xOld, gNew, gOld []float64) bool {
 // and drops the pairs whose curvature s·y is no longer positive on the
 // surviving coordinates, keeping the order of the others. The vectors in
 // also (of the pairs' length) are compacted in place too, in the same
-// parallel pass, but not resliced. The work runs on p (nil: serially).
-func (m *memory) compact(p *pool, keep []int32, also ...[]float64) {
+// parallel pass, but not resliced. The work runs on ops (nil: serially).
+func (m *memory) compact(ops *vecops, keep []int32, also ...[]float64) {
 	vs := append(m.vecs[:0], also...)
 	for i := range m.count {
 		k := m.slot(i)
 		vs = append(vs, m.s[k], m.y[k])
 	}
-	p.compactVecs(vs, keep)
+	ops.compactVecs(vs, keep)
 	clear(vs)
 	m.vecs = vs[:0]
 	n := len(keep)
@@ -128,7 +128,7 @@ func (m *memory) compact(p *pool, keep []int32, also ...[]float64) {
 		k := m.slot(i)
 		s, y := m.s[k][:n], m.y[k][:n]
 		m.s[k], m.y[k] = s, y
-		sy, yy := p.dot2(s, y)
+		sy, yy := ops.dot2(s, y)
 		if !(sy > 0) {
 			continue
 		}
@@ -168,13 +168,13 @@ func (m *memory) compact(p *pool, keep []int32, also ...[]float64) {
 // Each pass over the vectors fuses the axpy of one pair with the dot
 // product the next pair needs (and the copy of q, the scaling by H0 and the
 // final negation with their neighbours), so the recursion reads each stored
-// vector once and d about 2m times; the kernels run on p (nil: serially).
-func twoLoop(p *pool, d, q []float64, m *memory) {
+// vector once and d about 2m times; the kernels run on ops (nil: serially).
+func twoLoop(ops *vecops, d, q []float64, m *memory) {
 	if len(d) != len(q) {
 		panic("owlqn: twoLoop: length mismatch")
 	}
 	if m.count == 0 {
-		p.lin(d, q, 0, nil, -1, nil)
+		ops.lin(d, q, 0, nil, -1, nil)
 		return
 	}
 	last := m.count - 1
@@ -182,17 +182,17 @@ func twoLoop(p *pool, d, q []float64, m *memory) {
 	gamma := 1 / (m.rho[kn] * m.yy[kn])
 	// First loop, newest to oldest. dot is s_i·q_{i+1}, computed by the
 	// pass that produced q_{i+1}.
-	dot := p.lin(d, q, 0, nil, 1, m.s[kn])
+	dot := ops.lin(d, q, 0, nil, 1, m.s[kn])
 	for i := last; i >= 0; i-- {
 		k := m.slot(i)
 		a := m.rho[k] * dot
 		m.alpha[i] = a
 		if i > 0 {
-			dot = p.lin(d, d, -a, m.y[k], 1, m.s[m.slot(i-1)])
+			dot = ops.lin(d, d, -a, m.y[k], 1, m.s[m.slot(i-1)])
 		} else {
 			// q_oldest scaled by H0; then the first dot of the
 			// second loop.
-			dot = p.lin(d, d, -a, m.y[k], gamma, m.y[m.slot(0)])
+			dot = ops.lin(d, d, -a, m.y[k], gamma, m.y[m.slot(0)])
 		}
 	}
 	// Second loop, oldest to newest. dot is y_i·r.
@@ -200,9 +200,9 @@ func twoLoop(p *pool, d, q []float64, m *memory) {
 		k := m.slot(i)
 		b := m.rho[k] * dot
 		if i < last {
-			dot = p.lin(d, d, m.alpha[i]-b, m.s[k], 1, m.y[m.slot(i+1)])
+			dot = ops.lin(d, d, m.alpha[i]-b, m.s[k], 1, m.y[m.slot(i+1)])
 		} else {
-			p.lin(d, d, m.alpha[i]-b, m.s[k], -1, nil) // d = -r
+			ops.lin(d, d, m.alpha[i]-b, m.s[k], -1, nil) // d = -r
 		}
 	}
 }
@@ -286,12 +286,12 @@ func projectOrthant(dst, x, pg []float64) {
 // gradient of f there in gt; lineSearch returns f(xt), F(xt) and the number
 // of evaluations. On failure xt and gt hold the last rejected trial and err
 // is ErrLineSearch or the error of fn, unwrapped. x, g, pg and d are not
-// modified. The vector kernels run on p (nil: serially).
-func lineSearch(p *pool, fn Func, x, g, pg, d, xt, gt []float64, obj, l1, step float64, s *Settings) (ft, objt float64, evals int, err error) {
+// modified. The vector kernels run on ops (nil: serially).
+func lineSearch(ops *vecops, fn Func, x, g, pg, d, xt, gt []float64, obj, l1, step float64, s *Settings) (ft, objt float64, evals int, err error) {
 	for evals < s.MaxLineSearch {
 		// dec = ◇F(x)·(x' - x), < 0 because x' - x agrees in sign with
 		// d, which agrees with -◇F(x) after projectDirection.
-		dec, dl1, n1, moved := p.trial(xt, x, d, pg, step, l1 > 0)
+		dec, dl1, n1, moved := ops.trial(xt, x, d, pg, step, l1 > 0)
 		if !moved {
 			// The step underflowed: x' == x satisfies (A) trivially
 			// but makes no progress.
@@ -311,7 +311,7 @@ func lineSearch(p *pool, fn Func, x, g, pg, d, xt, gt []float64, obj, l1, step f
 			return ft, objt, evals, nil
 		}
 		if objt <= obj+roundoffF*math.Abs(obj) {
-			trap := 0.5*p.trap(g, gt, xt, x) + l1*dl1
+			trap := 0.5*ops.trap(g, gt, xt, x) + l1*dl1
 			if trap <= s.Armijo*dec {
 				return ft, objt, evals, nil
 			}
@@ -335,10 +335,10 @@ func compactVec(v []float64, keep []int32) []float64 {
 	return v[:len(keep)]
 }
 
-// dot, norm1 and norm2 run the chunked kernels of par.go serially, so they
+// dot, norm1 and norm2 run the chunked kernels of kernels.go serially, so they
 // give the same bits as the optimizer's parallel kernels.
-func dot(a, b []float64) float64 { return (*pool)(nil).dot(a, b) }
+func dot(a, b []float64) float64 { return (*vecops)(nil).dot(a, b) }
 
-func norm1(x []float64) float64 { return (*pool)(nil).norm1(x) }
+func norm1(x []float64) float64 { return (*vecops)(nil).norm1(x) }
 
 func norm2(x []float64) float64 { return math.Sqrt(dot(x, x)) }

@@ -2,14 +2,12 @@ package owlqn
 
 import (
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
-	"time"
+
+	"github.com/sparsetag/sparsetag/internal/par"
 )
 
-// This file holds the vector kernels of an iteration and the worker pool
-// that runs them on several goroutines.
+// This file holds the vector kernels of an iteration, which run on several
+// goroutines with par.For.
 //
 // Determinism: every kernel works on fixed chunks of chunkLen elements
 // (chunk c covers [c*chunkLen, (c+1)*chunkLen) ∩ [0, n)); the chunk
@@ -33,8 +31,8 @@ import (
 const chunkLen = 1 << 13
 
 // parMinLen is the length below which kernels run on the calling goroutine
-// (with the same chunked arithmetic): the wake-up of the workers would cost
-// more than it saves. A variable so that tests can force the parallel path
+// (with the same chunked arithmetic): starting goroutines would cost more
+// than it saves. A variable so that tests can force the parallel path
 // on small vectors.
 var parMinLen = 1 << 16
 
@@ -54,20 +52,17 @@ const (
 	opTrap              // (a + b)·(c - e)
 	opDiffDot           // (a - b)·(c - e), (c - e)·(c - e)
 	opDiff              // dst = a - b, dst2 = c - e
-	opCompact           // compactVec(v, keep) for every v in vecs (shared out by vector, not by chunk)
 )
 
 // kernel is one call of a vector kernel: its operation, length, operands
 // and scalars. The meaning of each field depends on op (see the op
-// constants). It is passed by value to the pool, so calls allocate nothing.
+// constants).
 type kernel struct {
 	op         op
 	n          int
 	dst, dst2  []float64
 	a, b, c, e []float64
 	s1, s2     float64
-	vecs       [][]float64
-	keep       []int32
 }
 
 // chunk runs the kernel on [lo, hi) and returns its partial sums.
@@ -261,210 +256,29 @@ func trialSums(xt, x, pg []float64) (r [maxParts]float64) {
 	return [maxParts]float64{dec0 + dec1, dl0 + dl1, n0 + n1, moved}
 }
 
-// pool runs kernels on a fixed set of goroutines: the caller and
-// threads-1 persistent workers. A nil *pool runs everything on the caller.
-// A pool serves one optimizer, one kernel at a time.
-//
-// A kernel is posted by incrementing gen; each worker claims chunks of it
-// and then decrements pending; the caller, which claims chunks too, waits
-// for pending to reach 0. An iteration posts some 30 kernels in quick
-// succession, and waking a parked goroutine takes tens of microseconds, so
-// both sides poll for up to spinTime before they park (see parker).
-type pool struct {
+// vecops runs the kernels of one optimizer on threads goroutines, with
+// par.For; a nil *vecops runs them on the calling goroutine. It serves one
+// optimizer, one kernel at a time.
+type vecops struct {
 	threads int
-	gen     atomic.Uint64 // number of kernels posted (+1 at stop)
-	pending atomic.Int32  // workers still running the current kernel
-	stopped atomic.Bool
-	workers []parker      // worker w parks on workers[w-1]
-	caller  parker        // the caller parks here while it waits for pending
-	k       kernel        // the current kernel, set before gen moves
-	nchunks int           // number of chunks of the current kernel
-	cursors []shareCursor // claim counters, one per share
-	part    []float64     // maxParts partial sums per chunk
-	once    sync.Once
-	live    atomic.Int32 // number of running workers
-	runs    atomic.Int64 // number of kernels the workers have run, for tests
+	part    [][maxParts]float64 // partial sums of the chunks of the current kernel
 }
 
-// spinTime is how long a goroutine of the pool polls for the condition it
-// waits for before it parks.
-const spinTime = 50 * time.Microsecond
-
-// spinUntil polls ready for up to spinTime and reports whether it held.
-func spinUntil(ready func() bool) bool {
-	var start time.Time
-	for i := 0; !ready(); i++ {
-		if i%64 == 63 {
-			if start.IsZero() {
-				start = time.Now()
-			} else if time.Since(start) > spinTime {
-				return false
-			}
-			runtime.Gosched()
-		}
-	}
-	return true
-}
-
-// parker lets its owner goroutine sleep until a condition that other
-// goroutines make true holds: they make it true, then call unpark.
-type parker struct {
-	flag atomic.Int32  // 1 while the owner is parking
-	ch   chan struct{} // capacity 1; a token is one wake-up
-}
-
-// park blocks until ready() holds. Every time the owner sets the flag,
-// exactly one token is sent to it (by the unpark that clears the flag) or
-// it clears the flag itself, so tokens never pile up.
-func (k *parker) park(ready func() bool) {
-	for {
-		k.flag.Store(1)
-		if ready() {
-			// If an unpark cleared the flag meanwhile, it has sent
-			// (or is sending) a token: take it.
-			if !k.flag.CompareAndSwap(1, 0) {
-				<-k.ch
-			}
-			return
-		}
-		<-k.ch
-		if ready() {
-			return
-		}
-		// A stale token: an unpark that made an earlier condition true
-		// was descheduled before it looked at the flag, and meanwhile
-		// the owner saw that condition, went on and parked again.
-	}
-}
-
-// unparkHook, if not nil, is called by unpark before it looks at the flag
-// (after = false) and after it has sent its token or decided not to
-// (after = true): a test hook to widen the window in which the owner can
-// see its condition, go on and park again for the next one, and to let it
-// handle the token before the test goes on.
-var unparkHook func(k *parker, after bool)
-
-// unpark wakes the owner if it is parking. Call it after making the
-// owner's condition true.
-func (k *parker) unpark() {
-	if unparkHook != nil {
-		unparkHook(k, false)
-	}
-	if k.flag.CompareAndSwap(1, 0) {
-		k.ch <- struct{}{}
-	}
-	if unparkHook != nil {
-		unparkHook(k, true)
-	}
-}
-
-// newPool starts threads-1 workers for vectors of at most n elements. It
-// returns nil (serial) if threads <= 1.
-func newPool(threads, n int) *pool {
+// newVecops returns the kernels for vectors of at most n elements on
+// threads goroutines, or nil (serial) if threads <= 1.
+func newVecops(threads, n int) *vecops {
 	if threads <= 1 {
 		return nil
 	}
-	p := &pool{
-		threads: threads,
-		workers: make([]parker, threads-1),
-		cursors: make([]shareCursor, threads),
-		caller:  parker{ch: make(chan struct{}, 1)},
-		part:    make([]float64, maxParts*((n+chunkLen-1)/chunkLen)),
-	}
-	p.live.Store(int32(threads - 1))
-	for w := 1; w < threads; w++ {
-		p.workers[w-1].ch = make(chan struct{}, 1)
-		go p.worker(w)
-	}
-	return p
-}
-
-func (p *pool) worker(w int) {
-	defer p.live.Add(-1)
-	var last uint64
-	for {
-		posted := func() bool { return p.gen.Load() != last }
-		if !spinUntil(posted) {
-			p.workers[w-1].park(posted)
-		}
-		last = p.gen.Load()
-		if p.stopped.Load() {
-			return
-		}
-		p.runs.Add(1)
-		p.work(w)
-		if p.pending.Add(-1) == 0 {
-			p.caller.unpark()
-		}
-	}
-}
-
-// post publishes a new generation (the current kernel or the stop) and
-// wakes the parked workers.
-func (p *pool) post() {
-	p.gen.Add(1)
-	for i := range p.workers {
-		p.workers[i].unpark()
-	}
-}
-
-// shareCursor is the claim counter of one share of a kernel: the next
-// unclaimed task (chunk, or vector for opCompact) of the share and its end.
-// Padded to a cache line of its own, since its owner updates it for every
-// chunk.
-type shareCursor struct {
-	next atomic.Int64
-	end  int64
-	_    [48]byte
-}
-
-// work runs tasks of the current kernel until none is left: first those of
-// share w (a contiguous block of about 1/threads of them, so that each
-// goroutine streams through its own part of the vectors), claimed one at a
-// time, then, in turn, whatever the other goroutines have not claimed yet
-// of theirs. The partial sums of chunk c go to p.part[c*maxParts:]. Which
-// goroutine runs a chunk does not matter, so the goroutines balance the
-// load among themselves, for example when another process occupies one of
-// the cores.
-func (p *pool) work(w int) {
-	for i := range p.threads {
-		cur := &p.cursors[(w+i)%p.threads]
-		for {
-			t := cur.next.Add(1) - 1
-			if t >= cur.end {
-				break
-			}
-			p.task(int(t))
-		}
-	}
-}
-
-// task runs task t of the current kernel.
-func (p *pool) task(t int) {
-	if p.k.op == opCompact {
-		compactVec(p.k.vecs[t], p.k.keep)
-		return
-	}
-	r := p.k.chunk(t*chunkLen, min(p.k.n, (t+1)*chunkLen))
-	copy(p.part[t*maxParts:(t+1)*maxParts], r[:])
-}
-
-// stop ends the workers. The pool must not be used afterwards.
-func (p *pool) stop() {
-	if p != nil {
-		p.once.Do(func() {
-			p.stopped.Store(true)
-			p.post()
-		})
-	}
+	return &vecops{threads: threads, part: make([][maxParts]float64, (n+chunkLen-1)/chunkLen)}
 }
 
 // run executes k over [0, k.n) and returns its partial sums added in chunk
 // order.
-func (p *pool) run(k *kernel) [maxParts]float64 {
+func (v *vecops) run(k *kernel) [maxParts]float64 {
 	var tot [maxParts]float64
 	nc := (k.n + chunkLen - 1) / chunkLen
-	if p == nil || k.n < parMinLen {
+	if v == nil || k.n < parMinLen {
 		for c := range nc {
 			r := k.chunk(c*chunkLen, min(k.n, (c+1)*chunkLen))
 			for i := range tot {
@@ -473,93 +287,74 @@ func (p *pool) run(k *kernel) [maxParts]float64 {
 		}
 		return tot
 	}
-	if nc*maxParts > len(p.part) {
-		panic("owlqn: kernel longer than the pool's vectors")
+	if nc > len(v.part) {
+		panic("owlqn: kernel longer than the optimizer's vectors")
 	}
-	p.k, p.nchunks = *k, nc
-	p.dispatch()
-	for c := range nc {
+	part := v.part[:nc]
+	kc := *k // a copy, so that k itself stays on the caller's stack
+	par.For(v.threads, nc, func(c int) {
+		part[c] = kc.chunk(c*chunkLen, min(kc.n, (c+1)*chunkLen))
+	})
+	for c := range part {
 		for i := range tot {
-			tot[i] += p.part[c*maxParts+i]
+			tot[i] += part[c][i]
 		}
 	}
 	return tot
 }
 
-// dispatch runs the current kernel p.k on all goroutines and waits for
-// them; then it drops the kernel's references to the operands.
-func (p *pool) dispatch() {
-	ntasks := p.nchunks
-	if p.k.op == opCompact {
-		ntasks = len(p.k.vecs)
-	}
-	for w := range p.cursors {
-		p.cursors[w].next.Store(int64(w * ntasks / p.threads))
-		p.cursors[w].end = int64((w + 1) * ntasks / p.threads)
-	}
-	p.pending.Store(int32(p.threads - 1))
-	p.post()
-	p.work(0)
-	done := func() bool { return p.pending.Load() == 0 }
-	if !spinUntil(done) {
-		p.caller.park(done)
-	}
-	p.k = kernel{}
-}
-
 // compactVecs applies compactVec(v, keep) to every v in vecs, all of the
 // same length. compactVec moves data within a vector in place, which
 // cannot be split by chunk, so the goroutines share out whole vectors.
-func (p *pool) compactVecs(vecs [][]float64, keep []int32) {
-	if p == nil || len(vecs) < 2 || len(vecs[0]) < parMinLen {
-		for _, v := range vecs {
-			compactVec(v, keep)
+func (v *vecops) compactVecs(vecs [][]float64, keep []int32) {
+	if v == nil || len(vecs) < 2 || len(vecs[0]) < parMinLen {
+		for _, x := range vecs {
+			compactVec(x, keep)
 		}
 		return
 	}
-	p.k = kernel{op: opCompact, vecs: vecs, keep: keep}
-	p.dispatch()
+	par.For(v.threads, len(vecs), func(i int) { compactVec(vecs[i], keep) })
 }
 
 // lin sets dst = (a + s*b) * scale (dst = a*scale if b is nil) and returns
 // c·dst, or 0 if c is nil. dst may be a itself.
-func (p *pool) lin(dst, a []float64, s float64, b []float64, scale float64, c []float64) float64 {
+func (v *vecops) lin(dst, a []float64, s float64, b []float64, scale float64, c []float64) float64 {
 	n := len(dst)
 	if len(a) != n || (b != nil && len(b) != n) || (c != nil && len(c) != n) {
 		panic("owlqn: lin: length mismatch")
 	}
-	return p.run(&kernel{op: opLin, n: n, dst: dst, a: a, b: b, c: c, s1: s, s2: scale})[0]
+	return v.run(&kernel{op: opLin, n: n, dst: dst, a: a, b: b, c: c, s1: s, s2: scale})[0]
 }
 
 // dot2 returns a·b and b·b.
-func (p *pool) dot2(a, b []float64) (ab, bb float64) {
+func (v *vecops) dot2(a, b []float64) (ab, bb float64) {
 	if len(a) != len(b) {
 		panic("owlqn: dot: length mismatch")
 	}
-	r := p.run(&kernel{op: opDot, n: len(a), a: a, b: b})
+	r := v.run(&kernel{op: opDot, n: len(a), a: a, b: b})
 	return r[0], r[1]
 }
 
-func (p *pool) dot(a, b []float64) float64 {
-	ab, _ := p.dot2(a, b)
+func (v *vecops) dot(a, b []float64) float64 {
+	ab, _ := v.dot2(a, b)
 	return ab
 }
 
-func (p *pool) norm1(x []float64) float64 {
-	return p.run(&kernel{op: opNorm1, n: len(x), a: x})[0]
+func (v *vecops) norm1(x []float64) float64 {
+	return v.run(&kernel{op: opNorm1, n: len(x), a: x})[0]
 }
 
 // pseudoGradient is the parallel pseudoGradient; it returns ||pg||².
-func (p *pool) pseudoGradient(pg, x, g []float64, l1 float64) float64 {
+func (v *vecops) pseudoGradient(pg, x, g []float64, l1 float64) float64 {
 	if len(pg) != len(x) || len(g) != len(x) {
 		panic("owlqn: pseudoGradient: length mismatch")
 	}
-	return p.run(&kernel{op: opPseudo, n: len(x), dst: pg, a: x, b: g, s1: l1})[0]
+	return v.run(&kernel{op: opPseudo, n: len(x), dst: pg, a: x, b: g, s1: l1})[0]
 }
 
 // projectDot applies projectDirection(d, pg) if project is true and returns
 // d·pg.
-func (p *pool) projectDot(d, pg []float64, project bool) float64 {
+func (v *vecops) projectDot(d, pg []float64, project bool) float64 {
 	if len(d) != len(pg) {
 		panic("owlqn: projectDirection: length mismatch")
 	}
@@ -567,14 +362,14 @@ func (p *pool) projectDot(d, pg []float64, project bool) float64 {
 	if project {
 		k.s1 = 1
 	}
-	return p.run(&k)[0]
+	return v.run(&k)[0]
 }
 
 // trial sets xt = x + step*d, projected onto the orthant of (x, pg) if
 // project is true (projectOrthant), and returns dec = pg·(xt - x),
 // dl1 = ||xt||_1 - ||x||_1 summed term by term, ||xt||_1 and whether any
 // coordinate moved.
-func (p *pool) trial(xt, x, d, pg []float64, step float64, project bool) (dec, dl1, n1 float64, moved bool) {
+func (v *vecops) trial(xt, x, d, pg []float64, step float64, project bool) (dec, dl1, n1 float64, moved bool) {
 	n := len(x)
 	if len(xt) != n || len(d) != n || len(pg) != n {
 		panic("owlqn: trial: length mismatch")
@@ -583,26 +378,26 @@ func (p *pool) trial(xt, x, d, pg []float64, step float64, project bool) (dec, d
 	if project {
 		k.s2 = 1
 	}
-	r := p.run(&k)
+	r := v.run(&k)
 	return r[0], r[1], r[2], r[3] != 0
 }
 
 // trap returns (g + gt)·(xt - x).
-func (p *pool) trap(g, gt, xt, x []float64) float64 {
-	return p.run(&kernel{op: opTrap, n: len(x), a: g, b: gt, c: xt, e: x})[0]
+func (v *vecops) trap(g, gt, xt, x []float64) float64 {
+	return v.run(&kernel{op: opTrap, n: len(x), a: g, b: gt, c: xt, e: x})[0]
 }
 
 // diffDot returns s·y and y·y for s = xNew - xOld, y = gNew - gOld.
-func (p *pool) diffDot(xNew, xOld, gNew, gOld []float64) (sy, yy float64) {
+func (v *vecops) diffDot(xNew, xOld, gNew, gOld []float64) (sy, yy float64) {
 	n := len(xNew)
 	if len(xOld) != n || len(gNew) != n || len(gOld) != n {
 		panic("owlqn: memory update: length mismatch")
 	}
-	r := p.run(&kernel{op: opDiffDot, n: n, a: xNew, b: xOld, c: gNew, e: gOld})
+	r := v.run(&kernel{op: opDiffDot, n: n, a: xNew, b: xOld, c: gNew, e: gOld})
 	return r[0], r[1]
 }
 
 // diff sets s = xNew - xOld and y = gNew - gOld.
-func (p *pool) diff(s, y, xNew, xOld, gNew, gOld []float64) {
-	p.run(&kernel{op: opDiff, n: len(xNew), dst: s, dst2: y, a: xNew, b: xOld, c: gNew, e: gOld})
+func (v *vecops) diff(s, y, xNew, xOld, gNew, gOld []float64) {
+	v.run(&kernel{op: opDiff, n: len(xNew), dst: s, dst2: y, a: xNew, b: xOld, c: gNew, e: gOld})
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // forceParallel lowers the size threshold of the parallel kernels to 0 for
-// the duration of the test, so that small vectors take the pool's path.
+// the duration of the test, so that small vectors take the parallel path.
 func forceParallel(t testing.TB) {
 	t.Helper()
 	old := parMinLen
@@ -77,7 +77,6 @@ func trajectory(t *testing.T, n, threads, iters, compactAt int, l1 float64) (x [
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer o.Close()
 	for it := range iters {
 		if it == compactAt {
 			var keep []int32
@@ -130,8 +129,8 @@ func checkSameTrajectories(t *testing.T, n, iters, compactAt int, l1 float64) {
 }
 
 // TestThreadsBitIdentical runs 40 iterations with Threads = 1, 2 and 8 on
-// the pool's path (threshold lowered; 6 chunks, so Threads = 8 has empty
-// shares) and compares the points bit for bit, with and without l1, and
+// the parallel path (threshold lowered; 6 chunks, so Threads = 8 has
+// more goroutines than some kernels have chunks) and compares the points bit for bit, with and without l1, and
 // with a Compact after 20 iterations. Under the race detector it uses 2
 // chunks.
 func TestThreadsBitIdentical(t *testing.T) {
@@ -155,7 +154,7 @@ func TestThreadsBitIdentical(t *testing.T) {
 }
 
 // TestThreadsBitIdenticalAboveThreshold is the same at a size above the
-// default threshold, where Threads > 1 really uses the workers. It is
+// default threshold, where Threads > 1 really starts goroutines. It is
 // skipped in short mode and under the race detector (TestThreadsBitIdentical
 // runs the same code on shorter vectors).
 func TestThreadsBitIdenticalAboveThreshold(t *testing.T) {
@@ -168,8 +167,8 @@ func TestThreadsBitIdenticalAboveThreshold(t *testing.T) {
 }
 
 // TestKernelsMatchPlainLoops checks every kernel, on the serial and on the
-// pool's path, against a straightforward loop (within rounding: the chunked
-// sums add in a different order), and the pool's results against the
+// parallel path, against a straightforward loop (within rounding: the chunked
+// sums add in a different order), and the parallel results against the
 // serial ones bit for bit.
 func TestKernelsMatchPlainLoops(t *testing.T) {
 	forceParallel(t)
@@ -191,7 +190,7 @@ func TestKernelsMatchPlainLoops(t *testing.T) {
 		moved bool
 		vecs  [][]float64
 	}
-	compute := func(p *pool) result {
+	compute := func(p *vecops) result {
 		var r result
 		pg := make([]float64, n)
 		r.sums = append(r.sums, p.pseudoGradient(pg, x, g, l1))
@@ -267,9 +266,7 @@ func TestKernelsMatchPlainLoops(t *testing.T) {
 		approxEqual(t, fmt.Sprintf("vector %d", i), want.vecs[i], serial.vecs[i], 0, 0)
 	}
 	for _, threads := range []int{2, 3, 8} {
-		p := newPool(threads, n)
-		got := compute(p)
-		p.stop()
+		got := compute(newVecops(threads, n))
 		for i := range serial.sums {
 			if math.Float64bits(got.sums[i]) != math.Float64bits(serial.sums[i]) {
 				t.Fatalf("threads=%d: sum %d = %.17g, serial %.17g", threads, i, got.sums[i], serial.sums[i])
@@ -284,76 +281,121 @@ func TestKernelsMatchPlainLoops(t *testing.T) {
 	}
 }
 
-// TestIterateAllocsThreads checks that Iterate allocates nothing with a
-// worker pool either.
+// TestIterateAllocsThreads checks that Iterate allocates nothing on the
+// serial path, and on the parallel path only the few small objects each
+// kernel's par.For needs, independently of the dimension.
 func TestIterateAllocsThreads(t *testing.T) {
 	forceParallel(t)
-	p := newCoupled(rand.New(rand.NewPCG(1, 2)), 3*chunkLen)
-	o, err := New(make([]float64, 3*chunkLen), p.eval, Settings{L1: 0.3, M: 4, Threads: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.Close()
-	for range 6 { // fill the memory so the ring wraps
-		if err := o.Iterate(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if a := testing.AllocsPerRun(20, func() {
-		if err := o.Iterate(); err != nil {
-			t.Fatal(err)
-		}
-	}); a != 0 {
-		t.Errorf("%g allocations per Iterate with Threads = 2, want 0", a)
-	}
-}
-
-// TestCloseAndCleanupStopWorkers checks that Close ends the workers and
-// leaves a usable optimizer, and that dropping an optimizer without Close
-// ends them after a garbage collection.
-func TestCloseAndCleanupStopWorkers(t *testing.T) {
-	forceParallel(t)
-	p := newCoupled(rand.New(rand.NewPCG(1, 2)), 1000)
-	o, err := New(make([]float64, 1000), p.eval, Settings{L1: 0.3, Threads: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := o.pool
-	if got := pl.live.Load(); got != 3 {
-		t.Fatalf("%d workers after New with Threads = 4, want 3", got)
-	}
-	o.Close()
-	o.Close()
-	if err := o.Iterate(); err != nil {
-		t.Fatalf("Iterate after Close: %v", err)
-	}
-	waitWorkers(t, pl)
-
-	var pools []*pool
-	for range 3 {
-		o, err := New(make([]float64, 1000), p.eval, Settings{L1: 0.3, Threads: 4})
+	allocs := func(threads, n int) float64 {
+		p := newCoupled(rand.New(rand.NewPCG(1, 2)), n)
+		o, err := New(make([]float64, n), p.eval, Settings{L1: 0.3, M: 4, Threads: threads})
 		if err != nil {
 			t.Fatal(err)
 		}
-		pools = append(pools, o.pool) // does not keep o reachable
+		for range 6 { // fill the memory so the ring wraps
+			if err := o.Iterate(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return testing.AllocsPerRun(20, func() {
+			if err := o.Iterate(); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
-	for _, pl := range pools {
-		waitWorkers(t, pl)
+	if a := allocs(1, 3*chunkLen); a != 0 {
+		t.Errorf("%g allocations per Iterate with Threads = 1, want 0", a)
+	}
+	// 14 kernels per Iterate here (M = 4, one trial step), each with 4
+	// allocations: the loop state of par.For, its goroutine, the closure
+	// and its copy of the kernel.
+	small, large := allocs(2, 3*chunkLen), allocs(2, 9*chunkLen)
+	if small != large || small > 80 {
+		t.Errorf("%g and %g allocations per Iterate with Threads = 2 (3 and 9 chunks), want the same number, at most 80", small, large)
 	}
 }
 
-// waitWorkers runs the garbage collector until the workers of p have
-// ended, failing after a while.
-func waitWorkers(t *testing.T, p *pool) {
-	t.Helper()
-	for range 200 {
-		if p.live.Load() == 0 {
+// TestNoGoroutineLeft checks that an optimizer with Threads > 1 leaves no
+// goroutine running after its calls, without Close.
+func TestNoGoroutineLeft(t *testing.T) {
+	forceParallel(t)
+	before := runtime.NumGoroutine()
+	p := newCoupled(rand.New(rand.NewPCG(1, 2)), 3*chunkLen)
+	o, err := New(make([]float64, 3*chunkLen), p.eval, Settings{L1: 0.3, Threads: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if err := o.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 1000 {
+		if runtime.NumGoroutine() <= before {
 			return
 		}
-		runtime.GC()
-		time.Sleep(time.Millisecond)
+		time.Sleep(time.Millisecond) // goroutines past wg.Done may still be exiting
 	}
-	t.Fatalf("%d workers still running", p.live.Load())
+	t.Fatalf("%d goroutines after 5 iterations with Threads = 4, %d before", runtime.NumGoroutine(), before)
+}
+
+// TestKernelsReuseShrinking runs kernels of decreasing length (as after
+// Compact) and different data on one vecops, and compares each with the
+// serial result bit for bit: partial sums left over from a longer kernel
+// must not leak into a shorter one.
+func TestKernelsReuseShrinking(t *testing.T) {
+	forceParallel(t)
+	rng := rand.New(rand.NewPCG(7, 7))
+	const n = 5*chunkLen + 3
+	for _, threads := range []int{2, 3, 8} {
+		ops := newVecops(threads, n)
+		for _, m := range []int{n, 4*chunkLen + 1, 2 * chunkLen, chunkLen - 1, 1, 0} {
+			x, y := make([]float64, m), make([]float64, m)
+			for j := range x {
+				x[j], y[j] = rng.NormFloat64(), rng.NormFloat64()
+			}
+			if got, want := ops.norm1(x), norm1(x); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("threads=%d m=%d: norm1 = %.17g, serial %.17g", threads, m, got, want)
+			}
+			gab, gbb := ops.dot2(x, y)
+			wab, wbb := (*vecops)(nil).dot2(x, y)
+			if math.Float64bits(gab) != math.Float64bits(wab) || math.Float64bits(gbb) != math.Float64bits(wbb) {
+				t.Fatalf("threads=%d m=%d: dot2 = (%.17g, %.17g), serial (%.17g, %.17g)", threads, m, gab, gbb, wab, wbb)
+			}
+		}
+	}
+}
+
+// TestCompactVecsParallel checks that the parallel compactVecs moves every
+// vector like the serial one.
+func TestCompactVecsParallel(t *testing.T) {
+	forceParallel(t)
+	const n = 3*chunkLen + 11
+	var keep []int32
+	for j := range n {
+		if j%5 != 2 {
+			keep = append(keep, int32(j))
+		}
+	}
+	mk := func() [][]float64 {
+		vs := make([][]float64, 7)
+		for i := range vs {
+			vs[i] = make([]float64, n)
+			for j := range vs[i] {
+				vs[i][j] = float64(i*n + j)
+			}
+		}
+		return vs
+	}
+	want := mk()
+	(*vecops)(nil).compactVecs(want, keep)
+	for _, threads := range []int{2, 3, 8} {
+		got := mk()
+		newVecops(threads, n).compactVecs(got, keep)
+		for i := range want {
+			approxEqual(t, fmt.Sprintf("threads=%d vector %d", threads, i), want[i], got[i], 0, 0)
+		}
+	}
 }
 
 func TestThreadsSettingErrors(t *testing.T) {
@@ -412,86 +454,5 @@ func TestBranchFreeMatchesReadable(t *testing.T) {
 		projectOrthant(want, x, ref)
 		projectOrthantFast(got, x, ref)
 		same("projectOrthant", want, got)
-	}
-}
-
-// waitFor polls cond for at most 20 spinTimes.
-func waitFor(cond func() bool) {
-	deadline := time.Now().Add(20 * spinTime)
-	for !cond() && time.Now().Before(deadline) {
-		runtime.Gosched()
-	}
-}
-
-// TestPoolHandOff posts short kernels to many fresh pools, whose workers
-// race between polling, parking and being woken; a lost or stale wake-up
-// shows as a wrong pending count, a wrong sum or a hang (reported by the
-// watchdog). In the delayed rounds unpark pauses before it looks at the
-// flag until the owner has seen its condition, gone on and parked again,
-// so that it receives a token meant for a condition it has already seen:
-// a worker for a kernel it has already run (which once made it run the
-// kernel twice; the race detector's slowdown produced that too, at
-// random), or the caller for a kernel whose workers have not finished.
-func TestPoolHandOff(t *testing.T) {
-	forceParallel(t)
-	// Each kernel gets other data, so that partial sums left over from
-	// the previous kernel give a wrong result.
-	var xs [4][]float64
-	var want [4]float64
-	for k := range xs {
-		xs[k] = make([]float64, 3*chunkLen)
-		for j := range xs[k] {
-			xs[k][j] = float64((j+k)%7) - 3 + float64(k)*(1+float64(j%3))
-		}
-		want[k] = norm1(xs[k])
-	}
-	t.Cleanup(func() { unparkHook = nil })
-	for it := range 240 {
-		var p *pool
-		switch it % 6 {
-		case 0:
-			// The poster waits until the worker has run the kernel
-			// and parked again (when the worker was polling), then
-			// until it has handled the token and parked once more.
-			unparkHook = func(k *parker, after bool) {
-				if k != &p.caller {
-					waitFor(func() bool { return k.flag.Load() == 1 && p.pending.Load() == 0 })
-				}
-			}
-		case 1:
-			// The last worker waits until the caller, which has gone
-			// on to the next kernel, parks waiting for it.
-			unparkHook = func(k *parker, after bool) {
-				if k == &p.caller && !after {
-					waitFor(func() bool { return k.flag.Load() == 1 })
-				}
-			}
-		default:
-			unparkHook = nil
-		}
-		threads := 2 + it%3
-		p = newPool(threads, 3*chunkLen)
-		done := make(chan struct{})
-		go func() {
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				panic(fmt.Sprintf("owlqn: pool hand-off stuck in round %d: gen = %d, pending = %d", it, p.gen.Load(), p.pending.Load()))
-			}
-		}()
-		for k := range 4 {
-			if got := p.norm1(xs[k]); got != want[k] || p.pending.Load() != 0 {
-				t.Fatalf("round %d, kernel %d: norm1 = %v (want %v), pending = %d", it, k, got, want[k], p.pending.Load())
-			}
-			if k == 1 {
-				time.Sleep(time.Duration(it%3) * spinTime) // let the workers park
-			}
-		}
-		close(done)
-		p.stop()
-		waitWorkers(t, p) // no worker is still in the hook
-		if got := p.runs.Load(); got != int64(len(xs)*(threads-1)) {
-			t.Fatalf("round %d: the workers ran %d kernels, want %d", it, got, len(xs)*(threads-1))
-		}
 	}
 }
