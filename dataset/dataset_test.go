@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -337,7 +339,7 @@ func TestStreamOrder(t *testing.T) {
 			assert.Equal(t, ex.Len(), lens[i])
 			got = append(got, lens[i])
 			return nil
-		})
+		}, nil)
 		require.NoError(t, err)
 		require.Len(t, got, 37)
 		for k, n := range got {
@@ -371,7 +373,7 @@ func TestStreamError(t *testing.T) {
 	}, func(_, seq int, _ *Example) error {
 		emitted = append(emitted, seq)
 		return nil
-	})
+	}, nil)
 	assert.ErrorIs(t, err, boom)
 	assert.Equal(t, []int{0, 1, 2, 3, 4, 5}, emitted)
 
@@ -382,7 +384,37 @@ func TestStreamError(t *testing.T) {
 	err = Stream(r, 1, 1, func(_, _, _ int, _ *Example) error { return nil }, func(_, seq int, _ *Example) error {
 		emitted = append(emitted, seq)
 		return nil
-	})
+	}, nil)
 	require.Error(t, err)
 	assert.Equal(t, []int{0}, emitted)
+}
+
+// TestStreamInteractive: a sequence is emitted (and flush called) as soon as
+// it is read and worked on, without waiting for a full batch: a program
+// that writes one sentence to a pipe and waits for its labels gets them.
+func TestStreamInteractive(t *testing.T) {
+	pr, pw := io.Pipe()
+	r, err := NewReader("pipe", pr, Options{Format: CoNLL})
+	require.NoError(t, err)
+	emitted := make(chan int)
+	flushed := 0
+	result := make(chan error, 1)
+	go func() {
+		result <- Stream(r, 2, 64, func(_, _, _ int, _ *Example) error { return nil },
+			func(_, seq int, _ *Example) error { emitted <- seq; return nil },
+			func() error { flushed++; return nil })
+	}()
+	for k := range 5 {
+		_, err := fmt.Fprintf(pw, "w%d NN O\n\n", k)
+		require.NoError(t, err)
+		select {
+		case seq := <-emitted:
+			assert.Equal(t, k, seq)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("sequence %d not emitted before more input", k)
+		}
+	}
+	require.NoError(t, pw.Close())
+	require.NoError(t, <-result)
+	assert.Positive(t, flushed)
 }

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sparsetag/sparsetag/chain"
 )
@@ -45,73 +46,114 @@ func forEach(n, workers int, f func(w, i int) error) error {
 	return nil
 }
 
-// DefaultBatch is the batch size of Stream when none is given: large enough
-// to keep two workers busy between the serial reads and writes, small
-// enough that a batch of sentences takes little memory.
+// DefaultBatch is the batch size of Stream when none is given: enough
+// sequences in flight to keep the workers busy while the output waits for
+// the slowest of them, few enough that they take little memory.
 const DefaultBatch = 256
 
-// Stream reads r in batches of at most batch examples (batch <= 0:
-// DefaultBatch), runs work on every example of a batch on at most workers
-// goroutines (workers <= 0: GOMAXPROCS), then calls emit for each example
-// of the batch in input order, on the caller's goroutine. The next batch is
-// read while the current one is being worked on, so memory is bounded by two
-// batches (and what work keeps per batch index), not by the input's size.
+// Stream reads the examples of r, runs work on each of them on at most
+// workers goroutines (workers <= 0: GOMAXPROCS), and calls emit for each in
+// input order on the caller's goroutine. At most batch examples (batch <= 0:
+// DefaultBatch) are in flight, read but not yet emitted, so memory is
+// bounded by batch examples and their results, not by the input's size.
 //
-// work gets the worker number w in [0, workers), the example's index i in
-// its batch (for results kept in a slice of batch entries, reused from
-// batch to batch) and its index seq in the input (0-based). emit gets the
-// same i and seq. Stream stops at the first error, in input order: the
-// examples before it are emitted, the one that failed and those after it
-// are not. Errors of work and emit are returned as they are.
-func Stream(r *Reader, workers, batch int, work func(w, i, seq int, ex *Example) error, emit func(i, seq int, ex *Example) error) error {
+// An example is worked on as soon as it is read, and emitted as soon as it
+// and all before it are done: a program that writes one sequence to a
+// pipe and waits for its labels gets them. flush, if not nil, is called
+// whenever every example read so far has been emitted and Stream waits for
+// input: the moment to flush buffered output.
+//
+// work gets the worker number w in [0, workers), the example's slot i in
+// [0, batch) (for results kept in a slice of batch entries: slot i is not
+// reused before example seq has been emitted) and its index seq in the input
+// (0-based). emit gets the same i and seq. Stream stops at the first error
+// in input order, which it returns as it is: the examples before it are
+// emitted, the one that failed and those after it are not. After an error
+// the Reader must not be used again; its goroutine stops at its next read.
+func Stream(r *Reader, workers, batch int, work func(w, i, seq int, ex *Example) error, emit func(i, seq int, ex *Example) error, flush func() error) error {
 	if batch <= 0 {
 		batch = DefaultBatch
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	read := func(dst []Example) []Example {
-		dst = dst[:0]
-		for len(dst) < batch && r.Next() {
-			dst = append(dst, r.Example())
-		}
-		return dst
+	exs := make([]Example, batch)
+	errs := make([]error, batch)
+	tokens := make(chan struct{}, batch) // one per free slot
+	for range batch {
+		tokens <- struct{}{}
 	}
-	cur, next := read(make([]Example, 0, batch)), make([]Example, 0, batch)
-	base := 0
-	for len(cur) > 0 {
-		// Read the next batch while this one is worked on (the reader is
-		// only used by this goroutine at a time).
-		done := make(chan struct{})
+	jobs := make(chan int, batch) // read, to work on
+	done := make(chan int, batch) // worked on, to emit
+	readEnd := make(chan int, 1)  // the number of examples read, at the end
+	quit := make(chan struct{})   // closed on error
+	var nread atomic.Int64        // examples read so far
+	go func() {
+		defer close(jobs)
+		for seq := 0; ; seq++ {
+			select {
+			case <-tokens:
+			case <-quit:
+				return
+			}
+			if !r.Next() {
+				readEnd <- seq
+				return
+			}
+			exs[seq%batch] = r.Example()
+			nread.Add(1)
+			jobs <- seq
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
 		go func() {
-			defer close(done)
-			next = read(next)
-		}()
-		failed, werr := len(cur), error(nil)
-		var mu sync.Mutex
-		forEach(len(cur), workers, func(w, i int) error {
-			if err := work(w, i, base+i, &cur[i]); err != nil {
-				mu.Lock()
-				if i < failed {
-					failed, werr = i, err
+			defer wg.Done()
+			for seq := range jobs {
+				i := seq % batch
+				select {
+				case <-quit:
+				default:
+					errs[i] = work(w, i, seq, &exs[i])
 				}
-				mu.Unlock()
+				done <- seq
 			}
-			return nil
-		})
-		<-done
-		for i := range failed {
-			if err := emit(i, base+i, &cur[i]); err != nil {
-				return err
-			}
-		}
-		if werr != nil {
-			return werr
-		}
-		clear(cur) // drop references to the emitted examples
-		base += len(cur)
-		cur, next = next, cur
+		}()
 	}
+	fail := func(err error) error {
+		close(quit)
+		return err
+	}
+	ready := make([]bool, batch)
+	end := -1
+	for next := 0; next != end; {
+		i := next % batch
+		if !ready[i] {
+			if flush != nil && int64(next) == nread.Load() {
+				if err := flush(); err != nil {
+					return fail(err)
+				}
+			}
+			select {
+			case seq := <-done:
+				ready[seq%batch] = true
+			case end = <-readEnd:
+			}
+			continue
+		}
+		ready[i] = false
+		if err := errs[i]; err != nil {
+			return fail(err)
+		}
+		if err := emit(i, next, &exs[i]); err != nil {
+			return fail(err)
+		}
+		exs[i] = Example{} // let the example go
+		next++
+		tokens <- struct{}{}
+	}
+	wg.Wait()
 	return r.Err()
 }
 
@@ -182,7 +224,7 @@ func Evaluate(tg *chain.Tagger, exs []Example, workers int) (*chain.Evaluation, 
 }
 
 // EvaluateStream is Evaluate over a Reader of labeled input, streamed with
-// Stream (workers and batch as there): memory is bounded by two batches,
+// Stream (workers and batch as there): memory is bounded by the batch,
 // whatever the input's size. tag writes the predicted label names of ex into dst (reusing its
 // capacity) on worker w.
 func EvaluateStream(r *Reader, workers, batch int, tag func(w int, dst []string, ex *Example) ([]string, error)) (*chain.Evaluation, error) {
@@ -205,7 +247,7 @@ func EvaluateStream(r *Reader, workers, batch int, tag func(w int, dst []string,
 			return fmt.Errorf("%s: sequence %d: %w", ex.where(), seq+1, err)
 		}
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		return nil, err
 	}

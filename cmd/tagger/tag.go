@@ -140,8 +140,9 @@ func runTag(e *env, args []string) error {
 }
 
 // streamTag decodes every sequence of r with m and opt on tf.threads
-// goroutines and writes them to out in input order as soon as each batch is
-// done; name is the input's name in error messages.
+// goroutines and writes them to out in input order as soon as they and all
+// before them are done (output is flushed whenever the input is waited
+// for); name is the input's name in error messages.
 func streamTag(out io.Writer, m *anyModel, r *dataset.Reader, tf *tagFlags, opt chain.DecodeOptions, name string) error {
 	var fixer *dataset.LabelFixer
 	if tf.forced {
@@ -178,7 +179,7 @@ func streamTag(out io.Writer, m *anyModel, r *dataset.Reader, tf *tagFlags, opt 
 			return writeTagJSON(w, labels, ex, &decs[i], tf)
 		}
 		return nil
-	})
+	}, w.Flush)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
