@@ -239,9 +239,9 @@ var compactCases = []compactCase{
 			return cols
 		},
 		encode: func(e *features.Encoder, c *sparse.Corpus, in any, grow bool) error {
-			return e.EncodeColumns(c, in.([][]string), nil, grow)
+			return e.Encode(c, features.Columns(in.([][]string)), nil, grow)
 		},
-		tag: func(tg *Tagger, in any) ([]int, error) { return tg.Tag(nil, in.([][]string)) },
+		tag: func(tg *Tagger, in any) ([]int, error) { return tg.Tag(nil, features.Columns(in.([][]string))) },
 	},
 	{
 		name: "attributes",
@@ -271,11 +271,11 @@ var compactCases = []compactCase{
 		},
 		encode: func(e *features.Encoder, c *sparse.Corpus, in any, grow bool) error {
 			a := in.(attrInput)
-			return e.EncodeAttributes(c, a.names, a.values, nil, grow)
+			return e.Encode(c, features.Attributes{Names: a.names, Values: a.values}, nil, grow)
 		},
 		tag: func(tg *Tagger, in any) ([]int, error) {
 			a := in.(attrInput)
-			return tg.TagAttributes(nil, a.names, a.values)
+			return tg.Tag(nil, features.Attributes{Names: a.names, Values: a.values})
 		},
 	},
 	{
@@ -296,9 +296,9 @@ var compactCases = []compactCase{
 			return ims
 		},
 		encode: func(e *features.Encoder, c *sparse.Corpus, in any, grow bool) error {
-			return e.EncodePixels(c, in.([][]byte), nil, grow)
+			return e.Encode(c, features.Pixels(in.([][]byte)), nil, grow)
 		},
-		tag: func(tg *Tagger, in any) ([]int, error) { return tg.TagPixels(nil, in.([][]byte)) },
+		tag: func(tg *Tagger, in any) ([]int, error) { return tg.Tag(nil, features.Pixels(in.([][]byte))) },
 	},
 }
 
@@ -413,12 +413,12 @@ type tagResult struct {
 	raw   []int // Tag on raw input
 	path  []int
 	score float64
-	post  Posterior
+	post  Decoding // with the posterior
 }
 
 func (r tagResult) equal(o tagResult) bool {
-	return slices.Equal(r.raw, o.raw) && slices.Equal(r.path, o.path) && slices.Equal(r.post.Path, o.post.Path) &&
-		sameBits([]float64{r.score, r.post.Prob, r.post.LogZ}, []float64{o.score, o.post.Prob, o.post.LogZ}) &&
+	return slices.Equal(r.raw, o.raw) && slices.Equal(r.path, o.path) && slices.Equal(r.post.Best(), o.post.Best()) &&
+		sameBits([]float64{r.score, r.post.Probs[0], r.post.LogZ}, []float64{o.score, o.post.Probs[0], o.post.LogZ}) &&
 		sameBits(r.post.Marginal, o.post.Marginal)
 }
 
@@ -434,8 +434,17 @@ func tagAll(t *testing.T, cc compactCase, m *Model, in any) tagResult {
 	if err := cc.encode(m.Encoder.Clone(), &c, in, false); err != nil {
 		t.Fatal(err)
 	}
-	r.path, r.score = tg.TagEncoded(nil, &c, 0)
-	tg.TagEncodedProb(&r.post, &c, 0)
+	if r.path, err = tg.Tag(nil, Encoded{Corpus: &c}); err != nil {
+		t.Fatal(err)
+	}
+	var d Decoding
+	if err := tg.Decode(&d, Encoded{Corpus: &c}, DecodeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r.score = d.Scores[0]
+	if err := tg.Decode(&r.post, Encoded{Corpus: &c}, DecodeOptions{Posterior: true}); err != nil {
+		t.Fatal(err)
+	}
 	return r
 }
 

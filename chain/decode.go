@@ -170,45 +170,19 @@ type decodeScratch struct {
 
 var decodePool = sync.Pool{New: func() any { return new(decodeScratch) }}
 
-// DecodeEncoded decodes sequence i of c into d with the options of opt.
-// It returns ErrNoPath when nothing is allowed, and an error when opt does
-// not match the model or the sequence.
-func (t *Tagger) DecodeEncoded(d *Decoding, c *sparse.Corpus, i int, opt DecodeOptions) error {
+// Decode decodes in (see Input) into d with the options of opt: the
+// Viterbi path and its score, and, as opt asks, the n best paths, the
+// posterior (log Z, path probabilities, node marginals), under constraints
+// and fixed labels. It returns ErrNoPath when nothing is allowed, and an
+// error when opt does not match the model or the sequence.
+func (t *Tagger) Decode(d *Decoding, in Input, opt DecodeOptions) error {
 	s := t.get()
 	defer t.put(s)
+	c, i, err := t.sequence(s, in)
+	if err != nil {
+		return err
+	}
 	return t.decode(s, d, c, i, &opt)
-}
-
-// Decode is DecodeEncoded for one sequence of token columns (cols[t][c],
-// the label column excluded), as in Tag.
-func (t *Tagger) Decode(d *Decoding, cols [][]string, opt DecodeOptions) error {
-	s := t.get()
-	defer t.put(s)
-	if err := t.encode(s, &rawInput{cols: cols}); err != nil {
-		return err
-	}
-	return t.decode(s, d, &s.seq, 0, &opt)
-}
-
-// DecodeAttributes is Decode for name:value attribute input, as in
-// TagAttributes.
-func (t *Tagger) DecodeAttributes(d *Decoding, names [][]string, values [][]float64, opt DecodeOptions) error {
-	s := t.get()
-	defer t.put(s)
-	if err := t.encode(s, &rawInput{names: names, values: values}); err != nil {
-		return err
-	}
-	return t.decode(s, d, &s.seq, 0, &opt)
-}
-
-// DecodePixels is Decode for OCR input, as in TagPixels.
-func (t *Tagger) DecodePixels(d *Decoding, images [][]byte, opt DecodeOptions) error {
-	s := t.get()
-	defer t.put(s)
-	if err := t.encode(s, &rawInput{images: images}); err != nil {
-		return err
-	}
-	return t.decode(s, d, &s.seq, 0, &opt)
 }
 
 func (t *Tagger) decode(s *tagScratch, d *Decoding, c *sparse.Corpus, i int, opt *DecodeOptions) error {

@@ -2,6 +2,7 @@ package chain_test
 
 import (
 	"fmt"
+	"github.com/sparsetag/sparsetag/features"
 	"log"
 	"strings"
 
@@ -17,7 +18,7 @@ func ExampleTagger_Decode() {
 		log.Fatal(err)
 	}
 	tg := chain.NewTagger(m)
-	sentence := [][]string{{"the", "DT"}, {"dog", "NN"}, {"sees", "VBZ"}, {"a", "DT"}, {"cat", "NN"}}
+	sentence := features.Columns{{"the", "DT"}, {"dog", "NN"}, {"sees", "VBZ"}, {"a", "DT"}, {"cat", "NN"}}
 
 	var d chain.Decoding
 	opt := chain.DecodeOptions{N: 3, Constraints: chain.BIOConstraints(m.Labels)}

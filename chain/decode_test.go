@@ -3,6 +3,8 @@ package chain
 import (
 	"errors"
 	"fmt"
+	"github.com/sparsetag/sparsetag/features"
+	"github.com/stretchr/testify/require"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -175,7 +177,7 @@ func TestDecodeBruteForce(t *testing.T) {
 					opt.N = n
 					opt.Posterior = true
 					name := fmt.Sprintf("%s/seq %d/%s/n=%d", tc.name, i, mode, n)
-					err := tg.DecodeEncoded(&d, c, i, opt)
+					err := tg.Decode(&d, Encoded{Corpus: c, Seq: i}, opt)
 					if len(wantP) == 0 {
 						if !errors.Is(err, ErrNoPath) {
 							t.Fatalf("%s: err = %v, want ErrNoPath", name, err)
@@ -201,7 +203,7 @@ func TestDecodeBruteForce(t *testing.T) {
 				}
 				// Without the posterior: the best path and score only.
 				opt.N, opt.Posterior = 0, false
-				if err := tg.DecodeEncoded(&d, c, i, opt); err != nil {
+				if err := tg.Decode(&d, Encoded{Corpus: c, Seq: i}, opt); err != nil {
 					if len(wantP) == 0 && errors.Is(err, ErrNoPath) {
 						continue
 					}
@@ -222,12 +224,13 @@ func TestDecodeBruteForce(t *testing.T) {
 		}
 		// Unconstrained decoding agrees with Tag (Viterbi).
 		for i := 0; i < c.Len(); i++ {
-			p, _ := tg.TagEncoded(nil, c, i)
-			if err := tg.DecodeEncoded(&d, c, i, DecodeOptions{N: 3}); err != nil {
+			p, err := tg.Tag(nil, Encoded{Corpus: c, Seq: i})
+			require.NoError(t, err)
+			if err := tg.Decode(&d, Encoded{Corpus: c, Seq: i}, DecodeOptions{N: 3}); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(p, d.Best()) {
-				t.Fatalf("%s: seq %d: Decode best %v, TagEncoded %v", tc.name, i, d.Best(), p)
+				t.Fatalf("%s: seq %d: Decode best %v, Tag %v", tc.name, i, d.Best(), p)
 			}
 		}
 	}
@@ -293,11 +296,12 @@ func TestBIODecodeNoInvalid(t *testing.T) {
 	var d Decoding
 	invalidPlain := 0
 	for i := 0; i < c.Len(); i++ {
-		p, _ := tg.TagEncoded(nil, c, i)
+		p, err := tg.Tag(nil, Encoded{Corpus: c, Seq: i})
+		require.NoError(t, err)
 		if !valid(p) {
 			invalidPlain++
 		}
-		if err := tg.DecodeEncoded(&d, c, i, DecodeOptions{N: 5, Constraints: cs}); err != nil {
+		if err := tg.Decode(&d, Encoded{Corpus: c, Seq: i}, DecodeOptions{N: 5, Constraints: cs}); err != nil {
 			t.Fatal(err)
 		}
 		for k, y := range d.Paths {
@@ -322,11 +326,11 @@ func TestDecodeBadOptions(t *testing.T) {
 		"fixed length":     {Fixed: make([]int, T+1)},
 		"fixed label":      {Fixed: slices.Repeat([]int{2}, T)},
 	} {
-		if err := tg.DecodeEncoded(&d, c, 0, opt); err == nil || errors.Is(err, ErrNoPath) {
+		if err := tg.Decode(&d, Encoded{Corpus: c, Seq: 0}, opt); err == nil || errors.Is(err, ErrNoPath) {
 			t.Errorf("%s: err = %v, want an option error", name, err)
 		}
 	}
-	if err := tg.Decode(&d, [][]string{{"a"}}, DecodeOptions{}); !errors.Is(err, ErrNoEncoder) {
+	if err := tg.Decode(&d, features.Columns{{"a"}}, DecodeOptions{}); !errors.Is(err, ErrNoEncoder) {
 		t.Errorf("Decode without encoder: err = %v, want ErrNoEncoder", err)
 	}
 }
@@ -347,16 +351,16 @@ func TestDecodeZeroAllocs(t *testing.T) {
 	}
 	opt.Fixed[0] = 1
 	var d Decoding
-	if err := tg.DecodeEncoded(&d, c, 0, opt); err != nil {
+	if err := tg.Decode(&d, Encoded{Corpus: c, Seq: 0}, opt); err != nil {
 		t.Fatal(err)
 	}
 	allocs := testing.AllocsPerRun(50, func() {
-		if err := tg.DecodeEncoded(&d, c, 0, opt); err != nil {
+		if err := tg.Decode(&d, Encoded{Corpus: c, Seq: 0}, opt); err != nil {
 			t.Fatal(err)
 		}
 	})
 	// sync.Pool may drop its entries at a GC; allow for a rare refill.
 	if allocs > 1 {
-		t.Fatalf("DecodeEncoded allocates %v times per call when warm", allocs)
+		t.Fatalf("Decode allocates %v times per call when warm", allocs)
 	}
 }

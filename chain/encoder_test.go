@@ -40,7 +40,7 @@ func trainToy(t testing.TB) *Model {
 			}
 			ids[i] = id
 		}
-		if err := enc.EncodeColumns(c, s.cols, ids, true); err != nil {
+		if err := enc.Encode(c, features.Columns(s.cols), ids, true); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -73,7 +73,7 @@ func TestModelWithEncoderRoundTrip(t *testing.T) {
 		t.Fatal("re-encoding changed the bytes")
 	}
 	// Both models tag identically, including unseen words.
-	sent := [][]string{{"The", "DT"}, {"zebra", "NN"}, {"reckons", "VBZ"}}
+	sent := features.Columns{{"The", "DT"}, {"zebra", "NN"}, {"reckons", "VBZ"}}
 	a, err := NewTagger(m).Tag(nil, sent)
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +102,7 @@ func TestTagAllocations(t *testing.T) {
 	}
 	m := trainToy(t)
 	tg := NewTagger(m)
-	sent := [][]string{{"The", "DT"}, {"cat", "NN"}, {"sees", "VBZ"}, {"a", "DT"}, {"dog", "NN"}}
+	sent := features.Columns{{"The", "DT"}, {"cat", "NN"}, {"sees", "VBZ"}, {"a", "DT"}, {"dog", "NN"}}
 	dst, err := tg.Tag(nil, sent)
 	if err != nil {
 		t.Fatal(err)

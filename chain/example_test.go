@@ -91,7 +91,7 @@ func trainToy() (*chain.Model, error) {
 			y[t] = id
 		}
 		// grow=true: unseen attributes are added to the dictionaries.
-		if err := enc.EncodeColumns(c, tokens[i], y, true); err != nil {
+		if err := enc.Encode(c, features.Columns(tokens[i]), y, true); err != nil {
 			return nil, err
 		}
 	}
@@ -114,7 +114,7 @@ func Example() {
 	}
 	tg := chain.NewTagger(m) // safe for concurrent use
 
-	sentence := [][]string{{"a", "DT"}, {"small", "JJ"}, {"dog", "NN"}, {"sees", "VBZ"}, {"the", "DT"}, {"cat", "NN"}}
+	sentence := features.Columns{{"a", "DT"}, {"small", "JJ"}, {"dog", "NN"}, {"sees", "VBZ"}, {"the", "DT"}, {"cat", "NN"}}
 	ids, err := tg.Tag(nil, sentence)
 	if err != nil {
 		log.Fatal(err)
@@ -133,24 +133,24 @@ func Example() {
 
 // Tag with probabilities: the Viterbi path, its probability and the marginal
 // probability of each token's label.
-func ExampleTagger_TagProb() {
+func ExampleTagger_Decode_probabilities() {
 	m, err := trainToy()
 	if err != nil {
 		log.Fatal(err)
 	}
 	tg := chain.NewTagger(m)
 
-	sentence := [][]string{{"the", "DT"}, {"cat", "NN"}, {"runs", "VBZ"}}
-	var p chain.Posterior
-	if err := tg.TagProb(&p, sentence); err != nil {
+	sentence := features.Columns{{"the", "DT"}, {"cat", "NN"}, {"runs", "VBZ"}}
+	var d chain.Decoding
+	if err := tg.Decode(&d, sentence, chain.DecodeOptions{Posterior: true}); err != nil {
 		log.Fatal(err)
 	}
 	L := m.NumLabels()
-	for t, y := range p.Path {
+	for t, y := range d.Best() {
 		// Marginal is T×L, row-major.
-		fmt.Printf("%-5s %-5s %.2f\n", sentence[t][0], m.Labels[y], p.Marginal[t*L+y])
+		fmt.Printf("%-5s %-5s %.2f\n", sentence[t][0], m.Labels[y], d.Marginal[t*L+y])
 	}
-	fmt.Printf("P(path) = %.2f\n", p.Prob)
+	fmt.Printf("P(path) = %.2f\n", d.Probs[0])
 	// Output:
 	// the   B-NP  0.98
 	// cat   I-NP  0.99
@@ -178,7 +178,7 @@ func ExampleUnmarshalModel() {
 		log.Fatal(err)
 	}
 
-	sentence := [][]string{{"dogs", "NNS"}, {"sleep", "VBP"}}
+	sentence := features.Columns{{"dogs", "NNS"}, {"sleep", "VBP"}}
 	before, _ := chain.NewTagger(m).Tag(nil, sentence)
 	tg := chain.NewTagger(loaded)
 	after, err := tg.Tag(nil, sentence)

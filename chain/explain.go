@@ -44,11 +44,11 @@ type TokenExplanation struct {
 }
 
 // Explain explains the labels path assigns to sequence i of the encoded
-// corpus c (encoded with the model's encoder, e.g. the Viterbi path of
-// Tagger.TagEncoded or a Decoding): for every position, the state scores,
-// the attributes that make up the chosen label's state score, and the
-// transition and pair weights from the previous label. The score of the
-// path (Tagger.TagEncoded's) is the sum over positions of
+// corpus c (encoded with the model's encoder), e.g. the Viterbi path of
+// Tagger.Tag or Tagger.Decode of Encoded{c, i}: for every position, the
+// state scores, the attributes that make up the chosen label's state
+// score, and the transition and pair weights from the previous label. The
+// score of the path (Decoding.Scores) is the sum over positions of
 // State[Label] + Trans + the Pairs' values.
 //
 // Explain only reads m and c; it may run concurrently with taggers of m.

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"github.com/sparsetag/sparsetag/features"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -16,7 +17,7 @@ import (
 // TestExplainSumsToScore: on random models with real-valued unary and pair
 // attributes, every token's contributions add up to its state score, the
 // state scores match seqScore's computation label by label, and state,
-// transition and pair parts add up to the Viterbi score of TagEncoded.
+// transition and pair parts add up to the Viterbi score of Decode.
 func TestExplainSumsToScore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for _, tc := range []struct {
@@ -30,7 +31,9 @@ func TestExplainSumsToScore(t *testing.T) {
 			m := randomModel(rng, L, numAttr, tc.numPair, !tc.noTrans)
 			tg := NewTagger(m)
 			for i := range c.Len() {
-				path, score := tg.TagEncoded(nil, c, i)
+				var d Decoding
+				require.NoError(t, tg.Decode(&d, Encoded{Corpus: c, Seq: i}, DecodeOptions{}))
+				path, score := d.Best(), d.Scores[0]
 				ex, err := m.Explain(c, i, path)
 				require.NoError(t, err)
 				require.Len(t, ex, len(path))
@@ -83,8 +86,9 @@ func TestExplainNames(t *testing.T) {
 	m := trainToy(t)
 	c := &sparse.Corpus{}
 	cols := [][]string{{"The", "DT"}, {"dog", "NN"}}
-	require.NoError(t, m.Encoder.EncodeColumns(c, cols, nil, false))
-	path, _ := NewTagger(m).TagEncoded(nil, c, 0)
+	require.NoError(t, m.Encoder.Encode(c, features.Columns(cols), nil, false))
+	path, err := NewTagger(m).Tag(nil, Encoded{Corpus: c, Seq: 0})
+	require.NoError(t, err)
 	ex, err := m.Explain(c, 0, path)
 	require.NoError(t, err)
 	require.Len(t, ex, 2)

@@ -102,7 +102,7 @@ func randomTagger(rng *rand.Rand, c *sparse.Corpus, L int) (*Tagger, [][]int) {
 	tg := NewTagger(m)
 	serial := make([][]int, c.Len())
 	for i := range serial {
-		serial[i], _ = tg.TagEncoded(nil, c, i)
+		serial[i], _ = tg.Tag(nil, Encoded{Corpus: c, Seq: i})
 	}
 	return tg, serial
 }

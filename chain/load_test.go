@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"github.com/sparsetag/sparsetag/features"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -29,7 +30,7 @@ func TestTaggerLoad(t *testing.T) {
 			var path []int
 			for k := g; time.Now().Before(deadline); k++ {
 				i := k % c.Len()
-				path, _ = tg.TagEncoded(path, c, i)
+				path, _ = tg.Tag(path, Encoded{Corpus: c, Seq: i})
 				for t := range path {
 					if path[t] != serial[i][t] {
 						bad.Add(1)
@@ -55,7 +56,7 @@ func TestTaggerLoad(t *testing.T) {
 func BenchmarkTagThroughput(b *testing.B) {
 	m := trainToy(b)
 	tg := NewTagger(m)
-	sent := [][]string{{"The", "DT"}, {"cat", "NN"}, {"sees", "VBZ"}, {"a", "DT"}, {"dog", "NN"}, {"He", "PRP"}, {"reckons", "VBZ"}}
+	sent := features.Columns{{"The", "DT"}, {"cat", "NN"}, {"sees", "VBZ"}, {"a", "DT"}, {"dog", "NN"}, {"He", "PRP"}, {"reckons", "VBZ"}}
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {

@@ -11,7 +11,10 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// Tagger labels sequences with a trained Model by Viterbi decoding.
+// Tagger labels sequences with a trained Model by Viterbi decoding. It has
+// two operations over one Input type: Tag (the best label sequence) and
+// Decode (scores, n-best lists, probabilities and marginals, constrained and
+// forced decoding, as DecodeOptions asks).
 //
 // A Tagger is immutable and safe for concurrent use by multiple goroutines:
 // every call takes its scratch space (workspace, encoding buffers, lattice)
@@ -53,70 +56,73 @@ var ErrNoEncoder = errors.New("chain: model has no feature encoder (it was train
 func (t *Tagger) get() *tagScratch  { return t.pool.Get().(*tagScratch) }
 func (t *Tagger) put(s *tagScratch) { t.pool.Put(s) }
 
-// rawInput is one sequence of raw input of any kind the encoders read:
-// token columns, name:value attributes, or OCR images.
-type rawInput struct {
-	cols   [][]string
-	names  [][]string
-	values [][]float64
-	images [][]byte
+// Input is one sequence for a Tagger: raw input of the kind the model's
+// encoder reads ([features.Columns], [features.Attributes] or
+// [features.Pixels], which the Tagger encodes with its frozen dictionaries,
+// skipping attributes the model has never seen), or [Encoded], a sequence
+// already encoded with the model's encoder. Other implementations are
+// rejected with ErrInput.
+type Input interface {
+	// Len returns the number of positions.
+	Len() int
 }
 
-// encode encodes in into s.seq (one sequence, frozen dictionaries).
-func (t *Tagger) encode(s *tagScratch, in *rawInput) error {
-	if t.m.Encoder == nil {
-		return ErrNoEncoder
-	}
-	s.seq.Reset()
-	switch {
-	case in.names != nil:
-		return s.enc.EncodeAttributes(&s.seq, in.names, in.values, nil, false)
-	case in.images != nil:
-		return s.enc.EncodePixels(&s.seq, in.images, nil, false)
-	}
-	return s.enc.EncodeColumns(&s.seq, in.cols, nil, false)
+// Encoded is sequence Seq of a corpus encoded with the model's encoder (or
+// built by hand, for a model without encoder).
+type Encoded struct {
+	Corpus *sparse.Corpus
+	Seq    int
 }
 
-// tagRaw is Tag for any kind of raw input.
-func (t *Tagger) tagRaw(dst []int, in *rawInput) ([]int, error) {
+// Len returns the length of the sequence.
+func (e Encoded) Len() int {
+	_, n := e.Corpus.Span(e.Seq)
+	return n
+}
+
+// ErrInput is returned for an Input that is neither a features.Input nor
+// an Encoded, and for an Encoded sequence out of range.
+var ErrInput = errors.New("chain: input is not a features.Input or a valid chain.Encoded sequence")
+
+// sequence returns in as sequence i of an encoded corpus, encoding raw
+// input into s.seq. It uses type switches, not interface calls, so that in
+// does not escape (Tag with a reused result allocates nothing).
+func (t *Tagger) sequence(s *tagScratch, in Input) (*sparse.Corpus, int, error) {
+	switch x := in.(type) {
+	case Encoded:
+		if x.Corpus == nil || x.Seq < 0 || x.Seq >= x.Corpus.Len() {
+			return nil, 0, ErrInput
+		}
+		return x.Corpus, x.Seq, nil
+	case features.Input:
+		if t.m.Encoder == nil {
+			return nil, 0, ErrNoEncoder
+		}
+		s.seq.Reset()
+		if err := s.enc.Encode(&s.seq, x, nil, false); err != nil {
+			return nil, 0, err
+		}
+		return &s.seq, 0, nil
+	}
+	return nil, 0, ErrInput
+}
+
+// Tag writes the best (Viterbi) label sequence of in into dst, reusing its
+// capacity, and returns it. Use Labels to turn ids into names, and Decode
+// for scores, probabilities, n-best lists and constraints.
+//
+// With a reused dst and features.Columns input, Tag allocates nothing.
+func (t *Tagger) Tag(dst []int, in Input) ([]int, error) {
 	s := t.get()
 	defer t.put(s)
-	if err := t.encode(s, in); err != nil {
+	c, i, err := t.sequence(s, in)
+	if err != nil {
 		return dst, err
 	}
-	lat := t.m.score(&s.lat, t.m.W, &s.seq, 0)
+	lat := t.m.score(&s.lat, t.m.W, c, i)
 	dst = resizeInts(dst, lat.T)
 	inference.Viterbi(s.ws, lat, dst)
 	return dst, nil
-}
-
-// TagEncoded writes the best label sequence of sequence i of c into dst
-// (reusing its capacity) and returns it with its score.
-func (t *Tagger) TagEncoded(dst []int, c *sparse.Corpus, i int) ([]int, float64) {
-	s := t.get()
-	defer t.put(s)
-	lat := t.m.score(&s.lat, t.m.W, c, i)
-	dst = resizeInts(dst, lat.T)
-	score := inference.Viterbi(s.ws, lat, dst)
-	return dst, score
-}
-
-// Tag labels one sequence of token columns (cols[t][c], the label column
-// excluded) and writes the label ids into dst, reusing its capacity.
-// Attributes that the model has never seen are skipped. Use Labels to turn
-// ids into names.
-func (t *Tagger) Tag(dst []int, cols [][]string) ([]int, error) {
-	return t.tagRaw(dst, &rawInput{cols: cols})
-}
-
-// TagAttributes is Tag for name:value attribute input (CRFsuite style).
-func (t *Tagger) TagAttributes(dst []int, names [][]string, values [][]float64) ([]int, error) {
-	return t.tagRaw(dst, &rawInput{names: names, values: values})
-}
-
-// TagPixels is Tag for OCR input: one 16x8 binary image per letter.
-func (t *Tagger) TagPixels(dst []int, images [][]byte) ([]int, error) {
-	return t.tagRaw(dst, &rawInput{images: images})
 }
 
 // Labels converts label ids into names, appending to dst.
@@ -125,48 +131,6 @@ func (t *Tagger) Labels(dst []string, ids []int) []string {
 		dst = append(dst, t.m.Labels[y])
 	}
 	return dst
-}
-
-// Posterior is the result of TagProb for one sequence.
-type Posterior struct {
-	Path     []int     // Viterbi path
-	Prob     float64   // probability of Path under the model
-	Marginal []float64 // T*L node marginals P(y_t = y | x), row-major
-	LogZ     float64   // log partition function
-}
-
-// TagEncodedProb decodes sequence i of c and also returns the sequence
-// probability and the per-token marginals. The slices of p are reused when
-// large enough.
-func (t *Tagger) TagEncodedProb(p *Posterior, c *sparse.Corpus, i int) {
-	s := t.get()
-	defer t.put(s)
-	t.posterior(s, p, c, i)
-}
-
-// TagProb is Tag with probabilities: see TagEncodedProb.
-func (t *Tagger) TagProb(p *Posterior, cols [][]string) error {
-	s := t.get()
-	defer t.put(s)
-	if err := t.encode(s, &rawInput{cols: cols}); err != nil {
-		return err
-	}
-	t.posterior(s, p, &s.seq, 0)
-	return nil
-}
-
-func (t *Tagger) posterior(s *tagScratch, p *Posterior, c *sparse.Corpus, i int) {
-	lat := t.m.score(&s.lat, t.m.W, c, i)
-	p.Path = resizeInts(p.Path, lat.T)
-	best := inference.Viterbi(s.ws, lat, p.Path)
-	p.LogZ = inference.ForwardBackward(s.ws, lat)
-	p.Prob = math.Exp(best - p.LogZ)
-	node := s.ws.Node()
-	if cap(p.Marginal) < len(node) {
-		p.Marginal = make([]float64, len(node))
-	}
-	p.Marginal = p.Marginal[:len(node)]
-	copy(p.Marginal, node)
 }
 
 func resizeInts(dst []int, n int) []int {

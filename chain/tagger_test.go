@@ -23,7 +23,7 @@ func TestTaggerConcurrentMatchesSerial(t *testing.T) {
 			for rep := 0; rep < 3; rep++ {
 				for k := 0; k < c.Len(); k++ {
 					i := (k + g*37) % c.Len()
-					path, _ = tg.TagEncoded(path, c, i)
+					path, _ = tg.Tag(path, Encoded{Corpus: c, Seq: i})
 					for t := range path {
 						if path[t] != serial[i][t] {
 							errs <- "concurrent tagging differs from serial"
@@ -42,7 +42,8 @@ func TestTaggerConcurrentMatchesSerial(t *testing.T) {
 }
 
 // TestTaggerBruteForce checks Viterbi paths, sequence probabilities and
-// marginals of TagEncodedProb against enumeration of all label sequences.
+// marginals of Decode (DecodeOptions.Posterior) against enumeration of all
+// label sequences.
 func TestTaggerBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	c := randomCorpus(rng, 20, 5, 4, 1, 3, true)
@@ -51,7 +52,7 @@ func TestTaggerBruteForce(t *testing.T) {
 		m.W[j] = 2 * rng.NormFloat64()
 	}
 	tg := NewTagger(m)
-	var p Posterior
+	var d Decoding
 	for i := 0; i < c.Len(); i++ {
 		start, T := c.Span(i)
 		// Enumerate: best path (first in lexicographic order among ties,
@@ -83,7 +84,14 @@ func TestTaggerBruteForce(t *testing.T) {
 				break
 			}
 		}
-		tg.TagEncodedProb(&p, c, i)
+		if err := tg.Decode(&d, Encoded{Corpus: c, Seq: i}, DecodeOptions{Posterior: true}); err != nil {
+			t.Fatal(err)
+		}
+		p := struct {
+			Path       []int
+			LogZ, Prob float64
+			Marginal   []float64
+		}{d.Best(), d.LogZ, d.Probs[0], d.Marginal}
 		for k := range best {
 			if p.Path[k] != best[k] {
 				t.Fatalf("sequence %d: path %v, want %v", i, p.Path, best)

@@ -28,7 +28,7 @@ func TestInitFromContinuesTraining(t *testing.T) {
 				}
 			}
 		}
-		if err := enc.EncodeColumns(c, s.cols, ids, true); err != nil {
+		if err := enc.Encode(c, features.Columns(s.cols), ids, true); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,6 +5,15 @@
 // with a features.Encoder into a sparse.Corpus (growing the dictionaries for
 // training, frozen for tagging), and tags or decodes a whole set with a
 // chain.Tagger on a bounded number of goroutines, results in input order.
+// [Example.Input] is the one value both the encoder and the tagger take.
+//
+// # Streaming
+//
+// A [Reader] reads one sequence at a time, and [Stream] tags (or does any
+// work on) a Reader's examples in bounded batches on a bounded number of
+// goroutines and hands them back in input order: memory is bounded by two
+// batches of the longest sequences, not by the size of the input.
+// [EvaluateStream] accumulates evaluation counts the same way.
 //
 // It sits above corpora, features, sparse and chain; chain never imports it
 // (chain/layering_test.go). Programs (cmd/tagger, examples/) use it instead
@@ -19,7 +28,7 @@
 //
 // # Concurrency
 //
-// [TagAll], [DecodeAll] and [Evaluate] share one chain.Tagger (safe for
+// [TagAll], [DecodeAll], [Evaluate] and [Stream] share one chain.Tagger (safe for
 // concurrent use) between at most the given number of goroutines; every
 // result is stored at its input index, so the output order is the input
 // order and does not depend on scheduling. Everything else runs on the

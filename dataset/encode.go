@@ -3,7 +3,6 @@ package dataset
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -117,28 +116,12 @@ func NewEncoder(format Format, templatePath string) (*features.Encoder, error) {
 // whether unseen attributes are added to enc's dictionaries (training) or
 // skipped (tagging, with a frozen encoder).
 func Encode(enc *features.Encoder, c *sparse.Corpus, ex *Example, labels []int32, grow bool) error {
-	switch enc.Kind() {
-	case features.KindTemplate:
-		return enc.EncodeColumns(c, ex.Tokens, labels, grow)
-	case features.KindAttributes:
-		return enc.EncodeAttributes(c, ex.Names, ex.Values, labels, grow)
-	case features.KindPixels:
-		return enc.EncodePixels(c, ex.Pixels, labels, grow)
-	}
-	return fmt.Errorf("encoder kind %v cannot encode this input", enc.Kind())
+	return enc.Encode(c, ex.Input(), labels, grow)
 }
 
 // count adds the attributes of ex to enc's frequency counts.
 func count(enc *features.Encoder, ex *Example) error {
-	switch enc.Kind() {
-	case features.KindTemplate:
-		return enc.CountColumns(ex.Tokens)
-	case features.KindAttributes:
-		return enc.CountAttributes(ex.Names, ex.Values)
-	case features.KindPixels:
-		return enc.CountPixels(ex.Pixels)
-	}
-	return fmt.Errorf("encoder kind %v cannot encode this input", enc.Kind())
+	return enc.Count(ex.Input())
 }
 
 // EncodeTraining encodes labeled examples for training: it interns their
@@ -195,26 +178,12 @@ func EncodeFrozen(enc *features.Encoder, exs []Example) (*sparse.Corpus, error) 
 // (-1), as does a missing label. A label outside the set is an error naming
 // name, the sequence and the token.
 func FixedLabels(labels []string, exs []Example, name string) ([][]int, error) {
-	set := NewLabels(labels)
+	f := NewLabelFixer(labels, name)
 	out := make([][]int, len(exs))
 	for i := range exs {
-		ex := &exs[i]
-		out[i] = make([]int, ex.Len())
-		for t := range out[i] {
-			out[i][t] = -1
-			if t >= len(ex.Labels) {
-				continue
-			}
-			l := ex.Labels[t]
-			if l == "_" || l == "?" {
-				continue
-			}
-			y, ok := set.Lookup(l)
-			if !ok {
-				return nil, fmt.Errorf("%s: sequence %d, token %d (%s): label %q is not a label of the model (want one of %s, or _ or ? for a free token)",
-					name, i+1, t+1, ex.Text[t], l, strings.Join(labels, " "))
-			}
-			out[i][t] = int(y)
+		var err error
+		if out[i], err = f.Fixed(&exs[i], i); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -66,6 +66,20 @@ func (e *Example) Len() int {
 	return len(e.Pixels)
 }
 
+// Input returns the example's input for a features.Encoder or a
+// chain.Tagger: features.Columns for column formats and raw text,
+// features.Attributes for CRFsuite attribute files, features.Pixels for OCR.
+// It shares the example's slices.
+func (e *Example) Input() features.Input {
+	switch {
+	case e.Tokens != nil:
+		return features.Columns(e.Tokens)
+	case e.Names != nil:
+		return features.Attributes{Names: e.Names, Values: e.Values}
+	}
+	return features.Pixels(e.Pixels)
+}
+
 // where returns "file:line" for error messages.
 func (e *Example) where() string { return fmt.Sprintf("%s:%d", e.File, e.Line) }
 
@@ -159,63 +173,130 @@ func ReadFile(path string, stdin io.Reader, opts Options) ([]Example, error) {
 
 // Read reads every sequence of r in the given format; name is the input's
 // name in error messages. It fails on input without any sequence and on a
-// sequence longer than MaxSequenceLen.
+// sequence longer than MaxSequenceLen. Use a Reader to read one sequence at
+// a time.
 func Read(name string, r io.Reader, opts Options) ([]Example, error) {
+	sr, err := NewReader(name, r, opts)
+	if err != nil {
+		return nil, err
+	}
 	var out []Example
-	var err error
+	for sr.Next() {
+		out = append(out, sr.Example())
+	}
+	if err := sr.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Reader reads the sequences of one input one at a time, in any format, so
+// that memory is bounded by the longest sequence rather than the input's
+// size (except for the OCR format, whose letters are grouped into words by
+// id and which is read whole). Use it like bufio.Scanner:
+//
+//	r, err := dataset.NewReader(name, f, opts)
+//	for r.Next() {
+//		ex := r.Example()
+//		...
+//	}
+//	if err := r.Err(); err != nil { ... }
+//
+// Like Read, it fails on input without any sequence and on a sequence longer
+// than MaxSequenceLen. A Reader is not safe for concurrent use.
+type Reader struct {
+	name  string
+	next  func() bool
+	seq   func() corpora.Sequence
+	err   func() error
+	words []corpora.Word // OCR
+	ex    Example
+	count int
+	fail  error
+}
+
+// NewReader returns a Reader of r in the format of opts; name is the
+// input's name in error messages. It fails at once for an unknown format,
+// labeled raw text, and OCR input that cannot be read.
+func NewReader(name string, r io.Reader, opts Options) (*Reader, error) {
+	sr := &Reader{name: name}
 	labeled := opts.Labeled
 	switch opts.Format {
 	case CoNLL:
 		cr := corpora.NewCoNLLReader(name, r, corpora.CoNLLOptions{Unlabeled: !labeled})
-		for cr.Next() {
-			out = append(out, FromSequence(name, cr.Sequence()))
-		}
-		err = cr.Err()
+		sr.next, sr.seq = cr.Next, cr.Sequence
+		sr.err = cr.Err
 	case CoNLLU:
 		cr := corpora.NewCoNLLUReader(name, r, corpora.CoNLLUOptions{Unlabeled: !labeled})
-		for cr.Next() {
-			out = append(out, FromSequence(name, cr.Sequence()))
-		}
-		err = cr.Err()
+		sr.next, sr.seq = cr.Next, cr.Sequence
+		sr.err = cr.Err
 	case Text:
 		if labeled {
 			return nil, errors.New("format text is unlabeled: it can be tagged, not used for training or evaluation")
 		}
 		tr := corpora.NewTextReader(name, r, corpora.TextOptions{})
-		for tr.Next() {
-			out = append(out, FromSequence(name, tr.Sequence()))
-		}
-		err = tr.Err()
+		sr.next, sr.seq = tr.Next, tr.Sequence
+		sr.err = tr.Err
 	case CRFsuite:
 		cr := corpora.NewCRFsuiteReader(name, r, corpora.CRFsuiteOptions{Unlabeled: !labeled})
-		for cr.Next() {
-			out = append(out, FromSequence(name, cr.Sequence()))
-		}
-		err = cr.Err()
+		sr.next, sr.seq = cr.Next, cr.Sequence
+		sr.err = cr.Err
 	case OCR:
-		words, rerr := corpora.ReadOCR(name, r, corpora.OCROptions{Folds: opts.Folds})
-		if rerr != nil {
-			return nil, rerr
+		words, err := corpora.ReadOCR(name, r, corpora.OCROptions{Folds: opts.Folds})
+		if err != nil {
+			return nil, err
 		}
-		for _, w := range words {
-			out = append(out, FromWord(name, w))
-		}
+		sr.words = words
+		sr.err = func() error { return nil }
 	default:
 		return nil, fmt.Errorf("unknown format %q (want conll, crfsuite, conllu, ocr or text)", opts.Format)
 	}
-	if err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no sequences found", name)
-	}
-	for i := range out {
-		if n := out[i].Len(); n > MaxSequenceLen {
-			return nil, fmt.Errorf("%s: sequence of %d positions, more than the limit %d (missing blank lines between sentences?)", out[i].where(), n, MaxSequenceLen)
-		}
-	}
-	return out, nil
+	return sr, nil
 }
+
+// Next reads the next sequence and reports whether there was one. It
+// returns false at the end of the input or at the first error.
+func (r *Reader) Next() bool {
+	if r.fail != nil {
+		return false
+	}
+	switch {
+	case r.next == nil:
+		if r.count >= len(r.words) {
+			return r.end()
+		}
+		r.ex = FromWord(r.name, r.words[r.count])
+		r.words[r.count] = corpora.Word{} // let the word go once it is tagged
+	default:
+		if !r.next() {
+			return r.end()
+		}
+		r.ex = FromSequence(r.name, r.seq())
+	}
+	r.count++
+	if n := r.ex.Len(); n > MaxSequenceLen {
+		r.fail = fmt.Errorf("%s: sequence of %d positions, more than the limit %d (missing blank lines between sentences?)", r.ex.where(), n, MaxSequenceLen)
+		r.ex = Example{}
+		return false
+	}
+	return true
+}
+
+func (r *Reader) end() bool {
+	if err := r.err(); err != nil {
+		r.fail = err
+	} else if r.count == 0 {
+		r.fail = fmt.Errorf("%s: no sequences found", r.name)
+	}
+	return false
+}
+
+// Example returns the sequence read by the last successful Next. Its slices
+// are the reader's and are not reused: the caller may keep them.
+func (r *Reader) Example() Example { return r.ex }
+
+// Err returns the first error met, nil at a clean end of input.
+func (r *Reader) Err() error { return r.fail }
 
 // ParseFolds parses "1-9" or "0,2,4" into fold numbers; "" means all (nil).
 // Folds must be below MaxFold.

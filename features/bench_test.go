@@ -92,7 +92,7 @@ func BenchmarkEncodeCoNLL2000(b *testing.B) {
 		e = NewTemplateEncoder(tm)
 		c = sparse.Corpus{}
 		for _, s := range sents {
-			if err := e.EncodeColumns(&c, s.cols, s.labels, true); err != nil {
+			if err := e.Encode(&c, Columns(s.cols), s.labels, true); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -114,7 +114,7 @@ func BenchmarkEncodeCoNLL2000Frozen(b *testing.B) {
 	e := NewTemplateEncoder(tm)
 	var c sparse.Corpus
 	for _, s := range sents {
-		if err := e.EncodeColumns(&c, s.cols, s.labels, true); err != nil {
+		if err := e.Encode(&c, Columns(s.cols), s.labels, true); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -124,7 +124,7 @@ func BenchmarkEncodeCoNLL2000Frozen(b *testing.B) {
 	for b.Loop() {
 		c.Reset()
 		for _, s := range sents {
-			if err := e.EncodeColumns(&c, s.cols, s.labels, false); err != nil {
+			if err := e.Encode(&c, Columns(s.cols), s.labels, false); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -9,15 +9,20 @@
 //
 // # Overview
 //
-// An Encoder of one of three kinds appends sequences to a sparse.Corpus:
+// An Encoder of one of three kinds appends sequences to a sparse.Corpus with
+// one method, Encode (Count to count attributes only), whose input is an
+// [Input] of the encoder's kind:
 //
-//   - KindTemplate (NewTemplateEncoder): token columns expanded by a CRF++
-//     template (Compile; see Template for the language). Existing CRF++
-//     template files work unchanged.
-//   - KindAttributes (NewAttributeEncoder): name:value attributes per
-//     position, as in CRFsuite's item format.
-//   - KindPixels (NewPixelEncoder): 16×8 binary OCR images (see
-//     PixelOptions).
+//   - KindTemplate (NewTemplateEncoder) reads [Columns]: token columns
+//     expanded by a CRF++ template (Compile; see Template for the
+//     language). Existing CRF++ template files work unchanged.
+//   - KindAttributes (NewAttributeEncoder) reads [Attributes]: name:value
+//     attributes per position, as in CRFsuite's item format.
+//   - KindPixels (NewPixelEncoder) reads [Pixels]: 16×8 binary OCR images
+//     (see PixelOptions).
+//
+// Input of another kind is an error (*KindError), never a panic: the kind
+// of a loaded model is only known at run time.
 //
 // Attribute strings are mapped to dense int32 ids by two Dictionaries, Unary
 // (attributes of state features, attribute × label) and Pair (attributes of
@@ -28,7 +33,7 @@
 // # Training and tagging
 //
 // At training time encode with grow=true: unseen attributes get the next id.
-// For a minimum-frequency cutoff, first call the Count* methods over the
+// For a minimum-frequency cutoff, first call Count over the
 // whole corpus, then Freeze(minFreq), then encode with grow=false. At
 // tagging time the dictionaries are frozen (Freeze, or NewEncoderFrom when
 // loading a model) and unknown attributes are skipped, never added.

@@ -299,44 +299,142 @@ func count(d *Dictionary, ids []int32) {
 	}
 }
 
-// EncodeColumns appends one sequence of tokens to dst: cols[t][c] is column c
-// of token t (input columns only, without the label), labels[t] the label id
-// of token t or labels is nil. With grow, unseen attributes are added to the
-// dictionaries (training); without, they are skipped (tagging). On error dst
-// is left unchanged. It panics if e is not a KindTemplate encoder.
-func (e *Encoder) EncodeColumns(dst *sparse.Corpus, cols [][]string, labels []int32, grow bool) error {
-	if e.kind != KindTemplate {
-		panic("features: EncodeColumns on a " + e.kind.String() + " encoder")
-	}
-	if err := e.begin(dst, len(cols), labels, grow); err != nil {
-		return err
-	}
-	if err := e.tmpl.check(cols); err != nil {
-		return err
-	}
-	m := markOf(dst)
-	if err := e.columns(dst, cols, grow); err != nil {
-		m.restore(dst)
-		return err
-	}
-	e.finish(dst, len(cols), labels)
-	return nil
+// Input is one sequence of raw input for an Encoder: [Columns] (token
+// columns, read by KindTemplate encoders), [Attributes] (name:value
+// attributes, KindAttributes) or [Pixels] (OCR images, KindPixels). The set
+// is closed: only this package's types implement Input.
+type Input interface {
+	// Len returns the number of positions.
+	Len() int
+	// Kind returns the kind of encoder that reads the input.
+	Kind() Kind
+	isInput()
 }
 
-// CountColumns adds the attributes of one sequence to the growing
-// dictionaries and counts them, without encoding: use it over a whole
-// corpus, then Freeze(minFreq), then EncodeColumns with grow=false.
-func (e *Encoder) CountColumns(cols [][]string) error {
-	if e.kind != KindTemplate {
-		panic("features: CountColumns on a " + e.kind.String() + " encoder")
+// Columns is one sequence of tokens: Columns[t][c] is column c of token t
+// (input columns only, without the label).
+type Columns [][]string
+
+// Attributes is one sequence of name:value attributes: Names[t][j] is the
+// name of attribute j at position t and Values[t][j] its value. Values may
+// be nil (every attribute has value 1 and the corpus stays binary), and so
+// may Values[t] for a single position. NaN and infinite values and empty
+// names are rejected.
+type Attributes struct {
+	Names  [][]string
+	Values [][]float64
+}
+
+// Pixels is one sequence of OCR letters: Pixels[t] is the 16×8 image of
+// letter t, row-major, 128 bytes of 0 or 1 (anything else is an error). See
+// PixelOptions for the attributes.
+type Pixels [][]byte
+
+// Len returns the number of tokens.
+func (c Columns) Len() int { return len(c) }
+
+// Kind returns KindTemplate.
+func (Columns) Kind() Kind { return KindTemplate }
+func (Columns) isInput()   {}
+
+// Len returns the number of positions.
+func (a Attributes) Len() int { return len(a.Names) }
+
+// Kind returns KindAttributes.
+func (Attributes) Kind() Kind { return KindAttributes }
+func (Attributes) isInput()   {}
+
+// Len returns the number of letters.
+func (p Pixels) Len() int { return len(p) }
+
+// Kind returns KindPixels.
+func (Pixels) Kind() Kind { return KindPixels }
+func (Pixels) isInput()   {}
+
+// KindError reports input of a kind the encoder does not read, for example
+// Attributes given to a template encoder.
+type KindError struct {
+	Encoder Kind // what the encoder reads
+	Input   Kind // what it was given (0 for a nil Input)
+}
+
+func (e *KindError) Error() string {
+	if e.Input == 0 {
+		return fmt.Sprintf("features: no input, the encoder reads %v input", e.Encoder)
 	}
-	if err := e.begin(nil, len(cols), nil, true); err != nil {
+	return fmt.Sprintf("features: %v input, but the encoder reads %v input", e.Input, e.Encoder)
+}
+
+// Encode appends one sequence to dst. labels[t] is the label id of position
+// t, or labels is nil. With grow, unseen attributes are added to the
+// dictionaries (training); without, they are skipped (tagging). It returns a
+// *KindError if in is not of the encoder's kind. On error dst is left
+// unchanged.
+func (e *Encoder) Encode(dst *sparse.Corpus, in Input, labels []int32, grow bool) error {
+	return e.encode(dst, in, labels, grow)
+}
+
+// Count adds the attributes of one sequence to the growing dictionaries and
+// counts them, without encoding: use it over a whole corpus, then
+// Freeze(minFreq), then Encode with grow=false.
+func (e *Encoder) Count(in Input) error {
+	return e.encode(nil, in, nil, true)
+}
+
+// encode is Encode, and Count for dst nil. It dispatches with type
+// switches rather than interface methods so that in does not escape: tagging
+// a Columns value with a reused result allocates nothing.
+func (e *Encoder) encode(dst *sparse.Corpus, in Input, labels []int32, grow bool) error {
+	var n int
+	var k Kind // in.Kind() without an interface call
+	switch x := in.(type) {
+	case Columns:
+		n, k = len(x), KindTemplate
+	case Attributes:
+		n, k = len(x.Names), KindAttributes
+	case Pixels:
+		n, k = len(x), KindPixels
+	}
+	if k != e.kind {
+		return &KindError{Encoder: e.kind, Input: k}
+	}
+	if err := e.begin(dst, n, labels, grow); err != nil {
 		return err
 	}
-	if err := e.tmpl.check(cols); err != nil {
+	var err error
+	switch x := in.(type) {
+	case Columns:
+		err = e.tmpl.check(x)
+	case Attributes:
+		err = checkAttributes(x.Names, x.Values)
+	case Pixels:
+		err = checkImages(x)
+	}
+	if err != nil {
 		return err
 	}
-	return e.columns(nil, cols, true)
+	var m mark
+	if dst != nil {
+		m = markOf(dst)
+	}
+	switch x := in.(type) {
+	case Columns:
+		err = e.columns(dst, x, grow)
+	case Attributes:
+		err = e.attributes(dst, x.Names, x.Values, grow)
+	case Pixels:
+		err = e.pixels(dst, x, grow)
+	}
+	if err != nil {
+		if dst != nil {
+			m.restore(dst)
+		}
+		return err
+	}
+	if dst != nil {
+		e.finish(dst, n, labels)
+	}
+	return nil
 }
 
 // columns expands every position; dst nil means count only.
@@ -391,45 +489,6 @@ func (e *Encoder) expand(rules []rule, d *Dictionary, cols [][]string, t int, gr
 		count(d, ids)
 	}
 	return ids, nil
-}
-
-// EncodeAttributes appends one sequence of name:value attributes to dst:
-// names[t][j] is the name of attribute j at position t and values[t][j] its
-// value. values may be nil (every attribute has value 1 and the corpus stays
-// binary), and so may values[t] for a single position. NaN and infinite
-// values and empty names are rejected. See EncodeColumns for labels, grow and
-// errors. It panics if e is not a KindAttributes encoder.
-func (e *Encoder) EncodeAttributes(dst *sparse.Corpus, names [][]string, values [][]float64, labels []int32, grow bool) error {
-	if e.kind != KindAttributes {
-		panic("features: EncodeAttributes on a " + e.kind.String() + " encoder")
-	}
-	if err := e.begin(dst, len(names), labels, grow); err != nil {
-		return err
-	}
-	if err := checkAttributes(names, values); err != nil {
-		return err
-	}
-	m := markOf(dst)
-	if err := e.attributes(dst, names, values, grow); err != nil {
-		m.restore(dst)
-		return err
-	}
-	e.finish(dst, len(names), labels)
-	return nil
-}
-
-// CountAttributes is CountColumns for name:value attributes.
-func (e *Encoder) CountAttributes(names [][]string, values [][]float64) error {
-	if e.kind != KindAttributes {
-		panic("features: CountAttributes on a " + e.kind.String() + " encoder")
-	}
-	if err := e.begin(nil, len(names), nil, true); err != nil {
-		return err
-	}
-	if err := checkAttributes(names, values); err != nil {
-		return err
-	}
-	return e.attributes(nil, names, values, true)
 }
 
 func checkAttributes(names [][]string, values [][]float64) error {
@@ -550,43 +609,6 @@ func (e *Encoder) sortMerge(ids []int32, vals []float64) ([]int32, []float64) {
 		n++
 	}
 	return ids[:n], vals[:n]
-}
-
-// EncodePixels appends one sequence of OCR letters to dst: images[t] is the
-// 16×8 image of letter t, row-major, 128 bytes of 0 or 1 (anything else is
-// an error). See PixelOptions for the attributes and EncodeColumns for
-// labels, grow and errors. It panics if e is not a KindPixels encoder.
-func (e *Encoder) EncodePixels(dst *sparse.Corpus, images [][]byte, labels []int32, grow bool) error {
-	if e.kind != KindPixels {
-		panic("features: EncodePixels on a " + e.kind.String() + " encoder")
-	}
-	if err := e.begin(dst, len(images), labels, grow); err != nil {
-		return err
-	}
-	if err := checkImages(images); err != nil {
-		return err
-	}
-	m := markOf(dst)
-	if err := e.pixels(dst, images, grow); err != nil {
-		m.restore(dst)
-		return err
-	}
-	e.finish(dst, len(images), labels)
-	return nil
-}
-
-// CountPixels is CountColumns for OCR images.
-func (e *Encoder) CountPixels(images [][]byte) error {
-	if e.kind != KindPixels {
-		panic("features: CountPixels on a " + e.kind.String() + " encoder")
-	}
-	if err := e.begin(nil, len(images), nil, true); err != nil {
-		return err
-	}
-	if err := checkImages(images); err != nil {
-		return err
-	}
-	return e.pixels(nil, images, true)
 }
 
 func (e *Encoder) pixels(dst *sparse.Corpus, images [][]byte, grow bool) error {

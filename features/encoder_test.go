@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -53,10 +52,10 @@ func TestEncodeColumnsRoundTrip(t *testing.T) {
 	e := NewTemplateEncoder(tm)
 	var c sparse.Corpus
 	second := [][]string{{"Rockwell", "NNP"}, {"said", "VBD"}}
-	if err := e.EncodeColumns(&c, handSentence, []int32{0, 1, 2}, true); err != nil {
+	if err := e.Encode(&c, Columns(handSentence), []int32{0, 1, 2}, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.EncodeColumns(&c, second, []int32{2, 1}, true); err != nil {
+	if err := e.Encode(&c, Columns(second), []int32{2, 1}, true); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Validate(3); err != nil {
@@ -95,10 +94,10 @@ func TestEncodeColumnsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var c2 sparse.Corpus
-	if err := e2.EncodeColumns(&c2, handSentence, []int32{0, 1, 2}, false); err != nil {
+	if err := e2.Encode(&c2, Columns(handSentence), []int32{0, 1, 2}, false); err != nil {
 		t.Fatal(err)
 	}
-	if err := e2.EncodeColumns(&c2, second, []int32{2, 1}, false); err != nil {
+	if err := e2.Encode(&c2, Columns(second), []int32{2, 1}, false); err != nil {
 		t.Fatal(err)
 	}
 	assert.Equal(t, c, c2, "rebuilt encoder gives a different corpus")
@@ -108,7 +107,7 @@ func TestFrozenSkipsUnknown(t *testing.T) {
 	tm := MustCompile("U00:%x[0,0]\nU01:%x[-1,0]\n")
 	e := NewTemplateEncoder(tm)
 	var train sparse.Corpus
-	if err := e.EncodeColumns(&train, [][]string{{"a"}, {"b"}}, []int32{0, 1}, true); err != nil {
+	if err := e.Encode(&train, Columns([][]string{{"a"}, {"b"}}), []int32{0, 1}, true); err != nil {
 		t.Fatal(err)
 	}
 	e.Freeze(1)
@@ -116,7 +115,7 @@ func TestFrozenSkipsUnknown(t *testing.T) {
 	// Known: U00:a U01:_B-1 U00:b U01:a.
 	require.Equal(t, []string{"U00:a", "U01:_B-1", "U00:b", "U01:a"}, names)
 	var c sparse.Corpus
-	if err := e.EncodeColumns(&c, [][]string{{"b"}, {"zzz"}, {"a"}}, nil, false); err != nil {
+	if err := e.Encode(&c, Columns([][]string{{"b"}, {"zzz"}, {"a"}}), nil, false); err != nil {
 		t.Fatal(err)
 	}
 	// The frozen dictionary does not grow.
@@ -127,8 +126,8 @@ func TestFrozenSkipsUnknown(t *testing.T) {
 		assert.Equal(t, sortedSet(w), sortedSet(rowNames(&c.Unary, e.Unary(), p)), "position %d", p)
 	}
 	assert.Nil(t, c.Labels, "unlabeled corpus has labels")
-	assert.ErrorIs(t, e.EncodeColumns(&c, [][]string{{"a"}}, nil, true), ErrFrozen, "grow on a frozen encoder")
-	assert.ErrorIs(t, e.CountColumns([][]string{{"a"}}), ErrFrozen, "count on a frozen encoder")
+	assert.ErrorIs(t, e.Encode(&c, Columns([][]string{{"a"}}), nil, true), ErrFrozen, "grow on a frozen encoder")
+	assert.ErrorIs(t, e.Count(Columns([][]string{{"a"}})), ErrFrozen, "count on a frozen encoder")
 }
 
 func TestMinFrequencyCutoff(t *testing.T) {
@@ -153,7 +152,7 @@ func TestMinFrequencyCutoff(t *testing.T) {
 	} {
 		e := NewTemplateEncoder(tm)
 		for _, s := range corpus {
-			if err := e.CountColumns(s); err != nil {
+			if err := e.Count(Columns(s)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -174,7 +173,7 @@ func TestMinFrequencyCutoff(t *testing.T) {
 		}
 		var c sparse.Corpus
 		for _, s := range corpus {
-			if err := e.EncodeColumns(&c, s, nil, false); err != nil {
+			if err := e.Encode(&c, Columns(s), nil, false); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -221,7 +220,7 @@ func TestEncodeAttributes(t *testing.T) {
 	var c sparse.Corpus
 	names := [][]string{{"w=a", "len", "w=a"}, {"len"}, {}}
 	values := [][]float64{{0.5, 3, 0.25}, nil, {}}
-	if err := e.EncodeAttributes(&c, names, values, []int32{1, 0, 1}, true); err != nil {
+	if err := e.Encode(&c, Attributes{Names: names, Values: values}, []int32{1, 0, 1}, true); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Validate(2); err != nil {
@@ -247,7 +246,7 @@ func TestEncodeAttributes(t *testing.T) {
 	}
 	var c2 sparse.Corpus
 	e2 := NewAttributeEncoder()
-	if err := e2.EncodeAttributes(&c2, [][]string{big}, [][]float64{bigv}, nil, true); err != nil {
+	if err := e2.Encode(&c2, Attributes{Names: [][]string{big}, Values: [][]float64{bigv}}, nil, true); err != nil {
 		t.Fatal(err)
 	}
 	// p: 0+3+...+39 = 3*(0+...+13) = 273; q: 1+4+...+37 = 247; r: 2+5+...+38 = 260.
@@ -256,7 +255,7 @@ func TestEncodeAttributes(t *testing.T) {
 	// Binary attribute input keeps the matrix binary and drops duplicates.
 	var c3 sparse.Corpus
 	e3 := NewAttributeEncoder()
-	if err := e3.EncodeAttributes(&c3, [][]string{{"b", "a", "b"}}, nil, nil, true); err != nil {
+	if err := e3.Encode(&c3, Attributes{Names: [][]string{{"b", "a", "b"}}, Values: nil}, nil, true); err != nil {
 		t.Fatal(err)
 	}
 	assert.Nil(t, c3.Unary.Val, "binary attributes: Val")
@@ -284,11 +283,11 @@ func TestEncodeAttributesErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := NewAttributeEncoder()
 			var c sparse.Corpus
-			if err := e.EncodeAttributes(&c, [][]string{{"x"}}, nil, nil, true); err != nil {
+			if err := e.Encode(&c, Attributes{Names: [][]string{{"x"}}, Values: nil}, nil, true); err != nil {
 				t.Fatal(err)
 			}
 			before := cloneCorpus(&c)
-			err := e.EncodeAttributes(&c, tc.names, tc.values, tc.labels, true)
+			err := e.Encode(&c, Attributes{Names: tc.names, Values: tc.values}, tc.labels, true)
 			require.ErrorContains(t, err, tc.msg)
 			// A failed encode changes neither the corpus nor the dictionary.
 			assert.Equal(t, before, &c, "corpus")
@@ -309,34 +308,34 @@ func cloneCorpus(c *sparse.Corpus) *sparse.Corpus {
 func TestLabelConsistency(t *testing.T) {
 	e := NewTemplateEncoder(MustCompile("U:%x[0,0]"))
 	var c sparse.Corpus
-	if err := e.EncodeColumns(&c, [][]string{{"a"}}, []int32{0}, true); err != nil {
+	if err := e.Encode(&c, Columns([][]string{{"a"}}), []int32{0}, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.EncodeColumns(&c, [][]string{{"a"}}, nil, true); err == nil {
+	if err := e.Encode(&c, Columns([][]string{{"a"}}), nil, true); err == nil {
 		t.Errorf("unlabeled into labeled corpus: no error")
 	}
 	var u sparse.Corpus
-	if err := e.EncodeColumns(&u, [][]string{{"a"}}, nil, true); err != nil {
+	if err := e.Encode(&u, Columns([][]string{{"a"}}), nil, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.EncodeColumns(&u, [][]string{{"a"}}, []int32{0}, true); err == nil {
+	if err := e.Encode(&u, Columns([][]string{{"a"}}), []int32{0}, true); err == nil {
 		t.Errorf("labeled into unlabeled corpus: no error")
 	}
 	// A reset labeled corpus can take unlabeled data and stays valid.
 	c.Reset()
-	if err := e.EncodeColumns(&c, [][]string{{"a"}, {"b"}}, nil, true); err != nil {
+	if err := e.Encode(&c, Columns([][]string{{"a"}, {"b"}}), nil, true); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Validate(1); err != nil || c.Labels != nil {
 		t.Errorf("reset corpus: %v, labels %v", err, c.Labels)
 	}
 	// Empty sequences are allowed.
-	if err := e.EncodeColumns(&c, nil, nil, true); err != nil || c.Len() != 2 {
+	if err := e.Encode(&c, Columns(nil), nil, true); err != nil || c.Len() != 2 {
 		t.Errorf("empty sequence: %v, Len %d", err, c.Len())
 	}
 	// A pair-less encoder refuses a corpus with pair rows and vice versa.
 	p := NewTemplateEncoder(MustCompile("U:%x[0,0]\nB:%x[0,0]"))
-	if err := p.EncodeColumns(&c, [][]string{{"a"}}, nil, true); err == nil {
+	if err := p.Encode(&c, Columns([][]string{{"a"}}), nil, true); err == nil {
 		t.Errorf("pair encoder on a corpus without pair rows: no error")
 	}
 }
@@ -382,7 +381,7 @@ func TestEncodePixels(t *testing.T) {
 	} {
 		e := NewPixelEncoder(tc.opts)
 		var c sparse.Corpus
-		if err := e.EncodePixels(&c, [][]byte{im, pixelImage()}, []int32{3, 4}, true); err != nil {
+		if err := e.Encode(&c, Pixels([][]byte{im, pixelImage()}), []int32{3, 4}, true); err != nil {
 			t.Fatal(err)
 		}
 		if err := c.Validate(5); err != nil {
@@ -404,7 +403,7 @@ func TestEncodePixels(t *testing.T) {
 			t.Fatal(err)
 		}
 		var c2 sparse.Corpus
-		if err := e2.EncodePixels(&c2, [][]byte{im, pixelImage()}, []int32{3, 4}, false); err != nil {
+		if err := e2.Encode(&c2, Pixels([][]byte{im, pixelImage()}), []int32{3, 4}, false); err != nil {
 			t.Fatal(err)
 		}
 		assert.Equal(t, c, c2, "%v: rebuilt encoder differs", tc.opts)
@@ -414,10 +413,10 @@ func TestEncodePixels(t *testing.T) {
 func TestEncodePixelsErrors(t *testing.T) {
 	e := NewPixelEncoder(0)
 	var c sparse.Corpus
-	assert.ErrorContains(t, e.EncodePixels(&c, [][]byte{make([]byte, 127)}, nil, true), "127 pixels", "short image")
+	assert.ErrorContains(t, e.Encode(&c, Pixels([][]byte{make([]byte, 127)}), nil, true), "127 pixels", "short image")
 	bad := pixelImage()
 	bad[17] = 2
-	assert.ErrorContains(t, e.EncodePixels(&c, [][]byte{bad}, nil, true), "row 2, column 1", "pixel value 2")
+	assert.ErrorContains(t, e.Encode(&c, Pixels([][]byte{bad}), nil, true), "row 2, column 1", "pixel value 2")
 	// Failed encodes change neither the corpus nor the dictionary.
 	assert.Zero(t, c.Len(), "corpus length")
 	assert.Zero(t, e.Unary().Len(), "dictionary length")
@@ -451,10 +450,10 @@ func TestObservedPairs(t *testing.T) {
 	e := NewTemplateEncoder(tm)
 	var c sparse.Corpus
 	// Attribute ids by first sight: U:a 0, U:b 1, U:c 2; pair B:b 0, B:a 1, B:c 2.
-	if err := e.EncodeColumns(&c, [][]string{{"a"}, {"b"}, {"a"}}, []int32{0, 1, 1}, true); err != nil {
+	if err := e.Encode(&c, Columns([][]string{{"a"}, {"b"}, {"a"}}), []int32{0, 1, 1}, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.EncodeColumns(&c, [][]string{{"c"}, {"c"}}, []int32{2, 0}, true); err != nil {
+	if err := e.Encode(&c, Columns([][]string{{"c"}, {"c"}}), []int32{2, 0}, true); err != nil {
 		t.Fatal(err)
 	}
 	const L = 3
@@ -465,7 +464,7 @@ func TestObservedPairs(t *testing.T) {
 	wantP := []int32{0*L*L + 0*L + 1, 1*L*L + 1*L + 1, 2*L*L + 2*L + 0}
 	assert.Equal(t, wantP, ObservedTriples(&c, L).AppendIndices(nil, c.NumPair*L*L), "ObservedTriples")
 	var u sparse.Corpus
-	if err := e.EncodeColumns(&u, [][]string{{"a"}}, nil, true); err != nil {
+	if err := e.Encode(&u, Columns([][]string{{"a"}}), nil, true); err != nil {
 		t.Fatal(err)
 	}
 	// An unlabeled corpus has no observed pairs.
@@ -481,16 +480,16 @@ func TestEncodeNoAllocs(t *testing.T) {
 	var c sparse.Corpus
 	sent := append(slices.Clone(handSentence), []string{"unknown", "NN"})
 	labels := []int32{0, 1, 2, 0}
-	if err := e.EncodeColumns(&c, handSentence, labels[:3], true); err != nil {
+	if err := e.Encode(&c, Columns(handSentence), labels[:3], true); err != nil {
 		t.Fatal(err)
 	}
 	e.Freeze(0)
-	if err := e.EncodeColumns(&c, sent, labels, false); err != nil { // warm-up
+	if err := e.Encode(&c, Columns(sent), labels, false); err != nil { // warm-up
 		t.Fatal(err)
 	}
 	allocs := testing.AllocsPerRun(100, func() {
 		c.Reset()
-		if err := e.EncodeColumns(&c, sent, labels, false); err != nil {
+		if err := e.Encode(&c, Columns(sent), labels, false); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -500,16 +499,16 @@ func TestEncodeNoAllocs(t *testing.T) {
 	var ca sparse.Corpus
 	names := [][]string{{"x", "y", "x"}, {"z", "new"}}
 	values := [][]float64{{1, 2, 3}, {4, 5}}
-	if err := a.EncodeAttributes(&ca, names[:1], values[:1], nil, true); err != nil {
+	if err := a.Encode(&ca, Attributes{Names: names[:1], Values: values[:1]}, nil, true); err != nil {
 		t.Fatal(err)
 	}
 	a.Freeze(0)
-	if err := a.EncodeAttributes(&ca, names, values, nil, false); err != nil {
+	if err := a.Encode(&ca, Attributes{Names: names, Values: values}, nil, false); err != nil {
 		t.Fatal(err)
 	}
 	allocs = testing.AllocsPerRun(100, func() {
 		ca.Reset()
-		if err := a.EncodeAttributes(&ca, names, values, nil, false); err != nil {
+		if err := a.Encode(&ca, Attributes{Names: names, Values: values}, nil, false); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -518,16 +517,16 @@ func TestEncodeNoAllocs(t *testing.T) {
 	p := NewPixelEncoder(PixelPairs | PixelCounts | PixelBias)
 	var cp sparse.Corpus
 	ims := [][]byte{pixelImage([2]int{0, 0}, [2]int{0, 1}), pixelImage([2]int{5, 5})}
-	if err := p.EncodePixels(&cp, ims[:1], nil, true); err != nil {
+	if err := p.Encode(&cp, Pixels(ims[:1]), nil, true); err != nil {
 		t.Fatal(err)
 	}
 	p.Freeze(0)
-	if err := p.EncodePixels(&cp, ims, nil, false); err != nil {
+	if err := p.Encode(&cp, Pixels(ims), nil, false); err != nil {
 		t.Fatal(err)
 	}
 	allocs = testing.AllocsPerRun(100, func() {
 		cp.Reset()
-		if err := p.EncodePixels(&cp, ims, nil, false); err != nil {
+		if err := p.Encode(&cp, Pixels(ims), nil, false); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -539,7 +538,7 @@ func TestEncodeNoAllocs(t *testing.T) {
 func TestCloneConcurrent(t *testing.T) {
 	e := NewTemplateEncoder(MustCompile(handTemplate))
 	var c sparse.Corpus
-	if err := e.EncodeColumns(&c, handSentence, nil, true); err != nil {
+	if err := e.Encode(&c, Columns(handSentence), nil, true); err != nil {
 		t.Fatal(err)
 	}
 	e.Freeze(0)
@@ -552,7 +551,7 @@ func TestCloneConcurrent(t *testing.T) {
 			ce := e.Clone()
 			for range 20 {
 				out[g].Reset()
-				if err := ce.EncodeColumns(&out[g], handSentence, nil, false); err != nil {
+				if err := ce.Encode(&out[g], Columns(handSentence), nil, false); err != nil {
 					t.Error(err)
 					return
 				}
@@ -565,12 +564,26 @@ func TestCloneConcurrent(t *testing.T) {
 	}
 }
 
-func TestWrongKindPanics(t *testing.T) {
-	defer func() {
-		if r := recover(); r == nil || !strings.HasPrefix(r.(string), "features: ") {
-			t.Errorf("panic = %v", r)
-		}
-	}()
-	var c sparse.Corpus
-	_ = NewAttributeEncoder().EncodePixels(&c, nil, nil, true)
+func TestWrongKind(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		enc  *Encoder
+		in   Input
+		want string
+	}{
+		{"pixels to attributes", NewAttributeEncoder(), Pixels(nil), "features: pixels input, but the encoder reads attributes input"},
+		{"columns to pixels", NewPixelEncoder(0), Columns{{"a"}}, "features: template input, but the encoder reads pixels input"},
+		{"attributes to template", NewTemplateEncoder(MustCompile(handTemplate)), Attributes{Names: [][]string{{"a"}}}, "features: attributes input, but the encoder reads template input"},
+		{"nil", NewAttributeEncoder(), nil, "features: no input, the encoder reads attributes input"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var corpus sparse.Corpus
+			err := c.enc.Encode(&corpus, c.in, nil, true)
+			var ke *KindError
+			require.ErrorAs(t, err, &ke)
+			assert.Equal(t, c.want, err.Error())
+			assert.Equal(t, 0, corpus.Len(), "corpus changed")
+			require.ErrorAs(t, c.enc.Count(c.in), &ke)
+		})
+	}
 }

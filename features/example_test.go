@@ -46,7 +46,7 @@ func ExampleCompile_error() {
 func ExampleEncoder() {
 	enc := features.NewTemplateEncoder(features.MustCompile("U00:%x[0,0]\nU01:%x[-1,0]\n"))
 	var train sparse.Corpus
-	if err := enc.EncodeColumns(&train, [][]string{{"the"}, {"dog"}}, []int32{0, 1}, true); err != nil {
+	if err := enc.Encode(&train, features.Columns{{"the"}, {"dog"}}, []int32{0, 1}, true); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -54,7 +54,7 @@ func ExampleEncoder() {
 
 	enc.Freeze(0)
 	var test sparse.Corpus
-	if err := enc.EncodeColumns(&test, [][]string{{"the"}, {"cat"}}, nil, false); err != nil {
+	if err := enc.Encode(&test, features.Columns{{"the"}, {"cat"}}, nil, false); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -73,12 +73,12 @@ func ExampleEncoder() {
 }
 
 // Real-valued attributes, CRFsuite style; duplicates at one position add up.
-func ExampleEncoder_EncodeAttributes() {
+func ExampleAttributes() {
 	enc := features.NewAttributeEncoder()
 	var c sparse.Corpus
 	names := [][]string{{"height", "bias", "height"}}
 	values := [][]float64{{0.25, 1, 0.5}}
-	if err := enc.EncodeAttributes(&c, names, values, []int32{0}, true); err != nil {
+	if err := enc.Encode(&c, features.Attributes{Names: names, Values: values}, []int32{0}, true); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -48,7 +48,7 @@ func FuzzCompile(f *testing.F) {
 		sent := [][]string{tok, tok, tok}
 		e := NewTemplateEncoder(tm)
 		var c sparse.Corpus
-		if err := e.EncodeColumns(&c, sent, []int32{0, 1, 0}, true); err != nil {
+		if err := e.Encode(&c, Columns(sent), []int32{0, 1, 0}, true); err != nil {
 			t.Fatalf("EncodeColumns: %v", err)
 		}
 		if err := c.Validate(2); err != nil {
@@ -56,7 +56,7 @@ func FuzzCompile(f *testing.F) {
 		}
 		if tm.Columns() > 0 {
 			narrow := [][]string{make([]string, tm.Columns()-1)}
-			if err := e.EncodeColumns(&c, narrow, []int32{0}, true); err == nil {
+			if err := e.Encode(&c, Columns(narrow), []int32{0}, true); err == nil {
 				t.Fatalf("too few columns: no error")
 			}
 		}

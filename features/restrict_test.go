@@ -53,7 +53,7 @@ func TestRestrictEncodesSubset(t *testing.T) {
 	}
 	e := NewTemplateEncoder(MustCompile("U00:%x[0,0]\nU01:%x[-1,0]/%x[0,1]\nB\nB01:%x[0,1]\nB02:%x[-1,0]/%x[0,0]\n"))
 	for range 40 {
-		require.NoError(t, e.CountColumns(sentence(12)))
+		require.NoError(t, e.Count(Columns(sentence(12))))
 	}
 	e.Freeze(0)
 	keepU := func(id int32) bool { return id%3 != 1 }
@@ -66,8 +66,8 @@ func TestRestrictEncodesSubset(t *testing.T) {
 	var want, got sparse.Corpus
 	for range 50 {
 		s := sentence(16) // with letters never seen
-		require.NoError(t, e.EncodeColumns(&want, s, nil, false))
-		require.NoError(t, r.EncodeColumns(&got, s, nil, false))
+		require.NoError(t, e.Encode(&want, Columns(s), nil, false))
+		require.NoError(t, r.Encode(&got, Columns(s), nil, false))
 	}
 	assert.Equal(t, r.Unary().Len(), got.NumUnary, "NumUnary")
 	assert.Equal(t, r.Pair().Len(), got.NumPair, "NumPair")

@@ -162,7 +162,7 @@ func TestColumnOutOfRangeAtExpansion(t *testing.T) {
 			assert.Equal(t, 5, te.Column, "column")
 			e := NewTemplateEncoder(tm)
 			var c sparse.Corpus
-			err = e.EncodeColumns(&c, tc.cols, nil, true)
+			err = e.Encode(&c, Columns(tc.cols), nil, true)
 			require.ErrorAs(t, err, &te, "EncodeColumns")
 			// A failed encode changes neither the corpus nor the dictionary.
 			assert.Zero(t, c.Len(), "corpus length")

@@ -23,6 +23,25 @@ func readExamples(path string, df dataFlags, labeled bool, stdin io.Reader) ([]d
 	return dataset.ReadFile(path, stdin, dataset.Options{Format: dataset.Format(df.format), Labeled: labeled, Folds: folds})
 }
 
+// openExamples opens path (see dataset.Open) for reading one sequence at a
+// time in the format and folds of df; the caller must call closeInput.
+func openExamples(path string, df dataFlags, labeled bool, stdin io.Reader) (r *dataset.Reader, closeInput func(), err error) {
+	folds, err := dataset.ParseFolds(df.folds)
+	if err != nil {
+		return nil, nil, err
+	}
+	rc, err := dataset.Open(path, stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err = dataset.NewReader(dataset.InputName(path), rc, dataset.Options{Format: dataset.Format(df.format), Labeled: labeled, Folds: folds})
+	if err != nil {
+		rc.Close()
+		return nil, nil, err
+	}
+	return r, func() { rc.Close() }, nil
+}
+
 // checkFormat reports a usage error when input of the given format cannot
 // feed a model whose encoder is of kind k (e.g. CRFsuite attributes for a
 // template model), instead of tagging it as empty sequences.

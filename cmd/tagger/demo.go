@@ -97,7 +97,7 @@ func runDemo(e *env, args []string) error {
 	}
 	var draw []shown
 	for i, w := range test {
-		path, err = tg.TagPixels(path, w.Pixels)
+		path, err = tg.Tag(path, features.Pixels(w.Pixels))
 		if err != nil {
 			return err
 		}

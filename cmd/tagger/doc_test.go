@@ -160,6 +160,13 @@ func writeDocInputs(t *testing.T, dir string) {
 		}
 		require.NoError(t, os.WriteFile(filepath.Join(dir, in.file), b.Bytes(), 0o644))
 	}
+	// The README's peer models and their inputs, at the same relative paths.
+	for _, name := range []string{"conll.crfsuite.gz", "test.crfsuite.gz", "conll.crfpp.gz", "conll.wapiti.gz", "test.txt.gz"} {
+		b, err := os.ReadFile(filepath.Join("../../peer/testdata", name))
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "peer/testdata"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "peer/testdata", name), b, 0o644))
+	}
 	const sentences = "He PRP\nreckons VBZ\nthe DT\ncurrent JJ\naccount NN\ndeficit NN\n\nThe DT\npound NN\nfell VBD\n. .\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "my-sentences.txt"), []byte(sentences), 0o644))
 }

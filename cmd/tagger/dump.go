@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/peer"
 )
 
 func runDump(e *env, args []string) error {
@@ -26,10 +26,14 @@ func runDump(e *env, args []string) error {
 	if top < 0 {
 		return usagef("--top must be >= 0")
 	}
-	m, err := chain.LoadFile(modelPath)
+	am, err := loadModel(modelPath)
 	if err != nil {
 		return err
 	}
+	if am.peer != nil {
+		return dumpPeer(e, am.peer)
+	}
+	m := am.ours
 	w := bufio.NewWriter(e.stdout)
 	L := m.NumLabels()
 	attrName := func(a int) string {
@@ -89,4 +93,29 @@ func runDump(e *env, args []string) error {
 		}
 	}
 	return w.Flush()
+}
+
+// dumpPeer lists what package peer exposes of a model trained by another
+// toolkit: its format and labels (and, for CRF++ and Wapiti, its
+// templates). peer does not expose weights, so listing them is an error.
+func dumpPeer(e *env, m peer.Model) error {
+	w := bufio.NewWriter(e.stdout)
+	fmt.Fprintf(w, "format\t%s\n", m.Format())
+	for _, l := range m.Labels() {
+		fmt.Fprintf(w, "label\t%s\n", l)
+	}
+	switch pm := m.(type) {
+	case *peer.CRFPPModel:
+		for _, t := range pm.Templates() {
+			fmt.Fprintf(w, "template\t%s\n", t)
+		}
+	case *peer.WapitiModel:
+		for _, p := range pm.Patterns() {
+			fmt.Fprintf(w, "template\t%s\n", p)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return fmt.Errorf("weights of %s models are not available: package peer reads them only to tag (labels and templates listed above)", m.Format())
 }

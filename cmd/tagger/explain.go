@@ -75,7 +75,7 @@ func runExplain(e *env, args []string) error {
 		if err := dataset.Encode(m.Encoder, &c, &exs[i], nil, false); err != nil {
 			return fmt.Errorf("sequence %d: %w", i+1, err)
 		}
-		if err := tg.DecodeEncoded(&d, &c, 0, chain.DecodeOptions{Posterior: true}); err != nil {
+		if err := tg.Decode(&d, chain.Encoded{Corpus: &c}, chain.DecodeOptions{Posterior: true}); err != nil {
 			return fmt.Errorf("sequence %d: %w", i+1, err)
 		}
 		ex, err := m.Explain(&c, 0, d.Best())

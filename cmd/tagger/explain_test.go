@@ -33,7 +33,7 @@ func TestExplainGolden(t *testing.T) {
 // TestExplainSumsToScore: with --top 0 every contribution is listed, and
 // for each token the listed contributions add up to the state score, and
 // state scores plus transitions add up to the Viterbi score of the path
-// (from chain.Tagger.TagEncoded, an independent computation).
+// (from chain.Tagger.Decode, an independent computation).
 func TestExplainSumsToScore(t *testing.T) {
 	model := trainTagModel(t)
 	in := filepath.Join(tagData, "input.txt")
@@ -62,7 +62,7 @@ func TestExplainSumsToScore(t *testing.T) {
 		return v
 	}
 	for i, block := range blocks {
-		path, err := tg.Tag(nil, exs[i].Tokens)
+		path, err := tg.Tag(nil, exs[i].Input())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,11 @@ func TestExplainSumsToScore(t *testing.T) {
 			}
 		}
 		check()
-		_, score := tg.TagEncoded(nil, encodeForTest(t, m, &exs[i]), 0)
+		var d chain.Decoding
+		if err := tg.Decode(&d, chain.Encoded{Corpus: encodeForTest(t, m, &exs[i])}, chain.DecodeOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		score := d.Scores[0]
 		if math.Abs(total-score) > 1e-3 {
 			t.Fatalf("sequence %d: explained score %v, Viterbi score %v", i+1, total, score)
 		}

@@ -30,7 +30,7 @@ func wordsTagger(t testing.TB) *chain.Tagger {
 			for k, w := range s {
 				cols[k] = []string{w}
 			}
-			if err := enc.EncodeColumns(c, cols, tags[i], true); err != nil {
+			if err := enc.Encode(c, features.Columns(cols), tags[i], true); err != nil {
 				panic(err)
 			}
 		}
@@ -69,7 +69,7 @@ func FuzzTagText(f *testing.F) {
 			}
 			cols[i] = []string{tok.Text}
 		}
-		ids, err := tg.Tag(nil, cols)
+		ids, err := tg.Tag(nil, features.Columns(cols))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,6 +27,12 @@
 //	$ tagger path --data syn1 --scale 0.1 --betas 20 --report syn1.json --out figures
 //	$ tagger bench paper --scale 0.1 --betas 10 --json bench.json --out figures
 //
+// tag and eval stream their input (memory is bounded by a batch of
+// sequences, output is in input order, --threads N tags in parallel) and
+// read standard input when no file is given. --model also accepts models
+// trained by CRFsuite, CRF++ and Wapiti (see tagger tag -h); dump lists
+// their labels.
+//
 // Inputs are files, "-" for standard input, or "embedded:NAME" for a corpus
 // built into the binary: embedded:ocr/letter.data.gz,
 // embedded:conll2000/train.txt.gz, embedded:conll2000/test.txt.gz and the
@@ -48,7 +54,8 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	e := &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, tuneGC: true}
+	code := runEnv(e, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
@@ -59,6 +66,10 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// tuneGC lets tag and eval bound the garbage collector's headroom
+	// (boundHeap); only main sets it, so that tests leave the process's GC
+	// settings alone.
+	tuneGC bool
 }
 
 type command struct {
@@ -86,7 +97,11 @@ func (u usageError) Error() string { return u.err.Error() }
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	return runEnv(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}, args)
+}
+
+func runEnv(e *env, args []string) int {
+	stderr := e.stderr
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		printUsage(stderr)
 		if len(args) == 0 {

@@ -129,10 +129,11 @@ func sameUpToNumbers(a, b string, tol float64) string {
 	return ""
 }
 
-// TestTagJSONAgainstTagProb checks the JSON output against the
-// independent path of chain.Tagger.TagProb (Viterbi plus forward-backward,
-// no n-best or constraints code), and the n-best list for consistency.
-func TestTagJSONAgainstTagProb(t *testing.T) {
+// TestTagJSONAgainstDecode checks the JSON output against chain.Tagger.Decode
+// on separately encoded input, outside the streaming pipeline (Viterbi plus
+// forward-backward, no n-best or constraints code), and the n-best list for
+// consistency.
+func TestTagJSONAgainstDecode(t *testing.T) {
 	in := filepath.Join(tagData, "input.txt")
 	path := trainTagModel(t)
 	stdout, stderr, code := tagRun(t, path, "", "tag", "--model", "$MODEL", "--output", "json", "--nbest", "64", in)
@@ -167,10 +168,16 @@ func TestTagJSONAgainstTagProb(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &got); err != nil {
 			t.Fatalf("line %d: %v", i+1, err)
 		}
-		var p chain.Posterior
-		if err := tg.TagProb(&p, exs[i].Tokens); err != nil {
+		// Encoded separately and decoded without the streaming pipeline.
+		var d chain.Decoding
+		if err := tg.Decode(&d, chain.Encoded{Corpus: encodeForTest(t, m, &exs[i])}, chain.DecodeOptions{Posterior: true}); err != nil {
 			t.Fatal(err)
 		}
+		p := struct {
+			Path     []int
+			Marginal []float64
+			Prob     float64
+		}{d.Best(), d.Marginal, d.Probs[0]}
 		L := m.NumLabels()
 		T := len(exs[i].Tokens)
 		if len(got.Tokens) != T || len(got.Labels) != T || len(got.Marginals) != T {
@@ -213,5 +220,38 @@ func TestTagJSONAgainstTagProb(t *testing.T) {
 		if !approxEqual(sum, 1, 1e-4, 0) {
 			t.Fatalf("line %d: n-best probabilities sum to %v over all %d sequences", i+1, sum, n)
 		}
+	}
+}
+
+// TestTagStdinWithoutFile: with no input file, tag and eval read standard
+// input (echo ... | tagger tag --model m --format text), and --threads does
+// not change the output.
+func TestTagStdinWithoutFile(t *testing.T) {
+	model := trainTagModel(t)
+	in, err := os.ReadFile(filepath.Join(tagData, "input.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, code := tagRun(t, model, string(in), "tag", "--model", "$MODEL", "-")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, threads := range []string{"1", "2", "7"} {
+		got, stderr, code := tagRun(t, model, string(in), "tag", "--model", "$MODEL", "--threads", threads)
+		if code != 0 || got != want {
+			t.Fatalf("--threads %s without a file: exit %d (%s), output\n%s\nwant\n%s", threads, code, stderr, got, want)
+		}
+	}
+	got, stderr, code := tagRun(t, model, "the cat sees a dog\n", "tag", "--model", "$MODEL", "--format", "text", "--output", "slash")
+	if code != 0 || !strings.HasPrefix(got, "the/") {
+		t.Fatalf("text from stdin: exit %d (%s), output %q", code, stderr, got)
+	}
+	train, err := os.ReadFile(filepath.Join(tagData, "train.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, stderr, code = tagRun(t, model, string(train), "eval", "--model", "$MODEL")
+	if code != 0 || !strings.Contains(got, "\naccuracy: ") {
+		t.Fatalf("eval from stdin: exit %d (%s), output %q", code, stderr, got)
 	}
 }

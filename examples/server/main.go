@@ -297,31 +297,31 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	var p chain.Posterior
-	if err := h.tg.TagProb(&p, tokens); err != nil {
+	var d chain.Decoding
+	if err := h.tg.Decode(&d, features.Columns(tokens), chain.DecodeOptions{Posterior: true}); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	L := len(h.labels)
 	resp := TagResponse{
 		Tokens:       make([]string, len(tokens)),
-		Labels:       h.tg.Labels(make([]string, 0, len(tokens)), p.Path),
+		Labels:       h.tg.Labels(make([]string, 0, len(tokens)), d.Best()),
 		Marginals:    make([]float64, len(tokens)),
-		SequenceProb: p.Prob,
+		SequenceProb: d.Probs[0],
 		Offsets:      offsets,
 	}
-	for t, y := range p.Path {
+	for t, y := range d.Best() {
 		resp.Tokens[t] = tokens[t][0]
-		resp.Marginals[t] = p.Marginal[t*L+y]
+		resp.Marginals[t] = d.Marginal[t*L+y]
 	}
 	if req.All {
 		resp.Distributions = make([]map[string]float64, len(tokens))
 		for t := range tokens {
-			d := make(map[string]float64, L)
+			dist := make(map[string]float64, L)
 			for y, name := range h.labels {
-				d[name] = p.Marginal[t*L+y]
+				dist[name] = d.Marginal[t*L+y]
 			}
-			resp.Distributions[t] = d
+			resp.Distributions[t] = dist
 		}
 	}
 	writeJSON(w, http.StatusOK, resp)

@@ -118,7 +118,7 @@ func checkResponse(t *testing.T, m *chain.Model, tokens [][]string, r TagRespons
 	mustEqual(t, T, len(r.Marginals), "len(r.Marginals)")
 
 	tg := chain.NewTagger(m)
-	ids, err := tg.Tag(nil, tokens)
+	ids, err := tg.Tag(nil, features.Columns(tokens))
 	noErr(t, err)
 	equal(t, tg.Labels(nil, ids), r.Labels, "labels must be the Viterbi path")
 
