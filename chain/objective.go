@@ -78,11 +78,24 @@ type objective struct {
 	// forward-backward pass (dense U*L buffers, reduced in shard order)
 	// instead of by the column pass. Used when the buffers are small.
 	fused bool
+
+	// refFused (working-set solver only): expected counts of the active
+	// state features are accumulated per shard during forward-backward into
+	// buffers indexed like the feature set's references (refLab), and
+	// reduced in shard order; used while those buffers fit in
+	// fusedBudget. It avoids a column pass over every position of every
+	// live attribute when the working set has few labels per attribute.
+	refFusedOK bool // the solver allows it
+	refFused   bool // in use for the current active set
 }
 
 // fusedBudget bounds the memory of the per-shard state expectation buffers
 // (a variable so that tests can exercise both accumulation paths).
 var fusedBudget = 64 << 20
+
+// refFusedBudget bounds the per-shard reference expectation buffers of the
+// working-set solver (a variable for tests).
+var refFusedBudget = 64 << 20
 
 type shardState struct {
 	ws       *inference.Workspace
@@ -91,6 +104,7 @@ type shardState struct {
 	edge     []float64 // L*L expected transition counts
 	pairExp  []float64 // P*L*L expected pair counts (only when P > 0)
 	stateExp []float64 // U*L expected state counts (only when fused)
+	refExp   []float64 // expected counts per reference (only when refFused)
 	edgeBuf  []float64
 	err      error
 }
@@ -138,6 +152,14 @@ func (o *objective) follow(keep []int32) {
 		o.M = resizeFloats(o.M, len(fs.active))
 	}
 	clear(o.wfull)
+	o.refFused = o.refFusedOK && !o.fused && numShards*fs.numState()*8 <= refFusedBudget
+	for sh := range o.shard {
+		if o.refFused {
+			o.shard[sh].refExp = resizeFloats(o.shard[sh].refExp, fs.numState())
+		} else {
+			o.shard[sh].refExp = nil
+		}
+	}
 	o.sparseLabels = float64(fs.numState()) < sparseLabelFraction*float64(fs.live*o.m.NumLabels())
 	// The scoring corpus must hold every live attribute: a subset of the
 	// active set (keep != nil) keeps the current one until enough
@@ -364,6 +386,7 @@ func (o *objective) forwardShards(ctx context.Context) error {
 		if sh.stateExp != nil {
 			clear(sh.stateExp)
 		}
+		clear(sh.refExp)
 		nseq := o.live.Len()
 		for i := s * nseq / numShards; i < (s+1)*nseq/numShards; i++ {
 			if i&63 == 0 && ctx.Err() != nil {
@@ -399,6 +422,9 @@ func (o *objective) forwardOne(sh *shardState, i int) {
 	copy(o.mu[start*L:(start+T)*L], node)
 	if sh.stateExp != nil {
 		o.accumulateState(sh.stateExp, node, start, T)
+	}
+	if sh.refExp != nil {
+		o.accumulateRefs(sh.refExp, node, start, T)
 	}
 	if T > 1 {
 		es := sh.ws.EdgeSum()
@@ -460,6 +486,30 @@ func (o *objective) accumulateState(e, node []float64, start, T int) {
 				for y, p := range mu {
 					ea[y] += v * p
 				}
+			}
+		}
+	}
+}
+
+// accumulateRefs adds the expected counts of the active state features of
+// one sequence into e, indexed like the feature set's references.
+func (o *objective) accumulateRefs(e, node []float64, start, T int) {
+	L := o.m.NumLabels()
+	c, fs := o.live, o.fs
+	for t := 0; t < T; t++ {
+		mu := node[t*L : t*L+L]
+		cols, vals := c.Unary.Row(start + t)
+		for k, a := range cols {
+			lo, hi := fs.refPtr[a], fs.refPtr[a+1]
+			if vals == nil {
+				for r := lo; r < hi; r++ {
+					e[r] += mu[fs.refLab[r]]
+				}
+				continue
+			}
+			v := vals[k]
+			for r := lo; r < hi; r++ {
+				e[r] += v * mu[fs.refLab[r]]
 			}
 		}
 	}
@@ -535,6 +585,8 @@ func (o *objective) stateExpectations(all bool) {
 				clear(o.exp[a*o.m.NumLabels() : (a+1)*o.m.NumLabels()])
 			case o.fused:
 				o.reduceStateShards(a)
+			case o.refFused:
+				o.reduceRefShards(a)
 			case o.sparseLabels:
 				o.columnExpectation(a, o.fs.labels(int32(a)))
 			default:
@@ -542,6 +594,22 @@ func (o *objective) stateExpectations(all bool) {
 			}
 		}
 	})
+}
+
+// reduceRefShards sums attribute a's per-shard expectations of its active
+// labels in shard order.
+func (o *objective) reduceRefShards(a int) {
+	L := o.m.NumLabels()
+	fs := o.fs
+	e := o.exp[a*L : a*L+L]
+	clear(e)
+	for r := fs.refPtr[a]; r < fs.refPtr[a+1]; r++ {
+		v := 0.0
+		for s := range o.shard {
+			v += o.shard[s].refExp[r]
+		}
+		e[fs.refLab[r]] = v
+	}
 }
 
 // reduceStateShards sums attribute a's fused per-shard state expectations

@@ -36,7 +36,7 @@ import (
 // solver's is.
 
 const (
-	wsInitialSize   = 1024 // smallest working set
+	wsInitialSize   = 4096 // smallest working set
 	wsInnerFraction = 0.3  // restricted solves stop at this fraction of the full gap
 	wsMaxInner      = 50   // restricted iterations between two full passes at most
 )
@@ -51,6 +51,10 @@ type wsRun struct {
 	size  int       // size of the last working set
 	next  []float64 // weights over the next working set
 	prevW []int32   // the working set before the last change
+	nextM []float64 // m over the next working set (from the full pass)
+	// moved: screening zeroed a non-zero weight since the last
+	// evaluation, so the next point needs a new one.
+	moved bool
 	// stalls counts consecutive restricted solves that made no step.
 	stalls      int
 	lastMonitor int
@@ -69,6 +73,8 @@ func (tr *trainer) solveWorkingSet(ctx context.Context, init []float64) (*Result
 	// First working set: the support of init and the transitions; the
 	// first full pass prices everything else.
 	w0 := tr.initialSet(run.u, init)
+	tr.obj.refFusedOK = true
+	defer func() { tr.obj.refFusedOK = false }()
 	fs.SetActive(w0)
 	x := make([]float64, len(w0))
 	if init != nil {
@@ -127,6 +133,30 @@ func (tr *trainer) startRestricted(ctx context.Context, x []float64) error {
 	}
 	if tr.opt != nil {
 		tr.opt.Close()
+	}
+	tr.opt = opt
+	return nil
+}
+
+// startAt starts the optimizer of a restricted solve at the weights chosen
+// by nextWorkingSet. The point is the one the full pass priced (w is zero
+// outside both sets), so its value and gradient are known: f is the last
+// value, grad = L2 x - m with m from the full pass. If screening zeroed a
+// non-zero weight, the point moved and is evaluated instead.
+func (tr *trainer) startAt(ctx context.Context, run *wsRun) error {
+	if run.moved || tr.opt == nil {
+		run.moved = false
+		return tr.startRestricted(ctx, run.next)
+	}
+	copy(tr.obj.M, run.nextM)
+	g := make([]float64, len(run.next))
+	for k, v := range run.next {
+		g[k] = tr.lam2*v - run.nextM[k]
+	}
+	fn := func(x, grad []float64) (float64, error) { return tr.obj.evaluate(ctx, x, grad) }
+	opt, err := owlqn.NewEvaluated(run.next, tr.opt.F(), g, fn, owlqn.Settings{M: tr.op.Memory, L1: tr.lam1, Threads: tr.op.Threads})
+	if err != nil {
+		return err
 	}
 	tr.opt = opt
 	return nil
@@ -200,6 +230,7 @@ func (tr *trainer) screenUnscreened(run *wsRun, gap float64) {
 	for k, j := range run.u {
 		if drop[k] {
 			tr.fs.screen(j)
+			run.moved = run.moved || run.wU[k] != 0
 			continue
 		}
 		run.u[q], run.mU[q], run.wU[q] = j, run.mU[k], run.wU[k]
@@ -238,17 +269,19 @@ func (tr *trainer) nextWorkingSet(run *wsRun) {
 		}
 	}
 	size = min(len(run.u), max(size, must))
-	thr := kthSmallest(prio, size)
+	thr := kthSmallest(slices.Clone(prio), size)
 	ws := make([]int32, 0, size)
 	x := make([]float64, 0, size)
+	mw := make([]float64, 0, size)
 	for q, j := range run.u {
 		if len(ws) < size && prio[q] <= thr {
 			ws = append(ws, j)
 			x = append(x, run.wU[q])
+			mw = append(mw, run.mU[q])
 		}
 	}
 	run.size = len(ws)
-	run.next = x
+	run.next, run.nextM = x, mw
 	run.prevW = tr.fs.active
 	tr.fs.SetActive(ws)
 }
@@ -302,14 +335,42 @@ func (tr *trainer) carriedMemory(run *wsRun) *owlqn.State {
 }
 
 // kthSmallest returns the k-th smallest value of v (k >= 1), +Inf when k
-// exceeds len(v). v is not modified.
+// reaches len(v). v is reordered. Quickselect with a median-of-three
+// pivot: O(len(v)) expected, deterministic.
 func kthSmallest(v []float64, k int) float64 {
 	if k >= len(v) {
 		return math.Inf(1)
 	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[k-1]
+	lo, hi, want := 0, len(v)-1, k-1
+	for hi-lo > 16 {
+		mid := lo + (hi-lo)/2
+		a, b, c := v[lo], v[mid], v[hi]
+		pivot := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < pivot {
+				i++
+			}
+			for v[j] > pivot {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case want <= j:
+			hi = j
+		case want >= i:
+			lo = i
+		default:
+			return v[want]
+		}
+	}
+	slices.Sort(v[lo : hi+1])
+	return v[want]
 }
 
 // restrictedSolve runs OWL-QN on the working set from the weights chosen
@@ -321,7 +382,7 @@ func kthSmallest(v []float64, k int) float64 {
 // last evaluation, at the final point.
 func (tr *trainer) restrictedSolve(ctx context.Context, run *wsRun) error {
 	mem := tr.carriedMemory(run)
-	if err := tr.startRestricted(ctx, run.next); err != nil {
+	if err := tr.startAt(ctx, run); err != nil {
 		return err
 	}
 	opt := tr.opt

@@ -3,6 +3,7 @@ package chain
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,6 +16,15 @@ import (
 // features and T = 1, at several penalties, and nothing non-zero in the
 // full solution was screened.
 func TestWorkingSetMatchesFull(t *testing.T) {
+	t.Run("fused", testWorkingSetMatchesFull)
+	// The column pass and the per-reference shard buffers.
+	old := fusedBudget
+	fusedBudget = 0
+	defer func() { fusedBudget = old }()
+	t.Run("columns", testWorkingSetMatchesFull)
+}
+
+func testWorkingSetMatchesFull(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		maxT, pair int
@@ -43,5 +53,22 @@ func TestWorkingSetMatchesFull(t *testing.T) {
 					ratio, len(rw.Iterations), rw.Iterations[len(rw.Iterations)-1].Iter, len(rt.Iterations), rw.NonZero, rw.Dimension, rw.Screened, rw.ScreenedStatic)
 			}
 		})
+	}
+}
+
+func TestKthSmallest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 5, 17, 100, 1000} {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(rng.IntN(n/2 + 1)) // many ties
+		}
+		sorted := append([]float64(nil), v...)
+		slices.Sort(sorted)
+		for k := 1; k < n; k++ {
+			got := kthSmallest(append([]float64(nil), v...), k)
+			require.Equal(t, sorted[k-1], got, "n %d k %d", n, k)
+		}
+		assert.True(t, math.IsInf(kthSmallest(v, n), 1))
 	}
 }

@@ -78,11 +78,9 @@ func (tr *trainer) modelFeatures() []int32 {
 func (tr *trainer) prepare(ctx context.Context) error {
 	op, fs := tr.op, tr.fs
 	fs.all = tr.modelFeatures()
-	fs.SetActive(fs.all)
-	if _, err := tr.obj.loss(ctx, make([]float64, len(fs.all))); err != nil {
+	if err := tr.computeBetaMax(ctx); err != nil {
 		return err
 	}
-	tr.betaMax = screen.BetaMax(tr.obj.M)
 	if (op.Screen == ScreenPaper || op.Screen == ScreenBoth) && tr.c.MaxLen() > 1 {
 		return fmt.Errorf("chain: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
 	}
@@ -99,6 +97,33 @@ func (tr *trainer) prepare(ctx context.Context) error {
 		for _, j := range fs.all {
 			tr.rnormMin = math.Min(tr.rnormMin, r[j])
 		}
+	}
+	return nil
+}
+
+// computeBetaMax sets beta_max = ||m(0)||_inf over the feature set. The
+// paper form needs its exact value (beta is a fraction of it), computed as
+// always with every feature active; the sum form only reports it, and gets
+// it from one pass with no active feature and the expectations of every
+// feature (no full-size m or references).
+func (tr *trainer) computeBetaMax(ctx context.Context) error {
+	fs := tr.fs
+	if !tr.op.SumForm {
+		fs.SetActive(fs.all)
+		if _, err := tr.obj.loss(ctx, make([]float64, len(fs.all))); err != nil {
+			return err
+		}
+		tr.betaMax = screen.BetaMax(tr.obj.M)
+		return nil
+	}
+	fs.SetActive(nil)
+	if _, err := tr.obj.loss(ctx, nil); err != nil {
+		return err
+	}
+	tr.obj.expectAll()
+	tr.betaMax = 0
+	for _, j := range fs.all {
+		tr.betaMax = math.Max(tr.betaMax, math.Abs(tr.obj.residualAt(j)))
 	}
 	return nil
 }

@@ -118,6 +118,39 @@ type Optimizer struct {
 // x0. It returns an error if the settings are invalid, x0 is empty, fn fails
 // or its value or gradient at x0 is not finite.
 func New(x0 []float64, fn Func, s Settings) (*Optimizer, error) {
+	o, err := newOptimizer(x0, fn, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.Reevaluate(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// NewEvaluated is New for a caller that already has f(x0) and its gradient
+// g0 (for example from a pass that priced a larger problem at the same
+// point): it copies them instead of calling fn at x0. The caller is
+// responsible for f and g0 belonging to x0 exactly.
+func NewEvaluated(x0 []float64, f float64, g0 []float64, fn Func, s Settings) (*Optimizer, error) {
+	if len(g0) != len(x0) {
+		return nil, errors.New("owlqn: gradient and point lengths differ")
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || !finite(g0) {
+		return nil, ErrNotFinite
+	}
+	o, err := newOptimizer(x0, fn, s)
+	if err != nil {
+		return nil, err
+	}
+	copy(o.g, g0)
+	o.f = f
+	o.obj = f + o.set.L1*o.ops.norm1(o.x)
+	return o, nil
+}
+
+// newOptimizer allocates an optimizer positioned at x0, not evaluated.
+func newOptimizer(x0 []float64, fn Func, s Settings) (*Optimizer, error) {
 	s, err := s.withDefaults()
 	if err != nil {
 		return nil, err
@@ -141,9 +174,6 @@ func New(x0 []float64, fn Func, s Settings) (*Optimizer, error) {
 	}
 	copy(o.x, x0)
 	o.ops = newVecops(s.Threads, n)
-	if err := o.Reevaluate(); err != nil {
-		return nil, err
-	}
 	return o, nil
 }
 
