@@ -1,11 +1,15 @@
 package chain
 
-import "github.com/sparsetag/sparsetag/sparse"
+import (
+	"math/bits"
+
+	"github.com/sparsetag/sparsetag/sparse"
+)
 
 // featureSet is the one owner of which features a training run works on.
 //
-//   - all: the model's feature set (every feature, or the observed pairs);
-//     fixed for the run.
+//   - inSet: the model's feature set (every feature, or the observed pairs)
+//     as a bit set, fixed for the run; all iterates it.
 //   - screened: the features proven zero at the optimum for the current
 //     penalty (static rule, Rnorm 0, Pinsker), a bit set over full indices;
 //     counts are derived from it.
@@ -22,7 +26,8 @@ import "github.com/sparsetag/sparsetag/sparse"
 // follower that is told the change, so no dependent keeps a stale copy.
 type featureSet struct {
 	m        *Model
-	all      []int32
+	inSet    sparse.Bitset
+	size     int // number of features in the set
 	screened sparse.Bitset
 	active   []int32
 
@@ -37,8 +42,40 @@ type featureSet struct {
 }
 
 func newFeatureSet(m *Model, all []int32) *featureSet {
-	return &featureSet{m: m, all: all, screened: sparse.NewBitset(len(m.W)),
-		attrLive: make([]bool, m.NumUnary)}
+	fs := &featureSet{m: m, screened: sparse.NewBitset(len(m.W)), attrLive: make([]bool, m.NumUnary)}
+	fs.setAll(all)
+	return fs
+}
+
+// setAll fixes the model's feature set (increasing full indices).
+func (fs *featureSet) setAll(all []int32) {
+	fs.inSet = sparse.NewBitset(len(fs.m.W))
+	for _, j := range all {
+		fs.inSet.Set(int(j))
+	}
+	fs.size = len(all)
+}
+
+// all iterates the model's feature set in increasing order.
+func (fs *featureSet) all(yield func(int32) bool) {
+	for w, word := range fs.inSet {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			if !yield(int32(w<<6 + b)) {
+				return
+			}
+			word &= word - 1
+		}
+	}
+}
+
+// allSlice returns the model's feature set as a slice.
+func (fs *featureSet) allSlice() []int32 {
+	out := make([]int32, 0, fs.size)
+	for j := range fs.all {
+		out = append(out, j)
+	}
+	return out
 }
 
 // follow registers f to be called after every change of the active set.
@@ -50,7 +87,7 @@ func (fs *featureSet) Screened() int { return fs.screened.Count() }
 // unscreened returns the features of the set that are not screened.
 func (fs *featureSet) unscreened(dst []int32) []int32 {
 	dst = dst[:0]
-	for _, j := range fs.all {
+	for j := range fs.all {
 		if !fs.screened.Has(int(j)) {
 			dst = append(dst, j)
 		}

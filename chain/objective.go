@@ -53,7 +53,7 @@ type objective struct {
 	colPos []int32 // position index of each entry
 	colVal []float64
 
-	obs []float64 // observed feature counts, full size (sum over sequences)
+	obs counts // observed feature counts (sum over sequences)
 
 	// Per evaluation.
 	wfull []float64 // full-size weights (zeros outside the active set)
@@ -134,7 +134,11 @@ func newObjective(fs *featureSet, c *sparse.Corpus, threads int) *objective {
 	} else {
 		o.buildColumns()
 	}
-	o.obs = observedCounts(m, c)
+	if o.fused {
+		o.obs = counts{dense: observedCounts(m, c)}
+	} else {
+		o.obs = o.sparseObserved()
+	}
 	o.live = c
 	o.liveAttrs = m.NumUnary
 	fs.follow(o.follow)
@@ -659,13 +663,114 @@ func (o *objective) columnExpectation(a int, labs []int32) {
 }
 
 // residual forms m = (obs - exp)/n over the active set.
-func (o *objective) residual() {
+func (o *objective) residual() { o.residualsInto(o.M, o.fs.active) }
+
+// residualsInto writes m_j = (obs_j - exp_j)/n into dst[k] for the
+// features idx[k] (increasing), from the last evaluation's expected counts
+// (valid for every feature after expectAll).
+func (o *objective) residualsInto(dst []float64, idx []int32) {
 	inv := 1 / o.n
-	for k, j := range o.fs.active {
-		o.M[k] = (o.obs[j] - o.exp[j]) * inv
+	cur := o.obs.cursor()
+	for k, j := range idx {
+		dst[k] = (cur.at(j) - o.exp[j]) * inv
 	}
 }
 
-// residualAt returns m_j from the last evaluation's expected counts (valid
-// for every feature after expectAll).
-func (o *objective) residualAt(j int32) float64 { return (o.obs[j] - o.exp[j]) * (1 / o.n) }
+// counts is a vector of observed counts: dense, or (for large models) the
+// state block as a sorted sparse list (most (attribute, label) pairs are
+// never observed) and the blocks after it dense.
+type counts struct {
+	dense    []float64
+	stIdx    []int32
+	stVal    []float64
+	tail     []float64
+	stateLen int
+}
+
+// countCursor reads a counts vector at increasing indices in amortized
+// constant time.
+type countCursor struct {
+	c *counts
+	k int
+}
+
+func (c *counts) cursor() countCursor { return countCursor{c: c} }
+
+// at returns the count of feature j; successive calls must not decrease j.
+func (cc *countCursor) at(j int32) float64 {
+	c := cc.c
+	switch {
+	case c.dense != nil:
+		return c.dense[j]
+	case int(j) >= c.stateLen:
+		return c.tail[int(j)-c.stateLen]
+	}
+	for cc.k < len(c.stIdx) && c.stIdx[cc.k] < j {
+		cc.k++
+	}
+	if cc.k < len(c.stIdx) && c.stIdx[cc.k] == j {
+		return c.stVal[cc.k]
+	}
+	return 0
+}
+
+// sparseObserved returns the observed counts with a sparse state block,
+// built attribute by attribute from the columns (in position order, as
+// observedCounts adds them) and the transition and pair blocks of
+// observedCounts on a model with no unary attribute.
+func (o *objective) sparseObserved() counts {
+	m, c := o.m, o.c
+	L := m.NumLabels()
+	out := counts{stateLen: m.NumUnary * L}
+	acc := make([]float64, L)
+	seen := make([]bool, L)
+	for a := 0; a < m.NumUnary; a++ {
+		clear(acc)
+		clear(seen)
+		for q := o.colPtr[a]; q < o.colPtr[a+1]; q++ {
+			y := c.Labels[o.colPos[q]]
+			v := 1.0
+			if o.colVal != nil {
+				v = o.colVal[q]
+			}
+			acc[y] += v
+			seen[y] = true
+		}
+		for y := range acc {
+			if seen[y] {
+				out.stIdx = append(out.stIdx, int32(a*L+y))
+				out.stVal = append(out.stVal, acc[y])
+			}
+		}
+	}
+	out.tail = make([]float64, len(m.W)-out.stateLen)
+	tailCounts(out.tail, m, c)
+	return out
+}
+
+// tailCounts adds the observed transition and pair counts into tail (the
+// weight vector after the state block).
+func tailCounts(tail []float64, m *Model, c *sparse.Corpus) {
+	L := m.NumLabels()
+	toff, poff := m.TransOffset()-m.StateLen(), m.PairOffset()-m.StateLen()
+	for i := 0; i < c.Len(); i++ {
+		start, T := c.Span(i)
+		for t := 1; t < T; t++ {
+			p := start + t
+			y, yp := int(c.Labels[p]), int(c.Labels[p-1])
+			if m.Transitions {
+				tail[toff+yp*L+y]++
+			}
+			if m.NumPair > 0 && c.Pair.Rows() > 0 {
+				pc, pv := c.Pair.Row(p)
+				for k, a := range pc {
+					v := 1.0
+					if pv != nil {
+						v = pv[k]
+					}
+					tail[poff+int(a)*L*L+yp*L+y] += v
+				}
+			}
+		}
+	}
+}

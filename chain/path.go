@@ -55,6 +55,9 @@ func Path(ctx context.Context, m *Model, c *sparse.Corpus, opts Options, po Path
 	if err := checkCorpus(m, c); err != nil {
 		return nil, err
 	}
+	if err := checkMemory(m, c, op); err != nil {
+		return nil, err
+	}
 	tr := newTrainer(m, c, op)
 	if err := tr.prepare(ctx); err != nil {
 		return nil, err

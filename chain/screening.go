@@ -32,7 +32,7 @@ func (tr *trainer) screenTest(sc *screenScratch, idx []int32, m []float64, gap f
 	}
 	sc.rn = resizeFloats(sc.rn, len(idx))
 	for k, j := range idx {
-		sc.rn[k] = tr.rnorm[j]
+		sc.rn[k] = tr.rnorm.at(j)
 	}
 	if tr.op.Screen == ScreenPinsker {
 		return sc.drop, screen.Pinsker(sc.drop, m, sc.rn, gap, n, tr.lam1, tr.op.Tau), nil
@@ -50,7 +50,7 @@ func (tr *trainer) screenTest(sc *screenScratch, idx []int32, m []float64, gap f
 		switch {
 		case tr.op.Screen == ScreenBoth:
 			sc.bound[k] = math.Min(sc.bound[k], paper[j])
-		case tr.rnorm[j] > 0:
+		case tr.rnorm.at(j) > 0:
 			// The paper's rule alone on state features; features with
 			// Rnorm 0 (identically zero) are still dropped.
 			sc.bound[k] = paper[j]

@@ -99,7 +99,7 @@ func (tr *trainer) fullCheck(ctx context.Context, run *fullRun, iter int) (bool,
 	gap := fyGap(opt.X(), tr.obj.M, tr.lam1, tr.lam2)
 	// Screening at the current point: m and the gap come from the same
 	// pass (section 5 of the design note).
-	if tr.rnorm != nil && tr.lam1 > 0 && gap > op.Epsilon && (op.Gamma == 0 || gap < op.Gamma*run.lastCheckGap) {
+	if tr.rnorm != nil && tr.lam1 > 0 && !tr.gapReached(gap, opt.Objective()) && (op.Gamma == 0 || gap < op.Gamma*run.lastCheckGap) {
 		removed, err := tr.screenActive(gap)
 		if err != nil {
 			return false, err
@@ -144,7 +144,7 @@ func (tr *trainer) logIteration(run *fullRun, iter int, primal, gap float64) Ite
 // stopRule applies the gap, Delta and iteration-count stopping rules.
 func (tr *trainer) stopRule(run *fullRun, it Iteration) bool {
 	op, res := tr.op, run.res
-	if it.Gap <= op.Epsilon {
+	if tr.gapReached(it.Gap, it.Primal) {
 		res.Converged, res.StopReason = true, "gap"
 		return true
 	}
@@ -160,6 +160,12 @@ func (tr *trainer) stopRule(run *fullRun, it Iteration) bool {
 		return true
 	}
 	return false
+}
+
+// gapReached reports whether a gap certifies the point with primal value
+// primal: G <= Epsilon or G <= RelEpsilon * P.
+func (tr *trainer) gapReached(gap, primal float64) bool {
+	return gap <= tr.op.Epsilon || gap <= tr.op.RelEpsilon*math.Abs(primal)
 }
 
 // monitor calls Options.Monitor every MonitorEvery iterations with the

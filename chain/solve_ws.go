@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain/internal/owlqn"
+	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -47,7 +48,8 @@ type wsRun struct {
 	inner int       // OWL-QN iterations so far (all restricted solves)
 	u     []int32   // unscreened features, increasing
 	mU    []float64 // m over u at the last full pass
-	wU    []float64 // w over u at the last full pass
+	supp  []int32   // positions in u of the non-zero weights at the last full pass
+	suppW []float64 // their weights
 	size  int       // size of the last working set
 	next  []float64 // weights over the next working set
 	prevW []int32   // the working set before the last change
@@ -55,6 +57,7 @@ type wsRun struct {
 	// moved: screening zeroed a non-zero weight since the last
 	// evaluation, so the next point needs a new one.
 	moved bool
+	sel   []float64 // scratch of nextWorkingSet
 	// stalls counts consecutive restricted solves that made no step.
 	stalls      int
 	lastMonitor int
@@ -166,21 +169,11 @@ func (tr *trainer) startAt(ctx context.Context, run *wsRun) error {
 // marginals of its evaluation, computes the full gap, logs the iteration,
 // applies the stopping rules and screens. It reports whether to stop.
 func (tr *trainer) fullPass(ctx context.Context, run *wsRun) (bool, error) {
-	fs, obj, opt := tr.fs, tr.obj, tr.opt
+	obj, opt := tr.obj, tr.opt
 	obj.expectAll()
 	run.mU = resizeFloats(run.mU, len(run.u))
-	run.wU = resizeFloats(run.wU, len(run.u))
-	x := opt.X()
-	k := 0
-	for q, j := range run.u {
-		run.mU[q] = obj.residualAt(j)
-		run.wU[q] = 0
-		if k < len(fs.active) && fs.active[k] == j {
-			run.wU[q] = x[k]
-			k++
-		}
-	}
-	gap := fyGap(run.wU, run.mU, tr.lam1, tr.lam2)
+	obj.residualsInto(run.mU, run.u)
+	gap := tr.supportAndGap(run)
 	it := tr.logIteration(&run.fullRun, run.inner, opt.Objective(), gap)
 	if len(run.hist) == 0 {
 		run.hist = append(run.hist, it.Primal)
@@ -197,13 +190,36 @@ func (tr *trainer) fullPass(ctx context.Context, run *wsRun) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	if stop, err := tr.monitorWS(run, x); stop || err != nil {
+	if stop, err := tr.monitorWS(run, opt.X()); stop || err != nil {
 		return stop, err
 	}
-	if tr.rnorm != nil && tr.lam1 > 0 {
+	if tr.rnorm != nil {
 		tr.screenUnscreened(run, gap)
 	}
 	return false, nil
+}
+
+// supportAndGap records the support of w over u (positions and values) and
+// returns the Fenchel-Young gap of the whole problem: the sum over every
+// unscreened feature of screen.GapTerm(w_j, m_j), w_j = 0 outside the
+// working set.
+func (tr *trainer) supportAndGap(run *wsRun) float64 {
+	act, x := tr.fs.active, tr.opt.X()
+	alpha := tr.lam2 / tr.lam1
+	run.supp, run.suppW = run.supp[:0], run.suppW[:0]
+	gap, k := 0.0, 0
+	for q, j := range run.u {
+		w := 0.0
+		if k < len(act) && act[k] == j {
+			w = x[k]
+			k++
+		}
+		if w != 0 {
+			run.supp, run.suppW = append(run.supp, int32(q)), append(run.suppW, w)
+		}
+		gap += screen.GapTerm(w, run.mU[q], alpha, tr.lam1)
+	}
+	return gap
 }
 
 // monitorWS calls the monitor at the first full pass after every
@@ -218,7 +234,8 @@ func (tr *trainer) monitorWS(run *wsRun, x []float64) (bool, error) {
 
 // screenUnscreened applies the screening rule to every unscreened feature
 // with m and the gap of the last full pass and drops the screened ones
-// from u (and their weights, which the rule proves zero at the optimum).
+// from u and from the support (their weights, which the rule proves zero
+// at the optimum, are zeroed).
 func (tr *trainer) screenUnscreened(run *wsRun, gap float64) {
 	ts := time.Now()
 	defer func() { tr.screenSecs += time.Since(ts).Seconds() }()
@@ -226,17 +243,26 @@ func (tr *trainer) screenUnscreened(run *wsRun, gap float64) {
 	if err != nil || removed == 0 {
 		return
 	}
-	q := 0
+	q, s, ns := 0, 0, 0
 	for k, j := range run.u {
+		inSupp := s < len(run.supp) && int(run.supp[s]) == k
 		if drop[k] {
 			tr.fs.screen(j)
-			run.moved = run.moved || run.wU[k] != 0
-			continue
+			run.moved = run.moved || inSupp
+		} else {
+			if inSupp {
+				run.supp[ns], run.suppW[ns] = int32(q), run.suppW[s]
+				ns++
+			}
+			run.u[q], run.mU[q] = j, run.mU[k]
+			q++
 		}
-		run.u[q], run.mU[q], run.wU[q] = j, run.mU[k], run.wU[k]
-		q++
+		if inSupp {
+			s++
+		}
 	}
-	run.u, run.mU, run.wU = run.u[:q], run.mU[:q], run.wU[:q]
+	run.u, run.mU = run.u[:q], run.mU[:q]
+	run.supp, run.suppW = run.supp[:ns], run.suppW[:ns]
 }
 
 // nextWorkingSet chooses the next working set from the last full pass:
@@ -246,44 +272,61 @@ func (tr *trainer) screenUnscreened(run *wsRun, gap float64) {
 // at least wsInitialSize, and twice the last set when the full gap did
 // not fall by wsInnerFraction since the last full pass (the set was too
 // small to make progress). It installs the set in the feature set and
-// keeps the weights over it in run.next.
+// keeps the weights and m over it in run.next and run.nextM.
 func (tr *trainer) nextWorkingSet(run *wsRun) {
-	toff, poff := int32(tr.m.TransOffset()), int32(tr.m.PairOffset())
 	its := run.res.Iterations
-	size := max(wsInitialSize, 2*countNonZero(run.wU))
+	size := max(wsInitialSize, 2*len(run.supp))
 	if n := len(its); n >= 2 && its[n-1].Gap > wsInnerFraction*its[n-2].Gap {
 		size = max(size, 2*run.size)
 	}
-	size = min(len(run.u), size)
-	prio := make([]float64, len(run.u))
+	run.sel = run.sel[:0]
 	must := 0
-	for q, j := range run.u {
-		switch {
-		case run.wU[q] != 0 || (j >= toff && j < poff):
-			prio[q] = math.Inf(-1)
+	s := 0
+	for q := range run.u {
+		p := tr.priority(run, q, &s)
+		if math.IsInf(p, -1) {
 			must++
-		case tr.rnorm != nil && tr.rnorm[j] > 0:
-			prio[q] = (tr.lam1 - math.Abs(run.mU[q])) / tr.rnorm[j]
-		default:
-			prio[q] = tr.lam1 - math.Abs(run.mU[q])
 		}
+		run.sel = append(run.sel, p)
 	}
 	size = min(len(run.u), max(size, must))
-	thr := kthSmallest(slices.Clone(prio), size)
+	thr := kthSmallest(run.sel, size)
 	ws := make([]int32, 0, size)
 	x := make([]float64, 0, size)
 	mw := make([]float64, 0, size)
+	s = 0
 	for q, j := range run.u {
-		if len(ws) < size && prio[q] <= thr {
-			ws = append(ws, j)
-			x = append(x, run.wU[q])
-			mw = append(mw, run.mU[q])
+		sp := s
+		if p := tr.priority(run, q, &s); len(ws) < size && p <= thr {
+			w := 0.0
+			if s > sp {
+				w = run.suppW[sp]
+			}
+			ws, x, mw = append(ws, j), append(x, w), append(mw, run.mU[q])
 		}
 	}
 	run.size = len(ws)
 	run.next, run.nextM = x, mw
 	run.prevW = tr.fs.active
 	tr.fs.SetActive(ws)
+}
+
+// priority returns the working-set priority of u[q]: -Inf for the support
+// (s walks run.supp and is advanced past q) and the transitions, else
+// (beta - |m_j|)/Rnorm_j.
+func (tr *trainer) priority(run *wsRun, q int, s *int) float64 {
+	j := run.u[q]
+	if *s < len(run.supp) && int(run.supp[*s]) == q {
+		*s++
+		return math.Inf(-1)
+	}
+	if j >= int32(tr.m.TransOffset()) && j < int32(tr.m.PairOffset()) {
+		return math.Inf(-1)
+	}
+	if r := tr.rnorm.at(j); r > 0 {
+		return (tr.lam1 - math.Abs(run.mU[q])) / r
+	}
+	return tr.lam1 - math.Abs(run.mU[q])
 }
 
 // carriedMemory returns the L-BFGS pairs of the last restricted solve

@@ -24,6 +24,10 @@ const (
 	ScreenBoth    ScreenRule = "both"    // minimum of both bounds (T = 1 only)
 )
 
+// DefaultRelEpsilon is the default stopping rule: a certified gap of at
+// most 0.1% of the objective (see README "Stopping rule").
+const DefaultRelEpsilon = 1e-3
+
 // Solver names a training algorithm.
 type Solver string
 
@@ -57,20 +61,35 @@ type Options struct {
 	C1, C2  float64 // sum-form penalties (C1 >= 0, C2 > 0)
 
 	// Epsilon is the target duality gap of the average-form objective: training
-	// stops when P(w) - P(w*) <= G(w) <= Epsilon. 0 means 1e-6, the paper's
-	// target, which keeps ||w - w*|| <= sqrt(2 Epsilon / (alpha beta)).
-	Epsilon float64
+	// stops when P(w) - P(w*) <= G(w) <= Epsilon (the paper uses 1e-6,
+	// which keeps ||w - w*|| <= sqrt(2 Epsilon / (alpha beta))).
+	// RelEpsilon is the target gap relative to the objective: training
+	// stops when G(w) <= RelEpsilon * P(w), which certifies that P(w) is
+	// within that fraction of the optimum whatever the data's scale. When
+	// both are 0, RelEpsilon is DefaultRelEpsilon; when only Epsilon is
+	// set, only Epsilon applies.
+	Epsilon    float64
+	RelEpsilon float64
 	// Delta and Period give CRFsuite's stopping rule as an option: stop when
 	// the objective improved by less than Delta (relative) over the last
 	// Period iterations. Delta = 0 disables it; Period 0 means 10.
 	Delta  float64
 	Period int
 
+	// MemoryLimit > 0 makes Train refuse, before allocating, a run whose
+	// EstimateMemory exceeds it (bytes), with an error naming the largest
+	// term.
+	MemoryLimit int64
+
 	MaxIter int // 0 means 1000
 	Threads int // worker goroutines; 0 means runtime.NumCPU()
 	Memory  int // L-BFGS memory; 0 means 10
 
-	Solver Solver     // "" means SolverFull
+	// Solver selects the algorithm; "" means SolverFull. The working-set
+	// solver runs with the Pinsker rule and an L1 term; with another rule,
+	// c1 = 0, a Checkpoint or Resume, Train uses the full solver
+	// (Result.Solver says which ran).
+	Solver Solver
 	Screen ScreenRule // "" means ScreenPinsker
 	Tau    float64    // screening safety margin; 0 means 1e-9
 	// Gamma > 0 screens only when the gap has fallen by this factor since
@@ -126,6 +145,7 @@ type Result struct {
 	Screen               ScreenRule
 	Solver               Solver
 	Epsilon              float64
+	RelEpsilon           float64
 	Iterations           []Iteration
 	NonZero              int
 	Screened             int
@@ -149,8 +169,8 @@ func (o *Options) defaults() Options {
 	if r.BetaRatio == 0 {
 		r.BetaRatio = 0.1
 	}
-	if r.Epsilon == 0 {
-		r.Epsilon = 1e-6
+	if r.Epsilon == 0 && r.RelEpsilon == 0 {
+		r.RelEpsilon = DefaultRelEpsilon
 	}
 	if r.Period == 0 {
 		r.Period = 10
@@ -186,7 +206,7 @@ func (o *Options) validate() error {
 	for _, v := range []struct {
 		name string
 		x    float64
-	}{{"alpha", o.Alpha}, {"beta", o.Beta}, {"beta ratio", o.BetaRatio}, {"c1", o.C1}, {"c2", o.C2}, {"epsilon", o.Epsilon}, {"delta", o.Delta}, {"tau", o.Tau}, {"gamma", o.Gamma}} {
+	}{{"alpha", o.Alpha}, {"beta", o.Beta}, {"beta ratio", o.BetaRatio}, {"c1", o.C1}, {"c2", o.C2}, {"epsilon", o.Epsilon}, {"relative epsilon", o.RelEpsilon}, {"delta", o.Delta}, {"tau", o.Tau}, {"gamma", o.Gamma}} {
 		if math.IsNaN(v.x) || math.IsInf(v.x, 0) || v.x < 0 {
 			return fmt.Errorf("chain: option %s = %v: want a finite non-negative number", v.name, v.x)
 		}
@@ -227,8 +247,12 @@ func Train(ctx context.Context, m *Model, c *sparse.Corpus, opts Options) (*Resu
 	if op.Init != nil && len(op.Init) != len(m.W) {
 		return nil, fmt.Errorf("chain: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
 	}
+	if err := checkMemory(m, c, op); err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
 	tr := newTrainer(m, c, op)
+	tr.onePenalty = true
 	if err := tr.prepare(ctx); err != nil {
 		return nil, err
 	}

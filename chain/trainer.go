@@ -21,15 +21,17 @@ type trainer struct {
 	obj *objective
 	opt *owlqn.Optimizer // the optimizer of the current solve (follows fs)
 
-	betaMax    float64   // ||m(0)||_inf over the feature set
-	lam1, lam2 float64   // average-form L1 and L2 coefficients
-	rnorm      []float64 // full size, the Pinsker constants (nil when not screening)
-	rnormMin   float64   // smallest Rnorm over the feature set
-	static     []float64 // full size, the static range bounds B_j (sum form; nil when not screening)
+	betaMax    float64     // ||m(0)||_inf over the feature set
+	lam1, lam2 float64     // average-form L1 and L2 coefficients
+	rnorm      *rnormTable // the Pinsker constants (nil when not screening)
+	rnormMin   float64     // smallest Rnorm over the feature set
+	static     []float64   // full size, the static range bounds B_j (sum form; nil when not screening)
 	screenSecs float64
 	// staticCount is the number of features the static rule removed (beyond
 	// those with Rnorm 0) for the current penalty.
 	staticCount int
+	onePenalty  bool   // Train: a single solve (the static bounds can go after use)
+	solver      Solver // the solver of the current solve
 
 	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
 	keepBuf                []int32   // scratch of screening
@@ -52,22 +54,15 @@ func newTrainer(m *Model, c *sparse.Corpus, op Options) *trainer {
 // modelFeatures returns the feature set of the model: every feature, or the
 // observed pairs only, and always the transitions when the model has them.
 func (tr *trainer) modelFeatures() []int32 {
-	m, obs := tr.m, tr.obj.obs
-	L := m.NumLabels()
+	m := tr.m
+	obs := tr.obj.obs.cursor()
 	var all []int32
-	for j := 0; j < m.NumUnary*L; j++ {
-		if !tr.op.ObservedPairs || obs[j] != 0 {
-			all = append(all, int32(j))
-		}
-	}
-	if m.Transitions {
-		for j := m.TransOffset(); j < m.PairOffset(); j++ {
-			all = append(all, int32(j))
-		}
-	}
-	for j := m.PairOffset(); j < len(m.W); j++ {
-		if !tr.op.ObservedPairs || obs[j] != 0 {
-			all = append(all, int32(j))
+	for j := int32(0); int(j) < len(m.W); j++ {
+		isTrans := int(j) >= m.TransOffset() && int(j) < m.PairOffset()
+		switch {
+		case isTrans && !m.Transitions:
+		case isTrans || !tr.op.ObservedPairs || obs.at(j) != 0:
+			all = append(all, j)
 		}
 	}
 	return all
@@ -77,7 +72,7 @@ func (tr *trainer) modelFeatures() []int32 {
 // screening constants.
 func (tr *trainer) prepare(ctx context.Context) error {
 	op, fs := tr.op, tr.fs
-	fs.all = tr.modelFeatures()
+	fs.setAll(tr.modelFeatures())
 	if err := tr.computeBetaMax(ctx); err != nil {
 		return err
 	}
@@ -89,13 +84,13 @@ func (tr *trainer) prepare(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		tr.rnorm = r
+		tr.rnorm = newRnormTable(r, tr.m.NumLabels(), tr.m.NumUnary)
 		if tr.static, err = screen.RangeBounds(nil, tr.m.Layout, tr.c); err != nil {
 			return err
 		}
 		tr.rnormMin = math.Inf(1)
-		for _, j := range fs.all {
-			tr.rnormMin = math.Min(tr.rnormMin, r[j])
+		for j := range fs.all {
+			tr.rnormMin = math.Min(tr.rnormMin, tr.rnorm.at(j))
 		}
 	}
 	return nil
@@ -109,8 +104,8 @@ func (tr *trainer) prepare(ctx context.Context) error {
 func (tr *trainer) computeBetaMax(ctx context.Context) error {
 	fs := tr.fs
 	if !tr.op.SumForm {
-		fs.SetActive(fs.all)
-		if _, err := tr.obj.loss(ctx, make([]float64, len(fs.all))); err != nil {
+		fs.SetActive(fs.allSlice())
+		if _, err := tr.obj.loss(ctx, make([]float64, fs.size)); err != nil {
 			return err
 		}
 		tr.betaMax = screen.BetaMax(tr.obj.M)
@@ -121,9 +116,10 @@ func (tr *trainer) computeBetaMax(ctx context.Context) error {
 		return err
 	}
 	tr.obj.expectAll()
+	cur := tr.obj.obs.cursor()
 	tr.betaMax = 0
-	for _, j := range fs.all {
-		tr.betaMax = math.Max(tr.betaMax, math.Abs(tr.obj.residualAt(j)))
+	for j := range fs.all {
+		tr.betaMax = math.Max(tr.betaMax, math.Abs((cur.at(j)-tr.obj.exp[j])*(1/tr.obj.n)))
 	}
 	return nil
 }
@@ -159,8 +155,8 @@ func (tr *trainer) setPenalty(lam1, lam2 float64) {
 	if tr.rnorm == nil || lam1 <= 0 {
 		return
 	}
-	for _, j := range tr.fs.all {
-		if tr.rnorm[j] == 0 {
+	for j := range tr.fs.all {
+		if tr.rnorm.at(j) == 0 {
 			tr.fs.screen(j)
 		}
 	}
@@ -183,18 +179,21 @@ func (tr *trainer) staticScreen() {
 	drop := make([]bool, len(tr.static))
 	screen.RangeScreen(drop, tr.static, lam1)
 	n := 0
-	for _, j := range tr.fs.all {
+	for j := range tr.fs.all {
 		if drop[j] && !tr.fs.screened.Has(int(j)) {
 			tr.fs.screen(j)
 			n++
 		}
 	}
 	tr.staticCount = n
+	if tr.onePenalty {
+		tr.static = nil // only one penalty will be solved: free the bounds
+	}
 }
 
 // newResult starts the result of a solve.
 func (tr *trainer) newResult() *Result {
-	res := &Result{Screen: tr.op.Screen, Solver: tr.op.Solver, Epsilon: tr.op.Epsilon, Dimension: len(tr.fs.all),
+	res := &Result{Screen: tr.op.Screen, Solver: tr.solver, Epsilon: tr.op.Epsilon, RelEpsilon: tr.op.RelEpsilon, Dimension: tr.fs.size,
 		BetaMax: tr.betaMax, Lambda1: tr.lam1, Lambda2: tr.lam2, Beta: tr.lam1}
 	if tr.lam1 > 0 {
 		res.Alpha = tr.lam2 / tr.lam1
@@ -222,7 +221,12 @@ func (tr *trainer) finish(res *Result, w []float64) error {
 // configured solver. It returns the full-size solution.
 func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64, resume *Checkpoint) (*Result, []float64, error) {
 	tr.setPenalty(lam1, lam2)
-	if tr.op.Solver == SolverWorkingSet && resume == nil && (tr.op.Screen == ScreenPinsker || tr.op.Screen == ScreenNone) {
+	// The working-set solver needs an L1 term (sparsity) and the Pinsker
+	// rule: the paper's rule works on the whole problem. Checkpoints are
+	// those of the full solver.
+	tr.solver = SolverFull
+	if tr.op.Solver == SolverWorkingSet && resume == nil && tr.op.Checkpoint == nil && lam1 > 0 && tr.rnorm != nil && tr.op.Screen == ScreenPinsker {
+		tr.solver = SolverWorkingSet
 		return tr.solveWorkingSet(ctx, init)
 	}
 	return tr.solveFull(ctx, init, resume)

@@ -45,8 +45,12 @@ func checkTrainReport(t *testing.T, what string, r map[string]any) {
 	if sc > d-nz {
 		t.Errorf("%s: %v screened but only %v of %v weights are zero", what, sc, d-nz, d)
 	}
-	if r["converged"] == true && num(t, r, "gap_final") > num(t, r, "epsilon") {
-		t.Errorf("%s: converged with gap %v > epsilon %v", what, r["gap_final"], r["epsilon"])
+	if r["converged"] == true && r["stop_reason"] == "gap" {
+		last := its[len(its)-1].(map[string]any)
+		rel, _ := r["rel_epsilon"].(float64)
+		if g := num(t, r, "gap_final"); g > num(t, r, "epsilon") && g > rel*math.Abs(num(t, last, "primal")) {
+			t.Errorf("%s: converged with gap %v > epsilon %v and > rel_epsilon %v x primal", what, g, r["epsilon"], rel)
+		}
 	}
 	last := its[len(its)-1].(map[string]any)
 	if num(t, last, "gap") != num(t, r, "gap_final") {

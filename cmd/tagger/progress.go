@@ -13,8 +13,9 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 )
 
-// defaultEpsilon is the trainer's default target gap (chain.Options).
-const defaultEpsilon = 1e-6
+// defaultEpsilon is the target gap the progress estimate uses when it is
+// given none: the trainer's default relative target times the objective.
+func defaultEpsilon(primal float64) float64 { return chain.DefaultRelEpsilon * math.Abs(primal) }
 
 // progressSteps is the resolution of the progress bar.
 const progressSteps = 1000
@@ -29,7 +30,7 @@ const progressSteps = 1000
 // gap towards log(epsilon), with the iteration, objective, gap, active and
 // non-zero weights, the elapsed time and the estimated remaining time.
 // Otherwise it writes one plain log line per iteration. With quiet both
-// functions do nothing. epsilon ≤ 0 means the trainer's default, 1e-6.
+// functions do nothing. epsilon ≤ 0 means the trainer's default, relative to the first objective.
 func newProgress(w io.Writer, quiet bool, maxIter int, epsilon float64) (func(chain.Iteration), func()) {
 	if quiet {
 		return func(chain.Iteration) {}, func() {}
@@ -56,6 +57,9 @@ func (s *progressState) fraction(it chain.Iteration) float64 {
 	f := 0.0
 	if s.maxIter > 0 {
 		f = float64(it.Iter) / float64(s.maxIter)
+	}
+	if s.epsilon <= 0 {
+		s.epsilon = defaultEpsilon(it.Primal)
 	}
 	g := it.Gap
 	if g > 0 && !math.IsInf(g, 0) && !math.IsNaN(g) {
@@ -98,9 +102,6 @@ func formatSeconds(s float64) string {
 
 // newProgressTo is newProgress with the terminal test done by the caller.
 func newProgressTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(chain.Iteration), func()) {
-	if epsilon <= 0 {
-		epsilon = defaultEpsilon
-	}
 	st := &progressState{maxIter: maxIter, epsilon: epsilon}
 	eta := func(it chain.Iteration) string {
 		f := st.fraction(it)

@@ -41,7 +41,7 @@ func TestProgressFraction(t *testing.T) {
 
 func TestProgressPlain(t *testing.T) {
 	var buf bytes.Buffer
-	progress, finish := newProgress(&buf, false, 100, 0)
+	progress, finish := newProgress(&buf, false, 100, 1e-6)
 	progress(chain.Iteration{Iter: 0, Primal: 0.69, Gap: 1, Active: 10, NonZero: 0})
 	progress(chain.Iteration{Iter: 1, Primal: 0.5, Gap: 1e-3, Active: 8, NonZero: 5, Screened: 2, Seconds: 2})
 	finish()

@@ -3,9 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -17,32 +21,35 @@ import (
 // trainFlags are the options of train.
 type trainFlags struct {
 	dataFlags
-	template  string
-	model     string
-	alpha     float64
-	beta      float64
-	betaRatio float64
-	c1, c2    float64
-	epsilon   float64
-	delta     float64
-	maxIter   int
-	threads   int
-	minFreq   int
-	screen    string
-	solver    string
-	observed  bool
-	quiet     bool
-	cpuprof   string
-	report    string
-	memory    int
-	ckpt      string
-	ckptEvery int
-	resume    bool
-	init      string
-	valid     string
-	patience  int
-	validEach int
-	validFold string
+	template   string
+	model      string
+	alpha      float64
+	beta       float64
+	betaRatio  float64
+	c1, c2     float64
+	epsilon    float64
+	relEpsilon float64
+	delta      float64
+	maxIter    int
+	threads    int
+	minFreq    int
+	screen     string
+	solver     string
+	observed   bool
+	quiet      bool
+	cpuprof    string
+	memprof    string
+	memLimit   string
+	report     string
+	memory     int
+	ckpt       string
+	ckptEvery  int
+	resume     bool
+	init       string
+	valid      string
+	patience   int
+	validEach  int
+	validFold  string
 }
 
 func runTrain(e *env, args []string) error {
@@ -58,7 +65,8 @@ func runTrain(e *env, args []string) error {
 	fs.Float64Var(&tf.betaRatio, "beta-ratio", 0.1, "beta as a fraction `R` of beta_max, when --beta is 0")
 	fs.Float64Var(&tf.c1, "c1", -1, "L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (overrides alpha/beta; beta = c1/n, alpha = 2 c2/c1; -1: not used)")
 	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2; -1: not used)")
-	fs.Float64Var(&tf.epsilon, "epsilon", 0, "target duality gap of the average-form objective (0: 1e-6; see README)")
+	fs.Float64Var(&tf.epsilon, "epsilon", 0, "stop when the certified duality gap of the average-form objective is at most this (0: use --rel-epsilon; the paper uses 1e-6; see README \"Stopping rule\")")
+	fs.Float64Var(&tf.relEpsilon, "rel-epsilon", 0, "stop when the certified gap is at most this fraction of the objective (0: 1e-3 when --epsilon is 0 too)")
 	fs.Float64Var(&tf.delta, "delta", 0, "also stop when the objective improved by less than this fraction over 10 iterations (CRFsuite's rule; 0: off)")
 	fs.IntVar(&tf.maxIter, "max-iter", 1000, "maximum number of iterations")
 	fs.IntVar(&tf.threads, "threads", runtime.NumCPU(), "worker goroutines (the model does not depend on it)")
@@ -69,6 +77,8 @@ func runTrain(e *env, args []string) error {
 	fs.BoolVar(&tf.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&tf.report, "report", "", "write the training report (settings, per-iteration log, final gap, timings) as JSON to `file`")
 	fs.StringVar(&tf.cpuprof, "cpuprofile", "", "write a CPU profile of training to `file`")
+	fs.StringVar(&tf.memLimit, "memory-limit", "auto", "refuse up front a problem whose estimated memory exceeds `size` (e.g. 800M, 4G; 0: no limit; auto: half of the machine's RAM), and keep the Go heap under it")
+	fs.StringVar(&tf.memprof, "memprofile", "", "write a heap profile (live objects at the end of training, before the model is freed) to `file`")
 	fs.IntVar(&tf.memory, "memory", 10, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
 	fs.StringVar(&tf.ckpt, "checkpoint", "", "write a checkpoint to `file` every --checkpoint-every iterations (atomically)")
 	fs.IntVar(&tf.ckptEvery, "checkpoint-every", 10, "iterations between checkpoints")
@@ -134,12 +144,18 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	}
 	op := chain.Options{
 		Alpha: tf.alpha, Beta: tf.beta, BetaRatio: tf.betaRatio,
-		Epsilon: tf.epsilon, Delta: tf.delta, MaxIter: tf.maxIter, Threads: tf.threads,
+		Epsilon: tf.epsilon, RelEpsilon: tf.relEpsilon, Delta: tf.delta, MaxIter: tf.maxIter, Threads: tf.threads,
 		Screen: chain.ScreenRule(tf.screen), Solver: chain.Solver(tf.solver), ObservedPairs: tf.observed, Memory: tf.memory,
 	}
 	if tf.c1 >= 0 {
 		op.SumForm, op.C1, op.C2 = true, tf.c1, tf.c2
 	}
+	limit, err := parseMemoryLimit(tf.memLimit)
+	if err != nil {
+		return nil, usagef("--memory-limit: %v", err)
+	}
+	op.MemoryLimit = limit
+	setTrainingGC(limit)
 	if tf.ckpt != "" {
 		op.CheckpointEvery = tf.ckptEvery
 		op.Checkpoint = func(ck *chain.Checkpoint) error {
@@ -182,6 +198,9 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	}
 	progress, finish := newProgress(e.stderr, tf.quiet, tf.maxIter, tf.epsilon)
 	op.Progress = progress
+	if tf.memprof != "" {
+		op.Progress = chainProgress(op.Progress, heapProfiler(tf.memprof))
+	}
 	res, err := chain.Train(e.ctx, m, c, op)
 	finish()
 	if err != nil {
@@ -259,4 +278,89 @@ func (es *earlyStop) check(it chain.Iteration, w []float64) (bool, error) {
 		fmt.Fprintf(es.e.stderr, "validation at iteration %d: f1 %.4f (best %.4f at %d)\n", it.Iter, f1, es.bestF1, es.bestIter)
 	}
 	return es.bad >= es.patience, nil
+}
+
+// chainProgress returns a progress function that calls f after every
+// iteration, then next (if any).
+func chainProgress(next func(chain.Iteration), f func()) func(chain.Iteration) {
+	return func(it chain.Iteration) {
+		f()
+		if next != nil {
+			next(it)
+		}
+	}
+}
+
+// heapProfiler returns a function that writes the live heap to path when
+// it is larger than at any earlier call: the profile of the iteration with
+// the most memory in use.
+func heapProfiler(path string) func() {
+	var peak uint64
+	return func() {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if ms.HeapAlloc <= peak {
+			return
+		}
+		peak = ms.HeapAlloc
+		if f, err := os.Create(path); err == nil {
+			_ = pprof.WriteHeapProfile(f)
+			f.Close()
+		}
+	}
+}
+
+// parseMemoryLimit reads a size: a number of bytes with an optional K, M or
+// G suffix (powers of 1024), 0 for none, or auto (half of the RAM, none if
+// it cannot be read).
+func parseMemoryLimit(s string) (int64, error) {
+	if s == "auto" {
+		return physicalMemory() / 2, nil
+	}
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(s, "K"):
+		mult, s = 1<<10, strings.TrimSuffix(s, "K")
+	case strings.HasSuffix(s, "M"):
+		mult, s = 1<<20, strings.TrimSuffix(s, "M")
+	case strings.HasSuffix(s, "G"):
+		mult, s = 1<<30, strings.TrimSuffix(s, "G")
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q: want a size such as 800M or 4G, 0 or auto", s)
+	}
+	return int64(v * float64(mult)), nil
+}
+
+// physicalMemory returns the machine's RAM in bytes from /proc/meminfo, or
+// 0 when it cannot be read.
+func physicalMemory() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
+// setTrainingGC tunes the collector for training: the big buffers are
+// allocated once and little garbage is made per iteration, so a low
+// GOGC costs little time and keeps the heap near the live size; the
+// memory limit (if any) is a soft ceiling for the heap. GOGC and
+// GOMEMLIMIT in the environment take precedence.
+func setTrainingGC(limit int64) {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(20)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" && limit > 0 {
+		debug.SetMemoryLimit(limit)
+	}
 }

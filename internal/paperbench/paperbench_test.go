@@ -91,7 +91,7 @@ func TestWriteJSON(t *testing.T) {
 	b, err := os.ReadFile(p)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"data":"syn1","alpha":1,"beta":0.25,"beta_max":1,"beta_ratio":0.25,"features":4,"screen":"pinsker","solver":"working-set","screened_static":2,
-		"epsilon":0,"gamma":0.5,"iterations":[],"nonzero_final":0,"screened_final":0,"gap_final":0,"seconds_total":0,
+		"epsilon":0,"rel_epsilon":0,"gamma":0.5,"iterations":[],"nonzero_final":0,"screened_final":0,"gap_final":0,"seconds_total":0,
 		"seconds_screening":0,"stop_reason":"gap","converged":true}`, string(b))
 	// A report that cannot be written is an error, not a silent success.
 	assert.Error(t, WriteJSON(filepath.Join(dir, "no", "such", "dir.json"), 1))

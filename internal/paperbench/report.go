@@ -21,6 +21,7 @@ type TrainReport struct {
 	Screen           string            `json:"screen"`
 	Solver           string            `json:"solver"` // working-set or full
 	Epsilon          float64           `json:"epsilon"`
+	RelEpsilon       float64           `json:"rel_epsilon"` // target gap relative to the objective (0: not used)
 	Gamma            float64           `json:"gamma"`
 	Iterations       []chain.Iteration `json:"iterations"`
 	NonzeroFinal     int               `json:"nonzero_final"`
@@ -54,7 +55,7 @@ type PathReport struct {
 func NewTrainReport(data string, res *chain.Result, gamma float64) TrainReport {
 	r := TrainReport{
 		Data: data, Alpha: res.Alpha, Beta: res.Beta, BetaMax: res.BetaMax, Features: res.Dimension,
-		Screen: string(res.Screen), Solver: string(res.Solver), ScreenedStatic: res.ScreenedStatic, Epsilon: res.Epsilon, Gamma: gamma, Iterations: res.Iterations,
+		Screen: string(res.Screen), Solver: string(res.Solver), ScreenedStatic: res.ScreenedStatic, Epsilon: res.Epsilon, RelEpsilon: res.RelEpsilon, Gamma: gamma, Iterations: res.Iterations,
 		NonzeroFinal: res.NonZero, ScreenedFinal: res.Screened, GapFinal: res.Gap,
 		SecondsTotal: res.Seconds, SecondsScreening: res.SecondsScreening,
 		StopReason: res.StopReason, Converged: res.Converged,

@@ -1,0 +1,83 @@
+package chain
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// MemoryTerm is one named part of a training run's memory estimate.
+type MemoryTerm struct {
+	Name  string
+	Bytes int64
+}
+
+// MemoryEstimate is the up-front estimate of the memory a training run
+// needs beyond the encoded corpus and the dictionaries (which the caller
+// already holds), largest term first.
+type MemoryEstimate struct {
+	Terms []MemoryTerm
+	Total int64
+}
+
+// EstimateMemory returns the memory Train will need for the model layout m
+// on corpus c with the options op. It is an upper bound by design: every
+// buffer the trainer allocates has a term here, sized for the worst case
+// of the run (the full solver before any screening; the working-set
+// solver's full-pass vectors before the first Pinsker test). Transient
+// allocations at preparation (the static bounds, the full Rnorm vector)
+// count too.
+func EstimateMemory(m *Model, c *sparse.Corpus, op Options) MemoryEstimate {
+	op = op.defaults()
+	d := int64(len(m.W))
+	L := int64(m.NumLabels())
+	U, P := int64(m.NumUnary), int64(m.NumPair)
+	N, nnz := int64(c.Positions()), int64(c.Unary.NNZ())
+	fused := numShards*U*L*8 <= int64(fusedBudget)
+	var e MemoryEstimate
+	add := func(name string, b int64) {
+		if b > 0 {
+			e.Terms = append(e.Terms, MemoryTerm{name, b})
+			e.Total += b
+		}
+	}
+	add("model weights (8 B x features)", 8*d)
+	add("objective weights and expected counts (2 x 8 B x features)", 16*d)
+	add("node marginals (8 B x positions x labels)", 8*N*L)
+	if fused {
+		add("observed counts (8 B x features)", 8*d)
+		add("per-shard state expectations (64 x 8 B x attributes x labels)", numShards*U*L*8)
+	} else {
+		add("observed counts (state pairs seen in training, transitions and pairs)", 12*nnz+8*(d-U*L))
+		add("attribute columns (4-12 B x attribute occurrences)", 12*nnz+4*U)
+	}
+	add("per-shard pair expectations (64 x 8 B x pair features)", numShards*P*L*L*8)
+	add("feature set and screened set (2 bits x features)", d/4)
+	if op.Screen != ScreenNone {
+		add("screening bounds at preparation (Rnorm and static range bounds, 2 x 8 B x features)", 16*d)
+	}
+	if op.Solver == SolverFull || op.Screen == ScreenPaper || op.Screen == ScreenBoth || op.Resume != nil {
+		add(fmt.Sprintf("L-BFGS memory and vectors over every feature ((2 x %d + 6) x 8 B x features)", op.Memory), int64(2*op.Memory+6)*8*d)
+		add("m and label references over every feature (12 B x features)", 12*d)
+	} else {
+		add("working-set full pass vectors (feature ids, m, w, priorities: 36 B x features)", 36*d)
+	}
+	sort.SliceStable(e.Terms, func(i, j int) bool { return e.Terms[i].Bytes > e.Terms[j].Bytes })
+	return e
+}
+
+// checkMemory refuses a run whose estimate exceeds op.MemoryLimit (> 0).
+func checkMemory(m *Model, c *sparse.Corpus, op Options) error {
+	if op.MemoryLimit <= 0 {
+		return nil
+	}
+	e := EstimateMemory(m, c, op)
+	if e.Total <= op.MemoryLimit {
+		return nil
+	}
+	return fmt.Errorf("chain: training needs about %s, more than the memory limit %s; the largest term is %s: %s (use the working-set solver, fewer features (--min-freq, --observed-pairs) or a larger limit)",
+		mib(e.Total), mib(op.MemoryLimit), e.Terms[0].Name, mib(e.Terms[0].Bytes))
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
