@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/internal/paperbench"
@@ -12,7 +13,7 @@ import (
 
 func runBench(e *env, args []string) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" {
-		return usagef("want a suite name: tagger bench paper|screen [flags]")
+		return usagef("want a suite name: tagger bench paper|screen|train [flags]")
 	}
 	if args[0] == "-h" || args[0] == "--help" {
 		args = append([]string{"paper"}, args...)
@@ -20,8 +21,11 @@ func runBench(e *env, args []string) error {
 	if args[0] == "screen" {
 		return runBenchScreen(e, args[1:])
 	}
+	if args[0] == "train" {
+		return runBenchTrain(e, args[1:])
+	}
 	if args[0] != "paper" {
-		return usagef("unknown suite %q (want paper or screen)", args[0])
+		return usagef("unknown suite %q (want paper, screen or train)", args[0])
 	}
 	var bf paperbench.PaperConfig
 	var data, rules string
@@ -100,4 +104,48 @@ func runBenchScreen(e *env, args []string) error {
 	}
 	cfg.Data, cfg.Rules = paperbench.SplitList(data), paperbench.SplitList(rules)
 	return paperbench.Screen(e.ctx, cfg, e.stdout)
+}
+
+// runBenchTrain is "tagger bench train": the working-set and full solvers
+// on the same sum-form problems, interleaved in one process.
+func runBenchTrain(e *env, args []string) error {
+	cfg := paperbench.TrainConfig{}
+	var data, threads, jsonOut string
+	var budget time.Duration
+	fs := newFlagSet(e, "bench train", "[flags]",
+		"tagger bench train --data conll,ocr,ocr-letters --threads 1,2 --epsilon 1e-4 --budget 300s --json train-bench.json")
+	fs.StringVar(&data, "data", "conll,ocr,ocr-letters", "comma-separated data sets: conll (CoNLL-2000 train, CRF++ chunking template, all pairs), ocr (chain), ocr-letters (T = 1), syn1-3")
+	fs.StringVar(&threads, "threads", "1,2", "comma-separated thread counts")
+	fs.Float64Var(&cfg.Scale, "scale", 1, "size factor of the synthetic and OCR sets")
+	fs.Float64Var(&cfg.C1, "c1", 1, "sum-form L1 penalty")
+	fs.Float64Var(&cfg.C2, "c2", 1, "sum-form L2 penalty")
+	fs.Float64Var(&cfg.Epsilon, "epsilon", 1e-4, "certified average-form gap to reach")
+	fs.IntVar(&cfg.TargetIter, "target-iter", 28, "the target objective is the full solver's after this many iterations")
+	fs.IntVar(&cfg.MaxIter, "max-iter", 5000, "maximum OWL-QN iterations per solve")
+	fs.DurationVar(&budget, "budget", 300*time.Second, "time budget of one solve (0: none)")
+	fs.IntVar(&cfg.Runs, "runs", 1, "repetitions of each (full, working-set) pair")
+	fs.StringVar(&jsonOut, "json", "", "write the rows as JSON to `file`")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("bench train takes no files")
+	}
+	for _, s := range paperbench.SplitList(threads) {
+		t, err := strconv.Atoi(s)
+		if err != nil || t < 1 {
+			return usagef("bad thread count %q", s)
+		}
+		cfg.Threads = append(cfg.Threads, t)
+	}
+	cfg.Data, cfg.Budget = paperbench.SplitList(data), budget
+	rows, err := paperbench.Train(e.ctx, cfg, e.stdout)
+	if err != nil {
+		return err
+	}
+	if jsonOut != "" {
+		return paperbench.WriteJSON(jsonOut, rows)
+	}
+	return nil
 }

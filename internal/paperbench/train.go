@@ -1,0 +1,180 @@
+package paperbench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+	"time"
+
+	"github.com/sparsetag/sparsetag/chain"
+)
+
+// TrainConfig configures the solver benchmark (tagger bench train): the
+// working-set and full solvers on the same sum-form problem, interleaved
+// in one process, per data set and thread count.
+type TrainConfig struct {
+	Data       []string // LoadBenchData names
+	Scale      float64
+	C1, C2     float64
+	Threads    []int
+	Epsilon    float64 // certified average-form gap to reach (e.g. 1e-4)
+	TargetIter int     // the target objective is the full solver's after this many iterations
+	MaxIter    int
+	Budget     time.Duration // per solve; a solve that exceeds it stops ("monitor")
+	Runs       int           // repetitions of each (full, working-set) pair
+}
+
+// TrainRow is one solve of the benchmark.
+type TrainRow struct {
+	Data           string  `json:"data"`
+	Threads        int     `json:"threads"`
+	Solver         string  `json:"solver"`
+	Run            int     `json:"run"`
+	Iterations     int     `json:"iterations"`      // OWL-QN iterations
+	Passes         int     `json:"passes"`          // logged passes (full passes for the working-set solver)
+	SecPerIter     float64 `json:"sec_per_iter"`    // training seconds / OWL-QN iterations
+	SecToTarget    float64 `json:"sec_to_target"`   // first logged point with primal <= target (-1: not reached)
+	SecToEpsilon   float64 `json:"sec_to_epsilon"`  // first logged point with gap <= epsilon (-1: not reached)
+	Seconds        float64 `json:"seconds"`         // whole solve
+	FinalGap       float64 `json:"final_gap"`       // average form
+	Primal         float64 `json:"primal"`          // average form
+	NonZero        int     `json:"nonzero"`         // final model
+	StaticRemoved  int     `json:"static_removed"`  // by the static range rule
+	PinskerRemoved int     `json:"pinsker_removed"` // by the Pinsker rule (and Rnorm 0)
+	StopReason     string  `json:"stop_reason"`
+	// Distance to the other solver's model of the same run and the bound
+	// sqrt(2 G1/(alpha beta)) + sqrt(2 G2/(alpha beta)) it must respect.
+	Dist      float64 `json:"dist"`
+	DistBound float64 `json:"dist_bound"`
+
+	log   []chain.Iteration
+	bound float64 // sqrt(2 G / (alpha beta)) of this solve
+}
+
+// timeTo returns the training seconds of the first logged point whose
+// objective is at most target, or -1.
+func timeTo(r TrainRow, target float64) float64 {
+	for _, it := range r.log {
+		if it.Primal <= target {
+			return it.Seconds
+		}
+	}
+	return -1
+}
+
+// Train runs the solver benchmark and prints one table per data set; it
+// returns the rows (for JSON).
+func Train(ctx context.Context, cfg TrainConfig, w io.Writer) ([]TrainRow, error) {
+	var rows []TrainRow
+	for _, name := range cfg.Data {
+		ds, err := LoadBenchData(name, cfg.Scale)
+		if err != nil {
+			return rows, err
+		}
+		fmt.Fprintf(w, "data %s: %s\n", ds.Name, ds.Desc)
+		for _, th := range cfg.Threads {
+			target := math.Inf(-1)
+			for run := 0; run < max(cfg.Runs, 1); run++ {
+				var pair [2]TrainRow
+				var models [2][]float64
+				for k, solver := range []chain.Solver{chain.SolverFull, chain.SolverWorkingSet} {
+					row, wts, tgt, err := trainOnce(ctx, ds, cfg, solver, th, target)
+					if err != nil {
+						return rows, err
+					}
+					if k == 0 && run == 0 {
+						target = tgt
+						row.SecToTarget = timeTo(row, target)
+					}
+					row.Run = run
+					pair[k], models[k] = row, wts
+				}
+				dist := 0.0
+				for j := range models[0] {
+					d := models[0][j] - models[1][j]
+					dist += d * d
+				}
+				for k := range pair {
+					pair[k].Dist, pair[k].DistBound = math.Sqrt(dist), pair[0].bound+pair[1].bound
+				}
+				rows = append(rows, pair[0], pair[1])
+			}
+			fmt.Fprintf(w, "threads %d, target objective %.6g (the full solver's after %d iterations), epsilon %g\n", th, target, cfg.TargetIter, cfg.Epsilon)
+		}
+		printTrainTable(w, rows, ds.Name)
+	}
+	return rows, nil
+}
+
+// trainOnce runs one solve and returns its row, its weights and (for the
+// full solver) the objective after cfg.TargetIter iterations.
+func trainOnce(ctx context.Context, ds *Data, cfg TrainConfig, solver chain.Solver, threads int, target float64) (TrainRow, []float64, float64, error) {
+	m, err := ds.NewModel()
+	if err != nil {
+		return TrainRow{}, nil, 0, err
+	}
+	t0 := time.Now()
+	var log []chain.Iteration
+	op := chain.Options{SumForm: true, C1: cfg.C1, C2: cfg.C2, Solver: solver, Threads: threads,
+		Epsilon: cfg.Epsilon, MaxIter: cfg.MaxIter, MonitorEvery: 5,
+		Progress: func(it chain.Iteration) { log = append(log, it) },
+		Monitor: func(chain.Iteration, []float64) (bool, error) {
+			return cfg.Budget > 0 && time.Since(t0) > cfg.Budget, nil
+		}}
+	res, err := chain.Train(ctx, m, ds.Corpus, op)
+	if err != nil {
+		return TrainRow{}, nil, 0, fmt.Errorf("%s, %s solver: %w", ds.Name, solver, err)
+	}
+	last := log[len(log)-1]
+	row := TrainRow{Data: ds.Name, Threads: threads, Solver: string(res.Solver), Iterations: last.Iter, Passes: len(log),
+		Seconds: res.Seconds, FinalGap: res.Gap, Primal: res.Primal, NonZero: res.NonZero,
+		StaticRemoved: res.ScreenedStatic, PinskerRemoved: res.Screened - res.ScreenedStatic, StopReason: res.StopReason,
+		bound: math.Sqrt(2 * res.Gap / res.Lambda2), SecToEpsilon: -1}
+	if last.Iter > 0 {
+		row.SecPerIter = last.Seconds / float64(last.Iter)
+	}
+	for _, it := range log {
+		if it.Gap <= cfg.Epsilon {
+			row.SecToEpsilon = it.Seconds
+			break
+		}
+	}
+	tgt := math.Inf(-1)
+	for _, it := range log {
+		if it.Iter >= cfg.TargetIter {
+			tgt = it.Primal
+			break
+		}
+	}
+	row.log = log
+	row.SecToTarget = timeTo(row, target)
+	return row, m.W, tgt, nil
+}
+
+// printTrainTable prints the rows of one data set.
+func printTrainTable(w io.Writer, rows []TrainRow, data string) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "threads\tsolver\trun\titers\tpasses\ts/iter\ts to target\ts to eps\ts total\tgap\tnonzero\tstatic\tpinsker\tstop\tdist/bound\t")
+	for _, r := range rows {
+		if r.Data != data {
+			continue
+		}
+		ratio := math.NaN()
+		if r.DistBound > 0 {
+			ratio = r.Dist / r.DistBound
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%.3f\t%s\t%s\t%.1f\t%.2e\t%d\t%d\t%d\t%s\t%.3f\t\n", r.Threads, r.Solver, r.Run,
+			r.Iterations, r.Passes, r.SecPerIter, secs(r.SecToTarget), secs(r.SecToEpsilon), r.Seconds, r.FinalGap,
+			r.NonZero, r.StaticRemoved, r.PinskerRemoved, r.StopReason, ratio)
+	}
+	tw.Flush()
+}
+
+func secs(s float64) string {
+	if s < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", s)
+}
