@@ -24,13 +24,35 @@
 // Train minimizes P(w) = (1/n) sum_i NLL_i(w) + beta (alpha/2 ||w||^2 +
 // ||w||_1) (or the sum form with C1 and C2: beta = C1/n, alpha = 2 C2/C1) by
 // OWL-QN [Andrew and Gao, "Scalable training of L1-regularized log-linear
-// models", ICML 2007], stopping on the Fenchel-Young duality gap. At every
-// full gradient evaluation the safe screening rule of package screen (the
-// l1/Pinsker gap rule by default; the paper's rule, "Safe Screening for
-// Sparse Conditional Random Fields", for T = 1 problems) proves some weights
-// zero at the optimum; they are removed from the weight vector, the gradient,
-// the optimizer's memory and the encoded data, and the returned model has
-// exact zeros there. Path solves a sequence of betas with warm starts.
+// models", ICML 2007], stopping on the Fenchel-Young duality gap (by
+// default when it is at most 0.1% of the objective).
+//
+// One featureSet owns which features a run works on: the model's feature
+// set, the screened features (a bit set) and the active ones, with the
+// attribute -> label references the objective scores with; Restrict and
+// SetActive change it and every dependent (the objective's buffers and m,
+// the optimizer's memory) follows. The objective evaluates, per shard,
+// forward-backward (loss, marginals, edge and pair expectations), reduces
+// the shards in order, sums the expected state counts per attribute and
+// forms m = -grad L over the active set. Before the first pass the static
+// range rule (screen.RangeBounds) removes every feature whose residual can
+// never exceed the L1 penalty, and features whose Rnorm is 0.
+//
+// The working-set solver (the default of tagger train) loops: full pass
+// (m over every unscreened feature from the marginals of the last
+// evaluation, and the gap of the whole problem); stop if the gap is small
+// enough; screen.Pinsker with that m and gap; choose the working set (the
+// support, the transitions and the features of smallest priority
+// (beta - |m_j|)/Rnorm_j, twice the support); OWL-QN on the working set
+// only, starting from the full pass's value and gradient with the
+// curvature of the last set, until the restricted gap falls below 0.3 of
+// the smaller of the full gap and its own start. A feature outside the
+// working set is only postponed, never decided: the loop stops on the full
+// gap, so the result is the optimum of the whole problem. The full solver
+// (the paper's Algorithm 1) is a plain loop: gap and Pinsker screening at
+// the current point (the screened features are dropped from the feature
+// set), the log line and the stopping rules, then one OWL-QN step. Path
+// solves a sequence of betas with warm starts.
 //
 // Training is deterministic: sequences are split into a fixed number of
 // shards whatever Options.Threads is, and every reduction runs in a fixed
