@@ -37,9 +37,9 @@ const numShards = 64
 // (weights, observed and expected counts, and m when every feature is
 // active), the node marginals (positions × L), per shard an inference
 // workspace, L×L edge sums and, with pair attributes, a P×L×L buffer; the
-// per-shard pair buffers are allocated only while pair features are active
-// and bounded by pairBudget in total (above it, shards share one buffer per
-// group of shards, reduced in shard order).
+// per-shard pair buffers take 64 x P x L x L doubles (EstimateMemory
+// counts them; --memory-limit refuses a model whose pair buffers do not
+// fit).
 type objective struct {
 	m       *Model // layout only (labels, counts, transitions)
 	fs      *featureSet

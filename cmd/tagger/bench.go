@@ -145,7 +145,7 @@ func runBenchTrain(e *env, args []string) error {
 		return err
 	}
 	if jsonOut != "" {
-		return paperbench.WriteJSON(jsonOut, rows)
+		return paperbench.WriteJSON(jsonOut, map[string]any{"rows": rows})
 	}
 	return nil
 }

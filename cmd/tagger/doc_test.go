@@ -71,6 +71,7 @@ var docShrink = map[string][]string{
 	"path":         {"--scale", "0.01", "--betas", "3"},
 	"bench paper":  {"--data", "syn1,ocr-letters", "--scale", "0.01", "--betas", "2"},
 	"bench screen": {"--scale", "0.01", "--ratios", "0.5", "--max-iter", "200"},
+	"bench train":  {"--data", "syn1", "--scale", "0.01", "--threads", "1", "--budget", "5s", "--max-iter", "300"},
 }
 
 // docChecks are the key output lines of each command (regular expressions
@@ -83,6 +84,7 @@ var docChecks = map[string][]string{
 	"path":         {`(?m)^path: 3 betas, \d+ iterations`},
 	"bench paper":  {`\(paper\)`, `(?m)^total \d`},
 	"bench screen": {`(?m)^speedup = seconds without screening`},
+	"bench train":  {`(?m)^threads 1, target objective`, `(?m)working-set`},
 }
 
 // docHelpOnly lists the commands run only with -h appended, and why. Every

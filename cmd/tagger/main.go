@@ -14,7 +14,7 @@
 //	dump    list the non-zero weights of a model as TSV
 //	explain show the features and transitions behind each predicted label
 //	path    solve a regularization path over beta with safe screening
-//	bench   timing suites: tagger bench paper (the paper's table), tagger bench screen
+//	bench   timing suites: tagger bench paper (the paper's table), tagger bench screen, tagger bench train (working-set vs full solver)
 //
 // Examples:
 //
@@ -86,7 +86,7 @@ var commands = []command{
 	{"dump", "list the non-zero weights of a model as TSV", runDump},
 	{"explain", "show the features and transitions behind each predicted label", runExplain},
 	{"path", "solve a regularization path over beta with safe screening", runPath},
-	{"bench", "timing suites: bench paper (the paper's table), bench screen (fixed beta)", runBench},
+	{"bench", "timing suites: bench paper (the paper's table), bench screen (fixed beta), bench train (solvers)", runBench},
 }
 
 // usageError marks errors that should exit with status 2.
