@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/sparsetag/sparsetag/peer"
+	"github.com/sparsetag/sparsetag/tagging"
 )
 
 func runDump(e *env, args []string) error {
@@ -26,14 +27,14 @@ func runDump(e *env, args []string) error {
 	if top < 0 {
 		return usagef("--top must be >= 0")
 	}
-	am, err := loadModel(modelPath)
+	am, err := tagging.Load(modelPath)
 	if err != nil {
 		return err
 	}
-	if am.peer != nil {
-		return dumpPeer(e, am.peer)
+	if am.Peer != nil {
+		return dumpPeer(e, am.Peer)
 	}
-	m := am.ours
+	m := am.Ours
 	w := bufio.NewWriter(e.stdout)
 	L := m.NumLabels()
 	attrName := func(a int) string {

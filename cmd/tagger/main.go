@@ -67,7 +67,7 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	// tuneGC lets tag and eval bound the garbage collector's headroom
-	// (boundHeap); only main sets it, so that tests leave the process's GC
+	// (memlimit.BoundHeap); only main sets it, so that tests leave the process's GC
 	// settings alone.
 	tuneGC bool
 }
