@@ -31,7 +31,7 @@
 // sequences, output is in input order, --threads N tags in parallel) and
 // read standard input when no file is given. --model also accepts models
 // trained by CRFsuite, CRF++ and Wapiti (see tagger tag -h); dump lists
-// their labels.
+// their weights in the same layout, named as each tool names them.
 //
 // Inputs are files, "-" for standard input, or "embedded:NAME" for a corpus
 // built into the binary: embedded:ocr/letter.data.gz,
