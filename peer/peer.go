@@ -63,6 +63,9 @@ type Model interface {
 	// Weights calls fn for each weight stored in the model (see
 	// CRFsuiteModel.Weights), read-only.
 	Weights(fn func(Weight) error) error
+	// Explain explains the labels path assigns to seq (see
+	// CRFsuiteModel.Explain), read-only.
+	Explain(seq corpora.Sequence, path []int) ([]TokenExplanation, error)
 }
 
 // Path is one decoded label sequence.

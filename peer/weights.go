@@ -112,12 +112,7 @@ func (m *CRFPPModel) Weights(fn func(Weight) error) error {
 		}
 		return keys[i].s < keys[j].s
 	})
-	constant := map[string]bool{}
-	for _, t := range m.bigram {
-		if len(t.rows) == 0 {
-			constant[t.lits[0]] = true
-		}
-	}
+	constant := m.constantBigrams()
 	L := len(m.labels)
 	for _, k := range keys {
 		switch k.s[0] {
@@ -188,22 +183,7 @@ func dartsKeys(da []dartsUnit, fn func(key string, v int) error) error {
 // Weights calls fn for each non-zero weight of the model (those the file
 // stores); see CRFsuiteModel.Weights.
 func (m *WapitiModel) Weights(fn func(Weight) error) error {
-	names := make([]string, len(m.kind))
-	for s, o := range m.obs {
-		names[o] = s
-	}
-	constant := map[string]bool{}
-	for _, p := range m.pats {
-		c := true
-		var lit []byte
-		for _, it := range p.items {
-			c = c && it.typ == 's'
-			lit = append(lit, it.value...)
-		}
-		if c {
-			constant[string(lit)] = true
-		}
-	}
+	names, constant := m.obsNames(), m.constantPatterns()
 	Y := len(m.labels)
 	for o, name := range names {
 		if m.kind[o]&1 != 0 {
