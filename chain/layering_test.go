@@ -31,7 +31,7 @@ var allowed = map[string][]string{
 	"peer":                    {"inference", "corpora"},
 	"internal/progress":       {"chain"},
 	"internal/memlimit":       {},
-	"tagging":                 {"chain", "corpora", "dataset", "peer"},
+	"tagging":                 {"chain", "corpora", "dataset", "peer", "sparse"},
 	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile", "peer", "internal/progress", "internal/memlimit", "tagging"},
 }
 

@@ -31,7 +31,8 @@
 // sequences, output is in input order, --threads N tags in parallel) and
 // read standard input when no file is given. --model also accepts models
 // trained by CRFsuite, CRF++ and Wapiti (see tagger tag -h); dump lists
-// their weights in the same layout, named as each tool names them.
+// their weights in the same layout and explain explains their labels, with
+// features named as each tool names them.
 //
 // Inputs are files, "-" for standard input, or "embedded:NAME" for a corpus
 // built into the binary: embedded:ocr/letter.data.gz,

@@ -319,3 +319,54 @@ func openPeer(t *testing.T, name string) peer.Model {
 	}
 	return m
 }
+
+// TestExplainPeerModel: explain on each peer model explains the labels the
+// tool itself printed (its own output files), and with --top 0 each
+// token's contributions add up to its state score.
+func TestExplainPeerModel(t *testing.T) {
+	for _, c := range []struct{ model, input, tool string }{
+		{"conll.crfsuite.gz", "test.crfsuite.gz", "crfsuite.tags.gz"},
+		{"conll.crfpp.gz", "test.txt.gz", "crfpp.labels.gz"},
+		{"conll.crfpp.txt.gz", "test.txt.gz", "crfpp.labels.gz"},
+		{"conll.wapiti.gz", "test.txt.gz", "wapiti.labels.gz"},
+	} {
+		stdout, stderr, code := tagRun(t, "$NONE", "", "explain", "--top", "0", "--model", filepath.Join(peerData, c.model), filepath.Join(peerData, c.input))
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.model, code, stderr)
+		}
+		var got []string
+		state, sum, tokens := 0.0, 0.0, 0
+		check := func() {
+			if tokens > 0 && math.Abs(sum-state) > 2e-3 { // 4 decimals per printed value
+				t.Fatalf("%s: token %d: contributions sum to %v, state %v", c.model, tokens, sum, state)
+			}
+		}
+		for _, line := range strings.Split(stdout, "\n") {
+			f := strings.Split(line, "\t")
+			switch {
+			case strings.HasPrefix(line, "# sequence "):
+				_, labels, _ := strings.Cut(line, ": ")
+				got = append(got, strings.Fields(labels)...)
+			case len(f) >= 5 && f[0] != "":
+				check()
+				tokens++
+				state, _ = strconv.ParseFloat(strings.TrimPrefix(f[4], "state "), 64)
+				sum = 0
+			case len(f) == 3 && f[0] == "" && !strings.HasPrefix(f[1], "trans ") && !strings.HasPrefix(f[1], "pair "):
+				v, err := strconv.ParseFloat(f[1], 64)
+				if err != nil {
+					t.Fatalf("%s: line %q", c.model, line)
+				}
+				sum += v
+			}
+		}
+		check()
+		want := lastFields(gunzipFile(t, c.tool))
+		if !slices.Equal(got, want) || tokens != len(want) {
+			t.Errorf("%s: explained %d labels on %d token lines, the tool printed %d (equal: %v)", c.model, len(got), tokens, len(want), slices.Equal(got, want))
+		}
+		if !strings.Contains(stdout, "\ttrans ") {
+			t.Errorf("%s: no transition lines", c.model)
+		}
+	}
+}
