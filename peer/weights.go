@@ -115,6 +115,9 @@ func (m *CRFPPModel) Weights(fn func(Weight) error) error {
 	constant := m.constantBigrams()
 	L := len(m.labels)
 	for _, k := range keys {
+		if k.s == "" {
+			continue // not a key crf_learn writes; no template expands to it
+		}
 		switch k.s[0] {
 		case 'U':
 			if k.id+L > len(m.alpha) {
