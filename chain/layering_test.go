@@ -29,7 +29,10 @@ var allowed = map[string][]string{
 	"dataset":                 {"chain", "features", "corpora", "sparse"},
 	"internal/paperbench":     {"chain", "features", "corpora", "sparse", "dataset", "internal/atomicfile"},
 	"peer":                    {"inference", "corpora"},
-	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile", "peer"},
+	"internal/progress":       {"chain"},
+	"internal/memlimit":       {},
+	"tagging":                 {"chain", "corpora", "dataset", "peer", "sparse"},
+	"cmd/tagger":              {"chain", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile", "peer", "internal/progress", "internal/memlimit", "tagging"},
 }
 
 func TestLayering(t *testing.T) {

@@ -60,6 +60,16 @@
 // crf_test -v1, -v2 and -n 3, wapiti label -s -n 3 and -p, all identical as
 // printed.
 //
+// # Weights and explanations
+//
+// Model.Weights lists every weight a model file stores (CRFsuite state
+// features and transitions, CRF++ U and B feature blocks, Wapiti
+// observations' unigram and bigram blocks) as a [Weight]: its kind (state,
+// trans for bigram templates that read no input, pair for those that do),
+// the tool's name for the feature, the labels and the value. Model.Explain
+// splits the score of a label path into the same weights per position
+// ([TokenExplanation]); they add up to the tool's path score.
+//
 // # Not supported
 //
 // Wapiti MEMM models (type 1) and binary (non-text) Wapiti models; CRFsuite

@@ -42,6 +42,13 @@ func fuzzModel(t *testing.T, data []byte, parse func([]byte) (Model, error)) {
 		_, err = w.Posterior(seq, 2)
 		check(err)
 	}
+	if path != nil {
+		_, err = m.Explain(seq, path)
+		check(err)
+	}
+	if err := m.Weights(func(Weight) error { return nil }); err != nil && !errors.Is(err, ErrFormat) {
+		t.Fatalf("Weights error %v does not wrap ErrFormat", err)
+	}
 }
 
 func FuzzCRFsuite(f *testing.F) {

@@ -60,6 +60,12 @@ type Model interface {
 	// dst[t*L+y] = P(y_t = y), append-style) and returns them with log Z,
 	// so that the probability of a path is exp(path.Score - logZ).
 	Marginals(dst []float64, seq corpora.Sequence) (node []float64, logZ float64, err error)
+	// Weights calls fn for each weight stored in the model (see
+	// CRFsuiteModel.Weights), read-only.
+	Weights(fn func(Weight) error) error
+	// Explain explains the labels path assigns to seq (see
+	// CRFsuiteModel.Explain), read-only.
+	Explain(seq corpora.Sequence, path []int) ([]TokenExplanation, error)
 }
 
 // Path is one decoded label sequence.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sparsetag/sparsetag/corpora"
 )
@@ -41,6 +42,9 @@ type WapitiModel struct {
 	nfeat   int64
 	dense   []float64
 	sparse  map[int64]float64
+	// Observation names by id, for Weights and Explain (obsNames).
+	namesOnce sync.Once
+	names     []string
 }
 
 var _ Model = (*WapitiModel)(nil)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/internal/memlimit"
+	"github.com/sparsetag/sparsetag/tagging"
 )
 
 const evalUsage = `[flags] [LABELED-FILE]
@@ -40,43 +42,31 @@ func runEval(e *env, args []string) error {
 	if threads < 1 {
 		return usagef("--threads must be at least 1, got %d", threads)
 	}
-	m, err := loadModel(modelPath)
+	m, err := tagging.Load(modelPath)
 	if err != nil {
 		return err
 	}
-	boundHeap(e)
-	var tag func(w int, dst []string, ex *dataset.Example) ([]string, error)
-	if m.peer != nil {
-		if df.format, err = peerInputFormat(fs, df.format, m.peer); err != nil {
+	if e.tuneGC {
+		memlimit.BoundHeap()
+	}
+	if m.Peer != nil {
+		if df.format, err = peerInputFormat(fs, df.format, m.Peer); err != nil {
 			return err
-		}
-		paths := make([][]int, threads)
-		labels := m.peer.Labels()
-		tag = func(w int, dst []string, ex *dataset.Example) ([]string, error) {
-			var err error
-			if paths[w], err = m.peer.Tag(paths[w], peerSequence(ex)); err != nil {
-				return dst, err
-			}
-			for _, y := range paths[w] {
-				dst = append(dst, labels[y])
-			}
-			return dst, nil
 		}
 	} else {
-		if m.ours.Encoder == nil {
+		if m.Ours.Encoder == nil {
 			return chain.ErrNoEncoder
 		}
-		if err := checkFormat(df.format, m.ours.Encoder.Kind()); err != nil {
+		if err := checkFormat(df.format, m.Ours.Encoder.Kind()); err != nil {
 			return err
 		}
-		tag = dataset.TagFunc(m.tg, threads)
 	}
 	r, closeInput, err := openExamples(input, df, true, e.stdin)
 	if err != nil {
 		return err
 	}
 	defer closeInput()
-	ev, err := dataset.EvaluateStream(r, threads, dataset.DefaultBatch, tag)
+	ev, err := dataset.EvaluateStream(r, threads, dataset.DefaultBatch, m.TagFunc(threads))
 	if err != nil {
 		return err
 	}

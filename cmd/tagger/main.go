@@ -31,7 +31,8 @@
 // sequences, output is in input order, --threads N tags in parallel) and
 // read standard input when no file is given. --model also accepts models
 // trained by CRFsuite, CRF++ and Wapiti (see tagger tag -h); dump lists
-// their labels.
+// their weights in the same layout and explain explains their labels, with
+// features named as each tool names them.
 //
 // Inputs are files, "-" for standard input, or "embedded:NAME" for a corpus
 // built into the binary: embedded:ocr/letter.data.gz,
@@ -67,7 +68,7 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	// tuneGC lets tag and eval bound the garbage collector's headroom
-	// (boundHeap); only main sets it, so that tests leave the process's GC
+	// (memlimit.BoundHeap); only main sets it, so that tests leave the process's GC
 	// settings alone.
 	tuneGC bool
 }

@@ -1,18 +1,16 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"runtime"
-	"strconv"
 	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/internal/memlimit"
 	"github.com/sparsetag/sparsetag/peer"
+	"github.com/sparsetag/sparsetag/tagging"
 )
 
 // tagFlags are the options of tag.
@@ -97,38 +95,40 @@ func runTag(e *env, args []string) error {
 	if tf.forced && (tf.format == "ocr" || tf.format == "text") {
 		return usagef("--forced needs a label column: use it with conll, conllu or crfsuite input, not %s", tf.format)
 	}
-	m, err := loadModel(tf.model)
+	m, err := tagging.Load(tf.model)
 	if err != nil {
 		return err
 	}
-	boundHeap(e)
+	if e.tuneGC {
+		memlimit.BoundHeap()
+	}
 	var opt chain.DecodeOptions
 	opt.N = tf.nbest
 	opt.Posterior = tf.marginals || tf.output == "json"
 	// OCR input always carries its letters; other formats are read as
 	// labeled only for --forced.
 	labeled := tf.format == "ocr" || tf.forced
-	if m.peer != nil {
+	if m.Peer != nil {
 		if tf.bio || tf.forced {
-			return usagef("--bio and --forced need a model of this toolkit, not a %s model", m.peer.Format())
+			return usagef("--bio and --forced need a model of this toolkit, not a %s model", m.Peer.Format())
 		}
-		if tf.format, err = peerInputFormat(fs, tf.format, m.peer); err != nil {
+		if tf.format, err = peerInputFormat(fs, tf.format, m.Peer); err != nil {
 			return err
 		}
-		labeled = peerLabeled(m.peer, false)
+		labeled = tagging.PeerLabeled(m.Peer, false)
 	} else {
-		if m.ours.Encoder == nil {
+		if m.Ours.Encoder == nil {
 			return chain.ErrNoEncoder
 		}
-		if err := checkFormat(tf.format, m.ours.Encoder.Kind()); err != nil {
+		if err := checkFormat(tf.format, m.Ours.Encoder.Kind()); err != nil {
 			return err
 		}
 		if tf.bio {
-			if !chain.HasChunkLabels(m.ours.Labels) {
+			if !chain.HasChunkLabels(m.Ours.Labels) {
 				return fmt.Errorf("--bio: the labels of %s are not BIO chunk tags (B-X, I-X, O): %s",
-					tf.model, strings.Join(m.ours.Labels, " "))
+					tf.model, strings.Join(m.Ours.Labels, " "))
 			}
-			opt.Constraints = chain.BIOConstraints(m.ours.Labels)
+			opt.Constraints = chain.BIOConstraints(m.Ours.Labels)
 		}
 	}
 	r, closeInput, err := openExamples(input, tf.dataFlags, labeled, e.stdin)
@@ -136,54 +136,11 @@ func runTag(e *env, args []string) error {
 		return err
 	}
 	defer closeInput()
-	return streamTag(e.stdout, m, r, &tf, opt, dataset.InputName(input))
-}
-
-// streamTag decodes every sequence of r with m and opt on tf.threads
-// goroutines and writes them to out in input order as soon as they and all
-// before them are done (output is flushed whenever the input is waited
-// for); name is the input's name in error messages.
-func streamTag(out io.Writer, m *anyModel, r *dataset.Reader, tf *tagFlags, opt chain.DecodeOptions, name string) error {
-	var fixer *dataset.LabelFixer
+	so := tagging.StreamOptions{Output: tf.output, Decode: opt, Marginals: tf.marginals, Threads: tf.threads}
 	if tf.forced {
-		fixer = dataset.NewLabelFixer(m.ours.Labels, name)
+		so.Fixer = dataset.NewLabelFixer(m.Ours.Labels, dataset.InputName(input))
 	}
-	labels := m.labels()
-	decs := make([]chain.Decoding, dataset.DefaultBatch)
-	w := bufio.NewWriter(out)
-	err := dataset.Stream(r, tf.threads, dataset.DefaultBatch, func(_, i, seq int, ex *dataset.Example) error {
-		if m.peer != nil {
-			if err := peerDecode(m.peer, &decs[i], ex, opt.N, opt.Posterior); err != nil {
-				return fmt.Errorf("sequence %d: %w", seq+1, err)
-			}
-			return nil
-		}
-		o := opt
-		if fixer != nil {
-			var err error
-			if o.Fixed, err = fixer.Fixed(ex, seq); err != nil {
-				return err
-			}
-		}
-		if err := m.tg.Decode(&decs[i], ex.Input(), o); err != nil {
-			return fmt.Errorf("sequence %d: %w", seq+1, err)
-		}
-		return nil
-	}, func(i, _ int, ex *dataset.Example) error {
-		switch tf.output {
-		case "conll":
-			writeTagCoNLL(w, labels, ex, &decs[i], tf)
-		case "slash":
-			writeTagSlash(w, labels, ex, &decs[i], tf)
-		case "json":
-			return writeTagJSON(w, labels, ex, &decs[i], tf)
-		}
-		return nil
-	}, w.Flush)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	return err
+	return tagging.Stream(e.stdout, m, r, so)
 }
 
 // inputArg returns the input named by the positional arguments: "-"
@@ -201,127 +158,11 @@ func inputArg(pos []string) (string, error) {
 // peerInputFormat returns the input format for a peer model: the one the
 // model reads, or a usage error if --format was set to another.
 func peerInputFormat(fs *flag.FlagSet, format string, m peer.Model) (string, error) {
-	want := string(peerFormat(m))
+	want := string(tagging.PeerFormat(m))
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "format" })
 	if set && format != want {
 		return "", usagef("--format %s does not fit this %s model, which reads %s input", format, m.Format(), want)
 	}
 	return want, nil
-}
-
-// fmtProb formats a probability with 4 decimals (enough for reading, and
-// stable across platforms in golden tests).
-func fmtProb(p float64) string { return strconv.FormatFloat(p, 'f', 4, 64) }
-
-// tokenMarginal returns the marginal probability of label y at position t.
-func tokenMarginal(d *chain.Decoding, L, t, y int) float64 { return d.Marginal[t*L+y] }
-
-func writeTagCoNLL(w *bufio.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, tf *tagFlags) {
-	L := len(labels)
-	for k, path := range d.Paths {
-		switch {
-		case tf.nbest > 1:
-			fmt.Fprintf(w, "# nbest %d prob %s\n", k+1, fmtProb(d.Probs[k]))
-		case tf.marginals:
-			fmt.Fprintf(w, "# prob %s\n", fmtProb(d.Probs[k]))
-		}
-		for t, y := range path {
-			if ex.Tokens != nil {
-				for c, col := range ex.Tokens[t] {
-					if c > 0 {
-						w.WriteByte(' ')
-					}
-					w.WriteString(col)
-				}
-			} else {
-				w.WriteString(ex.Text[t])
-			}
-			w.WriteByte(' ')
-			w.WriteString(labels[y])
-			if tf.marginals {
-				w.WriteByte(' ')
-				w.WriteString(fmtProb(tokenMarginal(d, L, t, y)))
-			}
-			w.WriteByte('\n')
-		}
-		w.WriteByte('\n')
-	}
-}
-
-func writeTagSlash(w *bufio.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, tf *tagFlags) {
-	L := len(labels)
-	for k, path := range d.Paths {
-		for t, y := range path {
-			if t > 0 {
-				w.WriteByte(' ')
-			}
-			w.WriteString(ex.Text[t])
-			w.WriteByte('/')
-			w.WriteString(labels[y])
-			if tf.marginals {
-				w.WriteByte('/')
-				w.WriteString(fmtProb(tokenMarginal(d, L, t, y)))
-			}
-		}
-		if tf.nbest > 1 {
-			w.WriteByte('\t')
-			w.WriteString(fmtProb(d.Probs[k]))
-		}
-		w.WriteByte('\n')
-	}
-	if tf.nbest > 1 {
-		w.WriteByte('\n')
-	}
-}
-
-// tagFloat is a probability or score written with 6 decimals.
-type tagFloat float64
-
-func (f tagFloat) MarshalJSON() ([]byte, error) {
-	return strconv.AppendFloat(nil, float64(f), 'f', 6, 64), nil
-}
-
-type tagCandidate struct {
-	Labels    []string   `json:"labels"`
-	Marginals []tagFloat `json:"marginals"`
-	Prob      tagFloat   `json:"prob"`
-	Score     tagFloat   `json:"score"`
-}
-
-type tagSequence struct {
-	Tokens []string `json:"tokens"`
-	tagCandidate
-	NBest []tagCandidate `json:"nbest,omitempty"`
-}
-
-func writeTagJSON(w io.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, tf *tagFlags) error {
-	L := len(labels)
-	cand := func(k int) tagCandidate {
-		c := tagCandidate{Prob: tagFloat(d.Probs[k]), Score: tagFloat(d.Scores[k])}
-		for t, y := range d.Paths[k] {
-			c.Labels = append(c.Labels, labels[y])
-			c.Marginals = append(c.Marginals, tagFloat(tokenMarginal(d, L, t, y)))
-		}
-		return c
-	}
-	s := tagSequence{Tokens: ex.Text, tagCandidate: cand(0)}
-	if s.Tokens == nil {
-		s.Tokens = []string{}
-	}
-	if s.Labels == nil {
-		s.Labels, s.Marginals = []string{}, []tagFloat{}
-	}
-	if tf.nbest > 1 {
-		for k := range d.Paths {
-			s.NBest = append(s.NBest, cand(k))
-		}
-	}
-	b, err := json.Marshal(&s)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
-	return err
 }

@@ -3,19 +3,17 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/internal/atomicfile"
+	"github.com/sparsetag/sparsetag/internal/memlimit"
 	"github.com/sparsetag/sparsetag/internal/paperbench"
+	"github.com/sparsetag/sparsetag/internal/progress"
 )
 
 // trainFlags are the options of train.
@@ -150,12 +148,12 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if tf.c1 >= 0 {
 		op.SumForm, op.C1, op.C2 = true, tf.c1, tf.c2
 	}
-	limit, err := parseMemoryLimit(tf.memLimit)
+	limit, err := memlimit.Parse(tf.memLimit)
 	if err != nil {
 		return nil, usagef("--memory-limit: %v", err)
 	}
 	op.MemoryLimit = limit
-	setTrainingGC(limit)
+	memlimit.SetTrainingGC(limit)
 	if tf.ckpt != "" {
 		op.CheckpointEvery = tf.ckptEvery
 		op.Checkpoint = func(ck *chain.Checkpoint) error {
@@ -196,10 +194,10 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		early = &earlyStop{e: e, m: m, valid: vex, patience: tf.patience, quiet: tf.quiet}
 		op.Monitor, op.MonitorEvery = early.check, tf.validEach
 	}
-	progress, finish := newProgress(e.stderr, tf.quiet, tf.maxIter, tf.epsilon)
-	op.Progress = progress
+	progressFn, finish := progress.New(e.stderr, tf.quiet, tf.maxIter, tf.epsilon)
+	op.Progress = progressFn
 	if tf.memprof != "" {
-		op.Progress = chainProgress(op.Progress, heapProfiler(tf.memprof))
+		op.Progress = progress.Chain(op.Progress, progress.HeapProfiler(tf.memprof))
 	}
 	res, err := chain.Train(e.ctx, m, c, op)
 	finish()
@@ -278,89 +276,4 @@ func (es *earlyStop) check(it chain.Iteration, w []float64) (bool, error) {
 		fmt.Fprintf(es.e.stderr, "validation at iteration %d: f1 %.4f (best %.4f at %d)\n", it.Iter, f1, es.bestF1, es.bestIter)
 	}
 	return es.bad >= es.patience, nil
-}
-
-// chainProgress returns a progress function that calls f after every
-// iteration, then next (if any).
-func chainProgress(next func(chain.Iteration), f func()) func(chain.Iteration) {
-	return func(it chain.Iteration) {
-		f()
-		if next != nil {
-			next(it)
-		}
-	}
-}
-
-// heapProfiler returns a function that writes the live heap to path when
-// it is larger than at any earlier call: the profile of the iteration with
-// the most memory in use.
-func heapProfiler(path string) func() {
-	var peak uint64
-	return func() {
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		if ms.HeapAlloc <= peak {
-			return
-		}
-		peak = ms.HeapAlloc
-		if f, err := os.Create(path); err == nil {
-			_ = pprof.WriteHeapProfile(f)
-			f.Close()
-		}
-	}
-}
-
-// parseMemoryLimit reads a size: a number of bytes with an optional K, M or
-// G suffix (powers of 1024), 0 for none, or auto (half of the RAM, none if
-// it cannot be read).
-func parseMemoryLimit(s string) (int64, error) {
-	if s == "auto" {
-		return physicalMemory() / 2, nil
-	}
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(s, "K"):
-		mult, s = 1<<10, strings.TrimSuffix(s, "K")
-	case strings.HasSuffix(s, "M"):
-		mult, s = 1<<20, strings.TrimSuffix(s, "M")
-	case strings.HasSuffix(s, "G"):
-		mult, s = 1<<30, strings.TrimSuffix(s, "G")
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < 0 || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q: want a size such as 800M or 4G, 0 or auto", s)
-	}
-	return int64(v * float64(mult)), nil
-}
-
-// physicalMemory returns the machine's RAM in bytes from /proc/meminfo, or
-// 0 when it cannot be read.
-func physicalMemory() int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
-			kb, err := strconv.ParseInt(f[1], 10, 64)
-			if err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
-}
-
-// setTrainingGC tunes the collector for training: the big buffers are
-// allocated once and little garbage is made per iteration, so a low
-// GOGC costs little time and keeps the heap near the live size; the
-// memory limit (if any) is a soft ceiling for the heap. GOGC and
-// GOMEMLIMIT in the environment take precedence.
-func setTrainingGC(limit int64) {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(20)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" && limit > 0 {
-		debug.SetMemoryLimit(limit)
-	}
 }

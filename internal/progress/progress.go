@@ -1,10 +1,16 @@
-package main
+// Package progress displays the progress of training (chain.Options.Progress):
+// a live progress bar on a terminal, one log line per iteration otherwise,
+// with an estimate of the remaining time from the duality gap; and
+// composes progress callbacks (Chain, HeapProfiler).
+package progress
 
 import (
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -20,7 +26,7 @@ func defaultEpsilon(primal float64) float64 { return chain.DefaultRelEpsilon * m
 // progressSteps is the resolution of the progress bar.
 const progressSteps = 1000
 
-// newProgress returns the training progress callback for chain.Options.Progress
+// New returns the training progress callback for chain.Options.Progress
 // and a function that finishes the display (call it once training returns,
 // successfully or not).
 //
@@ -31,11 +37,11 @@ const progressSteps = 1000
 // non-zero weights, the elapsed time and the estimated remaining time.
 // Otherwise it writes one plain log line per iteration. With quiet both
 // functions do nothing. epsilon ≤ 0 means the trainer's default, relative to the first objective.
-func newProgress(w io.Writer, quiet bool, maxIter int, epsilon float64) (func(chain.Iteration), func()) {
+func New(w io.Writer, quiet bool, maxIter int, epsilon float64) (func(chain.Iteration), func()) {
 	if quiet {
 		return func(chain.Iteration) {}, func() {}
 	}
-	return newProgressTo(w, isTerminal(w), maxIter, epsilon)
+	return NewTo(w, isTerminal(w), maxIter, epsilon)
 }
 
 // isTerminal reports whether w is a terminal.
@@ -100,8 +106,8 @@ func formatSeconds(s float64) string {
 	return fmt.Sprintf("%dh%02dm", int(s)/3600, int(s)%3600/60)
 }
 
-// newProgressTo is newProgress with the terminal test done by the caller.
-func newProgressTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(chain.Iteration), func()) {
+// NewTo is New with the terminal test done by the caller.
+func NewTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(chain.Iteration), func()) {
 	st := &progressState{maxIter: maxIter, epsilon: epsilon}
 	eta := func(it chain.Iteration) string {
 		f := st.fraction(it)
@@ -143,4 +149,34 @@ func newProgressTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(ch
 		fmt.Fprintln(w)
 	}
 	return progress, finish
+}
+
+// Chain returns a progress function that calls f after every iteration,
+// then next (if any).
+func Chain(next func(chain.Iteration), f func()) func(chain.Iteration) {
+	return func(it chain.Iteration) {
+		f()
+		if next != nil {
+			next(it)
+		}
+	}
+}
+
+// HeapProfiler returns a function that writes the live heap to path when
+// it is larger than at any earlier call: the profile of the iteration with
+// the most memory in use.
+func HeapProfiler(path string) func() {
+	var peak uint64
+	return func() {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if ms.HeapAlloc <= peak {
+			return
+		}
+		peak = ms.HeapAlloc
+		if f, err := os.Create(path); err == nil {
+			_ = pprof.WriteHeapProfile(f)
+			f.Close()
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"bytes"
@@ -41,7 +41,7 @@ func TestProgressFraction(t *testing.T) {
 
 func TestProgressPlain(t *testing.T) {
 	var buf bytes.Buffer
-	progress, finish := newProgress(&buf, false, 100, 1e-6)
+	progress, finish := New(&buf, false, 100, 1e-6)
 	progress(chain.Iteration{Iter: 0, Primal: 0.69, Gap: 1, Active: 10, NonZero: 0})
 	progress(chain.Iteration{Iter: 1, Primal: 0.5, Gap: 1e-3, Active: 8, NonZero: 5, Screened: 2, Seconds: 2})
 	finish()
@@ -60,7 +60,7 @@ func TestProgressPlain(t *testing.T) {
 
 func TestProgressQuiet(t *testing.T) {
 	var buf bytes.Buffer
-	progress, finish := newProgress(&buf, true, 100, 0)
+	progress, finish := New(&buf, true, 100, 0)
 	progress(chain.Iteration{Iter: 1, Gap: 1})
 	finish()
 	if buf.Len() != 0 {
@@ -71,7 +71,7 @@ func TestProgressQuiet(t *testing.T) {
 // TestProgressBar renders the terminal display into a buffer.
 func TestProgressBar(t *testing.T) {
 	var buf bytes.Buffer
-	progress, finish := newProgressTo(&buf, true, 100, 1e-6)
+	progress, finish := NewTo(&buf, true, 100, 1e-6)
 	progress(chain.Iteration{Iter: 0, Primal: 0.69, Gap: 1, Active: 10})
 	progress(chain.Iteration{Iter: 5, Primal: 0.5, Gap: 1e-3, Active: 8, NonZero: 5, Seconds: 2})
 	finish()

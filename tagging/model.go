@@ -1,4 +1,10 @@
-package main
+// Package tagging loads a model of this toolkit or of a peer toolkit
+// (CRFsuite, CRF++, Wapiti; package peer), telling them apart by their magic
+// bytes, dispatches decoding to the right tagger, and streams tagged output
+// in the formats of tagger tag (CoNLL columns, word/TAG lines, JSON lines).
+// It is the glue between dataset, chain and peer that cmd/tagger wires to
+// flags.
+package tagging
 
 import (
 	"bufio"
@@ -7,8 +13,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/corpora"
@@ -16,27 +20,27 @@ import (
 	"github.com/sparsetag/sparsetag/peer"
 )
 
-// anyModel is a model of this toolkit or one trained by a peer toolkit
-// (CRFsuite, CRF++, Wapiti; package peer): exactly one of ours and peer is
-// set.
-type anyModel struct {
-	ours *chain.Model
-	tg   *chain.Tagger
-	peer peer.Model
+// Model is a model of this toolkit or one trained by a peer toolkit
+// (CRFsuite, CRF++, Wapiti; package peer): either Ours and Tagger are set,
+// or Peer.
+type Model struct {
+	Ours   *chain.Model
+	Tagger *chain.Tagger
+	Peer   peer.Model
 }
 
-// labels returns the label names in id order.
-func (m *anyModel) labels() []string {
-	if m.peer != nil {
-		return m.peer.Labels()
+// Labels returns the label names in id order.
+func (m *Model) Labels() []string {
+	if m.Peer != nil {
+		return m.Peer.Labels()
 	}
-	return m.ours.Labels
+	return m.Ours.Labels
 }
 
-// loadModel reads a model file of this toolkit or of a peer, telling them
+// Load reads a model file of this toolkit or of a peer, telling them
 // apart by the peer formats' magic bytes (after gzip decompression).
-func loadModel(path string) (*anyModel, error) {
-	f, err := detectPeer(path)
+func Load(path string) (*Model, error) {
+	f, err := DetectPeer(path)
 	if err != nil {
 		return nil, err
 	}
@@ -45,18 +49,18 @@ func loadModel(path string) (*anyModel, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &anyModel{peer: pm}, nil
+		return &Model{Peer: pm}, nil
 	}
 	m, err := chain.LoadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return &anyModel{ours: m, tg: chain.NewTagger(m)}, nil
+	return &Model{Ours: m, Tagger: chain.NewTagger(m)}, nil
 }
 
-// detectPeer reports the peer format of the model file at path, or
+// DetectPeer reports the peer format of the model file at path, or
 // peer.FormatUnknown (for this toolkit's models among others).
-func detectPeer(path string) (peer.Format, error) {
+func DetectPeer(path string) (peer.Format, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
@@ -77,49 +81,27 @@ func detectPeer(path string) (peer.Format, error) {
 	return peer.Detect(head[:n]), nil
 }
 
-// gcHeadroom is the heap growth allowed between garbage collections while
-// tag and eval stream their input (see boundHeap).
-const gcHeadroom = 16 << 20
-
-// boundHeap sets the garbage collector's headroom to about gcHeadroom bytes
-// over the live heap, which after loading a model is mostly the model,
-// instead of GOGC's default 100% of it. With the default, a 75 MB model lets
-// the heap grow to about 150 MB before the first collection, so the peak RSS
-// of a streamed run would grow with the input until that point; with a
-// fixed headroom it is the model plus a few batches, whatever the input's
-// size. It does nothing unless e.tuneGC, or when GOGC or GOMEMLIMIT is set.
-func boundHeap(e *env) {
-	if !e.tuneGC || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	pct := 100 * gcHeadroom / max(ms.HeapAlloc, 1)
-	debug.SetGCPercent(int(min(max(pct, 10), 100)))
-}
-
-// peerFormat returns the input format a peer model reads: CRFsuite
+// PeerFormat returns the input format a peer model reads: CRFsuite
 // attribute files for CRFsuite models, token columns (CoNLL style) for CRF++
 // and Wapiti models.
-func peerFormat(m peer.Model) dataset.Format {
+func PeerFormat(m peer.Model) dataset.Format {
 	if m.Format() == peer.FormatCRFsuite {
 		return dataset.CRFsuite
 	}
 	return dataset.CoNLL
 }
 
-// peerLabeled reports how a peer model's input is read: CRFsuite attribute
+// PeerLabeled reports how a peer model's input is read: CRFsuite attribute
 // files always start with a label field (as crfsuite tag reads them); CRF++
 // and Wapiti templates see every column of unlabeled input, as crf_test and
 // wapiti label do, and only evaluation strips the last column as the label.
-func peerLabeled(m peer.Model, eval bool) bool {
+func PeerLabeled(m peer.Model, eval bool) bool {
 	return eval || m.Format() == peer.FormatCRFsuite
 }
 
-// peerSequence converts an example back to the sequence the peer taggers
+// PeerSequence converts an example back to the sequence the peer taggers
 // read.
-func peerSequence(ex *dataset.Example) corpora.Sequence {
+func PeerSequence(ex *dataset.Example) corpora.Sequence {
 	if ex.Names == nil {
 		return corpora.Sequence{Tokens: ex.Tokens, Line: ex.Line}
 	}
@@ -137,11 +119,11 @@ func peerSequence(ex *dataset.Example) corpora.Sequence {
 	return s
 }
 
-// peerDecode decodes ex with a peer model into d as the peer's tagger does:
+// PeerDecode decodes ex with a peer model into d as the peer's tagger does:
 // its Viterbi labels, or with posterior or n > 1 its n-best list with path
 // probabilities exp(score - log Z) and node marginals.
-func peerDecode(m peer.Model, d *chain.Decoding, ex *dataset.Example, n int, posterior bool) error {
-	seq := peerSequence(ex)
+func PeerDecode(m peer.Model, d *chain.Decoding, ex *dataset.Example, n int, posterior bool) error {
+	seq := PeerSequence(ex)
 	d.Probs, d.Marginal, d.Scores = d.Probs[:0], d.Marginal[:0], d.Scores[:0]
 	if n <= 1 && !posterior {
 		if cap(d.Paths) < 1 {
@@ -179,4 +161,25 @@ func peerDecode(m peer.Model, d *chain.Decoding, ex *dataset.Example, n int, pos
 		d.Probs = append(d.Probs, math.Exp(s-d.LogZ))
 	}
 	return nil
+}
+
+// TagFunc returns the function that tags one example on worker w of at most
+// workers for dataset.EvaluateStream: the chain.Tagger's labels, or the peer
+// tagger's Viterbi labels.
+func (m *Model) TagFunc(workers int) func(w int, dst []string, ex *dataset.Example) ([]string, error) {
+	if m.Peer == nil {
+		return dataset.TagFunc(m.Tagger, workers)
+	}
+	paths := make([][]int, workers)
+	labels := m.Peer.Labels()
+	return func(w int, dst []string, ex *dataset.Example) ([]string, error) {
+		var err error
+		if paths[w], err = m.Peer.Tag(paths[w], PeerSequence(ex)); err != nil {
+			return dst, err
+		}
+		for _, y := range paths[w] {
+			dst = append(dst, labels[y])
+		}
+		return dst, nil
+	}
 }

@@ -1,4 +1,4 @@
-package main
+package tagging
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 //
 //	tagger train --format conll --template embedded:conll2000/chunking.template \
 //	    --c1 1 --c2 1 --max-iter 30 --solver full --model /tmp/m.model embedded:conll2000/train.txt.gz
-//	TAGGER_BENCH_MODEL=/tmp/m.model go test -run NONE -bench TagStream ./cmd/tagger
+//	TAGGER_BENCH_MODEL=/tmp/m.model go test -run NONE -bench TagStream ./tagging
 func BenchmarkTagStream(b *testing.B) {
 	model := os.Getenv("TAGGER_BENCH_MODEL")
 	if model == "" {
@@ -28,21 +28,21 @@ func BenchmarkTagStream(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := loadModel(model)
+	m, err := Load(model)
 	if err != nil {
 		b.Fatal(err)
 	}
 	const tokens = 47377 // non-blank lines of the test set
 	for _, threads := range []int{1, 2} {
 		b.Run("threads="+strconv.Itoa(threads), func(b *testing.B) {
-			tf := tagFlags{dataFlags: dataFlags{format: "conll"}, output: "conll", nbest: 1, threads: threads}
+			o := StreamOptions{Output: CoNLL, Decode: chain.DecodeOptions{N: 1}, Threads: threads}
 			b.ResetTimer()
 			for range b.N {
 				r, err := dataset.NewReader("test", bytes.NewReader(input), dataset.Options{Format: dataset.CoNLL})
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := streamTag(io.Discard, m, r, &tf, chain.DecodeOptions{N: 1}, "test"); err != nil {
+				if err := Stream(io.Discard, m, r, o); err != nil {
 					b.Fatal(err)
 				}
 			}

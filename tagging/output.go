@@ -1,0 +1,189 @@
+package tagging
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
+)
+
+// Output formats of Stream.
+const (
+	CoNLL = "conll" // the input columns plus the predicted label
+	Slash = "slash" // one line per sequence: word/TAG word/TAG ...
+	JSON  = "json"  // one JSON object per line
+)
+
+// StreamOptions are the options of Stream.
+type StreamOptions struct {
+	Output    string              // CoNLL, Slash or JSON
+	Decode    chain.DecodeOptions // Decode.N > 1 lists the N best sequences
+	Marginals bool                // also write marginals and sequence probabilities
+	Threads   int                 // goroutines (output order is input order)
+	// Fixer, if not nil, fixes the labels given in the input (models of
+	// this toolkit only).
+	Fixer *dataset.LabelFixer
+}
+
+// Stream decodes every sequence of r with m on o.Threads goroutines and
+// writes them to out in input order as soon as they and all before them
+// are done (output is flushed whenever the input is waited for).
+func Stream(out io.Writer, m *Model, r *dataset.Reader, o StreamOptions) error {
+	fixer, opt := o.Fixer, o.Decode
+	labels := m.Labels()
+	decs := make([]chain.Decoding, dataset.DefaultBatch)
+	w := bufio.NewWriter(out)
+	err := dataset.Stream(r, o.Threads, dataset.DefaultBatch, func(_, i, seq int, ex *dataset.Example) error {
+		if m.Peer != nil {
+			if err := PeerDecode(m.Peer, &decs[i], ex, opt.N, opt.Posterior); err != nil {
+				return fmt.Errorf("sequence %d: %w", seq+1, err)
+			}
+			return nil
+		}
+		o := opt
+		if fixer != nil {
+			var err error
+			if o.Fixed, err = fixer.Fixed(ex, seq); err != nil {
+				return err
+			}
+		}
+		if err := m.Tagger.Decode(&decs[i], ex.Input(), o); err != nil {
+			return fmt.Errorf("sequence %d: %w", seq+1, err)
+		}
+		return nil
+	}, func(i, _ int, ex *dataset.Example) error {
+		switch o.Output {
+		case CoNLL:
+			writeTagCoNLL(w, labels, ex, &decs[i], &o)
+		case Slash:
+			writeTagSlash(w, labels, ex, &decs[i], &o)
+		case JSON:
+			return writeTagJSON(w, labels, ex, &decs[i], &o)
+		}
+		return nil
+	}, w.Flush)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// fmtProb formats a probability with 4 decimals (enough for reading, and
+// stable across platforms in golden tests).
+func fmtProb(p float64) string { return strconv.FormatFloat(p, 'f', 4, 64) }
+
+// tokenMarginal returns the marginal probability of label y at position t.
+func tokenMarginal(d *chain.Decoding, L, t, y int) float64 { return d.Marginal[t*L+y] }
+
+func writeTagCoNLL(w *bufio.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, o *StreamOptions) {
+	L := len(labels)
+	for k, path := range d.Paths {
+		switch {
+		case o.Decode.N > 1:
+			fmt.Fprintf(w, "# nbest %d prob %s\n", k+1, fmtProb(d.Probs[k]))
+		case o.Marginals:
+			fmt.Fprintf(w, "# prob %s\n", fmtProb(d.Probs[k]))
+		}
+		for t, y := range path {
+			if ex.Tokens != nil {
+				for c, col := range ex.Tokens[t] {
+					if c > 0 {
+						w.WriteByte(' ')
+					}
+					w.WriteString(col)
+				}
+			} else {
+				w.WriteString(ex.Text[t])
+			}
+			w.WriteByte(' ')
+			w.WriteString(labels[y])
+			if o.Marginals {
+				w.WriteByte(' ')
+				w.WriteString(fmtProb(tokenMarginal(d, L, t, y)))
+			}
+			w.WriteByte('\n')
+		}
+		w.WriteByte('\n')
+	}
+}
+
+func writeTagSlash(w *bufio.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, o *StreamOptions) {
+	L := len(labels)
+	for k, path := range d.Paths {
+		for t, y := range path {
+			if t > 0 {
+				w.WriteByte(' ')
+			}
+			w.WriteString(ex.Text[t])
+			w.WriteByte('/')
+			w.WriteString(labels[y])
+			if o.Marginals {
+				w.WriteByte('/')
+				w.WriteString(fmtProb(tokenMarginal(d, L, t, y)))
+			}
+		}
+		if o.Decode.N > 1 {
+			w.WriteByte('\t')
+			w.WriteString(fmtProb(d.Probs[k]))
+		}
+		w.WriteByte('\n')
+	}
+	if o.Decode.N > 1 {
+		w.WriteByte('\n')
+	}
+}
+
+// tagFloat is a probability or score written with 6 decimals.
+type tagFloat float64
+
+func (f tagFloat) MarshalJSON() ([]byte, error) {
+	return strconv.AppendFloat(nil, float64(f), 'f', 6, 64), nil
+}
+
+type tagCandidate struct {
+	Labels    []string   `json:"labels"`
+	Marginals []tagFloat `json:"marginals"`
+	Prob      tagFloat   `json:"prob"`
+	Score     tagFloat   `json:"score"`
+}
+
+type tagSequence struct {
+	Tokens []string `json:"tokens"`
+	tagCandidate
+	NBest []tagCandidate `json:"nbest,omitempty"`
+}
+
+func writeTagJSON(w io.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, o *StreamOptions) error {
+	L := len(labels)
+	cand := func(k int) tagCandidate {
+		c := tagCandidate{Prob: tagFloat(d.Probs[k]), Score: tagFloat(d.Scores[k])}
+		for t, y := range d.Paths[k] {
+			c.Labels = append(c.Labels, labels[y])
+			c.Marginals = append(c.Marginals, tagFloat(tokenMarginal(d, L, t, y)))
+		}
+		return c
+	}
+	s := tagSequence{Tokens: ex.Text, tagCandidate: cand(0)}
+	if s.Tokens == nil {
+		s.Tokens = []string{}
+	}
+	if s.Labels == nil {
+		s.Labels, s.Marginals = []string{}, []tagFloat{}
+	}
+	if o.Decode.N > 1 {
+		for k := range d.Paths {
+			s.NBest = append(s.NBest, cand(k))
+		}
+	}
+	b, err := json.Marshal(&s)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}
