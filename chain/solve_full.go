@@ -70,6 +70,9 @@ func (tr *trainer) solveFull(ctx context.Context, init []float64, resume *Checkp
 			}
 			break
 		}
+		if tr.op.Step != nil {
+			tr.op.Step(iter+1, opt.Objective())
+		}
 	}
 	// The solution: full size, exact zeros outside the active set.
 	w := make([]float64, len(tr.m.W))

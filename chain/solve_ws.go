@@ -451,6 +451,9 @@ func (tr *trainer) restrictedSolve(ctx context.Context, run *wsRun) error {
 		run.stalls = 0
 		run.inner++
 		run.hist = append(run.hist, opt.Objective())
+		if tr.op.Step != nil {
+			tr.op.Step(run.inner, opt.Objective())
+		}
 		if fyGap(opt.X(), tr.obj.M, tr.lam1, tr.lam2) <= target {
 			break
 		}

@@ -72,3 +72,22 @@ func TestKthSmallest(t *testing.T) {
 		assert.True(t, math.IsInf(kthSmallest(v, n), 1))
 	}
 }
+
+// TestWorkingSetDeterministicAcrossThreads: the working-set solver gives
+// bit-identical models for any number of threads.
+func TestWorkingSetDeterministicAcrossThreads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	c := randomCorpus(rng, 150, 6, 40, 2, 4, false)
+	var ref []float64
+	for _, threads := range []int{1, 2, 8} {
+		m, res := trainTiny(t, c, 4, 40, Options{Threads: threads, SumForm: true, C1: 0.5, C2: 0.5, Solver: SolverWorkingSet, MaxIter: 300})
+		require.Equal(t, SolverWorkingSet, res.Solver)
+		if ref == nil {
+			ref = m.W
+			continue
+		}
+		for j := range ref {
+			require.Equal(t, math.Float64bits(ref[j]), math.Float64bits(m.W[j]), "threads=%d: weight %d", threads, j)
+		}
+	}
+}

@@ -108,8 +108,15 @@ type Options struct {
 	// start). It is not modified.
 	Init []float64
 
-	// Progress, when not nil, is called after every iteration.
+	// Progress, when not nil, is called with every line of the log: every
+	// iteration of the full solver, every full pass of the working-set
+	// solver.
 	Progress func(Iteration)
+	// Step, when not nil, is called after every OWL-QN iteration of either
+	// solver with the iteration count and the objective P(w) there (exact:
+	// the working-set solver's w is zero outside its set), for fine-grained
+	// time-to-objective measurements.
+	Step func(iter int, primal float64)
 
 	// Checkpoint, when not nil, is called every CheckpointEvery iterations
 	// (0 means 10) with the state needed to continue the run; Resume

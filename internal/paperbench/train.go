@@ -35,7 +35,7 @@ type TrainRow struct {
 	Iterations     int     `json:"iterations"`      // OWL-QN iterations
 	Passes         int     `json:"passes"`          // logged passes (full passes for the working-set solver)
 	SecPerIter     float64 `json:"sec_per_iter"`    // training seconds / OWL-QN iterations
-	SecToTarget    float64 `json:"sec_to_target"`   // first logged point with primal <= target (-1: not reached)
+	SecToTarget    float64 `json:"sec_to_target"`   // first OWL-QN iteration with primal <= target, since the solve started (-1: not reached)
 	SecToEpsilon   float64 `json:"sec_to_epsilon"`  // first logged point with gap <= epsilon (-1: not reached)
 	Seconds        float64 `json:"seconds"`         // whole solve
 	FinalGap       float64 `json:"final_gap"`       // average form
@@ -50,15 +50,24 @@ type TrainRow struct {
 	DistBound float64 `json:"dist_bound"`
 
 	log   []chain.Iteration
+	steps []stepPoint
 	bound float64 // sqrt(2 G / (alpha beta)) of this solve
 }
 
-// timeTo returns the training seconds of the first logged point whose
-// objective is at most target, or -1.
+// stepPoint is the objective after one OWL-QN iteration and the seconds
+// since the solve started (set-up included).
+type stepPoint struct {
+	iter    int
+	primal  float64
+	seconds float64
+}
+
+// timeTo returns the seconds (since the solve started) of the first OWL-QN
+// iteration whose objective is at most target, or -1.
 func timeTo(r TrainRow, target float64) float64 {
-	for _, it := range r.log {
-		if it.Primal <= target {
-			return it.Seconds
+	for _, p := range r.steps {
+		if p.primal <= target {
+			return p.seconds
 		}
 	}
 	return -1
@@ -117,9 +126,13 @@ func trainOnce(ctx context.Context, ds *Data, cfg TrainConfig, solver chain.Solv
 	}
 	t0 := time.Now()
 	var log []chain.Iteration
+	var steps []stepPoint
 	op := chain.Options{SumForm: true, C1: cfg.C1, C2: cfg.C2, Solver: solver, Threads: threads,
 		Epsilon: cfg.Epsilon, MaxIter: cfg.MaxIter, MonitorEvery: 5,
 		Progress: func(it chain.Iteration) { log = append(log, it) },
+		Step: func(iter int, primal float64) {
+			steps = append(steps, stepPoint{iter, primal, time.Since(t0).Seconds()})
+		},
 		Monitor: func(chain.Iteration, []float64) (bool, error) {
 			return cfg.Budget > 0 && time.Since(t0) > cfg.Budget, nil
 		}}
@@ -142,13 +155,13 @@ func trainOnce(ctx context.Context, ds *Data, cfg TrainConfig, solver chain.Solv
 		}
 	}
 	tgt := math.Inf(-1)
-	for _, it := range log {
-		if it.Iter >= cfg.TargetIter {
-			tgt = it.Primal
+	for _, p := range steps {
+		if p.iter >= cfg.TargetIter {
+			tgt = p.primal
 			break
 		}
 	}
-	row.log = log
+	row.log, row.steps = log, steps
 	row.SecToTarget = timeTo(row, target)
 	return row, m.W, tgt, nil
 }
