@@ -216,42 +216,23 @@ func (o *objective) buildColumns() {
 	}
 }
 
-// observedCounts returns F(x, y_gold) summed over the corpus, full size.
+// observedCounts returns F(x, y_gold) summed over the corpus, full size:
+// the state block position by position, then tailCounts.
 func observedCounts(m *Model, c *sparse.Corpus) []float64 {
 	L := m.NumLabels()
 	obs := make([]float64, len(m.W))
-	toff, poff := m.TransOffset(), m.PairOffset()
-	for i := 0; i < c.Len(); i++ {
-		start, T := c.Span(i)
-		for t := 0; t < T; t++ {
-			p := start + t
-			y := int(c.Labels[p])
-			cols, vals := c.Unary.Row(p)
-			for k, a := range cols {
-				v := 1.0
-				if vals != nil {
-					v = vals[k]
-				}
-				obs[int(a)*L+y] += v
+	for p := 0; p < c.Positions(); p++ {
+		y := int(c.Labels[p])
+		cols, vals := c.Unary.Row(p)
+		for k, a := range cols {
+			v := 1.0
+			if vals != nil {
+				v = vals[k]
 			}
-			if t > 0 {
-				yp := int(c.Labels[p-1])
-				if m.Transitions {
-					obs[toff+yp*L+y]++
-				}
-				if m.NumPair > 0 && c.Pair.Rows() > 0 {
-					pc, pv := c.Pair.Row(p)
-					for k, a := range pc {
-						v := 1.0
-						if pv != nil {
-							v = pv[k]
-						}
-						obs[poff+int(a)*L*L+yp*L+y] += v
-					}
-				}
-			}
+			obs[int(a)*L+y] += v
 		}
 	}
+	tailCounts(obs[m.StateLen():], m, c)
 	return obs
 }
 

@@ -51,16 +51,7 @@ func (o *Optimizer) Restore(st State) error {
 	}
 	o.set.L1 = st.L1
 	copy(o.x, st.X)
-	o.mem.reset()
-	for i := range st.S {
-		o.mem.s[i] = o.mem.s[i][:n]
-		o.mem.y[i] = o.mem.y[i][:n]
-		copy(o.mem.s[i], st.S[i])
-		copy(o.mem.y[i], st.Y[i])
-		o.mem.rho[i] = st.Rho[i]
-		o.mem.yy[i] = o.ops.dot(st.Y[i], st.Y[i])
-	}
-	o.mem.count = len(st.S)
+	o.installMemory(st)
 	o.iter = st.Iter
 	return o.Reevaluate()
 }
@@ -80,6 +71,13 @@ func (o *Optimizer) SetMemory(st State) error {
 			return errors.New("owlqn: malformed memory pair")
 		}
 	}
+	o.installMemory(st)
+	return nil
+}
+
+// installMemory copies the pairs of st (already checked) into the memory.
+func (o *Optimizer) installMemory(st State) {
+	n := len(o.x)
 	o.mem.reset()
 	for i := range st.S {
 		o.mem.s[i] = o.mem.s[i][:n]
@@ -90,5 +88,4 @@ func (o *Optimizer) SetMemory(st State) error {
 		o.mem.yy[i] = o.ops.dot(st.Y[i], st.Y[i])
 	}
 	o.mem.count = len(st.S)
-	return nil
 }
