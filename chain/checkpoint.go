@@ -74,10 +74,7 @@ func (tr *trainer) restore(ck *Checkpoint, run *fullRun) error {
 	if k != len(ck.Active) {
 		return errors.New("chain: checkpoint active set is not part of the feature set")
 	}
-	saved := tr.op.ResetMemoryOnScreen
-	tr.op.ResetMemoryOnScreen = true
-	tr.fs.Restrict(keep)
-	tr.op.ResetMemoryOnScreen = saved
+	tr.fs.Restrict(keep) // the optimizer follows; Restore then replaces its memory
 	if err := tr.opt.Restore(ck.opt); err != nil {
 		return err
 	}

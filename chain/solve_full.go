@@ -35,8 +35,7 @@ func (tr *trainer) solveFull(ctx context.Context, init []float64, resume *Checkp
 	if init != nil {
 		sparse.Gather(x, init, active)
 	}
-	fn := func(x, grad []float64) (float64, error) { return tr.obj.evaluate(ctx, x, grad) }
-	opt, err := owlqn.New(x, fn, owlqn.Settings{M: tr.op.Memory, L1: tr.lam1, Threads: tr.op.Threads})
+	opt, err := owlqn.New(x, tr.evalFunc(ctx), tr.optSettings())
 	if err != nil {
 		return nil, nil, err
 	}

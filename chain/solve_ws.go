@@ -26,10 +26,12 @@ import (
 //     feature;
 //   - the next W: the support of w, the transitions, and the features
 //     with the smallest priority (beta - |m_j|) / Rnorm_j (negative for
-//     features that violate the optimality conditions), twice as many as
-//     the last W;
-//   - OWL-QN restricted to W (restricted passes score only W) until the
-//     restricted gap falls below wsInnerFraction * G.
+//     features that violate the optimality conditions), twice the
+//     support (nextWorkingSet says when it doubles instead);
+//   - OWL-QN restricted to W (restricted passes score only W), started
+//     from the full pass's value and gradient with the last set's
+//     curvature, until the restricted gap falls below wsInnerFraction of
+//     the smaller of G and its own start (restrictedSolve).
 //
 // Leaving a feature out of W decides nothing: every full pass re-prices
 // every unscreened feature, and the loop stops only on the full gap, so
@@ -113,10 +115,9 @@ func (tr *trainer) solveWorkingSet(ctx context.Context, init []float64) (*Result
 // initialSet returns the features of u in the support of init (nil: none)
 // plus the transitions.
 func (tr *trainer) initialSet(u []int32, init []float64) []int32 {
-	toff, poff := int32(tr.m.TransOffset()), int32(tr.m.PairOffset())
 	var w0 []int32
 	for _, j := range u {
-		if (j >= toff && j < poff) || (init != nil && init[j] != 0) {
+		if tr.isTransition(j) || (init != nil && init[j] != 0) {
 			w0 = append(w0, j)
 		}
 	}
@@ -129,13 +130,9 @@ func (tr *trainer) initialSet(u []int32, init []float64) []int32 {
 // startRestricted starts an optimizer on the current working set at x (an
 // evaluation: the marginals of the full pass belong to x).
 func (tr *trainer) startRestricted(ctx context.Context, x []float64) error {
-	fn := func(x, grad []float64) (float64, error) { return tr.obj.evaluate(ctx, x, grad) }
-	opt, err := owlqn.New(x, fn, owlqn.Settings{M: tr.op.Memory, L1: tr.lam1, Threads: tr.op.Threads})
+	opt, err := owlqn.New(x, tr.evalFunc(ctx), tr.optSettings())
 	if err != nil {
 		return err
-	}
-	if tr.opt != nil {
-		tr.opt.Close()
 	}
 	tr.opt = opt
 	return nil
@@ -156,8 +153,7 @@ func (tr *trainer) startAt(ctx context.Context, run *wsRun) error {
 	for k, v := range run.next {
 		g[k] = tr.lam2*v - run.nextM[k]
 	}
-	fn := func(x, grad []float64) (float64, error) { return tr.obj.evaluate(ctx, x, grad) }
-	opt, err := owlqn.NewEvaluated(run.next, tr.opt.F(), g, fn, owlqn.Settings{M: tr.op.Memory, L1: tr.lam1, Threads: tr.op.Threads})
+	opt, err := owlqn.NewEvaluated(run.next, tr.opt.F(), g, tr.evalFunc(ctx), tr.optSettings())
 	if err != nil {
 		return err
 	}
@@ -320,7 +316,7 @@ func (tr *trainer) priority(run *wsRun, q int, s *int) float64 {
 		*s++
 		return math.Inf(-1)
 	}
-	if j >= int32(tr.m.TransOffset()) && j < int32(tr.m.PairOffset()) {
+	if tr.isTransition(j) {
 		return math.Inf(-1)
 	}
 	if r := tr.rnorm.at(j); r > 0 {

@@ -26,11 +26,10 @@ type Tagger struct {
 }
 
 type tagScratch struct {
-	enc  *features.Encoder // a clone: encoders keep scratch buffers
-	ws   *inference.Workspace
-	lat  lattice
-	seq  sparse.Corpus
-	path []int
+	enc *features.Encoder // a clone: encoders keep scratch buffers
+	ws  *inference.Workspace
+	lat lattice
+	seq sparse.Corpus
 }
 
 // NewTagger returns a Tagger for m.

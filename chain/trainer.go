@@ -51,6 +51,21 @@ func newTrainer(m *Model, c *sparse.Corpus, op Options) *trainer {
 	return tr
 }
 
+// evalFunc is the smooth part of the objective as the optimizer calls it.
+func (tr *trainer) evalFunc(ctx context.Context) owlqn.Func {
+	return func(x, grad []float64) (float64, error) { return tr.obj.evaluate(ctx, x, grad) }
+}
+
+// optSettings are the optimizer settings of every solve.
+func (tr *trainer) optSettings() owlqn.Settings {
+	return owlqn.Settings{M: tr.op.Memory, L1: tr.lam1, Threads: tr.op.Threads}
+}
+
+// isTransition reports whether feature j is a label-bigram feature.
+func (tr *trainer) isTransition(j int32) bool {
+	return int(j) >= tr.m.TransOffset() && int(j) < tr.m.PairOffset()
+}
+
 // modelFeatures returns the feature set of the model: every feature, or the
 // observed pairs only, and always the transitions when the model has them.
 func (tr *trainer) modelFeatures() []int32 {
@@ -58,7 +73,7 @@ func (tr *trainer) modelFeatures() []int32 {
 	obs := tr.obj.obs.cursor()
 	var all []int32
 	for j := int32(0); int(j) < len(m.W); j++ {
-		isTrans := int(j) >= m.TransOffset() && int(j) < m.PairOffset()
+		isTrans := tr.isTransition(j)
 		switch {
 		case isTrans && !m.Transitions:
 		case isTrans || !tr.op.ObservedPairs || obs.at(j) != 0:

@@ -228,7 +228,6 @@ type scratch struct {
 	unary []float64
 	trans []float64
 	at    []float64
-	f32   []float32
 }
 
 var scratchPool = sync.Pool{New: func() any { return &scratch{ws: inference.NewWorkspace(0, 0)} }}

@@ -335,10 +335,6 @@ func compactVec(v []float64, keep []int32) []float64 {
 	return v[:len(keep)]
 }
 
-// dot, norm1 and norm2 run the chunked kernels of kernels.go serially, so they
-// give the same bits as the optimizer's parallel kernels.
-func dot(a, b []float64) float64 { return (*vecops)(nil).dot(a, b) }
-
+// norm1 runs the chunked kernel of kernels.go serially, so it gives the
+// same bits as the optimizer's parallel kernel.
 func norm1(x []float64) float64 { return (*vecops)(nil).norm1(x) }
-
-func norm2(x []float64) float64 { return math.Sqrt(dot(x, x)) }
