@@ -3,6 +3,7 @@ package chain
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/sparsetag/sparsetag/sparse"
@@ -12,6 +13,19 @@ import (
 type PathOptions struct {
 	K        int     // number of beta values; 0 means 100 (the paper)
 	MinRatio float64 // smallest beta as a fraction of beta_max; 0 means 0.1 (the paper)
+	// Betas, when not nil, are the values of beta to solve, in decreasing
+	// order; they replace K and MinRatio (e.g. one grid for every fold of
+	// a cross-validation, see PathBetas).
+	Betas []float64
+
+	// Score, when not nil, rates each solution of the path (higher is
+	// better), e.g. the F1 of the model on a development set; Result.Score
+	// holds it. Path then stops early once the score has peaked (Patience)
+	// and leaves the best-scoring solution in the model (see Selected).
+	Score func(w []float64) (float64, error)
+	// Patience is the number of consecutive betas whose score is below the
+	// best one after which the path stops (with Score); 0 means 3.
+	Patience int
 }
 
 // PathBetas returns K values log-spaced from betaMax down to minRatio*betaMax,
@@ -28,29 +42,40 @@ func PathBetas(betaMax float64, k int, minRatio float64) []float64 {
 	return out
 }
 
-// Path solves the training problem of opts (paper form, alpha = opts.Alpha)
-// for K values of beta from beta_max down to MinRatio*beta_max, warm-starting
-// each from the previous solution and screening from its first iteration on
-// the whole feature set (a screened set is never reused at a smaller beta,
-// section 5 of the design note). After each beta, each is called (if not nil)
-// with the index, the result and the full-size solution, which it must not
-// keep without copying. On return m.W holds the last solution.
-func Path(ctx context.Context, m *Model, c *sparse.Corpus, opts Options, po PathOptions, each func(k int, res *Result, w []float64) error) ([]*Result, error) {
-	if opts.SumForm {
-		return nil, errors.New("chain: a regularization path is defined in the paper's form (alpha, beta), not with c1/c2")
+// Selected returns the index of the result with the highest Score (the
+// first of equal ones), or -1 when no result was scored.
+func Selected(results []*Result) int {
+	best := -1
+	for i, r := range results {
+		if r.Score != nil && (best < 0 || *r.Score > *results[best].Score) {
+			best = i
+		}
 	}
-	if err := opts.validate(); err != nil {
+	return best
+}
+
+// Path solves the training problem of opts for a decreasing sequence of
+// betas, from beta_max down to MinRatio*beta_max (or po.Betas), at a fixed
+// alpha (opts.Alpha; in the sum form alpha = 2 C2 / C1 and beta = C1/n
+// varies). Each beta is warm-started from the previous solution, with
+// screening from its first pass (a screened set is never reused at a
+// smaller beta, section 5 of the design note). With the working-set
+// solver, each beta also starts from the strong rule's working set
+// (strongSet) and the L-BFGS curvature of the previous beta
+// (carriedMemory).
+//
+// After each beta, each is called (if not nil) with the index, the result
+// and the full-size solution, which it must not keep without copying. On
+// return m.W holds the last solution, or with po.Score the best-scoring
+// one (Selected).
+func Path(ctx context.Context, m *Model, c *sparse.Corpus, opts Options, po PathOptions, each func(k int, res *Result, w []float64) error) ([]*Result, error) {
+	opts, err := pathForm(opts)
+	if err != nil {
 		return nil, err
 	}
 	op := opts.defaults()
-	if po.K == 0 {
-		po.K = 100
-	}
-	if po.MinRatio == 0 {
-		po.MinRatio = 0.1
-	}
-	if po.K < 1 || !(po.MinRatio > 0 && po.MinRatio <= 1) {
-		return nil, errors.New("chain: path needs K >= 1 and 0 < MinRatio <= 1")
+	if err := po.check(); err != nil {
+		return nil, err
 	}
 	if err := checkCorpus(m, c); err != nil {
 		return nil, err
@@ -62,9 +87,15 @@ func Path(ctx context.Context, m *Model, c *sparse.Corpus, opts Options, po Path
 	if err := tr.prepare(ctx); err != nil {
 		return nil, err
 	}
+	betas := po.Betas
+	if betas == nil {
+		betas = PathBetas(tr.betaMax, po.K, po.MinRatio)
+	}
+	tr.path = true
+	sel := pathSelection{patience: po.Patience}
 	var out []*Result
 	w := op.Init
-	for k, beta := range PathBetas(tr.betaMax, po.K, po.MinRatio) {
+	for k, beta := range betas {
 		lam1, lam2, err := tr.lambdas(beta, 0)
 		if err != nil {
 			return out, err
@@ -73,14 +104,96 @@ func Path(ctx context.Context, m *Model, c *sparse.Corpus, opts Options, po Path
 		if err != nil {
 			return out, err
 		}
+		tr.prevLam1 = lam1
 		out = append(out, res)
 		w = sol
+		stop := false
+		if po.Score != nil {
+			if stop, err = sel.add(po.Score, res, sol); err != nil {
+				return out, err
+			}
+		}
 		if each != nil {
 			if err := each(k, res, sol); err != nil {
 				return out, err
 			}
 		}
+		if stop {
+			break
+		}
 	}
 	copy(m.W, w)
+	if sel.best != nil {
+		copy(m.W, sel.best)
+	}
 	return out, nil
+}
+
+// pathForm returns the paper-form options of a path: in the sum form,
+// alpha = 2 C2 / C1 (the ratio stays fixed along the path).
+func pathForm(opts Options) (Options, error) {
+	if !opts.SumForm {
+		return opts, opts.validate()
+	}
+	if !(opts.C1 > 0) || !(opts.C2 > 0) {
+		return opts, errors.New("chain: a regularization path in the sum form needs C1 > 0 and C2 > 0 (their ratio fixes alpha)")
+	}
+	opts.Alpha, opts.SumForm, opts.C1, opts.C2 = 2*opts.C2/opts.C1, false, 0, 0
+	return opts, opts.validate()
+}
+
+func (po *PathOptions) check() error {
+	if po.Patience == 0 {
+		po.Patience = 3
+	}
+	if po.Betas != nil {
+		for i, b := range po.Betas {
+			if !(b > 0) || math.IsInf(b, 1) || (i > 0 && b >= po.Betas[i-1]) {
+				return fmt.Errorf("chain: path betas must be positive, finite and decreasing (beta %d = %g)", i, b)
+			}
+		}
+		if len(po.Betas) == 0 {
+			return errors.New("chain: empty list of path betas")
+		}
+		return nil
+	}
+	if po.K == 0 {
+		po.K = 100
+	}
+	if po.MinRatio == 0 {
+		po.MinRatio = 0.1
+	}
+	if po.K < 1 || !(po.MinRatio > 0 && po.MinRatio <= 1) || po.Patience < 1 {
+		return errors.New("chain: path needs K >= 1, 0 < MinRatio <= 1 and Patience >= 1")
+	}
+	return nil
+}
+
+// pathSelection keeps the best-scoring solution of a path and decides when
+// the score has peaked.
+type pathSelection struct {
+	patience  int
+	best      []float64
+	bestScore float64
+	worse     int // consecutive scores below the best
+}
+
+// add scores the solution w of res and reports whether the path should
+// stop: the score has been below the best for patience betas in a row.
+func (s *pathSelection) add(score func([]float64) (float64, error), res *Result, w []float64) (bool, error) {
+	v, err := score(w)
+	if err != nil {
+		return false, fmt.Errorf("chain: scoring the solution at beta %g: %w", res.Beta, err)
+	}
+	if math.IsNaN(v) {
+		return false, fmt.Errorf("chain: the score of the solution at beta %g is NaN", res.Beta)
+	}
+	res.Score = &v
+	if s.best == nil || v > s.bestScore {
+		s.best = append(s.best[:0], w...)
+		s.bestScore, s.worse = v, 0
+		return false, nil
+	}
+	s.worse++
+	return s.worse >= s.patience, nil
 }

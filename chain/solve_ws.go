@@ -63,6 +63,24 @@ type wsRun struct {
 	// stalls counts consecutive restricted solves that made no step.
 	stalls      int
 	lastMonitor int
+	// strongThr: features with |m_j| >= strongThr must enter the working
+	// set (the strong rule at the first pass of a path's beta; else +Inf).
+	strongThr float64
+	// floor is the smallest working set: wsInitialSize, or along a path
+	// the size of the strong rule's set (strongSet).
+	floor int
+	// carry is the curvature of the previous beta's solve (path only),
+	// used by the first restricted solve.
+	carry *carriedState
+}
+
+// carriedState is the L-BFGS memory a working-set solve ended with, over
+// the features w, at L2 coefficient lam2: the curvature the next solve of
+// a path starts from.
+type carriedState struct {
+	st   owlqn.State
+	w    []int32
+	lam2 float64
 }
 
 // solveWorkingSet minimizes the objective by working sets from the
@@ -86,10 +104,12 @@ func (tr *trainer) solveWorkingSet(ctx context.Context, init []float64) (*Result
 		sparse.Gather(x, init, w0)
 	}
 	run.size = max(wsInitialSize/2, len(w0))
+	run.floor = wsInitialSize
 	if err := tr.startRestricted(ctx, x); err != nil {
 		return nil, nil, err
 	}
 	defer func() { tr.opt = nil }()
+	run.carry, tr.carry = tr.carry, nil
 	for {
 		stop, err := tr.fullPass(ctx, run)
 		if err != nil {
@@ -98,6 +118,9 @@ func (tr *trainer) solveWorkingSet(ctx context.Context, init []float64) (*Result
 		if stop {
 			break
 		}
+		if len(run.u) == 0 {
+			return tr.allScreened(ctx, run)
+		}
 		tr.nextWorkingSet(run)
 		if err := tr.restrictedSolve(ctx, run); err != nil {
 			return nil, nil, err
@@ -105,6 +128,33 @@ func (tr *trainer) solveWorkingSet(ctx context.Context, init []float64) (*Result
 	}
 	w := make([]float64, len(tr.m.W))
 	sparse.Scatter(w, tr.opt.X(), fs.active)
+	if err := tr.finish(run.res, w); err != nil {
+		return nil, nil, err
+	}
+	if tr.path {
+		tr.carry = &carriedState{st: tr.opt.Snapshot(), w: slices.Clone(fs.active), lam2: tr.lam2}
+	}
+	run.res.Seconds = time.Since(run.t0).Seconds()
+	return run.res, w, nil
+}
+
+// allScreened ends a solve in which screening proved every weight zero at
+// the optimum: w* = 0, whose objective it evaluates. The gap over the
+// unscreened features (none) is 0.
+func (tr *trainer) allScreened(ctx context.Context, run *wsRun) (*Result, []float64, error) {
+	tr.fs.SetActive(nil)
+	f, err := tr.obj.loss(ctx, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	it := Iteration{Iter: run.inner, Primal: f, Screened: tr.fs.Screened(), Seconds: time.Since(run.t0).Seconds()}
+	run.res.Iterations = append(run.res.Iterations, it)
+	if tr.op.Progress != nil {
+		tr.op.Progress(it)
+	}
+	run.res.Converged, run.res.StopReason = true, "gap"
+	tr.carry = nil
+	w := make([]float64, len(tr.m.W))
 	if err := tr.finish(run.res, w); err != nil {
 		return nil, nil, err
 	}
@@ -271,7 +321,12 @@ func (tr *trainer) screenUnscreened(run *wsRun, gap float64) {
 // keeps the weights and m over it in run.next and run.nextM.
 func (tr *trainer) nextWorkingSet(run *wsRun) {
 	its := run.res.Iterations
-	size := max(wsInitialSize, 2*len(run.supp))
+	strong := len(its) == 1 && tr.prevLam1 > tr.lam1
+	run.strongThr = math.Inf(1)
+	if strong {
+		run.strongThr = 2*tr.lam1 - tr.prevLam1
+	}
+	size := max(run.floor, 2*len(run.supp))
 	if n := len(its); n >= 2 && its[n-1].Gap > wsInnerFraction*its[n-2].Gap {
 		size = max(size, 2*run.size)
 	}
@@ -284,6 +339,13 @@ func (tr *trainer) nextWorkingSet(run *wsRun) {
 			must++
 		}
 		run.sel = append(run.sel, p)
+	}
+	if strong {
+		// The strong rule's set (Tibshirani et al., JRSS-B 2012): the
+		// support, the transitions and every feature with |m_j(w_prev)| >=
+		// 2 beta_k - beta_{k-1}; the full passes check it.
+		size = max(must, 1)
+		run.floor = size
 	}
 	size = min(len(run.u), max(size, must))
 	thr := kthSmallest(run.sel, size)
@@ -308,7 +370,8 @@ func (tr *trainer) nextWorkingSet(run *wsRun) {
 }
 
 // priority returns the working-set priority of u[q]: -Inf for the support
-// (s walks run.supp and is advanced past q) and the transitions, else
+// (s walks run.supp and is advanced past q), the transitions and the
+// strong rule's features (|m_j| >= run.strongThr), else
 // (beta - |m_j|)/Rnorm_j.
 func (tr *trainer) priority(run *wsRun, q int, s *int) float64 {
 	j := run.u[q]
@@ -316,7 +379,7 @@ func (tr *trainer) priority(run *wsRun, q int, s *int) float64 {
 		*s++
 		return math.Inf(-1)
 	}
-	if tr.isTransition(j) {
+	if tr.isTransition(j) || math.Abs(run.mU[q]) >= run.strongThr {
 		return math.Inf(-1)
 	}
 	if r := tr.rnorm.at(j); r > 0 {
@@ -330,17 +393,26 @@ func (tr *trainer) priority(run *wsRun, q int, s *int) float64 {
 // features that left the set lose those entries): curvature kept across
 // working sets. It returns nil when there is nothing to carry.
 func (tr *trainer) carriedMemory(run *wsRun) *owlqn.State {
-	if tr.opt == nil || run.prevW == nil {
+	var st owlqn.State
+	prevW, dLam2 := run.prevW, 0.0
+	switch {
+	case run.carry != nil:
+		// The first restricted solve of a path's beta: the curvature of the
+		// previous beta, whose Hessian differs by (lam2 - its lam2) I.
+		st, prevW, dLam2 = run.carry.st, run.carry.w, tr.lam2-run.carry.lam2
+		run.carry = nil
+	case tr.opt == nil || run.prevW == nil:
 		return nil
+	default:
+		st = tr.opt.Snapshot()
 	}
-	st := tr.opt.Snapshot()
 	if len(st.S) == 0 {
 		return nil
 	}
 	ws := tr.fs.active
-	pos := make([]int32, len(run.prevW)) // new position of each old feature, or -1
+	pos := make([]int32, len(prevW)) // new position of each old feature, or -1
 	k := 0
-	for q, j := range run.prevW {
+	for q, j := range prevW {
 		for k < len(ws) && ws[k] < j {
 			k++
 		}
@@ -363,6 +435,7 @@ func (tr *trainer) carriedMemory(run *wsRun) *owlqn.State {
 		s, y := embed(st.S[i]), embed(st.Y[i])
 		sy := 0.0
 		for k := range s {
+			y[k] += dLam2 * s[k]
 			sy += s[k] * y[k]
 		}
 		if !(sy > 0) {

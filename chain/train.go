@@ -163,6 +163,8 @@ type Result struct {
 	SecondsScreening     float64
 	Converged            bool   // the gap reached Epsilon (or the Delta rule fired)
 	StopReason           string // "gap", "delta", "max-iter", "line-search", "monitor"
+	// Score is the PathOptions.Score of the solution (nil when not scored).
+	Score *float64 `json:",omitempty"`
 	// ScreenedSet holds the full indices of the features removed by
 	// screening (nil without screening).
 	ScreenedSet sparse.Bitset `json:"-"`

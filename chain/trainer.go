@@ -33,6 +33,12 @@ type trainer struct {
 	onePenalty  bool   // Train: a single solve (the static bounds can go after use)
 	solver      Solver // the solver of the current solve
 
+	// Along a path: the L1 coefficient of the previous solve (0: none; the
+	// strong rule) and the curvature its working-set solve ended with.
+	path     bool
+	prevLam1 float64
+	carry    *carriedState
+
 	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
 	keepBuf                []int32   // scratch of screening
 	scratch                screenScratch

@@ -23,12 +23,14 @@ type pathFlags struct {
 	minRatio float64
 	epsilon  float64
 	screen   string
+	solver   string
 	gamma    float64
 	threads  int
 	maxIter  int
 	minFreq  int
 	report   string
 	out      string
+	cpuprof  string
 }
 
 func runPath(e *env, args []string) error {
@@ -47,15 +49,22 @@ func runPath(e *env, args []string) error {
 	fs.Float64Var(&pf.minRatio, "min-ratio", 0.1, "smallest beta as a fraction of beta_max")
 	fs.Float64Var(&pf.epsilon, "epsilon", 1e-6, "target duality gap at every beta")
 	fs.StringVar(&pf.screen, "screen", "pinsker", "safe screening rule: none, pinsker, paper or both (paper and both need T = 1)")
+	fs.StringVar(&pf.solver, "solver", "working-set", "`solver` at each beta: working-set (warm-started from the strong rule's set and the previous beta's curvature; needs --screen pinsker, else full) or full (the paper's Algorithm 1)")
 	fs.Float64Var(&pf.gamma, "gamma", 0, "screen only when the gap has fallen by this factor since the last check (paper: 0.5; 0: at every iteration)")
 	fs.IntVar(&pf.threads, "threads", runtime.NumCPU(), "worker goroutines (the solutions do not depend on it)")
 	fs.IntVar(&pf.maxIter, "max-iter", 1000, "maximum number of iterations per beta")
 	fs.StringVar(&pf.report, "report", "", "write the training report of every beta as JSON to `file`")
 	fs.StringVar(&pf.out, "out", "", "write the paper's figures (rejection and reservation ratios over iterations) as PNG into `dir`")
+	fs.StringVar(&pf.cpuprof, "cpuprofile", "", "write a CPU profile of the path to `file`")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	stop, err := startCPUProfile(pf.cpuprof)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	if pf.betas < 1 {
 		return usagef("--betas must be >= 1")
 	}
@@ -94,7 +103,7 @@ func runPath(e *env, args []string) error {
 		ds.Name, ds.Desc, d, pf.alpha, pf.betas, pf.minRatio, pf.epsilon, pf.screen, pf.gamma)
 	fmt.Fprintf(e.stdout, "%4s  %11s  %6s  %9s  %10s  %9s  %9s\n", "k", "beta/bmax", "iters", "seconds", "gap", "nonzero", "screened")
 	op := chain.Options{
-		Alpha: pf.alpha, Epsilon: pf.epsilon, Screen: chain.ScreenRule(pf.screen), Gamma: pf.gamma,
+		Alpha: pf.alpha, Epsilon: pf.epsilon, Screen: chain.ScreenRule(pf.screen), Solver: chain.Solver(pf.solver), Gamma: pf.gamma,
 		Threads: pf.threads, MaxIter: pf.maxIter,
 	}
 	t0 := time.Now()

@@ -90,17 +90,11 @@ func runTrain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if tf.cpuprof != "" {
-		f, err := os.Create(tf.cpuprof)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stop, err := startCPUProfile(tf.cpuprof)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	if len(pos) != 1 {
 		return usagef("want exactly one training file, got %d (see tagger train -h)", len(pos))
 	}
@@ -276,4 +270,21 @@ func (es *earlyStop) check(it chain.Iteration, w []float64) (bool, error) {
 		fmt.Fprintf(es.e.stderr, "validation at iteration %d: f1 %.4f (best %.4f at %d)\n", it.Iter, f1, es.bestF1, es.bestIter)
 	}
 	return es.bad >= es.patience, nil
+}
+
+// startCPUProfile starts a CPU profile into path ("" : none) and returns
+// the function that stops it.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
