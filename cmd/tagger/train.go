@@ -48,6 +48,12 @@ type trainFlags struct {
 	patience   int
 	validEach  int
 	validFold  string
+
+	selectDev   string
+	selectEval  string
+	selectFolds int
+	selectFloor float64
+	betas       int
 }
 
 func runTrain(e *env, args []string) error {
@@ -81,8 +87,13 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.ckpt, "checkpoint", "", "write a checkpoint to `file` every --checkpoint-every iterations (atomically)")
 	fs.IntVar(&tf.ckptEvery, "checkpoint-every", 10, "iterations between checkpoints")
 	fs.StringVar(&tf.valid, "valid", "", "labeled validation `file` (same format): evaluate every --valid-every iterations, keep the best model, stop after --patience checks without improvement")
-	fs.StringVar(&tf.validFold, "valid-folds", "", "OCR folds of the validation file (default all)")
-	fs.IntVar(&tf.patience, "patience", 3, "validation checks without improvement before stopping (with --valid)")
+	fs.StringVar(&tf.validFold, "valid-folds", "", "OCR folds of the --valid or --select file (default all)")
+	fs.IntVar(&tf.patience, "patience", 3, "validation checks without improvement before stopping (with --valid); with --select, betas whose dev score is below the best before the path stops")
+	fs.StringVar(&tf.selectDev, "select", "", "select the penalty on this labeled development `file` (same format): solve a path of penalties from beta_max down to --select-floor beta_max (warm starts, screening, working sets; --c1/--c2 fix only the L1/L2 ratio), score each model (chunk F1, or token accuracy), stop when the score has peaked, save the best model and print the path table")
+	fs.StringVar(&tf.selectEval, "select-eval", "", "also score every model of the --select path on this labeled `file` (reported in the table and JSON as eval; not used to choose)")
+	fs.IntVar(&tf.selectFolds, "select-folds", 0, "select the penalty by `K`-fold cross-validation of the training file instead of --select (sequence i in fold i mod K), then refit on all of it")
+	fs.Float64Var(&tf.selectFloor, "select-floor", 1e-5, "smallest penalty of the --select path, as a fraction of beta_max")
+	fs.IntVar(&tf.betas, "betas", 26, "number of penalties of the --select path, log-spaced from beta_max to --select-floor beta_max")
 	fs.IntVar(&tf.validEach, "valid-every", 10, "iterations between validation checks (with --valid)")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
 	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run")
@@ -134,20 +145,13 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
 			c.Len(), c.Positions(), len(labels), enc.Unary().Len()+enc.Pair().Len(), len(m.W), time.Since(t0).Seconds())
 	}
-	op := chain.Options{
-		Alpha: tf.alpha, Beta: tf.beta, BetaRatio: tf.betaRatio,
-		Epsilon: tf.epsilon, RelEpsilon: tf.relEpsilon, Delta: tf.delta, MaxIter: tf.maxIter, Threads: tf.threads,
-		Screen: chain.ScreenRule(tf.screen), Solver: chain.Solver(tf.solver), ObservedPairs: tf.observed, Memory: tf.memory,
-	}
-	if tf.c1 >= 0 {
-		op.SumForm, op.C1, op.C2 = true, tf.c1, tf.c2
-	}
-	limit, err := memlimit.Parse(tf.memLimit)
+	op, err := tf.options()
 	if err != nil {
-		return nil, usagef("--memory-limit: %v", err)
+		return nil, err
 	}
-	op.MemoryLimit = limit
-	memlimit.SetTrainingGC(limit)
+	if tf.selectDev != "" || tf.selectFolds > 0 {
+		return selectModel(e, path, tf, op, m, c, exs)
+	}
 	if tf.ckpt != "" {
 		op.CheckpointEvery = tf.ckptEvery
 		op.Checkpoint = func(ck *chain.Checkpoint) error {
@@ -287,4 +291,23 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// options returns the training options of the flags.
+func (tf *trainFlags) options() (chain.Options, error) {
+	op := chain.Options{
+		Alpha: tf.alpha, Beta: tf.beta, BetaRatio: tf.betaRatio,
+		Epsilon: tf.epsilon, RelEpsilon: tf.relEpsilon, Delta: tf.delta, MaxIter: tf.maxIter, Threads: tf.threads,
+		Screen: chain.ScreenRule(tf.screen), Solver: chain.Solver(tf.solver), ObservedPairs: tf.observed, Memory: tf.memory,
+	}
+	if tf.c1 >= 0 {
+		op.SumForm, op.C1, op.C2 = true, tf.c1, tf.c2
+	}
+	limit, err := memlimit.Parse(tf.memLimit)
+	if err != nil {
+		return op, usagef("--memory-limit: %v", err)
+	}
+	op.MemoryLimit = limit
+	memlimit.SetTrainingGC(limit)
+	return op, nil
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSelectOnDev: tagger train --select solves the path, marks the row
+// with the best dev score, and saves that model: evaluating it on the dev
+// file gives the chosen row's score.
+func TestSelectOnDev(t *testing.T) {
+	dir := t.TempDir()
+	model, report := filepath.Join(dir, "sel.model"), filepath.Join(dir, "sel.json")
+	out := mustRun(t, "train", "--format", "ocr", "--folds", "1", "--select", "embedded:ocr/letter.data.gz", "--valid-folds", "2",
+		"--c1", "1", "--c2", "1", "--betas", "8", "--select-floor", "0.002", "--patience", "2", "--quiet",
+		"--model", model, "--report", report, "embedded:ocr/letter.data.gz")
+	rep := readJSONMap(t, report)
+	requireKeys(t, "report", rep, "path", "chosen", "beta_max", "alpha", "metric", "seconds_total")
+	path := rep["path"].([]any)
+	require.NotEmpty(t, path)
+	chosen := int(num(t, rep, "chosen"))
+	best := -1.0
+	for i, r := range path {
+		row := r.(map[string]any)
+		requireKeys(t, "row", row, "beta_over_beta_max", "c1", "c2", "passes", "iterations", "nonzero", "screened", "gap", "dev_score", "seconds", "chosen")
+		s := num(t, row, "dev_score")
+		best = max(best, s)
+		assert.Equal(t, i == chosen, row["chosen"].(bool), "row %d", i)
+	}
+	score := num(t, path[chosen].(map[string]any), "dev_score")
+	assert.Equal(t, best, score, "the chosen row has the best dev score")
+	assert.Equal(t, 1, strings.Count(out, "\n*"), "one marked row:\n%s", out)
+	assert.Contains(t, out, fmt.Sprintf("token accuracy %.4f", score))
+	ev := mustRun(t, "eval", "--format", "ocr", "--folds", "2", "--model", model, "embedded:ocr/letter.data.gz")
+	assert.Contains(t, ev, fmt.Sprintf("\naccuracy: %.4f\n", score), "the saved model is the chosen one")
+}
+
+// TestSelectByFolds: cross-validation averages the fold scores of each
+// beta, picks the best mean, and refits on all the training data.
+func TestSelectByFolds(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "cv.json")
+	out := mustRun(t, "train", "--format", "ocr", "--folds", "1", "--select-folds", "3",
+		"--c1", "1", "--c2", "1", "--betas", "6", "--select-floor", "0.005", "--patience", "2", "--quiet",
+		"--model", filepath.Join(dir, "cv.model"), "--report", report, "embedded:ocr/letter.data.gz")
+	assert.Contains(t, out, "refit on all ")
+	rep := readJSONMap(t, report)
+	requireKeys(t, "report", rep, "refit", "folds")
+	chosen := int(num(t, rep, "chosen"))
+	best := -1.0
+	for _, r := range rep["path"].([]any) {
+		row := r.(map[string]any)
+		fs := row["fold_scores"].([]any)
+		require.Len(t, fs, 3)
+		mean := 0.0
+		for _, v := range fs {
+			mean += v.(float64) / 3
+		}
+		assert.InDelta(t, mean, num(t, row, "dev_score"), 1e-12)
+		best = max(best, mean)
+	}
+	assert.InDelta(t, best, num(t, rep["path"].([]any)[chosen].(map[string]any), "dev_score"), 1e-12)
+	refit := rep["refit"].(map[string]any)
+	assert.InDelta(t, num(t, rep["path"].([]any)[chosen].(map[string]any), "beta_over_beta_max"), num(t, refit, "beta_over_beta_max"), 1e-9)
+
+	for _, bad := range [][]string{
+		{"--select", "x", "--select-folds", "3"},
+		{"--select-folds", "1"},
+		{"--select-folds", "3", "--c1", "0", "--c2", "1"},
+	} {
+		args := append([]string{"train", "--format", "ocr", "--folds", "1"}, bad...)
+		_, errs, code := runTagger(t, append(args, "embedded:ocr/letter.data.gz")...)
+		assert.Equal(t, 2, code, "%v: %s", bad, errs)
+	}
+}
