@@ -22,7 +22,7 @@ func TestBenchPaper(t *testing.T) {
 	if !ok {
 		t.Fatalf("rows = %v", r["rows"])
 	}
-	want := map[string][]string{"syn1": {"none", "paper", "pinsker"}, "ocr": {"none", "pinsker"}, "ocr-letters": {"none", "paper", "pinsker"}}
+	want := map[string][]string{"syn1": {"none", "paper", "pinsker", "pinsker-ws"}, "ocr": {"none", "pinsker", "pinsker-ws"}, "ocr-letters": {"none", "paper", "pinsker", "pinsker-ws"}}
 	got := map[string][]string{}
 	for _, x := range rows {
 		row := x.(map[string]any)
@@ -41,7 +41,10 @@ func TestBenchPaper(t *testing.T) {
 			}
 			continue
 		}
-		requireKeys(t, what, row, "screening_s", "with_screening_s", "speedup", "rejection_final", "max_weight_diff", "tolerance", "diff_over_bound")
+		requireKeys(t, what, row, "screening_s", "with_screening_s", "speedup", "rejection_final", "max_weight_diff", "tolerance", "diff_over_bound", "solver", "ratio")
+		if wantRatio := map[bool]string{true: "best-solver", false: "same-solver"}[rule == "pinsker-ws"]; row["ratio"] != wantRatio {
+			t.Errorf("%s: ratio %v, want %s", what, row["ratio"], wantRatio)
+		}
 		solver, with, speedup := num(t, row, "solver_s"), num(t, row, "with_screening_s"), num(t, row, "speedup")
 		if !approxEqual(speedup*with, solver, 0, 1e-9) {
 			t.Errorf("%s: speedup %v != %v / %v", what, speedup, solver, with)
@@ -79,6 +82,7 @@ func TestBenchUsage(t *testing.T) {
 		{"bench", "nope"},
 		{"bench", "paper", "--data", "syn7"},
 		{"bench", "paper", "--rules", "euclid"},
+		{"bench", "paper", "--rules", "paper-ws"},
 		{"bench", "paper", "--scale", "0"},
 		{"bench", "paper", "extra"},
 	} {
