@@ -56,13 +56,13 @@ var paperTable = map[string]paperRow{
 // rigorous bound sqrt(2 G/(alpha beta)) + sqrt(2 G'/(alpha beta)) from both
 // runs' final gaps (<= 1 when both models are what the gaps certify).
 type benchRow struct {
-	Data           string   `json:"data"`
-	Rule           string   `json:"rule"`
-	Solver         string   `json:"solver"`
+	Data   string `json:"data"`
+	Rule   string `json:"rule"`
+	Solver string `json:"solver"`
 	// Ratio says what Speedup compares: "same-solver" (the full solver
 	// with vs without screening) or "best-solver" (the working-set path
 	// with screening vs the unscreened full solver).
-	Ratio string `json:"ratio,omitempty"`
+	Ratio          string   `json:"ratio,omitempty"`
 	SolverS        *float64 `json:"solver_s,omitempty"`
 	ScreeningS     *float64 `json:"screening_s,omitempty"`
 	WithScreeningS *float64 `json:"with_screening_s,omitempty"`
