@@ -94,19 +94,25 @@ func Path(ctx context.Context, m *Model, c *sparse.Corpus, opts Options, po Path
 	tr.path = true
 	sel := pathSelection{patience: po.Patience}
 	var out []*Result
-	w := op.Init
+	w, prev := op.Init, []float64(nil)
+	var start []float64
 	for k, beta := range betas {
 		lam1, lam2, err := tr.lambdas(beta, 0)
 		if err != nil {
 			return out, err
 		}
-		res, sol, err := tr.solve(ctx, lam1, lam2, w, nil)
+		init := w
+		if op.Solver == SolverWorkingSet && k >= 2 {
+			start = predictStart(start, prev, w, math.Log(betas[k-1]/beta)/math.Log(betas[k-2]/betas[k-1]))
+			init = start
+		}
+		res, sol, err := tr.solve(ctx, lam1, lam2, init, nil)
 		if err != nil {
 			return out, err
 		}
 		tr.prevLam1 = lam1
 		out = append(out, res)
-		w = sol
+		prev, w = w, sol
 		stop := false
 		if po.Score != nil {
 			if stop, err = sel.add(po.Score, res, sol); err != nil {
@@ -127,6 +133,27 @@ func Path(ctx context.Context, m *Model, c *sparse.Corpus, opts Options, po Path
 		copy(m.W, sel.best)
 	}
 	return out, nil
+}
+
+// predictStart returns the starting point of the next beta of a
+// working-set path from the last two solutions: the secant predictor
+// w + r (w - prev), r the ratio of the log-beta steps, with the weights whose
+// sign would flip set to zero (the support changes there). It is only a
+// starting point: the solve evaluates it and certifies its result by the
+// gap. dst is reused.
+func predictStart(dst, prev, w []float64, r float64) []float64 {
+	if prev == nil {
+		return w
+	}
+	dst = resizeFloats(dst, len(w))
+	for j, v := range w {
+		p := v + r*(v-prev[j])
+		if p*v <= 0 {
+			p = 0
+		}
+		dst[j] = p
+	}
+	return dst
 }
 
 // pathForm returns the paper-form options of a path: in the sum form,
