@@ -51,8 +51,22 @@
 // gap, so the result is the optimum of the whole problem. The full solver
 // (the paper's Algorithm 1) is a plain loop: gap and Pinsker screening at
 // the current point (the screened features are dropped from the feature
-// set), the log line and the stopping rules, then one OWL-QN step. Path
-// solves a sequence of betas with warm starts.
+// set), the log line and the stopping rules, then one OWL-QN step.
+//
+// # Regularization paths and model selection
+//
+// Path solves a decreasing sequence of betas (beta_max down to a floor, or
+// PathOptions.Betas) at a fixed alpha, each warm-started from the
+// previous solution. With the working-set solver each beta starts from the
+// secant predictor of the last two solutions (sign flips set to zero),
+// from the strong rule's working set (the support, the transitions and
+// every feature with |m_j| >= 2 beta_k - beta_{k-1} at the start; the full
+// passes check it) and from the previous beta's L-BFGS pairs, whose y is
+// corrected for the new L2 term. Its first full pass is the sequential
+// screening step: the gap at the new beta from the warm point. With
+// PathOptions.Score (e.g. F1 on a development set) it stops once the
+// score has been below its best for Patience betas and leaves the best
+// model in place (Selected); tagger train --select is this.
 //
 // Training is deterministic: sequences are split into a fixed number of
 // shards whatever Options.Threads is, and every reduction runs in a fixed

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,6 +73,18 @@ func parseToy() (tokens [][][]string, labels [][]string) {
 
 // trainToy encodes the toy corpus with toyTemplate and trains a model on it.
 func trainToy() (*chain.Model, error) {
+	m, c, err := encodeToy()
+	if err != nil {
+		return nil, err
+	}
+	// beta = 0.01 beta_max: weak regularization for a corpus this small.
+	_, err = chain.Train(context.Background(), m, c, chain.Options{BetaRatio: 0.01})
+	return m, err
+}
+
+// encodeToy encodes the toy corpus with toyTemplate and returns an
+// untrained model for it and the corpus.
+func encodeToy() (*chain.Model, *sparse.Corpus, error) {
 	tokens, labels := parseToy()
 
 	// Label names get ids in order of first appearance.
@@ -92,18 +105,13 @@ func trainToy() (*chain.Model, error) {
 		}
 		// grow=true: unseen attributes are added to the dictionaries.
 		if err := enc.Encode(c, features.Columns(tokens[i]), y, true); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	enc.Freeze(0) // the dictionaries are fixed from now on
 
 	m, err := chain.NewModel(names, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
-	if err != nil {
-		return nil, err
-	}
-	// beta = 0.01 beta_max: weak regularization for a corpus this small.
-	_, err = chain.Train(context.Background(), m, c, chain.Options{BetaRatio: 0.01})
-	return m, err
+	return m, c, err
 }
 
 // Train a chunker on six toy sentences and tag a sentence it has not seen.
@@ -251,4 +259,35 @@ func ExampleEvaluation() {
 	//   NP: precision 0.3333, recall 0.5000, F1 0.4000
 	//   VP: precision 1.0000, recall 1.0000, F1 1.0000
 	// sentences entirely right: 1 of 2
+}
+
+// Choose the penalty on held-out data: a path from beta_max down to
+// 0.001 beta_max, each model scored (here by a toy score: the number of
+// non-zero weights, capped at 12; real programs tag a development set and
+// return its F1), stopped once the score has peaked; the model keeps the
+// best solution.
+func ExamplePath_select() {
+	m, c, err := encodeToy()
+	if err != nil {
+		log.Fatal(err)
+	}
+	score := func(w []float64) (float64, error) {
+		n := 0
+		for _, v := range w {
+			if v != 0 {
+				n++
+			}
+		}
+		return -math.Abs(float64(n - 12)), nil
+	}
+	opts := chain.Options{Solver: chain.SolverWorkingSet}
+	res, err := chain.Path(context.Background(), m, c, opts, chain.PathOptions{K: 12, MinRatio: 0.001, Score: score, Patience: 2}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	best := chain.Selected(res)
+	fmt.Printf("solved %d of 12 betas; chose beta/beta_max %.3f with %d non-zero weights\n",
+		len(res), res[best].Beta/res[best].BetaMax, res[best].NonZero)
+	// Output:
+	// solved 5 of 12 betas; chose beta/beta_max 0.285 with 8 non-zero weights
 }

@@ -217,6 +217,9 @@ func printSelect(w io.Writer, rep *selectReport) {
 	ch := rep.Path[rep.Chosen]
 	fmt.Fprintf(w, "selected: beta/beta_max %.4g (beta %.4g, c1 %.4g, c2 %.4g), %s %.4f, %d non-zero\n",
 		ch.Ratio, ch.Beta, ch.C1, ch.C2, rep.Metric, ch.Score, ch.NonZero)
+	if rep.Chosen == len(rep.Path)-1 && len(rep.Path) == rep.Betas {
+		fmt.Fprintf(w, "note: the score was still improving at the smallest penalty; a smaller --select-floor (now %g) may select a better model\n", rep.Floor)
+	}
 	if r := rep.Refit; r != nil {
 		fmt.Fprintf(w, "refit on all %d sequences: beta %.4g (c1 %.4g, c2 %.4g), %d non-zero, gap %.2e, %.1fs\n",
 			rep.Sequences, r.Beta, r.C1, r.C2, r.NonZero, r.Gap, r.Seconds)
