@@ -40,7 +40,7 @@ import (
 
 const (
 	wsInitialSize   = 4096 // smallest working set
-	wsInnerFraction = 0.3 // restricted solves stop at this fraction of the full gap
+	wsInnerFraction = 0.3  // restricted solves stop at this fraction of the full gap
 	wsMaxInner      = 50   // restricted iterations between two full passes at most
 )
 
