@@ -59,6 +59,8 @@ var docInputs = map[string]struct {
 }{
 	"embedded:conll2000/train.txt.gz": {"train-small.txt", "train", 60},
 	"embedded:conll2000/test.txt.gz":  {"test-small.txt", "test", 20},
+	"train.txt":                       {"train.txt", "train", 60},
+	"dev.txt":                         {"dev.txt", "test", 20},
 }
 
 // docShrink holds the flags appended to a documented command (a later flag
