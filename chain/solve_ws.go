@@ -61,7 +61,10 @@ type wsRun struct {
 	moved bool
 	sel   []float64 // scratch of nextWorkingSet
 	// stalls counts consecutive restricted solves that made no step.
-	stalls      int
+	stalls int
+	// reached: the last restricted solve met its target (a slow full
+	// gap then means the set was too small, not the solve too short).
+	reached     bool
 	lastMonitor int
 	// strongThr: features with |m_j| >= strongThr must enter the working
 	// set (the strong rule at the first pass of a path's beta; else +Inf).
@@ -315,9 +318,12 @@ func (tr *trainer) screenUnscreened(run *wsRun, gap float64) {
 // the support, the transitions, and the features of smallest priority
 // (beta - |m_j|)/Rnorm_j (negative for features that violate the
 // optimality conditions). Its size is twice the support (Celer's rule),
-// at least wsInitialSize, and twice the last set when the full gap did
-// not fall by wsInnerFraction since the last full pass (the set was too
-// small to make progress). It installs the set in the feature set and
+// at least wsInitialSize, and twice the last set when the last restricted
+// solve met its target but the full gap did not fall by wsInnerFraction
+// since the last full pass (the set was too small to make progress; a
+// solve cut short by wsMaxInner says nothing about the set, and doubling
+// then would grow the set to every feature, with the full solver's
+// memory). It installs the set in the feature set and
 // keeps the weights and m over it in run.next and run.nextM.
 func (tr *trainer) nextWorkingSet(run *wsRun) {
 	its := run.res.Iterations
@@ -327,7 +333,7 @@ func (tr *trainer) nextWorkingSet(run *wsRun) {
 		run.strongThr = 2*tr.lam1 - tr.prevLam1
 	}
 	size := max(run.floor, 2*len(run.supp))
-	if n := len(its); n >= 2 && its[n-1].Gap > wsInnerFraction*its[n-2].Gap {
+	if n := len(its); n >= 2 && run.reached && its[n-1].Gap > wsInnerFraction*its[n-2].Gap {
 		size = max(size, 2*run.size)
 	}
 	run.sel = run.sel[:0]
@@ -505,6 +511,7 @@ func (tr *trainer) restrictedSolve(ctx context.Context, run *wsRun) error {
 	}
 	g0 := fyGap(opt.X(), tr.obj.M, tr.lam1, tr.lam2)
 	target := wsInnerFraction * math.Min(g0, run.res.Iterations[len(run.res.Iterations)-1].Gap)
+	run.reached = g0 <= target
 	for i := 0; i < wsMaxInner && run.inner < tr.op.MaxIter; i++ {
 		if err := opt.Iterate(); err != nil {
 			if !errors.Is(err, owlqn.ErrLineSearch) {
@@ -524,6 +531,7 @@ func (tr *trainer) restrictedSolve(ctx context.Context, run *wsRun) error {
 			tr.op.Step(run.inner, opt.Objective())
 		}
 		if fyGap(opt.X(), tr.obj.M, tr.lam1, tr.lam2) <= target {
+			run.reached = true
 			break
 		}
 	}
