@@ -33,44 +33,87 @@ type StreamOptions struct {
 // writes them to out in input order as soon as they and all before them
 // are done (output is flushed whenever the input is waited for).
 func Stream(out io.Writer, m *Model, r *dataset.Reader, o StreamOptions) error {
-	fixer, opt := o.Fixer, o.Decode
 	labels := m.Labels()
 	decs := make([]chain.Decoding, dataset.DefaultBatch)
 	w := bufio.NewWriter(out)
 	err := dataset.Stream(r, o.Threads, dataset.DefaultBatch, func(_, i, seq int, ex *dataset.Example) error {
-		if m.Peer != nil {
-			if err := PeerDecode(m.Peer, &decs[i], ex, opt.N, opt.Posterior); err != nil {
-				return fmt.Errorf("sequence %d: %w", seq+1, err)
-			}
-			return nil
-		}
-		o := opt
-		if fixer != nil {
-			var err error
-			if o.Fixed, err = fixer.Fixed(ex, seq); err != nil {
-				return err
-			}
-		}
-		if err := m.Tagger.Decode(&decs[i], ex.Input(), o); err != nil {
-			return fmt.Errorf("sequence %d: %w", seq+1, err)
-		}
-		return nil
+		return decode(&decs[i], m, ex, seq, &o)
 	}, func(i, _ int, ex *dataset.Example) error {
-		switch o.Output {
-		case CoNLL:
-			writeTagCoNLL(w, labels, ex, &decs[i], &o)
-		case Slash:
-			writeTagSlash(w, labels, ex, &decs[i], &o)
-		case JSON:
-			return writeTagJSON(w, labels, ex, &decs[i], &o)
-		}
-		return nil
+		return write(w, labels, ex, &decs[i], &o)
 	}, w.Flush)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
 	return err
 }
+
+// decode decodes ex, sequence seq (0-based) of its input, into d as o asks.
+func decode(d *chain.Decoding, m *Model, ex *dataset.Example, seq int, o *StreamOptions) error {
+	if m.Peer != nil {
+		if err := PeerDecode(m.Peer, d, ex, o.Decode.N, o.Decode.Posterior); err != nil {
+			return fmt.Errorf("sequence %d: %w", seq+1, err)
+		}
+		return nil
+	}
+	opt := o.Decode
+	if o.Fixer != nil {
+		var err error
+		if opt.Fixed, err = o.Fixer.Fixed(ex, seq); err != nil {
+			return err
+		}
+	}
+	if err := m.Tagger.Decode(d, ex.Input(), opt); err != nil {
+		return fmt.Errorf("sequence %d: %w", seq+1, err)
+	}
+	return nil
+}
+
+// write writes the decoding d of ex in the output format of o.
+func write(w *bufio.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, o *StreamOptions) error {
+	switch o.Output {
+	case CoNLL:
+		writeTagCoNLL(w, labels, ex, d, o)
+	case Slash:
+		writeTagSlash(w, labels, ex, d, o)
+	case JSON:
+		return writeTagJSON(w, labels, ex, d, o)
+	default:
+		return fmt.Errorf("unknown output format %q (want conll, slash or json)", o.Output)
+	}
+	return nil
+}
+
+// Writer decodes and writes one sequence at a time, exactly as Stream
+// does: the building block of pipelines that read and order their input
+// themselves (the Apache Beam example in examples/beam). The output of a
+// Writer over the sequences of an input, in order, is byte for byte the
+// output of Stream over that input. A Writer is not safe for concurrent
+// use: make one per goroutine (they can share the Model).
+type Writer struct {
+	m      *Model
+	o      StreamOptions
+	labels []string
+	dec    chain.Decoding
+}
+
+// NewWriter returns a Writer of m's decodings in the format of o
+// (o.Threads is ignored).
+func NewWriter(m *Model, o StreamOptions) *Writer {
+	return &Writer{m: m, o: o, labels: m.Labels()}
+}
+
+// Write decodes ex, sequence seq (0-based) of its input, and writes it to
+// w. On error nothing is written.
+func (tw *Writer) Write(w *bufio.Writer, ex *dataset.Example, seq int) error {
+	if err := decode(&tw.dec, tw.m, ex, seq, &tw.o); err != nil {
+		return err
+	}
+	return write(w, tw.labels, ex, &tw.dec, &tw.o)
+}
+
+// Best returns the label ids of the best sequence of the last successful
+// Write (valid until the next Write).
+func (tw *Writer) Best() []int { return tw.dec.Best() }
 
 // fmtProb formats a probability with 4 decimals (enough for reading, and
 // stable across platforms in golden tests).

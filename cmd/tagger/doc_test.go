@@ -60,6 +60,7 @@ var docInputs = map[string]struct {
 	"embedded:conll2000/train.txt.gz": {"train-small.txt", "train", 60},
 	"embedded:conll2000/test.txt.gz":  {"test-small.txt", "test", 20},
 	"train.txt":                       {"train.txt", "train", 60},
+	"train9.txt":                      {"train9.txt", "train", 60},
 	"dev.txt":                         {"dev.txt", "test", 20},
 }
 
