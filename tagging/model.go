@@ -8,6 +8,7 @@ package tagging
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -54,6 +55,34 @@ func Load(path string) (*Model, error) {
 	m, err := chain.LoadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	return &Model{Ours: m, Tagger: chain.NewTagger(m)}, nil
+}
+
+// LoadBytes is Load from the bytes of a model file (gzip-compressed or
+// not): for models that arrive over the network or as a pipeline's side
+// input. name is the model's name in error messages.
+func LoadBytes(name string, data []byte) (*Model, error) {
+	plain := data
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip: %w", name, err)
+		}
+		if plain, err = io.ReadAll(io.LimitReader(zr, peer.MaxModelBytes+1)); err != nil {
+			return nil, fmt.Errorf("%s: gzip: %w", name, err)
+		}
+	}
+	if peer.Detect(plain) != peer.FormatUnknown {
+		pm, err := peer.Parse(plain)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return &Model{Peer: pm}, nil
+	}
+	m, err := chain.UnmarshalModel(plain)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &Model{Ours: m, Tagger: chain.NewTagger(m)}, nil
 }

@@ -3,6 +3,7 @@ package tagging
 import (
 	"bufio"
 	"bytes"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -57,4 +58,23 @@ func TestWriterMatchesStream(t *testing.T) {
 			require.Equal(t, want.String(), got.String(), "%s, output %s", c.model, o.Output)
 		}
 	}
+}
+
+// TestLoadBytes checks that LoadBytes reads what Load reads (gzipped peer
+// models and an uncompressed one) and names the input in its errors.
+func TestLoadBytes(t *testing.T) {
+	for _, path := range []string{"../peer/testdata/conll.crfpp.gz", "../peer/testdata/conll.wapiti.gz", "../chain/testdata/fixed-v2.model"} {
+		want, err := Load(path)
+		require.NoError(t, err, path)
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		got, err := LoadBytes(path, data)
+		require.NoError(t, err, path)
+		require.Equal(t, want.Labels(), got.Labels(), path)
+		require.Equal(t, want.Peer == nil, got.Peer == nil, path)
+	}
+	_, err := LoadBytes("junk.model", []byte("not a model at all"))
+	require.ErrorContains(t, err, "junk.model")
+	_, err = LoadBytes("trunc.gz", []byte{0x1f, 0x8b, 1})
+	require.ErrorContains(t, err, "trunc.gz")
 }
