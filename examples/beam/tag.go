@@ -14,7 +14,6 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
@@ -141,14 +140,9 @@ func (fn *tagFileFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, 
 	}
 	defer in.Close()
 	outPath := strings.TrimSuffix(fn.Output, "/") + "/" + strings.TrimSuffix(path.Base(name), ".gz")
-	fs, err := filesystem.New(ctx, outPath)
+	out, err := createFile(ctx, outPath)
 	if err != nil {
 		return err
-	}
-	defer fs.Close()
-	out, err := fs.OpenWrite(ctx, outPath)
-	if err != nil {
-		return fmt.Errorf("%s: %w", outPath, err)
 	}
 	st := &fileTagger{name: name, opts: opts, tw: tagging.NewWriter(m, fn.streamOptions()), labels: m.Labels(),
 		w: bufio.NewWriter(out), freq: map[string]int{}, dead: dead}
@@ -160,11 +154,11 @@ func (fn *tagFileFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, 
 		st.bad(ctx, fmt.Sprintf("%s:%v", name, rr.err))
 	}
 	if err := st.w.Flush(); err != nil {
-		out.Close()
+		out.abort()
 		return fmt.Errorf("%s: %w", outPath, err)
 	}
-	if err := out.Close(); err != nil {
-		return fmt.Errorf("%s: %w", outPath, err)
+	if err := out.commit(ctx); err != nil {
+		return err
 	}
 	emitCounts(st.freq, counts)
 	return nil

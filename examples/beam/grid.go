@@ -1,0 +1,308 @@
+package beamtag
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/features"
+)
+
+func init() {
+	register.DoFn5x1[context.Context, GridPoint, []byte, []byte, func(GridResult), error](&trainFn{})
+	register.DoFn5x1[context.Context, int, func(*GridResult) bool, []byte, func(string), error](&bestFn{})
+	register.Function1x1[GridResult, string](formatResult)
+	register.Emitter1[GridResult]()
+	register.Iter1[GridResult]()
+}
+
+// GridConfig configures Grid.
+type GridConfig struct {
+	Train    string    // labeled training file (any Beam filesystem)
+	Dev      string    // labeled dev file; "" with Folds >= 2
+	Folds    int       // K-fold cross-validation of Train (sequence i in fold i mod K) instead of Dev
+	Format   string    // conll, crfsuite or conllu
+	Template string    // CRF++ template text for column formats ("": the default template)
+	C1s, C2s []float64 // the grid: every (c1, c2) pair
+	MaxIter  int       // OWL-QN iterations per training (0: the library's default)
+	Model    string    // where to write the best model
+	Report   string    // where to write one line per element (and the choice)
+}
+
+// GridPoint is one element of the grid: a penalty pair and a fold (-1: the
+// whole training file, scored on the dev file).
+type GridPoint struct {
+	C1, C2 float64
+	Fold   int
+}
+
+// GridResult is what one element's training produced.
+type GridResult struct {
+	GridPoint
+	Score      float64 // chunk F1 or token accuracy on the held-out data
+	NonZero    int
+	Iterations int
+	Seconds    float64
+	Model      []byte // the model file, dev mode only (folds refit at the end)
+}
+
+// Grid adds the training-grid pipeline to s: every (c1, c2, fold) element
+// trains independently; the best mean score wins and its model is written
+// to cfg.Model (with folds, refit on the whole training file). It returns
+// the per-element results.
+func Grid(s beam.Scope, cfg GridConfig) beam.PCollection {
+	s = s.Scope("sparsetag.Grid")
+	if cfg.Format == "" {
+		cfg.Format = string(dataset.CoNLL)
+	}
+	var pts []GridPoint
+	folds := []int{-1}
+	if cfg.Folds >= 2 {
+		folds = folds[:0]
+		for f := range cfg.Folds {
+			folds = append(folds, f)
+		}
+	}
+	for _, c1 := range cfg.C1s {
+		for _, c2 := range cfg.C2s {
+			for _, f := range folds {
+				pts = append(pts, GridPoint{C1: c1, C2: c2, Fold: f})
+			}
+		}
+	}
+	train := readWhole(s, cfg.Train)
+	dev := train // unused with folds, but a side input must exist
+	if cfg.Folds < 2 {
+		dev = readWhole(s, cfg.Dev)
+	}
+	tf := &trainFn{Format: cfg.Format, Template: cfg.Template, Folds: cfg.Folds, MaxIter: cfg.MaxIter}
+	results := beam.ParDo(s, tf, beam.Reshuffle(s, beam.CreateList(s, pts)), beam.SideInput{Input: train}, beam.SideInput{Input: dev})
+	grouped := beam.GroupByKey(s, beam.AddFixedKey(s, results))
+	choice := beam.ParDo(s, &bestFn{trainFn: *tf, Model: cfg.Model}, grouped, beam.SideInput{Input: train})
+	lines := beam.Flatten(s, beam.ParDo(s, formatResult, results), choice)
+	textio.Write(s, cfg.Report, lines)
+	return results
+}
+
+func readWhole(s beam.Scope, glob string) beam.PCollection {
+	return beam.ParDo(s, &readFileFn{}, fileio.ReadMatches(s, fileio.MatchFiles(s, glob)))
+}
+
+func formatResult(r GridResult) string {
+	return fmt.Sprintf("c1 %g\tc2 %g\tfold %d\tscore %.4f\tnonzero %d\titerations %d\tseconds %.2f",
+		r.C1, r.C2, r.Fold, r.Score, r.NonZero, r.Iterations, r.Seconds)
+}
+
+// examples caches parsed training files by digest, per worker.
+var examples struct {
+	sync.Mutex
+	m map[[32]byte][]dataset.Example
+}
+
+func cachedExamples(data []byte, format string) ([]dataset.Example, error) {
+	key := sha256.Sum256(append([]byte(format+"\x00"), data...))
+	examples.Lock()
+	defer examples.Unlock()
+	if exs, ok := examples.m[key]; ok {
+		return exs, nil
+	}
+	exs, err := dataset.Read("training data", bytes.NewReader(data), dataset.Options{Format: dataset.Format(format), Labeled: true})
+	if err != nil {
+		return nil, err
+	}
+	if examples.m == nil {
+		examples.m = make(map[[32]byte][]dataset.Example)
+	}
+	examples.m[key] = exs
+	return exs, nil
+}
+
+// trainFn trains and scores one grid element.
+type trainFn struct {
+	Format, Template string
+	Folds, MaxIter   int
+}
+
+func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, train, dev []byte, emit func(GridResult)) error {
+	all, err := cachedExamples(train, fn.Format)
+	if err != nil {
+		return err
+	}
+	tr, held := all, []dataset.Example(nil)
+	if pt.Fold >= 0 {
+		tr, held = split(all, fn.Folds, pt.Fold)
+	} else if held, err = cachedExamples(dev, fn.Format); err != nil {
+		return fmt.Errorf("dev: %w", err)
+	}
+	r, m, err := fn.train(ctx, tr, pt)
+	if err != nil {
+		return err
+	}
+	ev, err := dataset.Evaluate(chain.NewTagger(m), held, 1)
+	if err != nil {
+		return err
+	}
+	r.Score = ev.F1()
+	if pt.Fold < 0 {
+		var b bytes.Buffer
+		if _, err := m.WriteTo(&b); err != nil {
+			return err
+		}
+		r.Model = b.Bytes()
+	}
+	emit(r)
+	return nil
+}
+
+// split returns the sequences outside and inside fold f of K.
+func split(all []dataset.Example, K, f int) (train, held []dataset.Example) {
+	for i := range all {
+		if i%K == f {
+			held = append(held, all[i])
+		} else {
+			train = append(train, all[i])
+		}
+	}
+	return train, held
+}
+
+// train trains a model on exs at the penalties of pt (one thread: the
+// runner's parallelism is the elements).
+func (fn *trainFn) train(ctx context.Context, exs []dataset.Example, pt GridPoint) (GridResult, *chain.Model, error) {
+	t0 := time.Now()
+	enc, err := newEncoder(fn.Format, fn.Template)
+	if err != nil {
+		return GridResult{}, nil, err
+	}
+	c, labels, err := dataset.EncodeTraining(enc, exs, 1)
+	if err != nil {
+		return GridResult{}, nil, err
+	}
+	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	if err != nil {
+		return GridResult{}, nil, err
+	}
+	op := chain.Options{SumForm: true, C1: pt.C1, C2: pt.C2, MaxIter: fn.MaxIter, Threads: 1}
+	res, err := chain.Train(ctx, m, c, op)
+	if err != nil {
+		return GridResult{}, nil, fmt.Errorf("c1 %g, c2 %g, fold %d: %w", pt.C1, pt.C2, pt.Fold, err)
+	}
+	return GridResult{GridPoint: pt, NonZero: res.NonZero, Iterations: len(res.Iterations) - 1,
+		Seconds: time.Since(t0).Seconds()}, m, nil
+}
+
+// newEncoder is dataset.NewEncoder with the template given as text (the
+// workers of a cluster need not see the launcher's files).
+func newEncoder(format, template string) (*features.Encoder, error) {
+	f := dataset.Format(format)
+	if template == "" || (f != dataset.CoNLL && f != dataset.CoNLLU) {
+		return dataset.NewEncoder(f, "")
+	}
+	t, err := features.Compile(template)
+	if err != nil {
+		return nil, fmt.Errorf("template: %w", err)
+	}
+	return features.NewTemplateEncoder(t), nil
+}
+
+// bestFn chooses the penalty pair with the best mean score and writes its
+// model (with folds, refit on all the training data).
+type bestFn struct {
+	trainFn
+	Model string
+}
+
+func (fn *bestFn) ProcessElement(ctx context.Context, _ int, iter func(*GridResult) bool, train []byte, emit func(string)) error {
+	type agg struct {
+		sum  float64
+		n    int
+		best *GridResult
+	}
+	by := map[GridPoint]*agg{}
+	var keys []GridPoint
+	var r GridResult
+	for iter(&r) {
+		k := GridPoint{C1: r.C1, C2: r.C2}
+		a := by[k]
+		if a == nil {
+			a = &agg{}
+			by[k] = a
+			keys = append(keys, k)
+		}
+		a.sum, a.n = a.sum+r.Score, a.n+1
+		if r.Fold < 0 {
+			rr := r
+			a.best = &rr
+		}
+	}
+	if len(keys) == 0 {
+		return fmt.Errorf("grid: no results")
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].C1 != keys[j].C1 {
+			return keys[i].C1 < keys[j].C1
+		}
+		return keys[i].C2 < keys[j].C2
+	})
+	best := keys[0]
+	for _, k := range keys[1:] {
+		if by[k].sum/float64(by[k].n) > by[best].sum/float64(by[best].n) {
+			best = k
+		}
+	}
+	model, err := fn.bestModel(ctx, by[best].best, best, train)
+	if err != nil {
+		return err
+	}
+	if err := writeFile(ctx, fn.Model, model); err != nil {
+		return err
+	}
+	emit(fmt.Sprintf("best: c1 %g\tc2 %g\tmean score %.4f\tmodel %s", best.C1, best.C2, by[best].sum/float64(by[best].n), fn.Model))
+	return nil
+}
+
+// bestModel returns the model file of the chosen pair: the dev-mode
+// element's, or a refit on all of train.
+func (fn *bestFn) bestModel(ctx context.Context, r *GridResult, pt GridPoint, train []byte) ([]byte, error) {
+	if r != nil {
+		return r.Model, nil
+	}
+	all, err := cachedExamples(train, fn.Format)
+	if err != nil {
+		return nil, err
+	}
+	pt.Fold = -1
+	_, m, err := fn.train(ctx, all, pt)
+	if err != nil {
+		return nil, fmt.Errorf("refit: %w", err)
+	}
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// writeFile writes data to path on its Beam filesystem (see createFile).
+func writeFile(ctx context.Context, path string, data []byte) error {
+	f, err := createFile(ctx, path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.abort()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.commit(ctx)
+}
