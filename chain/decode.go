@@ -186,7 +186,7 @@ func (t *Tagger) Decode(d *Decoding, in Input, opt DecodeOptions) error {
 }
 
 func (t *Tagger) decode(s *tagScratch, d *Decoding, c *sparse.Corpus, i int, opt *DecodeOptions) error {
-	lat := t.m.score(&s.lat, t.m.W, c, i)
+	lat := t.score(s, c, i)
 	T, L := lat.T, lat.L
 	if opt.Constraints != nil && opt.Constraints.numLabels != L {
 		return fmt.Errorf("chain: constraints over %d labels, the model has %d", opt.Constraints.numLabels, L)

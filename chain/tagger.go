@@ -22,7 +22,8 @@ import (
 // Tagger is in use.
 type Tagger struct {
 	m    *Model
-	pool sync.Pool // *tagScratch
+	view *stateView // nil: score from the dense weights
+	pool sync.Pool  // *tagScratch
 }
 
 type tagScratch struct {
@@ -34,7 +35,7 @@ type tagScratch struct {
 
 // NewTagger returns a Tagger for m.
 func NewTagger(m *Model) *Tagger {
-	t := &Tagger{m: m}
+	t := &Tagger{m: m, view: newStateView(m)}
 	t.pool.New = func() any {
 		s := &tagScratch{ws: inference.NewWorkspace(16, len(m.Labels))}
 		if m.Encoder != nil {
@@ -118,10 +119,19 @@ func (t *Tagger) Tag(dst []int, in Input) ([]int, error) {
 	if err != nil {
 		return dst, err
 	}
-	lat := t.m.score(&s.lat, t.m.W, c, i)
+	lat := t.score(s, c, i)
 	dst = resizeInts(dst, lat.T)
 	inference.Viterbi(s.ws, lat, dst)
 	return dst, nil
+}
+
+// score returns the lattice of sequence i of c: from the sparse view of
+// the state weights when there is one, else from the dense weights.
+func (t *Tagger) score(s *tagScratch, c *sparse.Corpus, i int) *inference.Lattice {
+	if t.view != nil {
+		return t.view.score(t.m, &s.lat, c, i)
+	}
+	return t.m.score(&s.lat, t.m.W, c, i)
 }
 
 // Labels converts label ids into names, appending to dst.

@@ -1,0 +1,86 @@
+package chain
+
+import (
+	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// stateView is a read-only view of the non-zero state weights of a model,
+// by attribute (compressed sparse rows): the labels and weights of
+// attribute a are lab[off[a]:off[a+1]] and val[off[a]:off[a+1]]. A Tagger
+// derives it from Model.W when it is built and scores positions from it,
+// touching only non-zero weights; the Model stays the one owner of the
+// weights (which is why a Model must not change under its Tagger).
+//
+// Scores are bit-identical to the dense ones: for every label the same
+// non-zero terms are added in the same attribute order, and adding the
+// skipped zeros changes nothing.
+type stateView struct {
+	off []int32
+	lab []uint16
+	val []float64
+}
+
+// maxViewDensity is the largest fraction of non-zero state weights for
+// which a Tagger uses the view: above it, the dense rows are as small and
+// their contiguous loops faster.
+const maxViewDensity = 0.25
+
+// newStateView returns the view of m's state weights, or nil when dense
+// scoring is the better choice (dense weights, or more labels than uint16).
+func newStateView(m *Model) *stateView {
+	L, U := len(m.Labels), m.NumUnary
+	if L == 0 || L > 1<<16 || U == 0 {
+		return nil
+	}
+	state := m.W[:m.StateLen()]
+	nnz := 0
+	for _, w := range state {
+		if w != 0 {
+			nnz++
+		}
+	}
+	if float64(nnz) > maxViewDensity*float64(len(state)) {
+		return nil
+	}
+	v := &stateView{off: make([]int32, U+1), lab: make([]uint16, 0, nnz), val: make([]float64, 0, nnz)}
+	for a := range U {
+		for y, w := range state[a*L : a*L+L] {
+			if w != 0 {
+				v.lab, v.val = append(v.lab, uint16(y)), append(v.val, w)
+			}
+		}
+		v.off[a+1] = int32(len(v.lab))
+	}
+	return v
+}
+
+// score is Model.score from the view: the lattice of sequence i of c.
+func (v *stateView) score(m *Model, s *lattice, c *sparse.Corpus, i int) *inference.Lattice {
+	L := len(m.Labels)
+	start, T := c.Span(i)
+	if cap(s.unary) < T*L {
+		s.unary = make([]float64, T*L)
+	}
+	unary := s.unary[:T*L]
+	clear(unary)
+	for t := range T {
+		row := unary[t*L : t*L+L]
+		cols, vals := c.Unary.Row(start + t)
+		for k, a := range cols {
+			lo, hi := v.off[a], v.off[a+1]
+			lab, val := v.lab[lo:hi], v.val[lo:hi]
+			if vals == nil {
+				for q, y := range lab {
+					row[y] += val[q]
+				}
+				continue
+			}
+			x := vals[k]
+			for q, y := range lab {
+				row[y] += x * val[q]
+			}
+		}
+	}
+	return m.finishLattice(s, m.W, c, i, unary)
+}
