@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 	"sync"
 
@@ -145,11 +144,16 @@ func (fn *tagFileFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, 
 		return err
 	}
 	st := &fileTagger{name: name, opts: opts, tw: tagging.NewWriter(m, fn.streamOptions()), labels: m.Labels(),
-		w: bufio.NewWriter(out), freq: map[string]int{}, dead: dead}
+		w: bufio.NewWriter(out), freq: make([]int, len(m.Labels())), dead: dead}
 	rr := newRecordReader(in, opts.Format == dataset.Text)
+	ch := &chunk{sep: opts.Format != dataset.Text}
 	for rr.next() {
-		st.record(ctx, rr.rec, rr.first)
+		if ch.add(rr.rec, rr.first) >= chunkRecords {
+			st.chunk(ctx, ch)
+			ch.reset()
+		}
 	}
+	st.chunk(ctx, ch)
 	if rr.err != nil {
 		st.bad(ctx, fmt.Sprintf("%s:%v", name, rr.err))
 	}
@@ -160,7 +164,11 @@ func (fn *tagFileFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, 
 	if err := out.commit(ctx); err != nil {
 		return err
 	}
-	emitCounts(st.freq, counts)
+	for y, n := range st.freq {
+		if n > 0 {
+			counts(st.labels[y], n)
+		}
+	}
 	return nil
 }
 
@@ -190,17 +198,6 @@ func (fn *tagFileFn) streamOptions() tagging.StreamOptions {
 	return o
 }
 
-func emitCounts(freq map[string]int, emit func(string, int)) {
-	keys := make([]string, 0, len(freq))
-	for k := range freq {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		emit(k, freq[k])
-	}
-}
-
 // fileTagger is the state of tagging one file.
 type fileTagger struct {
 	name   string
@@ -209,40 +206,77 @@ type fileTagger struct {
 	labels []string
 	w      *bufio.Writer
 	seq    int
-	freq   map[string]int
+	freq   []int // tokens tagged with each label
 	dead   func(string)
 }
 
-// record tags the sequences of one record starting at line first of the
-// file; what cannot be read or tagged goes to the dead letters.
-func (ft *fileTagger) record(ctx context.Context, rec []byte, first int) {
-	r, err := dataset.NewReader(ft.name, bytes.NewReader(rec), ft.opts)
-	if err != nil {
-		ft.bad(ctx, fmt.Sprintf("%s:%d: %v", ft.name, first, err))
+// chunk tags the records of ch with one reader; after a record that
+// cannot be read it goes on with a new reader at the next record.
+func (ft *fileTagger) chunk(ctx context.Context, ch *chunk) {
+	for k := 0; k < ch.len(); {
+		r, err := dataset.NewReader(ft.name, bytes.NewReader(ch.from(k)), ft.opts)
+		if err != nil {
+			ft.bad(ctx, fmt.Sprintf("%s:%d: %v", ft.name, ch.firsts[k], err))
+			return
+		}
+		for r.Next() {
+			ex := r.Example()
+			ex.Line, _ = ch.fileLine(k, ex.Line)
+			ft.write(ctx, &ex)
+		}
+		err = r.Err()
+		if err == nil {
+			return
+		}
+		var pe *corpora.ParseError
+		if !errors.As(err, &pe) {
+			// Not a line's error (a sequence over the length limit): read
+			// the rest record by record to find it.
+			ft.oneByOne(ctx, ch, k)
+			return
+		}
+		line, bad := ch.fileLine(k, pe.Line)
+		pe.Line = line
+		ft.bad(ctx, err.Error())
+		k = bad + 1
+	}
+}
+
+// oneByOne tags records k.. of ch with a reader each.
+func (ft *fileTagger) oneByOne(ctx context.Context, ch *chunk, k int) {
+	for ; k < ch.len(); k++ {
+		r, err := dataset.NewReader(ft.name, bytes.NewReader(ch.record(k)), ft.opts)
+		if err == nil {
+			for r.Next() {
+				ex := r.Example()
+				ex.Line += ch.firsts[k] - 1
+				ft.write(ctx, &ex)
+			}
+			err = r.Err()
+		}
+		if err != nil {
+			var pe *corpora.ParseError
+			if errors.As(err, &pe) {
+				pe.Line += ch.firsts[k] - 1
+			} else {
+				err = fmt.Errorf("%s:%d: %w", ft.name, ch.firsts[k], err)
+			}
+			ft.bad(ctx, err.Error())
+		}
+	}
+}
+
+// write tags one example into the output, or sends it to the dead letters.
+func (ft *fileTagger) write(ctx context.Context, ex *dataset.Example) {
+	if err := ft.tw.Write(ft.w, ex, ft.seq); err != nil {
+		ft.bad(ctx, fmt.Sprintf("%s:%d: %v", ft.name, ex.Line, err))
 		return
 	}
-	for r.Next() {
-		ex := r.Example()
-		ex.Line += first - 1
-		if err := ft.tw.Write(ft.w, &ex, ft.seq); err != nil {
-			ft.bad(ctx, fmt.Sprintf("%s:%d: %v", ft.name, ex.Line, err))
-			continue
-		}
-		ft.seq++
-		sequencesCounter.Inc(ctx, 1)
-		tokensCounter.Inc(ctx, int64(ex.Len()))
-		for _, y := range ft.tw.Best() {
-			ft.freq[ft.labels[y]]++
-		}
-	}
-	if err := r.Err(); err != nil {
-		var pe *corpora.ParseError
-		if errors.As(err, &pe) {
-			pe.Line += first - 1
-		} else {
-			err = fmt.Errorf("%s:%d: %w", ft.name, first, err)
-		}
-		ft.bad(ctx, err.Error())
+	ft.seq++
+	sequencesCounter.Inc(ctx, 1)
+	tokensCounter.Inc(ctx, int64(ex.Len()))
+	for _, y := range ft.tw.Best() {
+		ft.freq[y]++
 	}
 }
 

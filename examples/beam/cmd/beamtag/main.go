@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -46,6 +47,8 @@ var (
 	c2s      = flag.String("c2s", "1", "grid: comma-separated c2 values")
 	maxIter  = flag.Int("max_iter", 0, "grid: OWL-QN iterations per training (0: the library default)")
 	report   = flag.String("report", "grid.txt", "grid: report file (one line per element and the choice)")
+
+	cpuprofile = flag.String("cpuprofile", "", "write a CPU profile of this process to `file` (local runner: the workers run in it)")
 )
 
 func main() {
@@ -55,6 +58,16 @@ func main() {
 	if err := build(s); err != nil {
 		fmt.Fprintln(os.Stderr, "beamtag:", err)
 		os.Exit(2)
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			log.Fatalf("beamtag: %v", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatalf("beamtag: %v", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if err := beamx.Run(context.Background(), p); err != nil {
 		log.Fatalf("beamtag: %v", err)
