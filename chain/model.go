@@ -122,17 +122,23 @@ type lattice struct {
 	transAt []float64
 }
 
+// zeroUnary returns the unary buffer of s resized to n and zeroed.
+func (s *lattice) zeroUnary(n int) []float64 {
+	if cap(s.unary) < n {
+		s.unary = make([]float64, n)
+	}
+	s.unary = s.unary[:n]
+	clear(s.unary)
+	return s.unary
+}
+
 // score fills s.lat with the scores of sequence i of c under the weights w
 // (laid out as in Model). w may be a model's W or a trainer's full-size
 // vector.
 func (m *Model) score(s *lattice, w []float64, c *sparse.Corpus, i int) *inference.Lattice {
 	L := len(m.Labels)
 	start, T := c.Span(i)
-	if cap(s.unary) < T*L {
-		s.unary = make([]float64, T*L)
-	}
-	unary := s.unary[:T*L]
-	clear(unary)
+	unary := s.zeroUnary(T * L)
 	state := w[:m.StateLen()]
 	for t := 0; t < T; t++ {
 		row := unary[t*L : t*L+L]

@@ -246,11 +246,7 @@ func (o *objective) scoreSparse(s *lattice, c *sparse.Corpus, i int) *inference.
 	m := o.m
 	L := m.NumLabels()
 	start, T := c.Span(i)
-	if cap(s.unary) < T*L {
-		s.unary = make([]float64, T*L)
-	}
-	unary := s.unary[:T*L]
-	clear(unary)
+	unary := s.zeroUnary(T * L)
 	w := o.wfull
 	for t := 0; t < T; t++ {
 		row := unary[t*L : t*L+L]

@@ -59,11 +59,7 @@ func newStateView(m *Model) *stateView {
 func (v *stateView) score(m *Model, s *lattice, c *sparse.Corpus, i int) *inference.Lattice {
 	L := len(m.Labels)
 	start, T := c.Span(i)
-	if cap(s.unary) < T*L {
-		s.unary = make([]float64, T*L)
-	}
-	unary := s.unary[:T*L]
-	clear(unary)
+	unary := s.zeroUnary(T * L)
 	for t := range T {
 		row := unary[t*L : t*L+L]
 		cols, vals := c.Unary.Row(start + t)
