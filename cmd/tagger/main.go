@@ -13,6 +13,7 @@
 //	eval    tag a labeled corpus and report accuracy and chunk F1
 //	dump    list the non-zero weights of a model as TSV
 //	explain show the features and transitions behind each predicted label
+//	convert write a CRFsuite model (or an old model file) as a model of this toolkit
 //	path    solve a regularization path over beta with safe screening
 //	bench   timing suites: tagger bench paper (the paper's table), tagger bench screen, tagger bench train (working-set vs full solver)
 //
@@ -32,7 +33,8 @@
 // read standard input when no file is given. --model also accepts models
 // trained by CRFsuite, CRF++ and Wapiti (see tagger tag -h); dump lists
 // their weights in the same layout and explain explains their labels, with
-// features named as each tool names them.
+// features named as each tool names them; convert turns a CRFsuite model
+// into one of ours (for --bio, --forced and everything else our models do).
 //
 // Inputs are files, "-" for standard input, or "embedded:NAME" for a corpus
 // built into the binary: embedded:ocr/letter.data.gz,
@@ -86,6 +88,7 @@ var commands = []command{
 	{"eval", "tag a labeled corpus and report accuracy and F1", runEval},
 	{"dump", "list the non-zero weights of a model as TSV", runDump},
 	{"explain", "show the features and transitions behind each predicted label", runExplain},
+	{"convert", "write a CRFsuite model as a model of this toolkit that tags exactly as it does", runConvert},
 	{"path", "solve a regularization path over beta with safe screening", runPath},
 	{"bench", "timing suites: bench paper (the paper's table), bench screen (fixed beta), bench train (solvers)", runBench},
 }

@@ -1,0 +1,68 @@
+package tagging
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
+)
+
+// TestConvertCRFsuite converts the CRFsuite fixture model and checks that
+// the converted model, written and read back, tags the fixture's 200 test
+// sentences exactly as the CRFsuite model does (every label crfsuite tag
+// printed), with the same marginals and
+// sequence probabilities to 1e-9; CRF++ and Wapiti models are refused.
+func TestConvertCRFsuite(t *testing.T) {
+	pm, err := Load("../peer/testdata/conll.crfsuite.gz")
+	require.NoError(t, err)
+	cm, err := Convert(pm)
+	require.NoError(t, err)
+	var file bytes.Buffer
+	_, err = cm.WriteTo(&file)
+	require.NoError(t, err)
+	ours, err := LoadBytes("converted", file.Bytes())
+	require.NoError(t, err)
+	require.Nil(t, ours.Peer)
+
+	input, err := dataset.ReadAll("../peer/testdata/test.crfsuite.gz")
+	require.NoError(t, err)
+	exs, err := dataset.Read("test", bytes.NewReader(input), dataset.Options{Format: dataset.CRFsuite, Labeled: true})
+	require.NoError(t, err)
+	require.Len(t, exs, 200)
+	tags, err := dataset.ReadAll("../peer/testdata/crfsuite.tags.gz") // crfsuite tag's own output
+	require.NoError(t, err)
+	var printed []string
+	for _, l := range strings.Split(string(tags), "\n") {
+		if l != "" {
+			printed = append(printed, l)
+		}
+	}
+	opt := chain.DecodeOptions{N: 1, Posterior: true}
+	var labels []string
+	for i := range exs {
+		var want, got chain.Decoding
+		require.NoError(t, PeerDecode(pm.Peer, &want, &exs[i], 1, true))
+		require.NoError(t, ours.Tagger.Decode(&got, exs[i].Input(), opt))
+		require.Equal(t, want.Paths[0], got.Paths[0], "sentence %d", i+1)
+		require.InDelta(t, want.Probs[0], got.Probs[0], 1e-9)
+		for k := range want.Marginal {
+			require.False(t, math.Abs(want.Marginal[k]-got.Marginal[k]) > 1e-9, "sentence %d marginal %d", i+1, k)
+		}
+		for _, y := range got.Paths[0] {
+			labels = append(labels, ours.Labels()[y])
+		}
+	}
+	require.Equal(t, printed, labels)
+
+	for _, path := range []string{"../peer/testdata/conll.crfpp.gz", "../peer/testdata/conll.wapiti.gz"} {
+		m, err := Load(path)
+		require.NoError(t, err)
+		_, err = Convert(m)
+		require.ErrorIs(t, err, ErrNotConvertible, path)
+	}
+}
