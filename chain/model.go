@@ -69,6 +69,19 @@ func NewModel(labels []string, numUnary, numPair int, transitions bool, enc *fea
 	return m, nil
 }
 
+// NewAttributeModel returns a model with all weights zero over the named
+// attributes of name:value attribute input (CRFsuite attribute files), with
+// label-bigram transitions and an encoder that knows exactly those
+// attributes, in that order: attribute i is attrs[i]. It is how a model
+// written by another tool over the same kind of input becomes one of ours.
+func NewAttributeModel(labels, attrs []string) (*Model, error) {
+	enc, err := features.NewEncoderFrom(features.KindAttributes, "", 0, attrs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("chain: NewAttributeModel: %w", err)
+	}
+	return NewModel(labels, len(attrs), 0, true, enc)
+}
+
 // dimension returns the length of W, or an error when it overflows the
 // limits of this implementation.
 func (m *Model) dimension() (int, error) {

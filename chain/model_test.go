@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestModelLayout checks that a Model's weight blocks are the blocks of its
@@ -43,4 +45,24 @@ func TestModelLayout(t *testing.T) {
 			t.Fatalf("round trip: Layout %+v, W %v", r.Layout, r.W)
 		}
 	}
+}
+
+// TestNewAttributeModel: attribute i of the model is attrs[i] in its
+// encoder, the layout has transitions and no pair block, every weight is
+// zero, and a duplicate attribute is refused.
+func TestNewAttributeModel(t *testing.T) {
+	m, err := NewAttributeModel([]string{"B", "I", "O"}, []string{"w=the", "w=cat", "pos=NN"})
+	require.NoError(t, err)
+	assert.Equal(t, 3, m.NumUnary)
+	assert.Equal(t, 0, m.NumPair)
+	assert.True(t, m.Transitions)
+	assert.Equal(t, 0, m.NonZero())
+	assert.Len(t, m.W, 3*3+3*3)
+	for i, name := range []string{"w=the", "w=cat", "pos=NN"} {
+		id, ok := m.Encoder.Unary().ID(name)
+		require.True(t, ok, name)
+		assert.Equal(t, int32(i), id)
+	}
+	_, err = NewAttributeModel([]string{"B"}, []string{"a", "a"})
+	assert.Error(t, err)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/sparsetag/sparsetag/chain"
-	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/peer"
 )
 
@@ -64,11 +63,7 @@ func convertCRFsuite(pm peer.Model) (*chain.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := features.NewEncoderFrom(features.KindAttributes, "", 0, names, nil)
-	if err != nil {
-		return nil, err
-	}
-	out, err := chain.NewModel(labels, len(names), 0, true, enc)
+	out, err := chain.NewAttributeModel(labels, names)
 	if err != nil {
 		return nil, err
 	}
