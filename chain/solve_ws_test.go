@@ -91,3 +91,22 @@ func TestWorkingSetDeterministicAcrossThreads(t *testing.T) {
 		}
 	}
 }
+
+// TestNumIterations: Result.NumIterations counts OWL-QN iterations (the
+// Step callbacks) for both solvers; the working-set solver logs fewer
+// entries (one per full pass) than it takes iterations.
+func TestNumIterations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	c := randomCorpus(rng, 80, 6, 30, 0, 3, false)
+	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
+		steps := 0
+		_, res := trainTiny(t, c, 3, 30, Options{BetaRatio: 0.01, Epsilon: 1e-10, Solver: s, MaxIter: 20000,
+			Step: func(int, float64) { steps++ }})
+		require.Equal(t, s, res.Solver)
+		assert.Equal(t, steps, res.NumIterations(), "%s", s)
+		assert.Positive(t, steps, "%s", s)
+		if s == SolverWorkingSet {
+			assert.Less(t, len(res.Iterations)-1, steps, "one log entry per full pass")
+		}
+	}
+}

@@ -170,6 +170,18 @@ type Result struct {
 	ScreenedSet sparse.Bitset `json:"-"`
 }
 
+// NumIterations returns the number of OWL-QN iterations of the solve, for
+// both solvers. The working-set solver logs one Iteration per full pass
+// (each after several restricted iterations), so len(Iterations)-1 counts
+// its full passes, not its iterations; Iter of the last entry counts both
+// solvers' iterations alike.
+func (r *Result) NumIterations() int {
+	if len(r.Iterations) == 0 {
+		return 0
+	}
+	return r.Iterations[len(r.Iterations)-1].Iter
+}
+
 func (o *Options) defaults() Options {
 	r := *o
 	if r.Alpha == 0 {

@@ -81,7 +81,7 @@ func runDemo(e *env, args []string) error {
 	_, err = chain.Path(e.ctx, m, c, op, chain.PathOptions{K: betas, MinRatio: minRatio}, func(k int, r *chain.Result, w []float64) error {
 		last = r
 		if !quiet {
-			fmt.Fprintf(e.stdout, "%5d %10.4f %6d %9d %9d %9.2e %8.1f\n", k+1, r.Beta/r.BetaMax, len(r.Iterations)-1, r.NonZero, r.Screened, r.Gap, r.Seconds)
+			fmt.Fprintf(e.stdout, "%5d %10.4f %6d %9d %9d %9.2e %8.1f\n", k+1, r.Beta/r.BetaMax, r.NumIterations(), r.NonZero, r.Screened, r.Gap, r.Seconds)
 		}
 		return nil
 	})

@@ -110,7 +110,7 @@ func runPath(e *env, args []string) error {
 	results, err := chain.Path(e.ctx, m, ds.Corpus, op, chain.PathOptions{K: pf.betas, MinRatio: pf.minRatio},
 		func(k int, res *chain.Result, _ []float64) error {
 			fmt.Fprintf(e.stdout, "%4d  %11.6f  %6d  %9.3f  %10.3e  %9d  %9d\n",
-				k, res.Beta/res.BetaMax, len(res.Iterations)-1, res.Seconds, res.Gap, res.NonZero, res.Screened)
+				k, res.Beta/res.BetaMax, res.NumIterations(), res.Seconds, res.Gap, res.NonZero, res.Screened)
 			return nil
 		})
 	if err != nil {
@@ -120,7 +120,7 @@ func runPath(e *env, args []string) error {
 	var iters int
 	var screenSecs float64
 	for _, r := range results {
-		iters += len(r.Iterations) - 1
+		iters += r.NumIterations()
 		screenSecs += r.SecondsScreening
 	}
 	fmt.Fprintf(e.stdout, "path: %d betas, %d iterations, %.3fs (screening %.3fs)\n", len(results), iters, total, screenSecs)

@@ -213,7 +213,7 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "stopped (%s) after %d iterations: gap %.3e, %d non-zero of %d features, %d screened, beta %.4g (beta_max %.4g), %.1fs (screening %.2fs)\n",
-			res.StopReason, len(res.Iterations)-1, res.Gap, res.NonZero, res.Dimension, res.Screened, res.Beta, res.BetaMax, res.Seconds, res.SecondsScreening)
+			res.StopReason, res.NumIterations(), res.Gap, res.NonZero, res.Dimension, res.Screened, res.Beta, res.BetaMax, res.Seconds, res.SecondsScreening)
 	}
 	if tf.report != "" {
 		if err := paperbench.WriteJSON(tf.report, paperbench.NewTrainReport(path, res, 0)); err != nil {

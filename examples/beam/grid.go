@@ -198,7 +198,7 @@ func (fn *trainFn) train(ctx context.Context, exs []dataset.Example, pt GridPoin
 	if err != nil {
 		return GridResult{}, nil, fmt.Errorf("c1 %g, c2 %g, fold %d: %w", pt.C1, pt.C2, pt.Fold, err)
 	}
-	return GridResult{GridPoint: pt, NonZero: res.NonZero, Iterations: len(res.Iterations) - 1,
+	return GridResult{GridPoint: pt, NonZero: res.NonZero, Iterations: res.NumIterations(),
 		Seconds: time.Since(t0).Seconds()}, m, nil
 }
 

@@ -160,7 +160,7 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		return fmt.Errorf("training: %w", err)
 	}
 	fmt.Fprintf(stdout, "trained: %d iterations (%s), gap %.1e, %d non-zero of %d weights, %d screened, %.1fs\n",
-		len(res.Iterations)-1, res.StopReason, res.Gap, res.NonZero, res.Dimension, res.Screened, res.Seconds)
+		res.NumIterations(), res.StopReason, res.Gap, res.NonZero, res.Dimension, res.Screened, res.Seconds)
 
 	if cfg.save != "" {
 		if err := m.SaveFile(cfg.save); err != nil {

@@ -145,7 +145,7 @@ func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 		return fmt.Errorf("training: %w", err)
 	}
 	fmt.Fprintf(stdout, "trained: %d iterations (%s), gap %.1e, %d non-zero weights, %d screened, %.1fs\n",
-		len(res.Iterations)-1, res.StopReason, res.Gap, res.NonZero, res.Screened, res.Seconds)
+		res.NumIterations(), res.StopReason, res.Gap, res.NonZero, res.Screened, res.Seconds)
 
 	pred, err := dataset.TagAll(chain.NewTagger(m), toExamples(testWords), 0)
 	if err != nil {

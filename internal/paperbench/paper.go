@@ -260,7 +260,7 @@ func benchRows(ds *Data, rules []string, outs map[string]*ruleOutcome) []benchRo
 		row := benchRow{Data: ds.Name, Rule: r, Solver: string(solver), Model: ds.Desc, Sequences: ds.Corpus.Len(), Betas: len(o.results)}
 		for _, res := range o.results {
 			row.Features = res.Dimension
-			row.Iterations += len(res.Iterations) - 1
+			row.Iterations += res.NumIterations()
 			if !res.Converged {
 				row.Unconverged++
 			}

@@ -78,7 +78,7 @@ func Screen(ctx context.Context, cfg ScreenConfig, w io.Writer) error {
 					tol = fmt.Sprintf("%.2e", math.Sqrt(2*eps/(res.Alpha*res.Beta)))
 				}
 				fmt.Fprintf(w, "%-12s %6.2f %-8s %6d %9.2f %9s %10s %10s %10s %9d\n",
-					name, ratio, rule, len(res.Iterations)-1, secs, speed, rej, dw, tol, res.NonZero)
+					name, ratio, rule, res.NumIterations(), secs, speed, rej, dw, tol, res.NonZero)
 			}
 		}
 	}
