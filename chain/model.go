@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/inference"
@@ -176,6 +177,8 @@ func (m *Model) score(s *lattice, w []float64, c *sparse.Corpus, i int) *inferen
 	return m.finishLattice(s, w, c, i, unary)
 }
 
+func isNonZero(v float64) bool { return v != 0 }
+
 // finishLattice sets the lattice of sequence i of c to the given unary
 // scores plus the transition and pair scores of w.
 func (m *Model) finishLattice(s *lattice, w []float64, c *sparse.Corpus, i int, unary []float64) *inference.Lattice {
@@ -193,7 +196,6 @@ func (m *Model) finishLattice(s *lattice, w []float64, c *sparse.Corpus, i int, 
 		ta := s.transAt[:T*LL]
 		clear(ta)
 		pw := w[m.PairOffset():]
-		any := false
 		for t := 1; t < T; t++ {
 			blk := ta[t*LL : t*LL+LL]
 			cols, vals := c.Pair.Row(start + t)
@@ -206,10 +208,12 @@ func (m *Model) finishLattice(s *lattice, w []float64, c *sparse.Corpus, i int, 
 				for j := range blk {
 					blk[j] += v * wa[j]
 				}
-				any = true
 			}
 		}
-		if any {
+		// All-zero pair scores (no pair attribute here, or only zero
+		// weights) leave the lattice without TransAt: the same scores,
+		// and the cheaper shared-transition forward-backward.
+		if slices.ContainsFunc(ta[LL:], isNonZero) {
 			s.lat.TransAt = ta
 		}
 	}

