@@ -104,8 +104,13 @@ func unaryRow(dst []float64, lat *Lattice, t int) []float64 {
 
 // expInPlace replaces x by exp(x - max x) and returns max x and the range of
 // the finite entries. ok is false when no entry is finite (or x holds NaN).
+//
+// Entries that are exactly zero (labels without an active feature in a
+// sparse model) all get exp(-max), computed once when they are at least a
+// quarter of x: the same values, fewer exps.
 func expInPlace(x []float64) (max, rng float64, ok bool) {
 	max, min := negInf, math.Inf(1)
+	zeros := 0
 	for _, v := range x {
 		if v > max {
 			max = v
@@ -113,12 +118,26 @@ func expInPlace(x []float64) (max, rng float64, ok bool) {
 		if v < min && v > negInf {
 			min = v
 		}
+		if v == 0 {
+			zeros++
+		}
 	}
 	if max == negInf || math.IsInf(max, 1) {
 		return 0, 0, false
 	}
+	if 4*zeros < len(x) {
+		for i, v := range x {
+			x[i] = math.Exp(v - max)
+		}
+		return max, max - min, true
+	}
+	e0 := math.Exp(-max) // = math.Exp(0 - max)
 	for i, v := range x {
-		x[i] = math.Exp(v - max)
+		if v == 0 {
+			x[i] = e0
+		} else {
+			x[i] = math.Exp(v - max)
+		}
 	}
 	return max, max - min, true
 }

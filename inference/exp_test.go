@@ -1,0 +1,58 @@
+package inference
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestExpInPlaceZeros: rows with many exact zeros (the shortcut) and rows
+// with few give, bit for bit, exp(v - max) of every entry, the same max and
+// range, with -0, -Inf and all-zero rows included.
+func TestExpInPlaceZeros(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 2000 {
+		n := 1 + rng.IntN(30)
+		x := make([]float64, n)
+		pZero := rng.Float64()
+		for i := range x {
+			switch r := rng.Float64(); {
+			case r < pZero:
+				x[i] = 0
+				if rng.IntN(2) == 0 {
+					x[i] = math.Copysign(0, -1)
+				}
+			case r < pZero+0.05:
+				x[i] = negInf
+			default:
+				x[i] = rng.NormFloat64() * 20
+			}
+		}
+		want := make([]float64, n)
+		max, min := negInf, math.Inf(1)
+		for _, v := range x {
+			max = math.Max(max, v)
+			if v > negInf {
+				min = math.Min(min, v)
+			}
+		}
+		for i, v := range x {
+			want[i] = math.Exp(v - max)
+		}
+		m, r, ok := expInPlace(x)
+		if max == negInf {
+			if ok {
+				t.Fatalf("trial %d: all -Inf accepted", trial)
+			}
+			continue
+		}
+		if !ok || m != max || r != max-min {
+			t.Fatalf("trial %d: max %v range %v ok %v, want %v %v", trial, m, r, ok, max, max-min)
+		}
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d: entry %d = %v, want %v", trial, i, x[i], want[i])
+			}
+		}
+	}
+}
