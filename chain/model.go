@@ -3,6 +3,7 @@ package chain
 import (
 	"errors"
 	"fmt"
+	"gonum.org/v1/gonum/floats"
 	"math"
 	"slices"
 
@@ -159,18 +160,11 @@ func (m *Model) score(s *lattice, w []float64, c *sparse.Corpus, i int) *inferen
 		cols, vals := c.Unary.Row(start + t)
 		if vals == nil {
 			for _, a := range cols {
-				wa := state[int(a)*L : int(a)*L+L]
-				for y := range row {
-					row[y] += wa[y]
-				}
+				floats.Add(row, state[int(a)*L:int(a)*L+L])
 			}
 		} else {
 			for k, a := range cols {
-				v := vals[k]
-				wa := state[int(a)*L : int(a)*L+L]
-				for y := range row {
-					row[y] += v * wa[y]
-				}
+				floats.AddScaled(row, vals[k], state[int(a)*L:int(a)*L+L])
 			}
 		}
 	}
@@ -204,10 +198,7 @@ func (m *Model) finishLattice(s *lattice, w []float64, c *sparse.Corpus, i int, 
 				if vals != nil {
 					v = vals[k]
 				}
-				wa := pw[int(a)*LL : int(a)*LL+LL]
-				for j := range blk {
-					blk[j] += v * wa[j]
-				}
+				floats.AddScaled(blk, v, pw[int(a)*LL:int(a)*LL+LL])
 			}
 		}
 		// All-zero pair scores (no pair attribute here, or only zero

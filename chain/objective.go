@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"gonum.org/v1/gonum/floats"
 	"math"
 
 	"github.com/sparsetag/sparsetag/inference"
@@ -408,10 +409,7 @@ func (o *objective) forwardOne(sh *shardState, i int) {
 		o.accumulateRefs(sh.refExp, node, start, T)
 	}
 	if T > 1 {
-		es := sh.ws.EdgeSum()
-		for k := range sh.edge {
-			sh.edge[k] += es[k]
-		}
+		floats.Add(sh.edge, sh.ws.EdgeSum())
 		if sh.pairExp != nil && c.Pair.Rows() > 0 {
 			o.accumulatePairs(sh, lat, start, T)
 		}
@@ -458,16 +456,7 @@ func (o *objective) accumulateState(e, node []float64, start, T int) {
 				}
 				continue
 			}
-			ea := e[base : base+L]
-			if vals == nil {
-				for y, p := range mu {
-					ea[y] += p
-				}
-			} else {
-				for y, p := range mu {
-					ea[y] += v * p
-				}
-			}
+			floats.AddScaled(e[base:base+L], v, mu)
 		}
 	}
 }
@@ -511,10 +500,7 @@ func (o *objective) accumulatePairs(sh *shardState, lat *inference.Lattice, star
 			if pv != nil {
 				v = pv[k]
 			}
-			blk := sh.pairExp[int(a)*LL : int(a)*LL+LL]
-			for q := range blk {
-				blk[q] += v * e[q]
-			}
+			floats.AddScaled(sh.pairExp[int(a)*LL:int(a)*LL+LL], v, e)
 		}
 	}
 }
@@ -627,14 +613,9 @@ func (o *objective) columnExpectation(a int, labs []int32) {
 				e[y] += v * mu[y]
 			}
 		case o.colVal != nil:
-			v := o.colVal[q]
-			for y := range e {
-				e[y] += v * mu[y]
-			}
+			floats.AddScaled(e, o.colVal[q], mu)
 		default:
-			for y := range e {
-				e[y] += mu[y]
-			}
+			floats.Add(e, mu)
 		}
 	}
 }
