@@ -8,8 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
-// kernels are gonum's BLAS routines. On amd64 and arm64 their inner loops
-// are SIMD assembly: the L×L matrix-vector products of the exp-space
+// kernels are gonum's BLAS routines. On amd64 their inner loops are SIMD
+// assembly (plain Go elsewhere): the L×L matrix-vector products of the exp-space
 // recursion run 2.6x (backward) to 4.9x (forward) faster than plain Go
 // loops at L = 26 (measured in the commit that introduced them).
 var kernels gonum.Implementation
