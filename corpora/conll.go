@@ -159,8 +159,10 @@ func ReadCoNLL(name string, rd io.Reader, opts CoNLLOptions) ([]Sequence, error)
 
 // WriteCoNLL writes s in CoNLL column format, columns separated by one space,
 // label last (when s.Labels is set), followed by a blank line. It fails if a
-// cell is empty or holds a space, tab or line break, since the file could not
-// be read back.
+// cell is empty or holds a space, tab or line break, or if a first cell is
+// -DOCSTART-, since the file could not be read back. A line whose first cell
+// starts with a byte-order mark is written after one space (a BOM opening a
+// file is skipped by the reader; leading blanks are too).
 func WriteCoNLL(w io.Writer, s Sequence) error {
 	if s.Tokens == nil {
 		return fmt.Errorf("corpora: WriteCoNLL: sequence has no token columns")
@@ -175,10 +177,13 @@ func WriteCoNLL(w io.Writer, s Sequence) error {
 			cells = append(row[:len(row):len(row)], s.Labels[t])
 		}
 		for j, c := range cells {
-			if c == "" || strings.ContainsAny(c, " \t\r\n") || (j == 0 && (c == "-DOCSTART-" || strings.HasPrefix(c, "\uFEFF"))) {
+			if c == "" || strings.ContainsAny(c, " \t\r\n") || (j == 0 && c == "-DOCSTART-") {
 				return fmt.Errorf("corpora: WriteCoNLL: position %d column %d: %q cannot be written", t, j, c)
 			}
-			if j > 0 {
+			// A line starting with a BOM would lose it when it is the
+			// file's first; the reader skips leading blanks, so one space
+			// keeps the cell whole wherever the line lands.
+			if j > 0 || strings.HasPrefix(c, "\uFEFF") {
 				b.WriteByte(' ')
 			}
 			b.WriteString(c)

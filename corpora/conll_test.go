@@ -3,6 +3,7 @@ package corpora
 import (
 	"bytes"
 	"errors"
+	"io"
 	"runtime"
 	"strings"
 	"testing"
@@ -130,4 +131,24 @@ func TestParseErrorFormat(t *testing.T) {
 	assert.ErrorIs(t, e, ErrFieldCount)
 	e = &ParseError{Line: 7, Err: ErrEmpty}
 	assert.EqualError(t, e, "<input>:7: corpora: no data")
+}
+
+// TestWriteCoNLLBOMCell: a first cell that starts with a byte-order mark
+// (read from a line that did not open the file) is written so that it reads
+// back whole, also as the first line of a file; -DOCSTART- still cannot be
+// written as a token.
+func TestWriteCoNLLBOMCell(t *testing.T) {
+	for _, s := range []Sequence{
+		{Tokens: [][]string{{"\ufeff"}, {"b"}}},
+		{Tokens: [][]string{{"\ufeffx", "NN"}, {"\ufeffy", "VB"}}, Labels: []string{"B-NP", "O"}},
+	} {
+		var buf bytes.Buffer
+		require.NoError(t, WriteCoNLL(&buf, s))
+		got, err := ReadCoNLL("f", &buf, CoNLLOptions{Unlabeled: s.Labels == nil})
+		require.NoError(t, err)
+		require.Len(t, got, 1)
+		require.Equal(t, s.Tokens, got[0].Tokens)
+		require.Equal(t, s.Labels, got[0].Labels)
+	}
+	require.Error(t, WriteCoNLL(io.Discard, Sequence{Tokens: [][]string{{"-DOCSTART-"}}}))
 }

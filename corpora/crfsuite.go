@@ -1,6 +1,7 @@
 package corpora
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -100,6 +101,13 @@ func (r *CRFsuiteReader) Next() bool {
 		if !r.opts.Unlabeled {
 			if sp[0].start == sp[0].end || isBlank(line[sp[0].start:sp[0].end]) {
 				r.fail(1, errorf(ErrMissingLabel, "expected a label in the first field"))
+				return false
+			}
+			if bytes.HasPrefix(line[sp[0].start:], utf8BOM) {
+				// Only a file's first line may open with a BOM (skipped);
+				// one here is most likely a second file concatenated to
+				// the first, and the label would silently be a new one.
+				r.fail(sp[0].start+1, errorf(ErrSyntax, "label starts with a byte-order mark (U+FEFF) inside the file: concatenated files?"))
 				return false
 			}
 			labels = append(labels, s[sp[0].start:sp[0].end])
@@ -215,8 +223,8 @@ func ReadCRFsuite(name string, rd io.Reader, opts CRFsuiteOptions) ([]Sequence, 
 // WriteCRFsuite writes s (which must have Attrs) in CRFsuite format followed
 // by a blank line. Values equal to 1 are written as a bare name; others with
 // strconv's shortest round-trip form. Names are escaped. It fails on a label
-// or name that could not be read back (empty, or holding a TAB or line
-// break) and on a non-finite value.
+// or name that could not be read back (empty, holding a TAB or line break,
+// or opening a line with a byte-order mark) and on a non-finite value.
 func WriteCRFsuite(w io.Writer, s Sequence) error {
 	if s.Tokens != nil && s.Attrs == nil {
 		return fmt.Errorf("corpora: WriteCRFsuite: sequence has no attributes")
@@ -224,20 +232,23 @@ func WriteCRFsuite(w io.Writer, s Sequence) error {
 	if s.Labels != nil && len(s.Labels) != len(s.Attrs) {
 		return fmt.Errorf("corpora: WriteCRFsuite: %d labels for %d positions", len(s.Labels), len(s.Attrs))
 	}
-	bad := func(x string) bool {
-		return x == "" || strings.ContainsAny(x, "\t\r\n") || strings.HasPrefix(x, "\uFEFF")
+	// A field opening a line cannot start with a BOM (the reader skips one
+	// opening the file and refuses labels starting with one); elsewhere
+	// it is an ordinary character.
+	bad := func(x string, opensLine bool) bool {
+		return x == "" || strings.ContainsAny(x, "\t\r\n") || (opensLine && strings.HasPrefix(x, "\uFEFF"))
 	}
 	var b strings.Builder
 	for t, attrs := range s.Attrs {
 		lineStart := b.Len()
 		if s.Labels != nil {
-			if bad(s.Labels[t]) || strings.TrimLeft(s.Labels[t], " ") == "" {
+			if bad(s.Labels[t], true) || strings.TrimLeft(s.Labels[t], " ") == "" {
 				return fmt.Errorf("corpora: WriteCRFsuite: position %d: label %q cannot be written", t, s.Labels[t])
 			}
 			b.WriteString(s.Labels[t])
 		}
 		for j, a := range attrs {
-			if bad(a.Name) || math.IsNaN(a.Value) || math.IsInf(a.Value, 0) {
+			if bad(a.Name, s.Labels == nil && j == 0) || math.IsNaN(a.Value) || math.IsInf(a.Value, 0) {
 				return fmt.Errorf("corpora: WriteCRFsuite: position %d attribute %d: %q:%v cannot be written", t, j, a.Name, a.Value)
 			}
 			if s.Labels != nil || j > 0 {

@@ -2,6 +2,7 @@ package corpora
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
@@ -104,4 +105,30 @@ func TestCRFsuiteErrors(t *testing.T) {
 			wantParseError(t, err, c.sentinel, "f.crf", c.line, c.col)
 		})
 	}
+}
+
+// TestCRFsuiteBOM: a label that starts with a byte-order mark after the
+// first line (a second file concatenated to the first) is a positioned
+// error; an attribute name that starts with one is ordinary and round-trips;
+// the writer refuses a BOM only where it would open a line.
+func TestCRFsuiteBOM(t *testing.T) {
+	_, err := ReadCRFsuite("f", strings.NewReader("a\tx\n\n\ufeffb\ty\n"), CRFsuiteOptions{})
+	var pe *ParseError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, 3, pe.Line)
+	assert.Contains(t, err.Error(), "byte-order mark")
+
+	seqs, err := ReadCRFsuite("f", strings.NewReader("\ufeffa\t\ufeffx\n"), CRFsuiteOptions{})
+	require.NoError(t, err)
+	require.Equal(t, []string{"a"}, seqs[0].Labels, "the BOM opening the file is skipped")
+	require.Equal(t, "\ufeffx", seqs[0].Attrs[0][0].Name)
+	var buf bytes.Buffer
+	require.NoError(t, WriteCRFsuite(&buf, seqs[0]))
+	again, err := ReadCRFsuite("f", &buf, CRFsuiteOptions{})
+	require.NoError(t, err)
+	require.Equal(t, seqs[0].Attrs, again[0].Attrs)
+
+	assert.Error(t, WriteCRFsuite(io.Discard, Sequence{Labels: []string{"\ufeffb"}, Attrs: [][]Attr{{{Name: "x", Value: 1}}}}))
+	assert.Error(t, WriteCRFsuite(io.Discard, Sequence{Attrs: [][]Attr{{{Name: "\ufeffx", Value: 1}}}}))
+	assert.NoError(t, WriteCRFsuite(io.Discard, Sequence{Attrs: [][]Attr{{{Name: "x", Value: 1}, {Name: "\ufeffy", Value: 2}}}}))
 }
