@@ -3,9 +3,10 @@ package chain
 import (
 	"errors"
 	"fmt"
-	"gonum.org/v1/gonum/floats"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/inference"

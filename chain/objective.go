@@ -2,8 +2,9 @@ package chain
 
 import (
 	"context"
-	"gonum.org/v1/gonum/floats"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/par"

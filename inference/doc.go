@@ -30,8 +30,9 @@
 // checked against brute-force enumeration (package inference/inferencetest).
 // When every position shares the transition matrix, the L×L products of the
 // exp-space recursion run on gonum's BLAS kernels (SIMD assembly on amd64,
-// plain Go elsewhere): the forward product is the plain loop's sum in the same order, the
-// backward one accumulates α̃_{t-1} w_tᵀ and multiplies by exp(Trans) once.
+// plain Go elsewhere): the forward product is the plain loop's sum in the
+// same order, the backward one accumulates α̃_{t-1} w_tᵀ and multiplies by
+// exp(Trans) once.
 // Scores may be -Inf (forbidden labels or transitions); results contain no
 // NaN as long as one label sequence has a finite score.
 //

@@ -11,8 +11,8 @@ import (
 )
 
 // kernels are gonum's BLAS routines. On amd64 their inner loops are SIMD
-// assembly (plain Go elsewhere): the L×L matrix-vector products of the exp-space
-// recursion run 2.6x (backward) to 4.9x (forward) faster than plain Go
+// assembly (plain Go elsewhere): the L×L matrix-vector products of the
+// exp-space recursion run 2.6x (backward) to 4.9x (forward) faster than plain Go
 // loops at L = 26 (measured in the commit that introduced them).
 var kernels gonum.Implementation
 

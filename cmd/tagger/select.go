@@ -50,9 +50,8 @@ type selectReport struct {
 
 // newSelectRow is the row of result r of a path over n training sequences.
 func newSelectRow(k int, r *chain.Result, n int) selectRow {
-	last := r.Iterations[len(r.Iterations)-1]
 	row := selectRow{K: k, Ratio: r.Beta / r.BetaMax, Beta: r.Beta, C1: r.Lambda1 * float64(n), C2: r.Lambda2 * float64(n) / 2,
-		Passes: len(r.Iterations) - 1, Iterations: last.Iter, NonZero: r.NonZero, Screened: r.Screened, Gap: r.Gap, Seconds: r.Seconds}
+		Passes: len(r.Iterations) - 1, Iterations: r.NumIterations(), NonZero: r.NonZero, Screened: r.Screened, Gap: r.Gap, Seconds: r.Seconds}
 	if r.Score != nil {
 		row.Score = *r.Score
 	}
