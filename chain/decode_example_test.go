@@ -13,7 +13,7 @@ import (
 // probabilities, then the best chunking when the second word is forced to
 // be B-VP (forced decoding of partially labeled input).
 func ExampleTagger_Decode() {
-	m, err := trainToy()
+	m, err := toyModel()
 	if err != nil {
 		log.Fatal(err)
 	}

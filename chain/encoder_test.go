@@ -2,7 +2,7 @@ package chain
 
 import (
 	"bytes"
-	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/sparsetag/sparsetag/features"
@@ -23,7 +23,7 @@ var toyChunks = []struct {
 
 const toyTemplate = "U00:%x[0,0]\nU01:%x[0,1]\nU02:%x[-1,1]/%x[0,1]\nB\nB01:%x[0,1]\n"
 
-func trainToy(t testing.TB) *Model {
+func toyModel(t testing.TB) *Model {
 	t.Helper()
 	enc := features.NewTemplateEncoder(features.MustCompile(toyTemplate))
 	labelID := map[string]int32{}
@@ -49,14 +49,19 @@ func trainToy(t testing.TB) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Train(context.Background(), m, c, Options{BetaRatio: 0.05, Epsilon: 1e-9}); err != nil {
-		t.Fatal(err)
+	// Weights of every sign and some exact zeros (package train trains
+	// real models; here the file and tagging paths only need weights).
+	rng := rand.New(rand.NewPCG(7, 7))
+	for j := range m.W {
+		if rng.IntN(4) != 0 {
+			m.W[j] = rng.NormFloat64()
+		}
 	}
 	return m
 }
 
 func TestModelWithEncoderRoundTrip(t *testing.T) {
-	m := trainToy(t)
+	m := toyModel(t)
 	data, err := m.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -87,20 +92,13 @@ func TestModelWithEncoderRoundTrip(t *testing.T) {
 			t.Fatalf("loaded model tags %v, original %v", b, a)
 		}
 	}
-	got := NewTagger(back).Labels(nil, b)
-	want := []string{"B-NP", "I-NP", "B-VP"}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("tagged %v, want %v (the training data's pattern)", got, want)
-		}
-	}
 }
 
 func TestTagAllocations(t *testing.T) {
 	if decodeRace {
 		t.Skip("the race detector makes sync.Pool drop entries: allocation counts are meaningless")
 	}
-	m := trainToy(t)
+	m := toyModel(t)
 	tg := NewTagger(m)
 	sent := features.Columns{{"The", "DT"}, {"cat", "NN"}, {"sees", "VBZ"}, {"a", "DT"}, {"dog", "NN"}}
 	dst, err := tg.Tag(nil, sent)

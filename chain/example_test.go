@@ -12,6 +12,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // toyCorpus is a tiny chunking corpus in CoNLL form: word, POS, chunk tag.
@@ -71,14 +72,14 @@ func parseToy() (tokens [][][]string, labels [][]string) {
 	return tokens, labels
 }
 
-// trainToy encodes the toy corpus with toyTemplate and trains a model on it.
-func trainToy() (*chain.Model, error) {
+// toyModel encodes the toy corpus with toyTemplate and trains a model on it.
+func toyModel() (*chain.Model, error) {
 	m, c, err := encodeToy()
 	if err != nil {
 		return nil, err
 	}
 	// beta = 0.01 beta_max: weak regularization for a corpus this small.
-	_, err = chain.Train(context.Background(), m, c, chain.Options{BetaRatio: 0.01})
+	_, err = train.Train(context.Background(), m, c, train.Options{BetaRatio: 0.01})
 	return m, err
 }
 
@@ -116,7 +117,7 @@ func encodeToy() (*chain.Model, *sparse.Corpus, error) {
 
 // Train a chunker on six toy sentences and tag a sentence it has not seen.
 func Example() {
-	m, err := trainToy()
+	m, err := toyModel()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func Example() {
 // Tag with probabilities: the Viterbi path, its probability and the marginal
 // probability of each token's label.
 func ExampleTagger_Decode_probabilities() {
-	m, err := trainToy()
+	m, err := toyModel()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func ExampleTagger_Decode_probabilities() {
 // the model (see Model.Compact): attributes whose weights are all zero are
 // left out, which changes no score.
 func ExampleUnmarshalModel() {
-	m, err := trainToy()
+	m, err := toyModel()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func ExampleUnmarshalModel() {
 // Save a model to a file and load it back. SaveFile is atomic: a failed
 // save leaves an existing file untouched.
 func ExampleModel_SaveFile() {
-	m, err := trainToy()
+	m, err := toyModel()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -280,12 +281,12 @@ func ExamplePath_select() {
 		}
 		return -math.Abs(float64(n - 12)), nil
 	}
-	opts := chain.Options{Solver: chain.SolverWorkingSet}
-	res, err := chain.Path(context.Background(), m, c, opts, chain.PathOptions{K: 12, MinRatio: 0.001, Score: score, Patience: 2}, nil)
+	opts := train.Options{Solver: train.SolverWorkingSet}
+	res, err := train.Path(context.Background(), m, c, opts, train.PathOptions{K: 12, MinRatio: 0.001, Score: score, Patience: 2}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	best := chain.Selected(res)
+	best := train.Selected(res)
 	fmt.Printf("solved %d of 12 betas; chose beta/beta_max %.3f with %d non-zero weights\n",
 		len(res), res[best].Beta/res[best].BetaMax, res[best].NonZero)
 	// Output:

@@ -83,7 +83,7 @@ func TestExplainSumsToScore(t *testing.T) {
 
 // TestExplainNames: with an encoder, contributions carry attribute names.
 func TestExplainNames(t *testing.T) {
-	m := trainToy(t)
+	m := toyModel(t)
 	c := &sparse.Corpus{}
 	cols := [][]string{{"The", "DT"}, {"dog", "NN"}}
 	require.NoError(t, m.Encoder.Encode(c, features.Columns(cols), nil, false))

@@ -54,7 +54,7 @@ func TestTaggerLoad(t *testing.T) {
 // (template expansion, dictionary lookup, scoring and Viterbi) on all
 // GOMAXPROCS goroutines; run with -cpu 1,2. It reports tokens/s.
 func BenchmarkTagThroughput(b *testing.B) {
-	m := trainToy(b)
+	m := toyModel(b)
 	tg := NewTagger(m)
 	sent := features.Columns{{"The", "DT"}, {"cat", "NN"}, {"sees", "VBZ"}, {"a", "DT"}, {"dog", "NN"}, {"He", "PRP"}, {"reckons", "VBZ"}}
 	b.ReportAllocs()

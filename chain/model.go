@@ -131,15 +131,16 @@ func (m *Model) LabelID(name string) int {
 	return -1
 }
 
-// lattice is the scratch that holds the score lattice of one sequence.
-type lattice struct {
+// Scratch holds the score lattice of one sequence and its buffers, reused
+// from one sequence to the next: the caller owns one per goroutine.
+type Scratch struct {
 	lat     inference.Lattice
 	unary   []float64
 	transAt []float64
 }
 
-// zeroUnary returns the unary buffer of s resized to n and zeroed.
-func (s *lattice) zeroUnary(n int) []float64 {
+// ZeroUnary returns the unary buffer of s resized to n and zeroed.
+func (s *Scratch) ZeroUnary(n int) []float64 {
 	if cap(s.unary) < n {
 		s.unary = make([]float64, n)
 	}
@@ -148,13 +149,13 @@ func (s *lattice) zeroUnary(n int) []float64 {
 	return s.unary
 }
 
-// score fills s.lat with the scores of sequence i of c under the weights w
-// (laid out as in Model). w may be a model's W or a trainer's full-size
-// vector.
-func (m *Model) score(s *lattice, w []float64, c *sparse.Corpus, i int) *inference.Lattice {
+// Score fills s with the scores of sequence i of c under the weights w
+// (laid out as in Model) and returns its lattice, which aliases s. w may be
+// a model's W or a trainer's full-size vector.
+func (m *Model) Score(s *Scratch, w []float64, c *sparse.Corpus, i int) *inference.Lattice {
 	L := len(m.Labels)
 	start, T := c.Span(i)
-	unary := s.zeroUnary(T * L)
+	unary := s.ZeroUnary(T * L)
 	state := w[:m.StateLen()]
 	for t := 0; t < T; t++ {
 		row := unary[t*L : t*L+L]
@@ -169,14 +170,15 @@ func (m *Model) score(s *lattice, w []float64, c *sparse.Corpus, i int) *inferen
 			}
 		}
 	}
-	return m.finishLattice(s, w, c, i, unary)
+	return m.FinishLattice(s, w, c, i, unary)
 }
 
 func isNonZero(v float64) bool { return v != 0 }
 
-// finishLattice sets the lattice of sequence i of c to the given unary
-// scores plus the transition and pair scores of w.
-func (m *Model) finishLattice(s *lattice, w []float64, c *sparse.Corpus, i int, unary []float64) *inference.Lattice {
+// FinishLattice sets the lattice of sequence i of c to the given unary
+// scores (T×L, row-major, typically s.ZeroUnary plus the caller's state
+// scores) plus the transition and pair scores of w, and returns it.
+func (m *Model) FinishLattice(s *Scratch, w []float64, c *sparse.Corpus, i int, unary []float64) *inference.Lattice {
 	L := len(m.Labels)
 	start, T := c.Span(i)
 	s.lat = inference.Lattice{T: T, L: L, Unary: unary}

@@ -56,10 +56,10 @@ func newStateView(m *Model) *stateView {
 }
 
 // score is Model.score from the view: the lattice of sequence i of c.
-func (v *stateView) score(m *Model, s *lattice, c *sparse.Corpus, i int) *inference.Lattice {
+func (v *stateView) score(m *Model, s *Scratch, c *sparse.Corpus, i int) *inference.Lattice {
 	L := len(m.Labels)
 	start, T := c.Span(i)
-	unary := s.zeroUnary(T * L)
+	unary := s.ZeroUnary(T * L)
 	for t := range T {
 		row := unary[t*L : t*L+L]
 		cols, vals := c.Unary.Row(start + t)
@@ -78,5 +78,5 @@ func (v *stateView) score(m *Model, s *lattice, c *sparse.Corpus, i int) *infere
 			}
 		}
 	}
-	return m.finishLattice(s, m.W, c, i, unary)
+	return m.FinishLattice(s, m.W, c, i, unary)
 }

@@ -30,9 +30,9 @@ func TestStateViewMatchesDense(t *testing.T) {
 			require.Equal(t, density <= maxViewDensity, tg.view != nil, "density %g", density)
 			dense := &Tagger{m: m}
 			dense.pool.New = tg.pool.New
-			var a, b lattice
+			var a, b Scratch
 			for i := range c.Len() {
-				want := m.score(&a, m.W, c, i)
+				want := m.Score(&a, m.W, c, i)
 				if tg.view != nil {
 					got := tg.view.score(m, &b, c, i)
 					require.Equal(t, float64Bits(want.Unary), float64Bits(got.Unary), "sequence %d", i)

@@ -29,7 +29,7 @@ type Tagger struct {
 type tagScratch struct {
 	enc *features.Encoder // a clone: encoders keep scratch buffers
 	ws  *inference.Workspace
-	lat lattice
+	lat Scratch
 	seq sparse.Corpus
 }
 
@@ -131,7 +131,7 @@ func (t *Tagger) score(s *tagScratch, c *sparse.Corpus, i int) *inference.Lattic
 	if t.view != nil {
 		return t.view.score(t.m, &s.lat, c, i)
 	}
-	return t.m.score(&s.lat, t.m.W, c, i)
+	return t.m.Score(&s.lat, t.m.W, c, i)
 }
 
 // Labels converts label ids into names, appending to dst.

@@ -17,6 +17,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 const toyCoNLL = `He PRP B-NP
@@ -244,7 +245,7 @@ func trainToy(t *testing.T) (*chain.Tagger, []Example) {
 	require.NoError(t, err)
 	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
 	require.NoError(t, err)
-	_, err = chain.Train(context.Background(), m, c, chain.Options{BetaRatio: 0.01})
+	_, err = train.Train(context.Background(), m, c, train.Options{BetaRatio: 0.01})
 	require.NoError(t, err)
 	return chain.NewTagger(m), exs
 }

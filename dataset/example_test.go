@@ -7,12 +7,13 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // Example reads a labeled CoNLL corpus, encodes it for training with the
 // default template, trains a chain CRF, and tags unlabeled sentences.
 func Example() {
-	const train = `The DT B-NP
+	const trainData = `The DT B-NP
 dog NN I-NP
 barks VBZ B-VP
 
@@ -20,7 +21,7 @@ A DT B-NP
 cat NN I-NP
 sleeps VBZ B-VP
 `
-	exs, err := dataset.Read("train.txt", strings.NewReader(train), dataset.Options{Format: dataset.CoNLL, Labeled: true})
+	exs, err := dataset.Read("train.txt", strings.NewReader(trainData), dataset.Options{Format: dataset.CoNLL, Labeled: true})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -42,7 +43,7 @@ sleeps VBZ B-VP
 		fmt.Println(err)
 		return
 	}
-	if _, err := chain.Train(context.Background(), m, c, chain.Options{BetaRatio: 0.05}); err != nil {
+	if _, err := train.Train(context.Background(), m, c, train.Options{BetaRatio: 0.05}); err != nil {
 		fmt.Println(err)
 		return
 	}

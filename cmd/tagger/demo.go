@@ -10,6 +10,7 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // runDemo is the README's main command: with no files it trains a chain CRF
@@ -47,7 +48,7 @@ func runDemo(e *env, args []string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	train, err := corpora.EmbeddedOCR(corpora.OCROptions{Folds: trainF})
+	trainSet, err := corpora.EmbeddedOCR(corpora.OCROptions{Folds: trainF})
 	if err != nil {
 		return err
 	}
@@ -56,9 +57,9 @@ func runDemo(e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "OCR handwritten words (Taskar et al. 2003, embedded): %d training words (folds %s), %d test words (folds %s)\n",
-		len(train), trainFolds, len(test), testFolds)
-	exs := make([]dataset.Example, len(train))
-	for i, w := range train {
+		len(trainSet), trainFolds, len(test), testFolds)
+	exs := make([]dataset.Example, len(trainSet))
+	for i, w := range trainSet {
 		exs[i] = dataset.FromWord("embedded:ocr/letter.data.gz", w)
 	}
 	enc := features.NewPixelEncoder(0)
@@ -76,9 +77,9 @@ func runDemo(e *env, args []string) error {
 	if !quiet {
 		fmt.Fprintf(e.stdout, "%5s %10s %6s %9s %9s %9s %8s\n", "beta", "/beta_max", "iters", "nonzero", "screened", "gap", "seconds")
 	}
-	op := chain.Options{Alpha: 1, Epsilon: eps, Screen: chain.ScreenPinsker}
-	var last *chain.Result
-	_, err = chain.Path(e.ctx, m, c, op, chain.PathOptions{K: betas, MinRatio: minRatio}, func(k int, r *chain.Result, w []float64) error {
+	op := train.Options{Alpha: 1, Epsilon: eps, Screen: train.ScreenPinsker}
+	var last *train.Result
+	_, err = train.Path(e.ctx, m, c, op, train.PathOptions{K: betas, MinRatio: minRatio}, func(k int, r *train.Result, w []float64) error {
 		last = r
 		if !quiet {
 			fmt.Fprintf(e.stdout, "%5d %10.4f %6d %9d %9d %9.2e %8.1f\n", k+1, r.Beta/r.BetaMax, r.NumIterations(), r.NonZero, r.Screened, r.Gap, r.Seconds)

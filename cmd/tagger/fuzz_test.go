@@ -10,6 +10,7 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 var (
@@ -39,7 +40,7 @@ func wordsTagger(t testing.TB) *chain.Tagger {
 		if err != nil {
 			panic(err)
 		}
-		if _, err := chain.Train(context.Background(), m, c, chain.Options{BetaRatio: 0.05}); err != nil {
+		if _, err := train.Train(context.Background(), m, c, train.Options{BetaRatio: 0.05}); err != nil {
 			panic(err)
 		}
 		textTagger = chain.NewTagger(m)

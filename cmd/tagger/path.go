@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/internal/paperbench"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // pathFlags are the options of path.
@@ -102,13 +102,13 @@ func runPath(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "data %s: %s; %d features; alpha %g, %d betas down to %g beta_max, epsilon %g, screen %s, gamma %g\n",
 		ds.Name, ds.Desc, d, pf.alpha, pf.betas, pf.minRatio, pf.epsilon, pf.screen, pf.gamma)
 	fmt.Fprintf(e.stdout, "%4s  %11s  %6s  %9s  %10s  %9s  %9s\n", "k", "beta/bmax", "iters", "seconds", "gap", "nonzero", "screened")
-	op := chain.Options{
-		Alpha: pf.alpha, Epsilon: pf.epsilon, Screen: chain.ScreenRule(pf.screen), Solver: chain.Solver(pf.solver), Gamma: pf.gamma,
+	op := train.Options{
+		Alpha: pf.alpha, Epsilon: pf.epsilon, Screen: train.ScreenRule(pf.screen), Solver: train.Solver(pf.solver), Gamma: pf.gamma,
 		Threads: pf.threads, MaxIter: pf.maxIter,
 	}
 	t0 := time.Now()
-	results, err := chain.Path(e.ctx, m, ds.Corpus, op, chain.PathOptions{K: pf.betas, MinRatio: pf.minRatio},
-		func(k int, res *chain.Result, _ []float64) error {
+	results, err := train.Path(e.ctx, m, ds.Corpus, op, train.PathOptions{K: pf.betas, MinRatio: pf.minRatio},
+		func(k int, res *train.Result, _ []float64) error {
 			fmt.Fprintf(e.stdout, "%4d  %11.6f  %6d  %9.3f  %10.3e  %9d  %9d\n",
 				k, res.Beta/res.BetaMax, res.NumIterations(), res.Seconds, res.Gap, res.NonZero, res.Screened)
 			return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/internal/paperbench"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // selectRow is one beta of a model-selection path (the JSON report and the
@@ -49,7 +50,7 @@ type selectReport struct {
 }
 
 // newSelectRow is the row of result r of a path over n training sequences.
-func newSelectRow(k int, r *chain.Result, n int) selectRow {
+func newSelectRow(k int, r *train.Result, n int) selectRow {
 	row := selectRow{K: k, Ratio: r.Beta / r.BetaMax, Beta: r.Beta, C1: r.Lambda1 * float64(n), C2: r.Lambda2 * float64(n) / 2,
 		Passes: len(r.Iterations) - 1, Iterations: r.NumIterations(), NonZero: r.NonZero, Screened: r.Screened, Gap: r.Gap, Seconds: r.Seconds}
 	if r.Score != nil {
@@ -63,7 +64,7 @@ func newSelectRow(k int, r *chain.Result, n int) selectRow {
 // working sets), each model scored on the --select file (or by
 // --select-folds cross-validation), stopped once the score has peaked;
 // it keeps the best model.
-func selectModel(e *env, path string, tf *trainFlags, op chain.Options, m *chain.Model, c *sparse.Corpus, exs []dataset.Example) (*chain.Model, error) {
+func selectModel(e *env, path string, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus, exs []dataset.Example) (*chain.Model, error) {
 	if err := tf.checkSelect(); err != nil {
 		return nil, err
 	}
@@ -113,8 +114,8 @@ func (tf *trainFlags) checkSelect() error {
 }
 
 // pathProgress prints one line per solved beta on stderr.
-func pathProgress(e *env, tf *trainFlags, what string) func(k int, r *chain.Result, _ []float64) error {
-	return func(k int, r *chain.Result, _ []float64) error {
+func pathProgress(e *env, tf *trainFlags, what string) func(k int, r *train.Result, _ []float64) error {
+	return func(k int, r *train.Result, _ []float64) error {
 		if !tf.quiet {
 			s := ""
 			if r.Score != nil {
@@ -134,12 +135,12 @@ func devScorer(m *chain.Model, dev []dataset.Example) func(w []float64) (float64
 	return es.score
 }
 
-func selectOnDev(e *env, tf *trainFlags, op chain.Options, m *chain.Model, c *sparse.Corpus, rep *selectReport) error {
+func selectOnDev(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus, rep *selectReport) error {
 	dev, err := readExamples(tf.selectDev, dataFlags{format: tf.format, folds: tf.validFold}, true, e.stdin)
 	if err != nil {
 		return err
 	}
-	po := chain.PathOptions{K: tf.betas, MinRatio: tf.selectFloor, Patience: tf.patience, Score: devScorer(m, dev)}
+	po := train.PathOptions{K: tf.betas, MinRatio: tf.selectFloor, Patience: tf.patience, Score: devScorer(m, dev)}
 	each := pathProgress(e, tf, "path")
 	var evals []float64
 	if tf.selectEval != "" {
@@ -147,13 +148,13 @@ func selectOnDev(e *env, tf *trainFlags, op chain.Options, m *chain.Model, c *sp
 			return err
 		}
 	}
-	res, err := chain.Path(e.ctx, m, c, op, po, each)
+	res, err := train.Path(e.ctx, m, c, op, po, each)
 	if err != nil {
 		return err
 	}
 	rep.Metric = metricName(m)
 	rep.Alpha, rep.BetaMax = res[0].Alpha, res[0].BetaMax
-	rep.Chosen = chain.Selected(res)
+	rep.Chosen = train.Selected(res)
 	for k, r := range res {
 		rep.Path = append(rep.Path, newSelectRow(k, r, c.Len()))
 		if k < len(evals) {
@@ -166,13 +167,13 @@ func selectOnDev(e *env, tf *trainFlags, op chain.Options, m *chain.Model, c *sp
 
 // evalEach returns each, preceded by scoring every path solution on the
 // --select-eval file into *evals.
-func evalEach(e *env, tf *trainFlags, m *chain.Model, each func(int, *chain.Result, []float64) error, evals *[]float64) (func(int, *chain.Result, []float64) error, error) {
+func evalEach(e *env, tf *trainFlags, m *chain.Model, each func(int, *train.Result, []float64) error, evals *[]float64) (func(int, *train.Result, []float64) error, error) {
 	exs, err := readExamples(tf.selectEval, dataFlags{format: tf.format, folds: tf.validFold}, true, e.stdin)
 	if err != nil {
 		return nil, err
 	}
 	score := devScorer(m, exs)
-	return func(k int, r *chain.Result, w []float64) error {
+	return func(k int, r *train.Result, w []float64) error {
 		v, err := score(w)
 		if err != nil {
 			return fmt.Errorf("%s: %w", tf.selectEval, err)

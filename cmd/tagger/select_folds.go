@@ -6,6 +6,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // selectByFolds selects the penalty by K-fold cross-validation (sequence i
@@ -15,12 +16,12 @@ import (
 // the other folds solve the same ratios. The chosen ratio has the best mean
 // score; the final model is refit on every training sequence by a path
 // down to it (warm starts).
-func selectByFolds(e *env, tf *trainFlags, op chain.Options, m *chain.Model, c *sparse.Corpus, exs []dataset.Example, rep *selectReport) (*chain.Model, error) {
+func selectByFolds(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus, exs []dataset.Example, rep *selectReport) (*chain.Model, error) {
 	K := tf.selectFolds
 	if len(exs) < K {
 		return nil, usagef("--select-folds %d needs at least %d training sequences, have %d", K, K, len(exs))
 	}
-	ratios := chain.PathBetas(1, tf.betas, tf.selectFloor)
+	ratios := train.PathBetas(1, tf.betas, tf.selectFloor)
 	n := len(ratios)
 	var rows []selectRow
 	for f := 0; f < K; f++ {
@@ -28,11 +29,11 @@ func selectByFolds(e *env, tf *trainFlags, op chain.Options, m *chain.Model, c *
 		if err != nil {
 			return nil, err
 		}
-		po := chain.PathOptions{K: n, MinRatio: ratios[n-1], Patience: tf.patience, Score: devScorer(fm, dev)}
+		po := train.PathOptions{K: n, MinRatio: ratios[n-1], Patience: tf.patience, Score: devScorer(fm, dev)}
 		if f > 0 {
 			po.Patience = n // the betas of fold 0, no early stop
 		}
-		res, err := chain.Path(e.ctx, fm, fc, op, po, pathProgress(e, tf, fmt.Sprintf("fold %d/%d", f+1, K)))
+		res, err := train.Path(e.ctx, fm, fc, op, po, pathProgress(e, tf, fmt.Sprintf("fold %d/%d", f+1, K)))
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
@@ -59,7 +60,7 @@ func selectByFolds(e *env, tf *trainFlags, op chain.Options, m *chain.Model, c *
 	}
 	rows[best].Chosen = true
 	rep.Path, rep.Chosen, rep.Metric = rows, best, metricName(m)
-	res, err := chain.Path(e.ctx, m, c, op, chain.PathOptions{K: best + 1, MinRatio: ratios[best]}, pathProgress(e, tf, "refit"))
+	res, err := train.Path(e.ctx, m, c, op, train.PathOptions{K: best + 1, MinRatio: ratios[best]}, pathProgress(e, tf, "refit"))
 	if err != nil {
 		return nil, fmt.Errorf("refit: %w", err)
 	}
@@ -76,19 +77,19 @@ func selectByFolds(e *env, tf *trainFlags, op chain.Options, m *chain.Model, c *
 // of K (every sequence not in it, with its own attribute dictionary) and
 // the fold's examples.
 func encodeFold(tf *trainFlags, exs []dataset.Example, K, f int) (*chain.Model, *sparse.Corpus, []dataset.Example, error) {
-	var train, dev []dataset.Example
+	var trainSet, dev []dataset.Example
 	for i := range exs {
 		if i%K == f {
 			dev = append(dev, exs[i])
 		} else {
-			train = append(train, exs[i])
+			trainSet = append(trainSet, exs[i])
 		}
 	}
 	enc, err := dataset.NewEncoder(dataset.Format(tf.format), tf.template)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	c, labels, err := dataset.EncodeTraining(enc, train, tf.minFreq)
+	c, labels, err := dataset.EncodeTraining(enc, trainSet, tf.minFreq)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
 	}

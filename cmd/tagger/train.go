@@ -14,6 +14,7 @@ import (
 	"github.com/sparsetag/sparsetag/internal/memlimit"
 	"github.com/sparsetag/sparsetag/internal/paperbench"
 	"github.com/sparsetag/sparsetag/internal/progress"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // trainFlags are the options of train.
@@ -154,7 +155,7 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	}
 	if tf.ckpt != "" {
 		op.CheckpointEvery = tf.ckptEvery
-		op.Checkpoint = func(ck *chain.Checkpoint) error {
+		op.Checkpoint = func(ck *train.Checkpoint) error {
 			return atomicfile.Write(tf.ckpt, func(w io.Writer) error {
 				_, err := ck.WriteTo(w)
 				return err
@@ -165,7 +166,7 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 			if err != nil {
 				return nil, err
 			}
-			ck, err := chain.ReadCheckpoint(f)
+			ck, err := train.ReadCheckpoint(f)
 			f.Close()
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", tf.ckpt, err)
@@ -197,7 +198,7 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if tf.memprof != "" {
 		op.Progress = progress.Chain(op.Progress, progress.HeapProfiler(tf.memprof))
 	}
-	res, err := chain.Train(e.ctx, m, c, op)
+	res, err := train.Train(e.ctx, m, c, op)
 	finish()
 	if err != nil {
 		return nil, err
@@ -259,7 +260,7 @@ func (es *earlyStop) score(w []float64) (float64, error) {
 	return ev.F1(), nil
 }
 
-func (es *earlyStop) check(it chain.Iteration, w []float64) (bool, error) {
+func (es *earlyStop) check(it train.Iteration, w []float64) (bool, error) {
 	f1, err := es.score(w)
 	if err != nil {
 		return false, err
@@ -294,11 +295,11 @@ func startCPUProfile(path string) (stop func(), err error) {
 }
 
 // options returns the training options of the flags.
-func (tf *trainFlags) options() (chain.Options, error) {
-	op := chain.Options{
+func (tf *trainFlags) options() (train.Options, error) {
+	op := train.Options{
 		Alpha: tf.alpha, Beta: tf.beta, BetaRatio: tf.betaRatio,
 		Epsilon: tf.epsilon, RelEpsilon: tf.relEpsilon, Delta: tf.delta, MaxIter: tf.maxIter, Threads: tf.threads,
-		Screen: chain.ScreenRule(tf.screen), Solver: chain.Solver(tf.solver), ObservedPairs: tf.observed, Memory: tf.memory,
+		Screen: train.ScreenRule(tf.screen), Solver: train.Solver(tf.solver), ObservedPairs: tf.observed, Memory: tf.memory,
 	}
 	if tf.c1 >= 0 {
 		op.SumForm, op.C1, op.C2 = true, tf.c1, tf.c2

@@ -17,6 +17,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 func init() {
@@ -81,15 +82,15 @@ func Grid(s beam.Scope, cfg GridConfig) beam.PCollection {
 			}
 		}
 	}
-	train := readWhole(s, cfg.Train)
-	dev := train // unused with folds, but a side input must exist
+	trainSet := readWhole(s, cfg.Train)
+	dev := trainSet // unused with folds, but a side input must exist
 	if cfg.Folds < 2 {
 		dev = readWhole(s, cfg.Dev)
 	}
 	tf := &trainFn{Format: cfg.Format, Template: cfg.Template, Folds: cfg.Folds, MaxIter: cfg.MaxIter}
-	results := beam.ParDo(s, tf, beam.Reshuffle(s, beam.CreateList(s, pts)), beam.SideInput{Input: train}, beam.SideInput{Input: dev})
+	results := beam.ParDo(s, tf, beam.Reshuffle(s, beam.CreateList(s, pts)), beam.SideInput{Input: trainSet}, beam.SideInput{Input: dev})
 	grouped := beam.GroupByKey(s, beam.AddFixedKey(s, results))
-	choice := beam.ParDo(s, &bestFn{trainFn: *tf, Model: cfg.Model}, grouped, beam.SideInput{Input: train})
+	choice := beam.ParDo(s, &bestFn{trainFn: *tf, Model: cfg.Model}, grouped, beam.SideInput{Input: trainSet})
 	lines := beam.Flatten(s, beam.ParDo(s, formatResult, results), choice)
 	textio.Write(s, cfg.Report, lines)
 	return results
@@ -134,8 +135,8 @@ type trainFn struct {
 	Folds, MaxIter   int
 }
 
-func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, train, dev []byte, emit func(GridResult)) error {
-	all, err := cachedExamples(train, fn.Format)
+func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, trainSet, dev []byte, emit func(GridResult)) error {
+	all, err := cachedExamples(trainSet, fn.Format)
 	if err != nil {
 		return err
 	}
@@ -145,7 +146,7 @@ func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, train, dev 
 	} else if held, err = cachedExamples(dev, fn.Format); err != nil {
 		return fmt.Errorf("dev: %w", err)
 	}
-	r, m, err := fn.train(ctx, tr, pt)
+	r, m, err := fn.fit(ctx, tr, pt)
 	if err != nil {
 		return err
 	}
@@ -166,20 +167,20 @@ func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, train, dev 
 }
 
 // split returns the sequences outside and inside fold f of K.
-func split(all []dataset.Example, K, f int) (train, held []dataset.Example) {
+func split(all []dataset.Example, K, f int) (trainSet, held []dataset.Example) {
 	for i := range all {
 		if i%K == f {
 			held = append(held, all[i])
 		} else {
-			train = append(train, all[i])
+			trainSet = append(trainSet, all[i])
 		}
 	}
-	return train, held
+	return trainSet, held
 }
 
-// train trains a model on exs at the penalties of pt (one thread: the
+// fit trains a model on exs at the penalties of pt (one thread: the
 // runner's parallelism is the elements).
-func (fn *trainFn) train(ctx context.Context, exs []dataset.Example, pt GridPoint) (GridResult, *chain.Model, error) {
+func (fn *trainFn) fit(ctx context.Context, exs []dataset.Example, pt GridPoint) (GridResult, *chain.Model, error) {
 	t0 := time.Now()
 	enc, err := newEncoder(fn.Format, fn.Template)
 	if err != nil {
@@ -193,8 +194,8 @@ func (fn *trainFn) train(ctx context.Context, exs []dataset.Example, pt GridPoin
 	if err != nil {
 		return GridResult{}, nil, err
 	}
-	op := chain.Options{SumForm: true, C1: pt.C1, C2: pt.C2, MaxIter: fn.MaxIter, Threads: 1}
-	res, err := chain.Train(ctx, m, c, op)
+	op := train.Options{SumForm: true, C1: pt.C1, C2: pt.C2, MaxIter: fn.MaxIter, Threads: 1}
+	res, err := train.Train(ctx, m, c, op)
 	if err != nil {
 		return GridResult{}, nil, fmt.Errorf("c1 %g, c2 %g, fold %d: %w", pt.C1, pt.C2, pt.Fold, err)
 	}
@@ -223,7 +224,7 @@ type bestFn struct {
 	Model string
 }
 
-func (fn *bestFn) ProcessElement(ctx context.Context, _ int, iter func(*GridResult) bool, train []byte, emit func(string)) error {
+func (fn *bestFn) ProcessElement(ctx context.Context, _ int, iter func(*GridResult) bool, trainSet []byte, emit func(string)) error {
 	type agg struct {
 		sum  float64
 		n    int
@@ -261,7 +262,7 @@ func (fn *bestFn) ProcessElement(ctx context.Context, _ int, iter func(*GridResu
 			best = k
 		}
 	}
-	model, err := fn.bestModel(ctx, by[best].best, best, train)
+	model, err := fn.bestModel(ctx, by[best].best, best, trainSet)
 	if err != nil {
 		return err
 	}
@@ -274,16 +275,16 @@ func (fn *bestFn) ProcessElement(ctx context.Context, _ int, iter func(*GridResu
 
 // bestModel returns the model file of the chosen pair: the dev-mode
 // element's, or a refit on all of train.
-func (fn *bestFn) bestModel(ctx context.Context, r *GridResult, pt GridPoint, train []byte) ([]byte, error) {
+func (fn *bestFn) bestModel(ctx context.Context, r *GridResult, pt GridPoint, trainSet []byte) ([]byte, error) {
 	if r != nil {
 		return r.Model, nil
 	}
-	all, err := cachedExamples(train, fn.Format)
+	all, err := cachedExamples(trainSet, fn.Format)
 	if err != nil {
 		return nil, err
 	}
 	pt.Fold = -1
-	_, m, err := fn.train(ctx, all, pt)
+	_, m, err := fn.fit(ctx, all, pt)
 	if err != nil {
 		return nil, fmt.Errorf("refit: %w", err)
 	}

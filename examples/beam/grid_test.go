@@ -71,7 +71,7 @@ func TestGridPipeline(t *testing.T) {
 		exs, err := dataset.ReadFile(train, nil, dataset.Options{Format: dataset.CoNLL, Labeled: true})
 		require.NoError(t, err)
 		tf := &trainFn{Format: "conll", Template: gridTemplate, MaxIter: 60}
-		_, m, err := tf.train(context.Background(), exs, GridPoint{C1: c1, C2: 1, Fold: -1})
+		_, m, err := tf.fit(context.Background(), exs, GridPoint{C1: c1, C2: 1, Fold: -1})
 		require.NoError(t, err)
 		var want bytes.Buffer
 		_, err = m.WriteTo(&want)

@@ -11,7 +11,7 @@
 //	go run ./examples/chunking -h             # all flags
 //
 // The penalty is given in the sum form of CRFsuite and Wapiti,
-// sum_i NLL_i + c1 ||w||_1 + c2 ||w||^2 (flags -c1 and -c2); chain.Options
+// sum_i NLL_i + c1 ||w||_1 + c2 ||w||^2 (flags -c1 and -c2); train.Options
 // documents how it maps to the paper's form. Training stops when the duality
 // gap is below -epsilon or when the objective improved by less than -delta over
 // 10 iterations (CRFsuite's rule). The template is embedded in the program;
@@ -33,6 +33,7 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 //go:embed chunking.template
@@ -109,7 +110,7 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	train, err := corpora.EmbeddedCoNLL2000("train")
+	trainSet, err := corpora.EmbeddedCoNLL2000("train")
 	if err != nil {
 		return err
 	}
@@ -117,15 +118,15 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if cfg.n > 0 && cfg.n < len(train) {
-		train = train[:cfg.n]
+	if cfg.n > 0 && cfg.n < len(trainSet) {
+		trainSet = trainSet[:cfg.n]
 	}
 	if cfg.test > 0 && cfg.test < len(test) {
 		test = test[:cfg.test]
 	}
 
-	trainEx := make([]dataset.Example, len(train))
-	for i, s := range train {
+	trainEx := make([]dataset.Example, len(trainSet))
+	for i, s := range trainSet {
 		trainEx[i] = dataset.FromSequence("embedded:conll2000/train.txt.gz", s)
 	}
 	testEx := make([]dataset.Example, len(test))
@@ -144,18 +145,18 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "train: %d sentences, %d tokens, %d labels, %d attributes, %d features\n",
 		c.Len(), c.Positions(), len(labels), enc.Unary().Len()+enc.Pair().Len(), len(m.W))
 
-	opts := chain.Options{
+	opts := train.Options{
 		SumForm: true, C1: cfg.c1, C2: cfg.c2,
 		Epsilon: cfg.epsilon, Delta: cfg.delta, MaxIter: cfg.maxIter,
 		ObservedPairs: cfg.observedPairs,
 	}
 	if cfg.verbose {
-		opts.Progress = func(it chain.Iteration) {
+		opts.Progress = func(it train.Iteration) {
 			fmt.Fprintf(stderr, "iter %4d  objective %.6f  gap %.2e  nonzero %d  screened %d  %.1fs\n",
 				it.Iter, it.Primal, it.Gap, it.NonZero, it.Screened, it.Seconds)
 		}
 	}
-	res, err := chain.Train(ctx, m, c, opts)
+	res, err := train.Train(ctx, m, c, opts)
 	if err != nil {
 		return fmt.Errorf("training: %w", err)
 	}

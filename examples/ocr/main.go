@@ -3,7 +3,7 @@
 // embedded in the corpora package: 6,877 words of 16x8 binary letter images,
 // split into 10 folds.
 //
-// It trains on some folds with chain.Train (elastic net, Pinsker screening),
+// It trains on some folds with train.Train (elastic net, Pinsker screening),
 // tags the words of another fold, and reports letter accuracy, word accuracy
 // (every letter right) and a few words as predicted and true. Run it from the
 // repository root:
@@ -35,6 +35,7 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 func main() {
@@ -133,14 +134,14 @@ func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 		cfg.train, c.Len(), c.Positions(), cfg.test, len(testWords))
 	fmt.Fprintf(stdout, "model: %d labels, %d attributes, %d features\n", len(labels), enc.Unary().Len(), len(m.W))
 
-	opts := chain.Options{BetaRatio: cfg.betaRatio, Epsilon: cfg.epsilon, MaxIter: cfg.maxIter}
+	opts := train.Options{BetaRatio: cfg.betaRatio, Epsilon: cfg.epsilon, MaxIter: cfg.maxIter}
 	if cfg.verbose {
-		opts.Progress = func(it chain.Iteration) {
+		opts.Progress = func(it train.Iteration) {
 			fmt.Fprintf(stderr, "iter %4d  objective %.6f  gap %.2e  nonzero %d  screened %d  %.1fs\n",
 				it.Iter, it.Primal, it.Gap, it.NonZero, it.Screened, it.Seconds)
 		}
 	}
-	res, err := chain.Train(ctx, m, c, opts)
+	res, err := train.Train(ctx, m, c, opts)
 	if err != nil {
 		return fmt.Errorf("training: %w", err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // toy is a tiny chunking corpus: word, POS, chunk tag.
@@ -70,7 +71,7 @@ func trainToy(t *testing.T, template string) *chain.Model {
 	noErr(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	_, err = chain.Train(ctx, m, c, chain.Options{BetaRatio: 0.01, Threads: 1})
+	_, err = train.Train(ctx, m, c, train.Options{BetaRatio: 0.01, Threads: 1})
 	noErr(t, err)
 	return m
 }

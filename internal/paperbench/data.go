@@ -15,7 +15,7 @@ import (
 )
 
 // Data is an encoded training set with the layout of its model: what
-// chain.Path needs, whatever the source (synthetic, OCR or a file).
+// train.Path needs, whatever the source (synthetic, OCR or a file).
 type Data struct {
 	Name        string
 	Desc        string // sizes and model kind, for humans

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // PaperConfig are the settings of the paper benchmark (tagger bench paper).
@@ -98,7 +98,7 @@ type ruleOutcome struct {
 	rule      string
 	wall      float64
 	screening float64
-	results   []*chain.Result
+	results   []*train.Result
 	ws        [][]float64 // the solution at every beta
 }
 
@@ -127,7 +127,7 @@ func Paper(ctx context.Context, cfg PaperConfig, stdout, stderr io.Writer) error
 		var order []string
 		for k := range rules {
 			r := rules[(k+di)%len(rules)]
-			if rule, _, _ := ParseRun(r); (rule == chain.ScreenPaper || rule == chain.ScreenBoth) && ds.Corpus.MaxLen() > 1 {
+			if rule, _, _ := ParseRun(r); (rule == train.ScreenPaper || rule == train.ScreenBoth) && ds.Corpus.MaxLen() > 1 {
 				fmt.Fprintf(stdout, "%s: rule %s skipped: it needs T = 1 (the Pinsker rule is the chain-safe one)\n", name, r)
 				continue
 			}
@@ -158,7 +158,7 @@ func Paper(ctx context.Context, cfg PaperConfig, stdout, stderr io.Writer) error
 		if bf.Out != "" {
 			var runs []RuleRun
 			for _, r := range rules {
-				if o := outs[r]; o != nil && r != string(chain.ScreenNone) {
+				if o := outs[r]; o != nil && r != string(train.ScreenNone) {
 					runs = append(runs, RuleRun{Rule: r, Results: o.results})
 				}
 			}
@@ -190,13 +190,13 @@ const WorkingSetSuffix = "-ws"
 
 // ParseRun returns the screening rule and solver of a bench paper run name
 // (a rule, or "pinsker-ws") and whether it is valid.
-func ParseRun(name string) (chain.ScreenRule, chain.Solver, bool) {
+func ParseRun(name string) (train.ScreenRule, train.Solver, bool) {
 	rule, ws := strings.CutSuffix(name, WorkingSetSuffix)
-	switch r := chain.ScreenRule(rule); {
-	case ws && r == chain.ScreenPinsker:
-		return r, chain.SolverWorkingSet, true
-	case !ws && (r == chain.ScreenNone || r == chain.ScreenPaper || r == chain.ScreenPinsker || r == chain.ScreenBoth):
-		return r, chain.SolverFull, true
+	switch r := train.ScreenRule(rule); {
+	case ws && r == train.ScreenPinsker:
+		return r, train.SolverWorkingSet, true
+	case !ws && (r == train.ScreenNone || r == train.ScreenPaper || r == train.ScreenPinsker || r == train.ScreenBoth):
+		return r, train.SolverFull, true
 	}
 	return "", "", false
 }
@@ -212,7 +212,7 @@ func SplitList(s string) []string {
 	return out
 }
 
-// benchPath runs and times one path: a fresh model, the whole chain.Path
+// benchPath runs and times one path: a fresh model, the whole train.Path
 // call (beta_max and screening constants included), after a garbage
 // collection so that no earlier run's garbage is charged to it.
 func benchPath(ctx context.Context, ds *Data, rule string, bf *PaperConfig) (*ruleOutcome, error) {
@@ -223,15 +223,15 @@ func benchPath(ctx context.Context, ds *Data, rule string, bf *PaperConfig) (*ru
 	o := &ruleOutcome{rule: rule}
 	screen, solver, _ := ParseRun(rule)
 	gamma := bf.Gamma
-	if screen == chain.ScreenPinsker {
+	if screen == train.ScreenPinsker {
 		gamma = bf.PGamma
 	}
-	op := chain.Options{Alpha: bf.Alpha, Epsilon: bf.Epsilon, Screen: screen, Solver: solver, Gamma: gamma,
+	op := train.Options{Alpha: bf.Alpha, Epsilon: bf.Epsilon, Screen: screen, Solver: solver, Gamma: gamma,
 		Threads: bf.Threads, MaxIter: bf.MaxIter}
 	runtime.GC()
 	t0 := time.Now()
-	res, err := chain.Path(ctx, m, ds.Corpus, op, chain.PathOptions{K: bf.Betas, MinRatio: bf.MinRatio},
-		func(k int, _ *chain.Result, w []float64) error {
+	res, err := train.Path(ctx, m, ds.Corpus, op, train.PathOptions{K: bf.Betas, MinRatio: bf.MinRatio},
+		func(k int, _ *train.Result, w []float64) error {
 			o.ws = append(o.ws, slices.Clone(w))
 			return nil
 		})
@@ -249,7 +249,7 @@ func benchPath(ctx context.Context, ds *Data, rule string, bf *PaperConfig) (*ru
 // benchRows turns the outcomes of one data set into table rows, in the order
 // of rules (not the order they ran in).
 func benchRows(ds *Data, rules []string, outs map[string]*ruleOutcome) []benchRow {
-	base := outs[string(chain.ScreenNone)]
+	base := outs[string(train.ScreenNone)]
 	var rows []benchRow
 	for _, r := range rules {
 		o := outs[r]
@@ -265,7 +265,7 @@ func benchRows(ds *Data, rules []string, outs map[string]*ruleOutcome) []benchRo
 				row.Unconverged++
 			}
 		}
-		if r == string(chain.ScreenNone) {
+		if r == string(train.ScreenNone) {
 			row.SolverS = ptr(o.wall)
 			rows = append(rows, row)
 			continue
@@ -277,7 +277,7 @@ func benchRows(ds *Data, rules []string, outs map[string]*ruleOutcome) []benchRo
 		}
 		if base != nil {
 			row.Ratio = "same-solver"
-			if solver == chain.SolverWorkingSet {
+			if solver == train.SolverWorkingSet {
 				row.Ratio = "best-solver"
 			}
 			row.SolverS = ptr(base.wall)
@@ -296,7 +296,7 @@ func ptr(x float64) *float64 { return &x }
 // d_final/d*, over the betas that needed at least one iteration (at beta_max
 // w = 0 is certified at once and nothing needs screening) and whose solution
 // has a zero (d* > 0).
-func meanRejection(results []*chain.Result) (float64, bool) {
+func meanRejection(results []*train.Result) (float64, bool) {
 	sum, n := 0.0, 0
 	for _, res := range results {
 		dStar := res.Dimension - res.NonZero

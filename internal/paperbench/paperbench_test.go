@@ -6,15 +6,14 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sparsetag/sparsetag/train"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/sparsetag/sparsetag/chain"
 )
 
 func TestScreeningRatios(t *testing.T) {
 	// d = 10 features, 2 non-zero at the end, so d* = 8.
-	res := &chain.Result{Dimension: 10, NonZero: 2, Iterations: []chain.Iteration{
+	res := &train.Result{Dimension: 10, NonZero: 2, Iterations: []train.Iteration{
 		{Iter: 0, Screened: 0}, {Iter: 1, Screened: 4}, {Iter: 2, Screened: 8},
 	}}
 	x, rej, resv := screeningRatios(res)
@@ -25,13 +24,13 @@ func TestScreeningRatios(t *testing.T) {
 	assert.InDeltaSlice(t, []float64{0, 0.5, 1}, rej, 1e-15)
 	assert.InDeltaSlice(t, []float64{1, 0.6, 0.2}, resv, 1e-15)
 	// No zero in the solution: no rejection ratio.
-	_, rej, _ = screeningRatios(&chain.Result{Dimension: 3, NonZero: 3, Iterations: []chain.Iteration{{}}})
+	_, rej, _ = screeningRatios(&train.Result{Dimension: 3, NonZero: 3, Iterations: []train.Iteration{{}}})
 	assert.Nil(t, rej, "rejection with d* = 0")
 }
 
 func TestMeanRejection(t *testing.T) {
-	two := []chain.Iteration{{}, {}}
-	res := []*chain.Result{
+	two := []train.Iteration{{}, {}}
+	res := []*train.Result{
 		{Dimension: 10, NonZero: 0, Screened: 0, Iterations: two[:1]}, // beta_max: no iteration, skipped
 		{Dimension: 10, NonZero: 2, Screened: 8, Iterations: two},     // 1
 		{Dimension: 10, NonZero: 6, Screened: 2, Iterations: two},     // 0.5
@@ -46,17 +45,17 @@ func TestMeanRejection(t *testing.T) {
 
 func TestCompareSolutions(t *testing.T) {
 	// alpha beta = 0.5; gaps 1e-4 and 4e-4: bound = sqrt(4e-4) + sqrt(16e-4) = 0.02 + 0.04.
-	r0 := &chain.Result{Alpha: 1, Beta: 0.5, Gap: 1e-4, Epsilon: 1e-6}
-	r1 := &chain.Result{Alpha: 1, Beta: 0.5, Gap: 4e-4, Epsilon: 1e-6}
-	base := &ruleOutcome{ws: [][]float64{{0, 0}, {1, 2}}, results: []*chain.Result{r0, r0}}
-	o := &ruleOutcome{ws: [][]float64{{0, 0}, {1.03, 1.96}}, results: []*chain.Result{r1, r1}}
+	r0 := &train.Result{Alpha: 1, Beta: 0.5, Gap: 1e-4, Epsilon: 1e-6}
+	r1 := &train.Result{Alpha: 1, Beta: 0.5, Gap: 4e-4, Epsilon: 1e-6}
+	base := &ruleOutcome{ws: [][]float64{{0, 0}, {1, 2}}, results: []*train.Result{r0, r0}}
+	o := &ruleOutcome{ws: [][]float64{{0, 0}, {1.03, 1.96}}, results: []*train.Result{r1, r1}}
 	maxDiff, tol, ratio := compareSolutions(base, o)
 	// ||dw||_2 = 0.05, max |dw| = 0.04, tolerance sqrt(2e-6/0.5) = 2e-3.
 	assert.InDelta(t, 0.04, maxDiff, 1e-12)
 	assert.InDelta(t, 2e-3, tol, 1e-15)
 	assert.InDelta(t, 0.05/0.06, ratio, 1e-12)
 	// Different betas never compare as equal.
-	o.results = []*chain.Result{r1, {Alpha: 1, Beta: 0.4, Gap: 4e-4}}
+	o.results = []*train.Result{r1, {Alpha: 1, Beta: 0.4, Gap: 4e-4}}
 	_, _, ratio = compareSolutions(base, o)
 	assert.Greater(t, ratio, 1.0, "mismatched betas")
 }
@@ -86,7 +85,7 @@ func TestFigurePrefix(t *testing.T) {
 func TestWriteJSON(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "out.json")
-	res := &chain.Result{Alpha: 1, Beta: 0.25, BetaMax: 1, Dimension: 4, Screen: chain.ScreenPinsker, Solver: chain.SolverWorkingSet, ScreenedStatic: 2, StopReason: "gap", Converged: true}
+	res := &train.Result{Alpha: 1, Beta: 0.25, BetaMax: 1, Dimension: 4, Screen: train.ScreenPinsker, Solver: train.SolverWorkingSet, ScreenedStatic: 2, StopReason: "gap", Converged: true}
 	require.NoError(t, WriteJSON(p, NewTrainReport("syn1", res, 0.5)))
 	b, err := os.ReadFile(p)
 	require.NoError(t, err)

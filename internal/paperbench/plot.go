@@ -16,9 +16,9 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/internal/atomicfile"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // figureRatios are the beta/beta_max values of the paper's figures, in the
@@ -53,7 +53,7 @@ func nearestBetas(ratios, targets []float64) []int {
 // rejection ratio d_i/d* (d_i features screened after iteration i, d* zeros
 // of the final solution) and reservation ratio (d - d_i)/d (d the size of the
 // feature set). rejection is nil when the solution has no zero (d* = 0).
-func screeningRatios(res *chain.Result) (iters, rejection, reservation []float64) {
+func screeningRatios(res *train.Result) (iters, rejection, reservation []float64) {
 	d := float64(res.Dimension)
 	dStar := float64(res.Dimension - res.NonZero)
 	for _, it := range res.Iterations {
@@ -69,7 +69,7 @@ func screeningRatios(res *chain.Result) (iters, rejection, reservation []float64
 // RuleRun is one rule's path on one data set, for the figures.
 type RuleRun struct {
 	Rule    string
-	Results []*chain.Result
+	Results []*train.Result
 }
 
 // WriteRatioFigures writes the paper's two figures for one data set, each

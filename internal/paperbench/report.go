@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/internal/atomicfile"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // TrainReport is the JSON training report of one solve (tagger train
@@ -23,7 +23,7 @@ type TrainReport struct {
 	Epsilon          float64           `json:"epsilon"`
 	RelEpsilon       float64           `json:"rel_epsilon"` // target gap relative to the objective (0: not used)
 	Gamma            float64           `json:"gamma"`
-	Iterations       []chain.Iteration `json:"iterations"`
+	Iterations       []train.Iteration `json:"iterations"`
 	NonzeroFinal     int               `json:"nonzero_final"`
 	ScreenedFinal    int               `json:"screened_final"`
 	ScreenedStatic   int               `json:"screened_static"` // by the static range rule, before the first pass (included in screened_final)
@@ -51,8 +51,8 @@ type PathReport struct {
 }
 
 // NewTrainReport converts a training result. gamma is the screening trigger
-// of the run (chain.Options.Gamma), which the result does not record.
-func NewTrainReport(data string, res *chain.Result, gamma float64) TrainReport {
+// of the run (train.Options.Gamma), which the result does not record.
+func NewTrainReport(data string, res *train.Result, gamma float64) TrainReport {
 	r := TrainReport{
 		Data: data, Alpha: res.Alpha, Beta: res.Beta, BetaMax: res.BetaMax, Features: res.Dimension,
 		Screen: string(res.Screen), Solver: string(res.Solver), ScreenedStatic: res.ScreenedStatic, Epsilon: res.Epsilon, RelEpsilon: res.RelEpsilon, Gamma: gamma, Iterations: res.Iterations,
@@ -64,7 +64,7 @@ func NewTrainReport(data string, res *chain.Result, gamma float64) TrainReport {
 		r.BetaRatio = res.Beta / res.BetaMax
 	}
 	if r.Iterations == nil {
-		r.Iterations = []chain.Iteration{}
+		r.Iterations = []train.Iteration{}
 	}
 	return r
 }

@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // ScreenConfig are the settings of the fixed-beta benchmark (tagger bench
@@ -53,8 +53,8 @@ func Screen(ctx context.Context, cfg ScreenConfig, w io.Writer) error {
 				}
 				runtime.GC()
 				t0 := time.Now()
-				res, err := chain.Train(ctx, m, ds.Corpus, chain.Options{Alpha: 1, BetaRatio: ratio, Epsilon: eps,
-					Screen: chain.ScreenRule(rule), Threads: threads, MaxIter: maxIter})
+				res, err := train.Train(ctx, m, ds.Corpus, train.Options{Alpha: 1, BetaRatio: ratio, Epsilon: eps,
+					Screen: train.ScreenRule(rule), Threads: threads, MaxIter: maxIter})
 				if err != nil {
 					return fmt.Errorf("%s ratio %g rule %s: %w", name, ratio, rule, err)
 				}

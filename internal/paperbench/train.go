@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // TrainConfig configures the solver benchmark (tagger bench train): the
@@ -49,7 +49,7 @@ type TrainRow struct {
 	Dist      float64 `json:"dist"`
 	DistBound float64 `json:"dist_bound"`
 
-	log   []chain.Iteration
+	log   []train.Iteration
 	steps []stepPoint
 	bound float64 // sqrt(2 G / (alpha beta)) of this solve
 }
@@ -88,7 +88,7 @@ func Train(ctx context.Context, cfg TrainConfig, w io.Writer) ([]TrainRow, error
 			for run := 0; run < max(cfg.Runs, 1); run++ {
 				var pair [2]TrainRow
 				var models [2][]float64
-				for k, solver := range []chain.Solver{chain.SolverFull, chain.SolverWorkingSet} {
+				for k, solver := range []train.Solver{train.SolverFull, train.SolverWorkingSet} {
 					row, wts, tgt, err := trainOnce(ctx, ds, cfg, solver, th, target)
 					if err != nil {
 						return rows, err
@@ -119,24 +119,24 @@ func Train(ctx context.Context, cfg TrainConfig, w io.Writer) ([]TrainRow, error
 
 // trainOnce runs one solve and returns its row, its weights and (for the
 // full solver) the objective after cfg.TargetIter iterations.
-func trainOnce(ctx context.Context, ds *Data, cfg TrainConfig, solver chain.Solver, threads int, target float64) (TrainRow, []float64, float64, error) {
+func trainOnce(ctx context.Context, ds *Data, cfg TrainConfig, solver train.Solver, threads int, target float64) (TrainRow, []float64, float64, error) {
 	m, err := ds.NewModel()
 	if err != nil {
 		return TrainRow{}, nil, 0, err
 	}
 	t0 := time.Now()
-	var log []chain.Iteration
+	var log []train.Iteration
 	var steps []stepPoint
-	op := chain.Options{SumForm: true, C1: cfg.C1, C2: cfg.C2, Solver: solver, Threads: threads,
+	op := train.Options{SumForm: true, C1: cfg.C1, C2: cfg.C2, Solver: solver, Threads: threads,
 		Epsilon: cfg.Epsilon, MaxIter: cfg.MaxIter, MonitorEvery: 5,
-		Progress: func(it chain.Iteration) { log = append(log, it) },
+		Progress: func(it train.Iteration) { log = append(log, it) },
 		Step: func(iter int, primal float64) {
 			steps = append(steps, stepPoint{iter, primal, time.Since(t0).Seconds()})
 		},
-		Monitor: func(chain.Iteration, []float64) (bool, error) {
+		Monitor: func(train.Iteration, []float64) (bool, error) {
 			return cfg.Budget > 0 && time.Since(t0) > cfg.Budget, nil
 		}}
-	res, err := chain.Train(ctx, m, ds.Corpus, op)
+	res, err := train.Train(ctx, m, ds.Corpus, op)
 	if err != nil {
 		return TrainRow{}, nil, 0, fmt.Errorf("%s, %s solver: %w", ds.Name, solver, err)
 	}

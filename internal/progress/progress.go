@@ -1,4 +1,4 @@
-// Package progress displays the progress of training (chain.Options.Progress):
+// Package progress displays the progress of training (train.Options.Progress):
 // a live progress bar on a terminal, one log line per iteration otherwise,
 // with an estimate of the remaining time from the duality gap; and
 // composes progress callbacks (Chain, HeapProfiler).
@@ -14,19 +14,18 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"github.com/sparsetag/sparsetag/train"
 	"golang.org/x/term"
-
-	"github.com/sparsetag/sparsetag/chain"
 )
 
 // defaultEpsilon is the target gap the progress estimate uses when it is
 // given none: the trainer's default relative target times the objective.
-func defaultEpsilon(primal float64) float64 { return chain.DefaultRelEpsilon * math.Abs(primal) }
+func defaultEpsilon(primal float64) float64 { return train.DefaultRelEpsilon * math.Abs(primal) }
 
 // progressSteps is the resolution of the progress bar.
 const progressSteps = 1000
 
-// New returns the training progress callback for chain.Options.Progress
+// New returns the training progress callback for train.Options.Progress
 // and a function that finishes the display (call it once training returns,
 // successfully or not).
 //
@@ -37,9 +36,9 @@ const progressSteps = 1000
 // non-zero weights, the elapsed time and the estimated remaining time.
 // Otherwise it writes one plain log line per iteration. With quiet both
 // functions do nothing. epsilon ≤ 0 means the trainer's default, relative to the first objective.
-func New(w io.Writer, quiet bool, maxIter int, epsilon float64) (func(chain.Iteration), func()) {
+func New(w io.Writer, quiet bool, maxIter int, epsilon float64) (func(train.Iteration), func()) {
 	if quiet {
-		return func(chain.Iteration) {}, func() {}
+		return func(train.Iteration) {}, func() {}
 	}
 	return NewTo(w, isTerminal(w), maxIter, epsilon)
 }
@@ -59,7 +58,7 @@ type progressState struct {
 }
 
 // fraction returns how far training has come, in [0, 1].
-func (s *progressState) fraction(it chain.Iteration) float64 {
+func (s *progressState) fraction(it train.Iteration) float64 {
 	f := 0.0
 	if s.maxIter > 0 {
 		f = float64(it.Iter) / float64(s.maxIter)
@@ -107,9 +106,9 @@ func formatSeconds(s float64) string {
 }
 
 // NewTo is New with the terminal test done by the caller.
-func NewTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(chain.Iteration), func()) {
+func NewTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(train.Iteration), func()) {
 	st := &progressState{maxIter: maxIter, epsilon: epsilon}
-	eta := func(it chain.Iteration) string {
+	eta := func(it train.Iteration) string {
 		f := st.fraction(it)
 		if r, ok := estimateRemaining(f, it.Seconds); ok {
 			return formatSeconds(r)
@@ -117,7 +116,7 @@ func NewTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(chain.Iter
 		return "?"
 	}
 	if !tty {
-		progress := func(it chain.Iteration) {
+		progress := func(it train.Iteration) {
 			fmt.Fprintf(w, "iter %4d  objective %.8g  gap %.3e  active %d  nonzero %d  screened %d  %.1fs  eta %s\n",
 				it.Iter, it.Primal, it.Gap, it.Active, it.NonZero, it.Screened, it.Seconds, eta(it))
 		}
@@ -132,12 +131,12 @@ func NewTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(chain.Iter
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionSetDescription("training"),
 	)
-	var last chain.Iteration
-	describe := func(it chain.Iteration, eta string) {
+	var last train.Iteration
+	describe := func(it train.Iteration, eta string) {
 		bar.Describe(fmt.Sprintf("iter %d  obj %.6g  gap %.2e  active %d  nonzero %d  %s  %s",
 			it.Iter, it.Primal, it.Gap, it.Active, it.NonZero, formatSeconds(it.Seconds), eta))
 	}
-	progress := func(it chain.Iteration) {
+	progress := func(it train.Iteration) {
 		last = it
 		describe(it, "eta "+eta(it))
 		// Keep the bar below its maximum: reaching it would finish it.
@@ -153,8 +152,8 @@ func NewTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(chain.Iter
 
 // Chain returns a progress function that calls f after every iteration,
 // then next (if any).
-func Chain(next func(chain.Iteration), f func()) func(chain.Iteration) {
-	return func(it chain.Iteration) {
+func Chain(next func(train.Iteration), f func()) func(train.Iteration) {
+	return func(it train.Iteration) {
 		f()
 		if next != nil {
 			next(it)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // TestProgressFraction: the gap falls from 1 to 1e-3 in 3 s with target
@@ -14,8 +14,8 @@ import (
 // 3/6), so the estimate of the remaining time is another 3 s.
 func TestProgressFraction(t *testing.T) {
 	st := &progressState{maxIter: 1000, epsilon: 1e-6}
-	st.fraction(chain.Iteration{Iter: 0, Gap: 1})
-	f := st.fraction(chain.Iteration{Iter: 10, Gap: 1e-3, Seconds: 3})
+	st.fraction(train.Iteration{Iter: 0, Gap: 1})
+	f := st.fraction(train.Iteration{Iter: 10, Gap: 1e-3, Seconds: 3})
 	if math.Abs(f-0.5) > 1e-12 {
 		t.Fatalf("fraction = %v, want 0.5", f)
 	}
@@ -24,14 +24,14 @@ func TestProgressFraction(t *testing.T) {
 		t.Fatalf("remaining = %v %v, want 3 s", r, ok)
 	}
 	// A gap that goes up again does not move the bar back.
-	if g := st.fraction(chain.Iteration{Iter: 11, Gap: 1e-2, Seconds: 3.1}); g < f {
+	if g := st.fraction(train.Iteration{Iter: 11, Gap: 1e-2, Seconds: 3.1}); g < f {
 		t.Fatalf("fraction went back from %v to %v", f, g)
 	}
 	// Iterations count when they are further along: 900 of 1000.
-	if g := st.fraction(chain.Iteration{Iter: 900, Gap: 1e-3}); math.Abs(g-0.9) > 1e-12 {
+	if g := st.fraction(train.Iteration{Iter: 900, Gap: 1e-3}); math.Abs(g-0.9) > 1e-12 {
 		t.Fatalf("fraction = %v, want 0.9 from the iteration count", g)
 	}
-	if g := st.fraction(chain.Iteration{Iter: 901, Gap: 1e-7}); g != 1 {
+	if g := st.fraction(train.Iteration{Iter: 901, Gap: 1e-7}); g != 1 {
 		t.Fatalf("fraction = %v at a gap below epsilon, want 1", g)
 	}
 	if _, ok := estimateRemaining(0, 1); ok {
@@ -42,8 +42,8 @@ func TestProgressFraction(t *testing.T) {
 func TestProgressPlain(t *testing.T) {
 	var buf bytes.Buffer
 	progress, finish := New(&buf, false, 100, 1e-6)
-	progress(chain.Iteration{Iter: 0, Primal: 0.69, Gap: 1, Active: 10, NonZero: 0})
-	progress(chain.Iteration{Iter: 1, Primal: 0.5, Gap: 1e-3, Active: 8, NonZero: 5, Screened: 2, Seconds: 2})
+	progress(train.Iteration{Iter: 0, Primal: 0.69, Gap: 1, Active: 10, NonZero: 0})
+	progress(train.Iteration{Iter: 1, Primal: 0.5, Gap: 1e-3, Active: 8, NonZero: 5, Screened: 2, Seconds: 2})
 	finish()
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
 	if len(lines) != 2 {
@@ -61,7 +61,7 @@ func TestProgressPlain(t *testing.T) {
 func TestProgressQuiet(t *testing.T) {
 	var buf bytes.Buffer
 	progress, finish := New(&buf, true, 100, 0)
-	progress(chain.Iteration{Iter: 1, Gap: 1})
+	progress(train.Iteration{Iter: 1, Gap: 1})
 	finish()
 	if buf.Len() != 0 {
 		t.Fatalf("quiet progress wrote %q", buf.String())
@@ -72,8 +72,8 @@ func TestProgressQuiet(t *testing.T) {
 func TestProgressBar(t *testing.T) {
 	var buf bytes.Buffer
 	progress, finish := NewTo(&buf, true, 100, 1e-6)
-	progress(chain.Iteration{Iter: 0, Primal: 0.69, Gap: 1, Active: 10})
-	progress(chain.Iteration{Iter: 5, Primal: 0.5, Gap: 1e-3, Active: 8, NonZero: 5, Seconds: 2})
+	progress(train.Iteration{Iter: 0, Primal: 0.69, Gap: 1, Active: 10})
+	progress(train.Iteration{Iter: 5, Primal: 0.5, Gap: 1e-3, Active: 8, NonZero: 5, Seconds: 2})
 	finish()
 	out := buf.String()
 	for _, s := range []string{"\r", "100%", "iter ", "gap ", "active ", "eta ", "done"} {

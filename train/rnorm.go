@@ -1,4 +1,4 @@
-package chain
+package train
 
 // rnormTable holds the Pinsker constants Rnorm_j of a model layout in
 // O(U + L*L + P*L*L) memory: the Rnorm of a state feature (a, y) depends on

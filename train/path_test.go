@@ -1,4 +1,4 @@
-package chain
+package train
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,12 +34,12 @@ func TestPathMatchesIndependentSolves(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(31, 32))
 			c := randomCorpus(rng, 60, tc.maxT, 8, 0, 3, true)
-			m, _ := NewModel(labelNames(3), 8, 0, true, nil)
+			m, _ := chain.NewModel(labelNames(3), 8, 0, true, nil)
 			const eps = 1e-10
 			var screenedAny bool
 			_, err := Path(context.Background(), m, c, Options{Epsilon: eps, Screen: tc.rule, Solver: tc.solver}, PathOptions{K: 8, MinRatio: 0.01},
 				func(k int, res *Result, w []float64) error {
-					ref, _ := NewModel(labelNames(3), 8, 0, true, nil)
+					ref, _ := chain.NewModel(labelNames(3), 8, 0, true, nil)
 					rr, err := Train(context.Background(), ref, c, Options{Beta: res.Beta, Epsilon: 1e-13, Screen: ScreenNone, MaxIter: 5000})
 					if err != nil {
 						return err
@@ -78,7 +79,7 @@ func TestPathMatchesIndependentSolves(t *testing.T) {
 func TestPathSelect(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	c := randomCorpus(rng, 60, 5, 8, 0, 3, true)
-	m, _ := NewModel(labelNames(3), 8, 0, true, nil)
+	m, _ := chain.NewModel(labelNames(3), 8, 0, true, nil)
 	// A score that peaks at the 4th beta: minus the distance of the number
 	// of non-zero weights to that solution's.
 	var sols [][]float64
@@ -93,7 +94,7 @@ func TestPathSelect(t *testing.T) {
 	score := func(w []float64) (float64, error) {
 		return -math.Abs(float64(countNonZero(w) - nnz[peak])), nil
 	}
-	m2, _ := NewModel(labelNames(3), 8, 0, true, nil)
+	m2, _ := chain.NewModel(labelNames(3), 8, 0, true, nil)
 	res, err := Path(context.Background(), m2, c, Options{Epsilon: 1e-8, Solver: SolverWorkingSet}, PathOptions{K: 10, MinRatio: 0.001, Score: score, Patience: 2}, nil)
 	require.NoError(t, err)
 	best := Selected(res)
@@ -118,7 +119,7 @@ func TestPathSelect(t *testing.T) {
 func TestPathSumFormAndBetas(t *testing.T) {
 	rng := rand.New(rand.NewPCG(43, 44))
 	c := randomCorpus(rng, 40, 4, 6, 0, 3, false)
-	m, _ := NewModel(labelNames(3), 6, 0, true, nil)
+	m, _ := chain.NewModel(labelNames(3), 6, 0, true, nil)
 	betas := []float64{0.05, 0.02, 0.01}
 	res, err := Path(context.Background(), m, c, Options{SumForm: true, C1: 1, C2: 3, Epsilon: 1e-8}, PathOptions{Betas: betas}, nil)
 	require.NoError(t, err)

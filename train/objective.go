@@ -1,4 +1,4 @@
-package chain
+package train
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/par"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -43,7 +44,7 @@ const numShards = 64
 // counts them; --memory-limit refuses a model whose pair buffers do not
 // fit).
 type objective struct {
-	m       *Model // layout only (labels, counts, transitions)
+	m       *chain.Model // layout only (labels, counts, transitions)
 	fs      *featureSet
 	c       *sparse.Corpus
 	threads int
@@ -101,7 +102,7 @@ var refFusedBudget = 64 << 20
 
 type shardState struct {
 	ws       *inference.Workspace
-	lat      lattice
+	lat      chain.Scratch
 	loss     float64
 	edge     []float64 // L*L expected transition counts
 	pairExp  []float64 // P*L*L expected pair counts (only when P > 0)
@@ -220,7 +221,7 @@ func (o *objective) buildColumns() {
 
 // observedCounts returns F(x, y_gold) summed over the corpus, full size:
 // the state block position by position, then tailCounts.
-func observedCounts(m *Model, c *sparse.Corpus) []float64 {
+func observedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
 	L := m.NumLabels()
 	obs := make([]float64, len(m.W))
 	for p := 0; p < c.Positions(); p++ {
@@ -244,11 +245,11 @@ const sparseLabelFraction = 0.5
 
 // scoreSparse is Model.score for the training objective in label-list
 // mode: only active (attribute, label) weights are visited.
-func (o *objective) scoreSparse(s *lattice, c *sparse.Corpus, i int) *inference.Lattice {
+func (o *objective) scoreSparse(s *chain.Scratch, c *sparse.Corpus, i int) *inference.Lattice {
 	m := o.m
 	L := m.NumLabels()
 	start, T := c.Span(i)
-	unary := s.zeroUnary(T * L)
+	unary := s.ZeroUnary(T * L)
 	w := o.wfull
 	for t := 0; t < T; t++ {
 		row := unary[t*L : t*L+L]
@@ -268,7 +269,7 @@ func (o *objective) scoreSparse(s *lattice, c *sparse.Corpus, i int) *inference.
 			}
 		}
 	}
-	return m.finishLattice(s, w, c, i, unary)
+	return m.FinishLattice(s, w, c, i, unary)
 }
 
 // compactCorpus returns a copy of the corpus whose unary rows keep only the
@@ -396,7 +397,7 @@ func (o *objective) forwardOne(sh *shardState, i int) {
 	if o.sparseLabels {
 		lat = o.scoreSparse(&sh.lat, c, i)
 	} else {
-		lat = o.m.score(&sh.lat, o.wfull, c, i)
+		lat = o.m.Score(&sh.lat, o.wfull, c, i)
 	}
 	logZ := inference.ForwardBackward(sh.ws, lat)
 	start, T := c.Span(i)
@@ -709,7 +710,7 @@ func (o *objective) sparseObserved() counts {
 
 // tailCounts adds the observed transition and pair counts into tail (the
 // weight vector after the state block).
-func tailCounts(tail []float64, m *Model, c *sparse.Corpus) {
+func tailCounts(tail []float64, m *chain.Model, c *sparse.Corpus) {
 	L := m.NumLabels()
 	toff, poff := m.TransOffset()-m.StateLen(), m.PairOffset()-m.StateLen()
 	for i := 0; i < c.Len(); i++ {

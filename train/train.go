@@ -1,4 +1,4 @@
-package chain
+package train
 
 import (
 	"context"
@@ -8,10 +8,11 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-var errNonFinite = errors.New("chain: objective is not finite (NaN or Inf)")
+var errNonFinite = errors.New("train: objective is not finite (NaN or Inf)")
 
 // ScreenRule names a safe screening rule.
 type ScreenRule string
@@ -229,24 +230,24 @@ func (o *Options) validate() error {
 		x    float64
 	}{{"alpha", o.Alpha}, {"beta", o.Beta}, {"beta ratio", o.BetaRatio}, {"c1", o.C1}, {"c2", o.C2}, {"epsilon", o.Epsilon}, {"relative epsilon", o.RelEpsilon}, {"delta", o.Delta}, {"tau", o.Tau}, {"gamma", o.Gamma}} {
 		if math.IsNaN(v.x) || math.IsInf(v.x, 0) || v.x < 0 {
-			return fmt.Errorf("chain: option %s = %v: want a finite non-negative number", v.name, v.x)
+			return fmt.Errorf("train: option %s = %v: want a finite non-negative number", v.name, v.x)
 		}
 	}
 	if o.SumForm && o.C2 == 0 {
-		return errors.New("chain: c2 must be > 0 (the duality gap and the screening rules need an L2 term)")
+		return errors.New("train: c2 must be > 0 (the duality gap and the screening rules need an L2 term)")
 	}
 	if o.MaxIter < 0 || o.Memory < 0 || o.Period < 0 {
-		return errors.New("chain: max-iter, memory and period must be >= 0")
+		return errors.New("train: max-iter, memory and period must be >= 0")
 	}
 	switch o.Solver {
 	case "", SolverFull, SolverWorkingSet:
 	default:
-		return fmt.Errorf("chain: unknown solver %q (want working-set or full)", o.Solver)
+		return fmt.Errorf("train: unknown solver %q (want working-set or full)", o.Solver)
 	}
 	switch o.Screen {
 	case "", ScreenNone, ScreenPinsker, ScreenPaper, ScreenBoth:
 	default:
-		return fmt.Errorf("chain: unknown screening rule %q (want none, pinsker, paper or both)", o.Screen)
+		return fmt.Errorf("train: unknown screening rule %q (want none, pinsker, paper or both)", o.Screen)
 	}
 	return nil
 }
@@ -257,7 +258,7 @@ func (o *Options) validate() error {
 // NewModel. Training is deterministic for a given input and options, whatever
 // the number of threads. It stops on ctx cancellation with ctx's error and
 // leaves m unchanged.
-func Train(ctx context.Context, m *Model, c *sparse.Corpus, opts Options) (*Result, error) {
+func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) (*Result, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
@@ -266,7 +267,7 @@ func Train(ctx context.Context, m *Model, c *sparse.Corpus, opts Options) (*Resu
 		return nil, err
 	}
 	if op.Init != nil && len(op.Init) != len(m.W) {
-		return nil, fmt.Errorf("chain: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
+		return nil, fmt.Errorf("train: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
 	}
 	if err := checkMemory(m, c, op); err != nil {
 		return nil, err
@@ -292,18 +293,18 @@ func Train(ctx context.Context, m *Model, c *sparse.Corpus, opts Options) (*Resu
 }
 
 // checkCorpus validates the training corpus against the model layout.
-func checkCorpus(m *Model, c *sparse.Corpus) error {
+func checkCorpus(m *chain.Model, c *sparse.Corpus) error {
 	if err := c.Validate(m.NumLabels()); err != nil {
-		return fmt.Errorf("chain: training corpus: %w", err)
+		return fmt.Errorf("train: training corpus: %w", err)
 	}
 	if c.Labels == nil {
-		return errors.New("chain: training corpus has no labels")
+		return errors.New("train: training corpus has no labels")
 	}
 	if c.Len() == 0 {
-		return errors.New("chain: training corpus is empty")
+		return errors.New("train: training corpus is empty")
 	}
 	if c.NumUnary > m.NumUnary || c.NumPair > m.NumPair {
-		return fmt.Errorf("chain: corpus has %d/%d attributes, model only %d/%d", c.NumUnary, c.NumPair, m.NumUnary, m.NumPair)
+		return fmt.Errorf("train: corpus has %d/%d attributes, model only %d/%d", c.NumUnary, c.NumPair, m.NumUnary, m.NumPair)
 	}
 	return nil
 }

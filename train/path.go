@@ -1,4 +1,4 @@
-package chain
+package train
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -68,7 +69,7 @@ func Selected(results []*Result) int {
 // and the full-size solution, which it must not keep without copying. On
 // return m.W holds the last solution, or with po.Score the best-scoring
 // one (Selected).
-func Path(ctx context.Context, m *Model, c *sparse.Corpus, opts Options, po PathOptions, each func(k int, res *Result, w []float64) error) ([]*Result, error) {
+func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, po PathOptions, each func(k int, res *Result, w []float64) error) ([]*Result, error) {
 	opts, err := pathForm(opts)
 	if err != nil {
 		return nil, err
@@ -163,7 +164,7 @@ func pathForm(opts Options) (Options, error) {
 		return opts, opts.validate()
 	}
 	if !(opts.C1 > 0) || !(opts.C2 > 0) {
-		return opts, errors.New("chain: a regularization path in the sum form needs C1 > 0 and C2 > 0 (their ratio fixes alpha)")
+		return opts, errors.New("train: a regularization path in the sum form needs C1 > 0 and C2 > 0 (their ratio fixes alpha)")
 	}
 	opts.Alpha, opts.SumForm, opts.C1, opts.C2 = 2*opts.C2/opts.C1, false, 0, 0
 	return opts, opts.validate()
@@ -176,11 +177,11 @@ func (po *PathOptions) check() error {
 	if po.Betas != nil {
 		for i, b := range po.Betas {
 			if !(b > 0) || math.IsInf(b, 1) || (i > 0 && b >= po.Betas[i-1]) {
-				return fmt.Errorf("chain: path betas must be positive, finite and decreasing (beta %d = %g)", i, b)
+				return fmt.Errorf("train: path betas must be positive, finite and decreasing (beta %d = %g)", i, b)
 			}
 		}
 		if len(po.Betas) == 0 {
-			return errors.New("chain: empty list of path betas")
+			return errors.New("train: empty list of path betas")
 		}
 		return nil
 	}
@@ -191,7 +192,7 @@ func (po *PathOptions) check() error {
 		po.MinRatio = 0.1
 	}
 	if po.K < 1 || !(po.MinRatio > 0 && po.MinRatio <= 1) || po.Patience < 1 {
-		return errors.New("chain: path needs K >= 1, 0 < MinRatio <= 1 and Patience >= 1")
+		return errors.New("train: path needs K >= 1, 0 < MinRatio <= 1 and Patience >= 1")
 	}
 	return nil
 }
@@ -210,10 +211,10 @@ type pathSelection struct {
 func (s *pathSelection) add(score func([]float64) (float64, error), res *Result, w []float64) (bool, error) {
 	v, err := score(w)
 	if err != nil {
-		return false, fmt.Errorf("chain: scoring the solution at beta %g: %w", res.Beta, err)
+		return false, fmt.Errorf("train: scoring the solution at beta %g: %w", res.Beta, err)
 	}
 	if math.IsNaN(v) {
-		return false, fmt.Errorf("chain: the score of the solution at beta %g is NaN", res.Beta)
+		return false, fmt.Errorf("train: the score of the solution at beta %g is NaN", res.Beta)
 	}
 	res.Score = &v
 	if s.best == nil || v > s.bestScore {

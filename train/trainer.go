@@ -1,4 +1,4 @@
-package chain
+package train
 
 import (
 	"context"
@@ -6,15 +6,16 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/sparsetag/sparsetag/chain/internal/owlqn"
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 )
 
 // trainer holds the state of one training run: the feature set, the
 // objective over it, the screening constants and the current optimizer.
 type trainer struct {
-	m   *Model
+	m   *chain.Model
 	c   *sparse.Corpus
 	op  Options
 	fs  *featureSet
@@ -45,7 +46,7 @@ type trainer struct {
 	wMon                   []float64 // full-size weights for Options.Monitor
 }
 
-func newTrainer(m *Model, c *sparse.Corpus, op Options) *trainer {
+func newTrainer(m *chain.Model, c *sparse.Corpus, op Options) *trainer {
 	tr := &trainer{m: m, c: c, op: op}
 	tr.fs = newFeatureSet(m, nil)
 	tr.obj = newObjective(tr.fs, c, op.Threads)
@@ -98,7 +99,7 @@ func (tr *trainer) prepare(ctx context.Context) error {
 		return err
 	}
 	if (op.Screen == ScreenPaper || op.Screen == ScreenBoth) && tr.c.MaxLen() > 1 {
-		return fmt.Errorf("chain: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
+		return fmt.Errorf("train: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
 	}
 	if op.Screen != ScreenNone {
 		r, err := featureRnorm(tr.m, tr.c)
@@ -159,7 +160,7 @@ func (tr *trainer) lambdas(beta, ratio float64) (lam1, lam2 float64, err error) 
 		lam1, lam2 = beta, op.Alpha*beta
 	}
 	if !(lam2 > 0) {
-		return 0, 0, errors.New("chain: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
+		return 0, 0, errors.New("train: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
 	}
 	return lam1, lam2, nil
 }
@@ -255,7 +256,7 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 
 // featureRnorm returns the Pinsker constants Rnorm_j of every feature of the
 // model layout (section 4 of the design note).
-func featureRnorm(m *Model, c *sparse.Corpus) ([]float64, error) {
+func featureRnorm(m *chain.Model, c *sparse.Corpus) ([]float64, error) {
 	return screen.Rnorm(nil, m.Layout, c)
 }
 
@@ -282,4 +283,14 @@ func countNonZero(x []float64) int {
 		}
 	}
 	return n
+}
+
+// checkFinite reports the first weight that is NaN or infinite.
+func checkFinite(w []float64) error {
+	for j, v := range w {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("train: weight %d is %v", j, v)
+		}
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package chain
+package train
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -82,7 +83,7 @@ func TestStaticRangeRuleSafe(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c1 := range []float64{0.5, 1, 2, 3, 5} {
-			m, err := NewModel(labelNames(L), c.NumUnary, numPair, trans, nil)
+			m, err := chain.NewModel(labelNames(L), c.NumUnary, numPair, trans, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

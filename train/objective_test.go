@@ -1,4 +1,4 @@
-package chain
+package train
 
 import (
 	"context"
@@ -7,13 +7,14 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
 // bruteNLL computes the average negative log-likelihood of c under w by
 // enumerating every label sequence, straight from the feature definitions
 // (independent of Model.score and of package inference).
-func bruteNLL(m *Model, w []float64, c *sparse.Corpus) float64 {
+func bruteNLL(m *chain.Model, w []float64, c *sparse.Corpus) float64 {
 	L := m.NumLabels()
 	LL := L * L
 	total := 0.0
@@ -80,7 +81,7 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			c := randomCorpus(rng, 7, tc.maxT, 4, tc.pair, tc.L, tc.real)
-			m, err := NewModel(labelNames(tc.L), 4, tc.pair, tc.trans, nil)
+			m, err := chain.NewModel(labelNames(tc.L), 4, tc.pair, tc.trans, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +129,7 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 func TestObjectiveCancel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	c := randomCorpus(rng, 200, 5, 4, 0, 3, false)
-	m, _ := NewModel(labelNames(3), 4, 0, true, nil)
+	m, _ := chain.NewModel(labelNames(3), 4, 0, true, nil)
 	o := newObjective(newFeatureSet(m, nil), c, 2)
 	act := []int32{0, 1, 2}
 	o.fs.SetActive(act)
@@ -145,7 +146,7 @@ func TestObjectiveCancel(t *testing.T) {
 func TestObjectiveActiveSubset(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	c := randomCorpus(rng, 9, 4, 6, 0, 4, true)
-	m, _ := NewModel(labelNames(4), 6, 0, true, nil)
+	m, _ := chain.NewModel(labelNames(4), 6, 0, true, nil)
 	for _, budget := range []int{64 << 20, 0} {
 		old := fusedBudget
 		fusedBudget = budget

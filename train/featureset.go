@@ -1,8 +1,9 @@
-package chain
+package train
 
 import (
 	"math/bits"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -25,7 +26,7 @@ import (
 // objective's buffers, the optimizer's memory, the vector m) registers a
 // follower that is told the change, so no dependent keeps a stale copy.
 type featureSet struct {
-	m        *Model
+	m        *chain.Model
 	inSet    sparse.Bitset
 	size     int // number of features in the set
 	screened sparse.Bitset
@@ -41,7 +42,7 @@ type featureSet struct {
 	followers []func(keep []int32)
 }
 
-func newFeatureSet(m *Model, all []int32) *featureSet {
+func newFeatureSet(m *chain.Model, all []int32) *featureSet {
 	fs := &featureSet{m: m, screened: sparse.NewBitset(len(m.W)), attrLive: make([]bool, m.NumUnary)}
 	fs.setAll(all)
 	return fs

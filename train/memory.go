@@ -1,9 +1,10 @@
-package chain
+package train
 
 import (
 	"fmt"
 	"sort"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -28,7 +29,7 @@ type MemoryEstimate struct {
 // solver's full-pass vectors before the first Pinsker test). Transient
 // allocations at preparation (the static bounds, the full Rnorm vector)
 // count too.
-func EstimateMemory(m *Model, c *sparse.Corpus, op Options) MemoryEstimate {
+func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate {
 	op = op.defaults()
 	d := int64(len(m.W))
 	L := int64(m.NumLabels())
@@ -68,7 +69,7 @@ func EstimateMemory(m *Model, c *sparse.Corpus, op Options) MemoryEstimate {
 }
 
 // checkMemory refuses a run whose estimate exceeds op.MemoryLimit (> 0).
-func checkMemory(m *Model, c *sparse.Corpus, op Options) error {
+func checkMemory(m *chain.Model, c *sparse.Corpus, op Options) error {
 	if op.MemoryLimit <= 0 {
 		return nil
 	}
@@ -76,7 +77,7 @@ func checkMemory(m *Model, c *sparse.Corpus, op Options) error {
 	if e.Total <= op.MemoryLimit {
 		return nil
 	}
-	return fmt.Errorf("chain: training needs about %s, more than the memory limit %s; the largest term is %s: %s (use the working-set solver, fewer features (--min-freq, --observed-pairs) or a larger limit)",
+	return fmt.Errorf("train: training needs about %s, more than the memory limit %s; the largest term is %s: %s (use the working-set solver, fewer features (--min-freq, --observed-pairs) or a larger limit)",
 		mib(e.Total), mib(op.MemoryLimit), e.Terms[0].Name, mib(e.Terms[0].Bytes))
 }
 

@@ -1,4 +1,4 @@
-package chain
+package train
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sparsetag/sparsetag/chain/internal/owlqn"
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 )
 
 // Working-set solver (design references: Celer, Massias, Gramfort and

@@ -1,4 +1,4 @@
-package chain
+package train
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/sparsetag/sparsetag/chain/internal/owlqn"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 )
 
 // fullRun is the bookkeeping of one full-space solve.
@@ -126,7 +126,7 @@ func (tr *trainer) fullCheck(ctx context.Context, run *fullRun, iter int) (bool,
 	}
 	if op.Checkpoint != nil && iter > 0 && iter%op.CheckpointEvery == 0 {
 		if err := op.Checkpoint(tr.checkpoint(run)); err != nil {
-			return false, fmt.Errorf("chain: checkpoint: %w", err)
+			return false, fmt.Errorf("train: checkpoint: %w", err)
 		}
 	}
 	return tr.monitor(run, iter, opt.X())
@@ -184,7 +184,7 @@ func (tr *trainer) monitor(run *fullRun, iter int, x []float64) (bool, error) {
 	sparse.Scatter(tr.wMon, x, tr.fs.active)
 	stop, err := op.Monitor(run.res.Iterations[len(run.res.Iterations)-1], tr.wMon)
 	if err != nil {
-		return false, fmt.Errorf("chain: monitor: %w", err)
+		return false, fmt.Errorf("train: monitor: %w", err)
 	}
 	if stop {
 		run.res.StopReason = "monitor"

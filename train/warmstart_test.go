@@ -1,10 +1,11 @@
-package chain
+package train
 
 import (
 	"context"
 	"math"
 	"testing"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -33,7 +34,7 @@ func TestInitFromContinuesTraining(t *testing.T) {
 		}
 	}
 	enc.Freeze(0)
-	m, _ := NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), true, enc)
+	m, _ := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), true, enc)
 	init := m.InitFrom(old)
 	L, oL := 3, old.NumLabels()
 	for a := 0; a < m.NumUnary; a++ {
@@ -45,7 +46,7 @@ func TestInitFromContinuesTraining(t *testing.T) {
 		}
 	}
 	op := Options{BetaRatio: 0.05, Epsilon: 1e-9}
-	cold, _ := NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), true, enc)
+	cold, _ := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), true, enc)
 	rc, err := Train(context.Background(), cold, c, op)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package chain
+package train
 
 import (
 	"bytes"
@@ -8,13 +8,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-func trainTiny(t *testing.T, c *sparse.Corpus, L, numAttr int, op Options) (*Model, *Result) {
+func trainTiny(t *testing.T, c *sparse.Corpus, L, numAttr int, op Options) (*chain.Model, *Result) {
 	t.Helper()
-	m, err := NewModel(labelNames(L), numAttr, c.NumPair, true, nil)
+	m, err := chain.NewModel(labelNames(L), numAttr, c.NumPair, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestScreenedEqualsUnscreened(t *testing.T) {
 func TestTrainOptionsValidation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	c := randomCorpus(rng, 5, 3, 3, 0, 2, false)
-	m, _ := NewModel(labelNames(2), 3, 0, true, nil)
+	m, _ := chain.NewModel(labelNames(2), 3, 0, true, nil)
 	for _, op := range []Options{
 		{Alpha: math.NaN()},
 		{Beta: -1},

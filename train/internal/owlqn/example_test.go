@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/sparsetag/sparsetag/chain/internal/owlqn"
+	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 )
 
 // f(x) = ½(x₀-3)² + ½(x₁-0.5)²; with l1 = 1 the minimizer of f + ||x||_1 is

@@ -1,4 +1,4 @@
-package chain
+package train
 
 import (
 	"bytes"
@@ -10,8 +10,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/sparsetag/sparsetag/chain/internal/owlqn"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 )
 
 // Checkpoint is the state of a training run between two iterations: the
@@ -48,16 +48,16 @@ func (tr *trainer) checkpoint(run *fullRun) *Checkpoint {
 // restore installs a checkpoint into a freshly started full solve.
 func (tr *trainer) restore(ck *Checkpoint, run *fullRun) error {
 	if ck.Dimension != len(tr.m.W) || ck.Lambda1 != tr.lam1 || ck.Lambda2 != tr.lam2 {
-		return fmt.Errorf("chain: checkpoint is for another problem (dimension %d, lambda %g/%g; this run: %d, %g/%g)",
+		return fmt.Errorf("train: checkpoint is for another problem (dimension %d, lambda %g/%g; this run: %d, %g/%g)",
 			ck.Dimension, ck.Lambda1, ck.Lambda2, len(tr.m.W), tr.lam1, tr.lam2)
 	}
 	if len(ck.Iterations) == 0 || len(ck.Active) != len(ck.opt.X) || len(ck.ScreenedSet) != len(tr.fs.screened) {
-		return errors.New("chain: malformed checkpoint")
+		return errors.New("train: malformed checkpoint")
 	}
 	prev := int32(-1)
 	for _, j := range ck.Active {
 		if j <= prev || int(j) >= len(tr.m.W) {
-			return errors.New("chain: checkpoint active set is not increasing within the model")
+			return errors.New("train: checkpoint active set is not increasing within the model")
 		}
 		prev = j
 	}
@@ -72,7 +72,7 @@ func (tr *trainer) restore(ck *Checkpoint, run *fullRun) error {
 		}
 	}
 	if k != len(ck.Active) {
-		return errors.New("chain: checkpoint active set is not part of the feature set")
+		return errors.New("train: checkpoint active set is not part of the feature set")
 	}
 	tr.fs.Restrict(keep) // the optimizer follows; Restore then replaces its memory
 	if err := tr.opt.Restore(ck.opt); err != nil {
@@ -143,20 +143,20 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	var buf bytes.Buffer
 	if _, err := io.Copy(&buf, r); err != nil {
-		return nil, fmt.Errorf("chain: reading checkpoint: %w", err)
+		return nil, fmt.Errorf("train: reading checkpoint: %w", err)
 	}
 	data := buf.Bytes()
 	if len(data) < 16 || string(data[:8]) != checkpointMagic {
-		return nil, errors.New("chain: not a checkpoint file")
+		return nil, errors.New("train: not a checkpoint file")
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
 	if crc32.ChecksumIEEE(body) != sum {
-		return nil, errors.New("chain: checkpoint file is corrupted (checksum mismatch)")
+		return nil, errors.New("train: checkpoint file is corrupted (checksum mismatch)")
 	}
 	if v := binary.LittleEndian.Uint32(body[8:]); v != 1 {
-		return nil, fmt.Errorf("chain: checkpoint version %d: %w", v, ErrVersion)
+		return nil, fmt.Errorf("train: checkpoint version %d: %w", v, ErrCheckpointVersion)
 	}
-	d := &decoder{b: body[12:], section: "checkpoint"}
+	d := &ckDecoder{b: body[12:], off: 12}
 	count := func(size int) int {
 		n := d.u64()
 		if d.err == nil && n > uint64(len(d.b)/size) {
@@ -206,7 +206,52 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 		return nil, d.err
 	}
 	if len(d.b) != 0 {
-		return nil, errors.New("chain: trailing data in checkpoint")
+		return nil, errors.New("train: trailing data in checkpoint")
 	}
 	return ck, nil
+}
+
+// ErrCheckpointVersion is wrapped by errors about checkpoints written by
+// another version of this toolkit.
+var ErrCheckpointVersion = errors.New("unsupported checkpoint version")
+
+// ckDecoder reads little-endian integers from a checkpoint body; the first
+// failure sticks and names its file offset.
+type ckDecoder struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (d *ckDecoder) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = fmt.Errorf("train: checkpoint offset %d: %s", d.off, fmt.Sprintf(format, args...))
+	}
+}
+
+func (d *ckDecoder) next(n int) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if len(d.b) < n {
+		d.fail("truncated: need %d more bytes, have %d", n, len(d.b))
+		return nil
+	}
+	v := d.b[:n]
+	d.b, d.off = d.b[n:], d.off+n
+	return v
+}
+
+func (d *ckDecoder) u32() uint32 {
+	if v := d.next(4); v != nil {
+		return binary.LittleEndian.Uint32(v)
+	}
+	return 0
+}
+
+func (d *ckDecoder) u64() uint64 {
+	if v := d.next(8); v != nil {
+		return binary.LittleEndian.Uint64(v)
+	}
+	return 0
 }
