@@ -2,56 +2,73 @@ package train
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 )
 
-// Checkpoint is the state of a training run between two iterations: the
-// active feature set, the optimizer's point and memory, and the trainer's
-// bookkeeping. Pass it as Options.Resume to continue the run.
+// Checkpoint is the state of a training run at a full pass, before its
+// inner solve: the policy, the active feature set, the screened features,
+// the optimizer's point and memory, and the loop's bookkeeping. Pass it as
+// Options.Resume to continue the run; the resumed run reaches the same
+// model, bit for bit, as the uninterrupted one.
 type Checkpoint struct {
 	Lambda1, Lambda2 float64
 	Dimension        int // length of the model's weight vector
+	Solver           Solver
 	Active           []int32
 	Screened         int
 	ScreenedSet      sparse.Bitset
 	History          []float64 // objective values, for the Delta rule
 	LastCheckGap     float64
 	Iterations       []Iteration
+	loop             loopState
 	opt              owlqn.State
 }
 
-// checkpoint returns the state needed to continue a full-solver run right
-// before the step of its current iteration: the feature set (active and
-// screened features), the optimizer's state and the iteration log.
-func (tr *trainer) checkpoint(run *fullRun) *Checkpoint {
+// loopState is the solver loop's bookkeeping that a resumed run needs.
+type loopState struct {
+	passes, stalls, wsSize, wsFloor int
+	reached                         bool
+	gaps                            [2]float64
+}
+
+// checkpoint returns the state needed to continue the run after the full
+// pass just made.
+func (tr *trainer) checkpoint(r *run) *Checkpoint {
 	return &Checkpoint{
-		Lambda1: tr.lam1, Lambda2: tr.lam2, Dimension: len(tr.m.W),
-		Active:       append([]int32(nil), tr.fs.active...),
+		Lambda1: tr.pen.l1, Lambda2: tr.pen.l2, Dimension: len(tr.m.W), Solver: r.policy,
+		Active:       slices.Clone(tr.fs.active),
 		Screened:     tr.fs.Screened(),
-		ScreenedSet:  append(sparse.Bitset(nil), tr.fs.screened...),
-		History:      append([]float64(nil), run.hist...),
-		LastCheckGap: run.lastCheckGap,
-		Iterations:   append([]Iteration(nil), run.res.Iterations...),
-		opt:          tr.opt.Snapshot(),
+		ScreenedSet:  slices.Clone(tr.fs.screened),
+		History:      slices.Clone(r.hist),
+		LastCheckGap: r.lastCheckGap,
+		Iterations:   slices.Clone(r.res.Iterations),
+		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
+			reached: r.ws.reached, gaps: r.gaps},
+		opt: r.opt.Snapshot(),
 	}
 }
 
-// restore installs a checkpoint into a freshly started full solve.
-func (tr *trainer) restore(ck *Checkpoint, run *fullRun) error {
-	if ck.Dimension != len(tr.m.W) || ck.Lambda1 != tr.lam1 || ck.Lambda2 != tr.lam2 {
+// check verifies that a checkpoint belongs to this run's problem.
+func (tr *trainer) checkCheckpoint(ck *Checkpoint, policy Solver) error {
+	if ck.Dimension != len(tr.m.W) || ck.Lambda1 != tr.pen.l1 || ck.Lambda2 != tr.pen.l2 {
 		return fmt.Errorf("train: checkpoint is for another problem (dimension %d, lambda %g/%g; this run: %d, %g/%g)",
-			ck.Dimension, ck.Lambda1, ck.Lambda2, len(tr.m.W), tr.lam1, tr.lam2)
+			ck.Dimension, ck.Lambda1, ck.Lambda2, len(tr.m.W), tr.pen.l1, tr.pen.l2)
 	}
-	if len(ck.Iterations) == 0 || len(ck.Active) != len(ck.opt.X) || len(ck.ScreenedSet) != len(tr.fs.screened) {
+	if ck.Solver != policy {
+		return fmt.Errorf("train: checkpoint is of the %s solver, this run uses %s", ck.Solver, policy)
+	}
+	if len(ck.Iterations) == 0 || len(ck.Active) != len(ck.opt.X) || len(ck.Active) == 0 || len(ck.ScreenedSet) != len(tr.fs.screened) {
 		return errors.New("train: malformed checkpoint")
 	}
 	prev := int32(-1)
@@ -59,41 +76,56 @@ func (tr *trainer) restore(ck *Checkpoint, run *fullRun) error {
 		if j <= prev || int(j) >= len(tr.m.W) {
 			return errors.New("train: checkpoint active set is not increasing within the model")
 		}
+		if !tr.fs.inSet.Has(int(j)) || ck.ScreenedSet.Has(int(j)) {
+			return errors.New("train: checkpoint active set is not part of the feature set")
+		}
 		prev = j
 	}
-	// Shrink the feature set (and with it the optimizer) to the
-	// checkpoint's active set, then restore the optimizer.
-	keep := make([]int32, 0, len(ck.Active))
-	k := 0
-	for q, j := range tr.fs.active {
-		if k < len(ck.Active) && ck.Active[k] == j {
-			keep = append(keep, int32(q))
-			k++
-		}
-	}
-	if k != len(ck.Active) {
-		return errors.New("train: checkpoint active set is not part of the feature set")
-	}
-	tr.fs.Restrict(keep) // the optimizer follows; Restore then replaces its memory
-	if err := tr.opt.Restore(ck.opt); err != nil {
-		return err
-	}
-	copy(tr.fs.screened, ck.ScreenedSet)
-	run.res.Iterations = append([]Iteration(nil), ck.Iterations...)
-	run.hist = append([]float64(nil), ck.History...)
-	run.lastCheckGap = ck.LastCheckGap
-	last := run.res.Iterations[len(run.res.Iterations)-1]
-	run.t0 = run.t0.Add(-time.Duration(last.Seconds * float64(time.Second)))
 	return nil
 }
 
-const checkpointMagic = "SPTGCKP\x00"
+// resume starts a solve from a checkpoint: the screened and active sets,
+// an evaluation at the checkpoint's point and the optimizer's memory.
+func (tr *trainer) resume(ctx context.Context, r *run, ck *Checkpoint) error {
+	if err := tr.checkCheckpoint(ck, r.policy); err != nil {
+		return err
+	}
+	copy(tr.fs.screened, ck.ScreenedSet)
+	r.u = tr.fs.unscreened(r.u)
+	tr.setActive(slices.Clone(ck.Active))
+	r.grad = resizeFloats(r.grad, len(ck.Active))
+	f, m, err := tr.evaluate(ctx, ck.opt.X, r.grad)
+	if err != nil {
+		return err
+	}
+	if r.opt, err = owlqn.Resume(ck.opt, f, r.grad, tr.optSettings()); err != nil {
+		return err
+	}
+	r.m = m
+	r.res.Iterations = slices.Clone(ck.Iterations)
+	r.hist, r.lastCheckGap = slices.Clone(ck.History), ck.LastCheckGap
+	l := ck.loop
+	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps
+	r.ws.size, r.ws.floor, r.ws.reached = l.wsSize, l.wsFloor, l.reached
+	last := r.res.Iterations[len(r.res.Iterations)-1]
+	r.iter = last.Iter
+	r.lastMonitor, r.lastCkpt = r.iter/tr.op.MonitorEvery, r.iter/tr.op.CheckpointEvery
+	r.t0 = r.t0.Add(-time.Duration(last.Seconds * float64(time.Second)))
+	return nil
+}
+
+const (
+	checkpointMagic = "SPTGCKP\x00"
+	// checkpointVersion 2: the solver, the log's Pass and Zeroed, the
+	// loop's bookkeeping (version 1 was the full solver's only).
+	checkpointVersion = 2
+)
 
 // WriteTo writes the checkpoint in a versioned, checksummed binary form.
 func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 	le := binary.LittleEndian
 	b := []byte(checkpointMagic)
-	b = le.AppendUint32(b, 1)
+	b = le.AppendUint32(b, checkpointVersion)
 	f64 := func(v float64) { b = le.AppendUint64(b, math.Float64bits(v)) }
 	f64s := func(v []float64) {
 		b = le.AppendUint64(b, uint64(len(v)))
@@ -104,6 +136,7 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 	f64(ck.Lambda1)
 	f64(ck.Lambda2)
 	b = le.AppendUint64(b, uint64(ck.Dimension))
+	b = appendBytes(b, []byte(ck.Solver))
 	b = le.AppendUint64(b, uint64(len(ck.Active)))
 	for _, j := range ck.Active {
 		b = le.AppendUint32(b, uint32(j))
@@ -124,7 +157,16 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 		b = le.AppendUint64(b, uint64(it.Screened))
 		b = le.AppendUint64(b, uint64(it.NonZero))
 		f64(it.Seconds)
+		b = le.AppendUint64(b, uint64(it.Zeroed))
+		b = append(b, boolByte(it.Pass))
 	}
+	l := ck.loop
+	for _, v := range []int{l.passes, l.stalls, l.wsSize, l.wsFloor} {
+		b = le.AppendUint64(b, uint64(v))
+	}
+	b = append(b, boolByte(l.reached))
+	f64(l.gaps[0])
+	f64(l.gaps[1])
 	f64(ck.opt.L1)
 	f64s(ck.opt.X)
 	b = le.AppendUint64(b, uint64(len(ck.opt.S)))
@@ -153,7 +195,7 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, errors.New("train: checkpoint file is corrupted (checksum mismatch)")
 	}
-	if v := binary.LittleEndian.Uint32(body[8:]); v != 1 {
+	if v := binary.LittleEndian.Uint32(body[8:]); v != checkpointVersion {
 		return nil, fmt.Errorf("train: checkpoint version %d: %w", v, ErrCheckpointVersion)
 	}
 	d := &ckDecoder{b: body[12:], off: 12}
@@ -177,6 +219,7 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	ck := &Checkpoint{}
 	ck.Lambda1, ck.Lambda2 = f64(), f64()
 	ck.Dimension = int(d.u64())
+	ck.Solver = Solver(d.next(count(1)))
 	na := count(4)
 	for i := 0; i < na && d.err == nil; i++ {
 		ck.Active = append(ck.Active, int32(d.u32()))
@@ -188,11 +231,15 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	}
 	ck.History = f64s()
 	ck.LastCheckGap = f64()
-	ni := count(56)
+	ni := count(65)
 	for i := 0; i < ni && d.err == nil; i++ {
 		it := Iteration{Iter: int(d.u64()), Primal: f64(), Gap: f64(), Active: int(d.u64()), Screened: int(d.u64()), NonZero: int(d.u64()), Seconds: f64()}
+		it.Zeroed = int(d.u64())
+		it.Pass = d.bool()
 		ck.Iterations = append(ck.Iterations, it)
 	}
+	ck.loop = loopState{passes: int(d.u64()), stalls: int(d.u64()), wsSize: int(d.u64()), wsFloor: int(d.u64()), reached: d.bool()}
+	ck.loop.gaps = [2]float64{f64(), f64()}
 	ck.opt.L1 = f64()
 	ck.opt.X = f64s()
 	np := count(24)
@@ -254,4 +301,21 @@ func (d *ckDecoder) u64() uint64 {
 		return binary.LittleEndian.Uint64(v)
 	}
 	return 0
+}
+
+func (d *ckDecoder) bool() bool {
+	v := d.next(1)
+	return v != nil && v[0] != 0
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+func appendBytes(b, s []byte) []byte {
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(s)))
+	return append(b, s...)
 }

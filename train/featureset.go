@@ -22,9 +22,9 @@ import (
 //     active labels of each unary attribute, labs[refPtr[a]:refPtr[a+1]],
 //     and whether an attribute has any active state feature.
 //
-// Restrict and SetActive change the active set; every dependent (the
-// objective's buffers, the optimizer's memory, the vector m) registers a
-// follower that is told the change, so no dependent keeps a stale copy.
+// Restrict and SetActive change the active set; the trainer then adapts
+// the objective (objective.follow) and the optimizer (Compact or a new one)
+// in the same place (trainer.setActive, dropScreenedActive).
 type featureSet struct {
 	m        *chain.Model
 	inSet    sparse.Bitset
@@ -36,10 +36,6 @@ type featureSet struct {
 	refLab   []int32 // active labels of each attribute
 	attrLive []bool  // attribute has at least one active state feature
 	live     int     // number of live attributes
-
-	// followers are called after the active set changed. keep is nil when
-	// the new set is not a subset given by positions (SetActive).
-	followers []func(keep []int32)
 }
 
 func newFeatureSet(m *chain.Model, all []int32) *featureSet {
@@ -79,9 +75,6 @@ func (fs *featureSet) allSlice() []int32 {
 	return out
 }
 
-// follow registers f to be called after every change of the active set.
-func (fs *featureSet) follow(f func(keep []int32)) { fs.followers = append(fs.followers, f) }
-
 // Screened returns the number of screened features.
 func (fs *featureSet) Screened() int { return fs.screened.Count() }
 
@@ -103,18 +96,13 @@ func (fs *featureSet) screen(j int32) { fs.screened.Set(int(j)) }
 func (fs *featureSet) resetScreening() { clear(fs.screened) }
 
 // SetActive installs a new active set (increasing full indices, none
-// screened) and tells every follower.
+// screened).
 func (fs *featureSet) SetActive(active []int32) {
 	fs.active = active
 	fs.buildRefs()
-	for _, f := range fs.followers {
-		f(nil)
-	}
 }
 
-// Restrict keeps the active features at positions keep (increasing) and
-// tells every follower, which compacts its own per-feature state with the
-// same keep list.
+// Restrict keeps the active features at positions keep (increasing).
 func (fs *featureSet) Restrict(keep []int32) {
 	act := make([]int32, len(keep))
 	for k, q := range keep {
@@ -122,9 +110,6 @@ func (fs *featureSet) Restrict(keep []int32) {
 	}
 	fs.active = act
 	fs.buildRefs()
-	for _, f := range fs.followers {
-		f(keep)
-	}
 }
 
 // buildRefs rebuilds the attribute -> active label references.

@@ -49,7 +49,6 @@ type objective struct {
 	c       *sparse.Corpus
 	threads int
 	n       float64 // number of sequences
-	L1, L2  float64 // average-form penalty coefficients (set by the solver)
 
 	// Column-major copy of c.Unary for the expectation pass.
 	colPtr []int32 // len U+1
@@ -144,8 +143,14 @@ func newObjective(fs *featureSet, c *sparse.Corpus, threads int) *objective {
 	}
 	o.live = c
 	o.liveAttrs = m.NumUnary
-	fs.follow(o.follow)
 	return o
+}
+
+// setActive installs a new active set in the feature set and adapts the
+// objective to it.
+func (o *objective) setActive(active []int32) {
+	o.fs.SetActive(active)
+	o.follow(nil)
 }
 
 // follow adapts the objective to a new active set of its feature set: m
@@ -308,15 +313,15 @@ func (o *objective) compactCorpus() *sparse.Corpus {
 // evaluate is the smooth part of the training objective for the optimizer:
 // it returns L(x) + (L2/2)||x||^2 and writes its gradient L2 x - m into
 // grad, over the active set; m stays in o.M.
-func (o *objective) evaluate(ctx context.Context, x, grad []float64) (float64, error) {
+func (o *objective) evaluate(ctx context.Context, x, grad []float64, l2 float64) (float64, error) {
 	loss, err := o.loss(ctx, x)
 	if err != nil {
 		return 0, err
 	}
 	f := loss
 	for k, v := range x {
-		grad[k] = o.L2*v - o.M[k]
-		f += 0.5 * o.L2 * v * v
+		grad[k] = l2*v - o.M[k]
+		f += 0.5 * l2 * v * v
 	}
 	return f, nil
 }

@@ -97,7 +97,7 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 				for j := range act {
 					act[j] = int32(j)
 				}
-				o.fs.SetActive(act)
+				o.setActive(act)
 				if o.fused != (cfg.budget > 0) {
 					t.Fatalf("budget %d: fused = %v", cfg.budget, o.fused)
 				}
@@ -132,7 +132,7 @@ func TestObjectiveCancel(t *testing.T) {
 	m, _ := chain.NewModel(labelNames(3), 4, 0, true, nil)
 	o := newObjective(newFeatureSet(m, nil), c, 2)
 	act := []int32{0, 1, 2}
-	o.fs.SetActive(act)
+	o.setActive(act)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := o.evalM(ctx, make([]float64, 3), make([]float64, 3)); err == nil {
@@ -159,7 +159,7 @@ func TestObjectiveActiveSubset(t *testing.T) {
 				act = append(act, int32(j))
 			}
 		}
-		o.fs.SetActive(act)
+		o.setActive(act)
 		if !o.sparseLabels || o.live == c {
 			t.Fatalf("budget %d: sparse labels %v, compacted corpus %v", budget, o.sparseLabels, o.live != c)
 		}

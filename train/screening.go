@@ -2,7 +2,6 @@ package train
 
 import (
 	"math"
-	"time"
 
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -18,14 +17,15 @@ type screenScratch struct {
 // screenTest runs the configured safe rule on the features idx, with m over
 // idx and the gap, both from the same point: it returns drop[k] = true for
 // every feature proven zero at the optimum, and how many. The Pinsker test
-// is screen.Pinsker itself; the paper's rule (T = 1) bounds state features
-// with screen.EuclideanT1, alone (ScreenPaper) or as the minimum with the
+// is screen.Pinsker itself; the paper's rule (T = 1, the full policy: idx
+// is the active set and x the weights over it) bounds state features with
+// screen.EuclideanT1, alone (ScreenPaper) or as the minimum with the
 // Pinsker bound (ScreenBoth).
-func (tr *trainer) screenTest(sc *screenScratch, idx []int32, m []float64, gap float64) ([]bool, int, error) {
+func (tr *trainer) screenTest(sc *screenScratch, idx []int32, m []float64, gap float64, x []float64) ([]bool, int, error) {
 	n := tr.c.Len()
 	sc.drop = resizeBools(sc.drop, len(idx))
 	clear(sc.drop)
-	if tr.op.Screen == ScreenPinsker && math.Sqrt(2*gap/float64(n))*tr.rnormMin >= tr.lam1*(1-tr.op.Tau) {
+	if tr.op.Screen == ScreenPinsker && math.Sqrt(2*gap/float64(n))*tr.rnormMin >= tr.pen.l1*(1-tr.op.Tau) {
 		// No feature can pass the Pinsker test at this gap: skip the O(d)
 		// pass.
 		return sc.drop, 0, nil
@@ -35,9 +35,9 @@ func (tr *trainer) screenTest(sc *screenScratch, idx []int32, m []float64, gap f
 		sc.rn[k] = tr.rnorm.at(j)
 	}
 	if tr.op.Screen == ScreenPinsker {
-		return sc.drop, screen.Pinsker(sc.drop, m, sc.rn, gap, n, tr.lam1, tr.op.Tau), nil
+		return sc.drop, screen.Pinsker(sc.drop, m, sc.rn, gap, n, tr.pen.l1, tr.op.Tau), nil
 	}
-	paper, err := tr.paperBounds(gap)
+	paper, err := tr.paperBounds(gap, x, m)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -56,7 +56,7 @@ func (tr *trainer) screenTest(sc *screenScratch, idx []int32, m []float64, gap f
 			sc.bound[k] = paper[j]
 		}
 	}
-	return sc.drop, screen.ScreenBounds(sc.drop, sc.bound, tr.lam1, tr.op.Tau), nil
+	return sc.drop, screen.ScreenBounds(sc.drop, sc.bound, tr.pen.l1, tr.op.Tau), nil
 }
 
 func resizeBools(s []bool, n int) []bool {
@@ -66,34 +66,10 @@ func resizeBools(s []bool, n int) []bool {
 	return s[:n]
 }
 
-// screenActive applies the configured rule to the active set at the
-// optimizer's current point and restricts the feature set to the features
-// that survive (the objective, m and the optimizer's memory follow). It
-// reports how many were removed.
-func (tr *trainer) screenActive(gap float64) (int, error) {
-	ts := time.Now()
-	defer func() { tr.screenSecs += time.Since(ts).Seconds() }()
-	fs := tr.fs
-	drop, removed, err := tr.screenTest(&tr.scratch, fs.active, tr.obj.M, gap)
-	if err != nil || removed == 0 {
-		return 0, err
-	}
-	keep := tr.keepBuf[:0]
-	for k, j := range fs.active {
-		if drop[k] {
-			fs.screen(j)
-			continue
-		}
-		keep = append(keep, int32(k))
-	}
-	tr.keepBuf = keep
-	fs.Restrict(keep)
-	return removed, nil
-}
-
 // paperBounds evaluates the paper's Euclidean rule (T = 1 only) at the
-// current point: an upper bound on |m_j(theta*)| for every state feature.
-func (tr *trainer) paperBounds(gap float64) ([]float64, error) {
+// point x over the active set, where m is -∇L: an upper bound on
+// |m_j(theta*)| for every state feature.
+func (tr *trainer) paperBounds(gap float64, xa, ma []float64) ([]float64, error) {
 	obj, fs := tr.obj, tr.fs
 	m := tr.m
 	U := m.NumUnary * m.NumLabels()
@@ -104,14 +80,13 @@ func (tr *trainer) paperBounds(gap float64) ([]float64, error) {
 	w, mf := tr.wBuf[:U], tr.mBuf[:U]
 	clear(w)
 	clear(mf)
-	xa := tr.opt.X()
 	for k, j := range fs.active {
 		if int(j) < U {
 			w[j] = xa[k]
-			mf[j] = obj.M[k]
+			mf[j] = ma[k]
 		}
 	}
-	delta := screen.DualResidual(tr.dBuf[:0], w, mf, tr.lam2/tr.lam1, tr.lam1)
+	delta := screen.DualResidual(tr.dBuf[:0], w, mf, tr.pen.l2/tr.pen.l1, tr.pen.l1)
 	tr.dBuf = delta
 	// Features outside the reduced problem contribute 0 to delta.
 	live := sparse.NewBitset(U)

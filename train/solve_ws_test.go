@@ -92,21 +92,37 @@ func TestWorkingSetDeterministicAcrossThreads(t *testing.T) {
 	}
 }
 
-// TestNumIterations: Result.NumIterations counts OWL-QN iterations (the
-// Step callbacks) for both solvers; the working-set solver logs fewer
-// entries (one per full pass) than it takes iterations.
+// TestNumIterations: the log has a line for every OWL-QN iteration of
+// both policies (Iter runs through 0..NumIterations, repeated only by a
+// full pass at the point of the line before it), and the working set makes
+// fewer full passes than iterations.
 func TestNumIterations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	c := randomCorpus(rng, 80, 6, 30, 0, 3, false)
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
-		steps := 0
+		var lines []Iteration
 		_, res := trainTiny(t, c, 3, 30, Options{BetaRatio: 0.01, Epsilon: 1e-10, Solver: s, MaxIter: 20000,
-			Step: func(int, float64) { steps++ }})
+			Progress: func(it Iteration) { lines = append(lines, it) }})
 		require.Equal(t, s, res.Solver)
-		assert.Equal(t, steps, res.NumIterations(), "%s", s)
-		assert.Positive(t, steps, "%s", s)
+		require.Equal(t, lines, res.Iterations, "%s: Progress sees every line", s)
+		n := res.NumIterations()
+		assert.Positive(t, n, "%s", s)
+		next := 0
+		for k, it := range lines {
+			switch {
+			case it.Iter == next:
+				next++
+			case k > 0 && it.Iter == lines[k-1].Iter && it.Pass:
+			default:
+				t.Fatalf("%s: line %d has Iter %d, want %d (or a full pass repeating %d)", s, k, it.Iter, next, lines[max(k-1, 0)].Iter)
+			}
+		}
+		assert.Equal(t, n+1, next, "%s: every iteration has a line", s)
+		assert.True(t, lines[len(lines)-1].Pass, "%s: the last line is a full pass", s)
 		if s == SolverWorkingSet {
-			assert.Less(t, len(res.Iterations)-1, steps, "one log entry per full pass")
+			assert.Less(t, res.NumPasses(), n, "fewer full passes than iterations")
+		} else {
+			assert.Equal(t, n, res.NumPasses(), "the full policy prices every iteration")
 		}
 	}
 }

@@ -45,8 +45,10 @@ const (
 )
 
 // Options configures Train. The zero value trains with the paper's form of
-// the objective, alpha = 1 and beta = 0.1 beta_max, Pinsker screening, and a
-// target duality gap of 1e-6 per sequence.
+// the objective, alpha = 1 and beta = 0.1 beta_max, Pinsker screening, the
+// working-set solver, and stops when the certified duality gap is at most
+// DefaultRelEpsilon (0.1%) of the objective. tagger train's defaults are
+// these (its flags only set the fields).
 //
 // The objective is P(w) = (1/n) sum_i NLL_i(w) + beta (alpha/2 ||w||^2 + ||w||_1).
 // The sum form used by CRFsuite and Wapiti, sum_i NLL_i + C1 ||w||_1 + C2 ||w||^2,
@@ -86,10 +88,10 @@ type Options struct {
 	Threads int // worker goroutines; 0 means runtime.NumCPU()
 	Memory  int // L-BFGS memory; 0 means 10
 
-	// Solver selects the algorithm; "" means SolverFull. The working-set
-	// solver runs with the Pinsker rule and an L1 term; with another rule,
-	// c1 = 0, a Checkpoint or Resume, Train uses the full solver
-	// (Result.Solver says which ran).
+	// Solver selects the policy of the solver loop; "" means
+	// SolverWorkingSet. The working set needs the Pinsker rule and an L1
+	// term; with another rule or c1 = 0 the full policy runs, and
+	// Result.Solver and Result.SolverReason say so.
 	Solver Solver
 	Screen ScreenRule // "" means ScreenPinsker
 	Tau    float64    // screening safety margin; 0 means 1e-9
@@ -109,49 +111,68 @@ type Options struct {
 	// start). It is not modified.
 	Init []float64
 
-	// Progress, when not nil, is called with every line of the log: every
-	// iteration of the full solver, every full pass of the working-set
-	// solver.
+	// Progress, when not nil, is called with every line of the log: the
+	// start, every OWL-QN iteration of either policy, with its exact
+	// objective (the working set's w is zero outside the set), and the
+	// gap at the lines of full passes (Iteration.Pass).
 	Progress func(Iteration)
-	// Step, when not nil, is called after every OWL-QN iteration of either
-	// solver with the iteration count and the objective P(w) there (exact:
-	// the working-set solver's w is zero outside its set), for fine-grained
-	// time-to-objective measurements.
-	Step func(iter int, primal float64)
 
-	// Checkpoint, when not nil, is called every CheckpointEvery iterations
-	// (0 means 10) with the state needed to continue the run; Resume
-	// continues a run from such a state and reaches the same model, bit for
-	// bit, as the uninterrupted run (training is deterministic).
+	// Checkpoint, when not nil, is called at the first full pass after
+	// every CheckpointEvery iterations (0 means 10) with the state needed
+	// to continue the run, for either policy; Resume continues a run from
+	// such a state and reaches the same model, bit for bit, as the
+	// uninterrupted run (training is deterministic).
 	Checkpoint      func(*Checkpoint) error
 	CheckpointEvery int
 	Resume          *Checkpoint
 
-	// Monitor, when not nil, is called every MonitorEvery iterations (0
-	// means 10) with the current full-size weights (scratch: copy what you
-	// keep); returning true stops training with StopReason "monitor". Use it
-	// for early stopping on a validation set.
+	// Monitor, when not nil, is called at the first full pass after every
+	// MonitorEvery iterations (0 means 10) with the current full-size
+	// weights (scratch: copy what you keep); returning true stops training
+	// with StopMonitor. Use it for early stopping on a validation set.
 	Monitor      func(it Iteration, w []float64) (stop bool, err error)
 	MonitorEvery int
 }
 
-// Iteration is one line of the training log.
+// Iteration is one line of the training log: the start and every OWL-QN
+// iteration, at the point X reached. Lines of full passes (Pass) carry the
+// duality gap of the whole problem; the other lines (inner iterations of
+// the working-set policy) have Gap 0. A full pass may repeat the Iter of
+// the line before it (the inner solve ended without a step) and its
+// objective may exceed the previous line's only when screening set
+// non-zero weights to zero (Zeroed > 0).
 type Iteration struct {
 	Iter     int     `json:"iter"`
 	Primal   float64 `json:"primal"`
 	Gap      float64 `json:"gap"`
+	Pass     bool    `json:"pass"`
+	Zeroed   int     `json:"zeroed,omitempty"`
 	Active   int     `json:"active"`
 	Screened int     `json:"screened"`
 	NonZero  int     `json:"nonzero"`
 	Seconds  float64 `json:"seconds"`
 }
 
+// StopReason says why a solve ended. The values are part of the report
+// and command-line contract.
+type StopReason string
+
+// The stop reasons.
+const (
+	StopGap        StopReason = "gap"         // the certified gap reached Epsilon or RelEpsilon (or every feature was screened)
+	StopDelta      StopReason = "delta"       // CRFsuite's Delta rule
+	StopMaxIter    StopReason = "max-iter"    // MaxIter OWL-QN iterations
+	StopLineSearch StopReason = "line-search" // no decrease at working precision
+	StopMonitor    StopReason = "monitor"     // Options.Monitor asked to stop
+)
+
 // Result summarizes a training run.
 type Result struct {
 	Alpha, Beta, BetaMax float64
 	Lambda1, Lambda2     float64 // beta and alpha*beta: the average-form L1 and L2 coefficients
 	Screen               ScreenRule
-	Solver               Solver
+	Solver               Solver // the policy that ran
+	SolverReason         string // why: "requested", or why the working set could not run
 	Epsilon              float64
 	RelEpsilon           float64
 	Iterations           []Iteration
@@ -162,8 +183,8 @@ type Result struct {
 	Gap, Primal          float64
 	Seconds              float64
 	SecondsScreening     float64
-	Converged            bool   // the gap reached Epsilon (or the Delta rule fired)
-	StopReason           string // "gap", "delta", "max-iter", "line-search", "monitor"
+	Converged            bool // the gap reached Epsilon (or the Delta rule fired)
+	StopReason           StopReason
 	// Score is the PathOptions.Score of the solution (nil when not scored).
 	Score *float64 `json:",omitempty"`
 	// ScreenedSet holds the full indices of the features removed by
@@ -172,15 +193,36 @@ type Result struct {
 }
 
 // NumIterations returns the number of OWL-QN iterations of the solve, for
-// both solvers. The working-set solver logs one Iteration per full pass
-// (each after several restricted iterations), so len(Iterations)-1 counts
-// its full passes, not its iterations; Iter of the last entry counts both
-// solvers' iterations alike.
+// both policies (Iter of the last line).
 func (r *Result) NumIterations() int {
 	if len(r.Iterations) == 0 {
 		return 0
 	}
 	return r.Iterations[len(r.Iterations)-1].Iter
+}
+
+// NumPasses returns the number of full passes after the first: one per
+// iteration for the full policy, one per inner solve for the working set.
+func (r *Result) NumPasses() int {
+	n := 0
+	for _, it := range r.Iterations {
+		if it.Pass {
+			n++
+		}
+	}
+	return max(n-1, 0)
+}
+
+// Passes returns the lines of the log that full passes wrote (with the
+// gap of the whole problem).
+func (r *Result) Passes() []Iteration {
+	var out []Iteration
+	for _, it := range r.Iterations {
+		if it.Pass {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 func (o *Options) defaults() Options {
@@ -210,7 +252,7 @@ func (o *Options) defaults() Options {
 		r.Screen = ScreenPinsker
 	}
 	if r.Solver == "" {
-		r.Solver = SolverFull
+		r.Solver = SolverWorkingSet
 	}
 	if r.CheckpointEvery <= 0 {
 		r.CheckpointEvery = 10

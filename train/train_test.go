@@ -135,7 +135,7 @@ func TestTrainSumFormPureL2(t *testing.T) {
 	for j := range act {
 		act[j] = int32(j)
 	}
-	o.fs.SetActive(act)
+	o.setActive(act)
 	mv := make([]float64, len(act))
 	if _, err := o.evalM(context.Background(), m.W, mv); err != nil {
 		t.Fatal(err)
@@ -194,30 +194,36 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 	}
 }
 
-// TestMonitorStops checks that Options.Monitor sees the current weights
-// every MonitorEvery iterations and can stop training.
+// TestMonitorStops checks that Options.Monitor sees the current weights at
+// the first full pass after every MonitorEvery iterations (every multiple
+// with the full policy, which prices every iterate) and can stop training.
 func TestMonitorStops(t *testing.T) {
 	rng := rand.New(rand.NewPCG(61, 62))
 	c := randomCorpus(rng, 50, 5, 8, 0, 3, false)
-	calls := 0
-	var seen []int
-	op := Options{BetaRatio: 0.1, Epsilon: 1e-12, MonitorEvery: 3, Monitor: func(it Iteration, w []float64) (bool, error) {
-		calls++
-		seen = append(seen, it.Iter)
-		nz := 0
-		for _, v := range w {
-			if v != 0 {
-				nz++
+	for _, solver := range []Solver{SolverFull, SolverWorkingSet} {
+		calls := 0
+		var seen []int
+		op := Options{BetaRatio: 0.1, Epsilon: 1e-12, Solver: solver, MonitorEvery: 3, Monitor: func(it Iteration, w []float64) (bool, error) {
+			calls++
+			seen = append(seen, it.Iter)
+			nz := 0
+			for _, v := range w {
+				if v != 0 {
+					nz++
+				}
 			}
+			if nz != it.NonZero {
+				return false, fmt.Errorf("monitor weights have %d non-zeros, iteration says %d", nz, it.NonZero)
+			}
+			return calls == 2, nil
+		}}
+		_, res := trainTiny(t, c, 3, 8, op)
+		if res.StopReason != StopMonitor || len(seen) != 2 || seen[0] < 3 || seen[1]/3 <= seen[0]/3 {
+			t.Fatalf("%s: stop %q after monitor calls at %v", solver, res.StopReason, seen)
 		}
-		if nz != it.NonZero {
-			return false, fmt.Errorf("monitor weights have %d non-zeros, iteration says %d", nz, it.NonZero)
+		if solver == SolverFull && (seen[0] != 3 || seen[1] != 6) {
+			t.Fatalf("full policy: monitor calls at %v, want [3 6]", seen)
 		}
-		return calls == 2, nil
-	}}
-	_, res := trainTiny(t, c, 3, 8, op)
-	if res.StopReason != "monitor" || len(seen) != 2 || seen[0] != 3 || seen[1] != 6 {
-		t.Fatalf("stop %q after monitor calls at %v", res.StopReason, seen)
 	}
 }
 

@@ -12,18 +12,24 @@ import (
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 )
 
+// penalty is the average-form elastic net of a solve: l1 ||w||_1 +
+// l2/2 ||w||^2 (l1 = beta, l2 = alpha beta; in the sum form l1 = C1/n and
+// l2 = 2 C2/n). The trainer holds the one copy; the objective and the
+// optimizer are handed what they need per call.
+type penalty struct{ l1, l2 float64 }
+
 // trainer holds the state of one training run: the feature set, the
-// objective over it, the screening constants and the current optimizer.
+// objective over it and the screening constants. The state of one solve
+// (the optimizer, m, the gap) is the solver loop's (run, solve.go).
 type trainer struct {
 	m   *chain.Model
 	c   *sparse.Corpus
 	op  Options
 	fs  *featureSet
 	obj *objective
-	opt *owlqn.Optimizer // the optimizer of the current solve (follows fs)
 
 	betaMax    float64     // ||m(0)||_inf over the feature set
-	lam1, lam2 float64     // average-form L1 and L2 coefficients
+	pen        penalty     // the penalty of the current solve
 	rnorm      *rnormTable // the Pinsker constants (nil when not screening)
 	rnormMin   float64     // smallest Rnorm over the feature set
 	static     []float64   // full size, the static range bounds B_j (sum form; nil when not screening)
@@ -31,8 +37,7 @@ type trainer struct {
 	// staticCount is the number of features the static rule removed (beyond
 	// those with Rnorm 0) for the current penalty.
 	staticCount int
-	onePenalty  bool   // Train: a single solve (the static bounds can go after use)
-	solver      Solver // the solver of the current solve
+	onePenalty  bool // Train: a single solve (the static bounds can go after use)
 
 	// Along a path: the L1 coefficient of the previous solve (0: none; the
 	// strong rule) and the curvature its working-set solve ended with.
@@ -50,22 +55,16 @@ func newTrainer(m *chain.Model, c *sparse.Corpus, op Options) *trainer {
 	tr := &trainer{m: m, c: c, op: op}
 	tr.fs = newFeatureSet(m, nil)
 	tr.obj = newObjective(tr.fs, c, op.Threads)
-	tr.fs.follow(func(keep []int32) {
-		if tr.opt != nil && keep != nil {
-			tr.opt.Compact(keep, tr.op.ResetMemoryOnScreen)
-		}
-	})
 	return tr
 }
 
-// evalFunc is the smooth part of the objective as the optimizer calls it.
-func (tr *trainer) evalFunc(ctx context.Context) owlqn.Func {
-	return func(x, grad []float64) (float64, error) { return tr.obj.evaluate(ctx, x, grad) }
-}
+// setActive installs a new active set in the feature set and adapts the
+// objective to it (its m is resized, not kept).
+func (tr *trainer) setActive(active []int32) { tr.obj.setActive(active) }
 
 // optSettings are the optimizer settings of every solve.
 func (tr *trainer) optSettings() owlqn.Settings {
-	return owlqn.Settings{M: tr.op.Memory, L1: tr.lam1, Threads: tr.op.Threads}
+	return owlqn.Settings{M: tr.op.Memory, L1: tr.pen.l1, Threads: tr.op.Threads}
 }
 
 // isTransition reports whether feature j is a label-bigram feature.
@@ -126,14 +125,14 @@ func (tr *trainer) prepare(ctx context.Context) error {
 func (tr *trainer) computeBetaMax(ctx context.Context) error {
 	fs := tr.fs
 	if !tr.op.SumForm {
-		fs.SetActive(fs.allSlice())
+		tr.setActive(fs.allSlice())
 		if _, err := tr.obj.loss(ctx, make([]float64, fs.size)); err != nil {
 			return err
 		}
 		tr.betaMax = screen.BetaMax(tr.obj.M)
 		return nil
 	}
-	fs.SetActive(nil)
+	tr.setActive(nil)
 	if _, err := tr.obj.loss(ctx, nil); err != nil {
 		return err
 	}
@@ -170,8 +169,7 @@ func (tr *trainer) lambdas(beta, ratio float64) (lam1, lam2 float64, err error) 
 // whose Rnorm is 0 are identically zero functions of y (m_j = 0 always),
 // so w*_j = 0 for every beta.
 func (tr *trainer) setPenalty(lam1, lam2 float64) {
-	tr.lam1, tr.lam2 = lam1, lam2
-	tr.obj.L1, tr.obj.L2 = lam1, lam2
+	tr.pen = penalty{l1: lam1, l2: lam2}
 	tr.screenSecs = 0
 	tr.fs.resetScreening()
 	if tr.rnorm == nil || lam1 <= 0 {
@@ -194,7 +192,7 @@ func (tr *trainer) staticScreen() {
 	if tr.static == nil {
 		return
 	}
-	lam1 := math.Nextafter(float64(tr.c.Len())*tr.lam1, 0)
+	lam1 := math.Nextafter(float64(tr.c.Len())*tr.pen.l1, 0)
 	if tr.op.SumForm {
 		lam1 = tr.op.C1
 	}
@@ -215,43 +213,12 @@ func (tr *trainer) staticScreen() {
 
 // newResult starts the result of a solve.
 func (tr *trainer) newResult() *Result {
-	res := &Result{Screen: tr.op.Screen, Solver: tr.solver, Epsilon: tr.op.Epsilon, RelEpsilon: tr.op.RelEpsilon, Dimension: tr.fs.size,
-		BetaMax: tr.betaMax, Lambda1: tr.lam1, Lambda2: tr.lam2, Beta: tr.lam1}
-	if tr.lam1 > 0 {
-		res.Alpha = tr.lam2 / tr.lam1
+	res := &Result{Screen: tr.op.Screen, Epsilon: tr.op.Epsilon, RelEpsilon: tr.op.RelEpsilon, Dimension: tr.fs.size,
+		BetaMax: tr.betaMax, Lambda1: tr.pen.l1, Lambda2: tr.pen.l2, Beta: tr.pen.l1}
+	if tr.pen.l1 > 0 {
+		res.Alpha = tr.pen.l2 / tr.pen.l1
 	}
 	return res
-}
-
-// finish completes a result with the full-size solution w.
-func (tr *trainer) finish(res *Result, w []float64) error {
-	if err := checkFinite(w); err != nil {
-		return err
-	}
-	last := res.Iterations[len(res.Iterations)-1]
-	res.Gap, res.Primal = last.Gap, last.Primal
-	res.NonZero = countNonZero(w)
-	res.ScreenedSet = tr.fs.screened
-	res.Screened = tr.fs.Screened()
-	res.SecondsScreening = tr.screenSecs
-	res.ScreenedStatic = tr.staticCount
-	return nil
-}
-
-// solve minimizes the objective with L1 coefficient lam1 and L2 coefficient
-// lam2 from the full-size starting point init (nil: zero) with the
-// configured solver. It returns the full-size solution.
-func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64, resume *Checkpoint) (*Result, []float64, error) {
-	tr.setPenalty(lam1, lam2)
-	// The working-set solver needs an L1 term (sparsity) and the Pinsker
-	// rule: the paper's rule works on the whole problem. Checkpoints are
-	// those of the full solver.
-	tr.solver = SolverFull
-	if tr.op.Solver == SolverWorkingSet && resume == nil && tr.op.Checkpoint == nil && lam1 > 0 && tr.rnorm != nil && tr.op.Screen == ScreenPinsker {
-		tr.solver = SolverWorkingSet
-		return tr.solveWorkingSet(ctx, init)
-	}
-	return tr.solveFull(ctx, init, resume)
 }
 
 // featureRnorm returns the Pinsker constants Rnorm_j of every feature of the

@@ -300,7 +300,7 @@ func meanRejection(results []*train.Result) (float64, bool) {
 	sum, n := 0.0, 0
 	for _, res := range results {
 		dStar := res.Dimension - res.NonZero
-		if len(res.Iterations) < 2 || dStar == 0 {
+		if res.NumIterations() == 0 || dStar == 0 {
 			continue
 		}
 		sum += float64(res.Screened) / float64(dStar)

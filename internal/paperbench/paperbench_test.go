@@ -29,7 +29,7 @@ func TestScreeningRatios(t *testing.T) {
 }
 
 func TestMeanRejection(t *testing.T) {
-	two := []train.Iteration{{}, {}}
+	two := []train.Iteration{{Pass: true}, {Iter: 1, Pass: true}}
 	res := []*train.Result{
 		{Dimension: 10, NonZero: 0, Screened: 0, Iterations: two[:1]}, // beta_max: no iteration, skipped
 		{Dimension: 10, NonZero: 2, Screened: 8, Iterations: two},     // 1

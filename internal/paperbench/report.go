@@ -58,7 +58,7 @@ func NewTrainReport(data string, res *train.Result, gamma float64) TrainReport {
 		Screen: string(res.Screen), Solver: string(res.Solver), ScreenedStatic: res.ScreenedStatic, Epsilon: res.Epsilon, RelEpsilon: res.RelEpsilon, Gamma: gamma, Iterations: res.Iterations,
 		NonzeroFinal: res.NonZero, ScreenedFinal: res.Screened, GapFinal: res.Gap,
 		SecondsTotal: res.Seconds, SecondsScreening: res.SecondsScreening,
-		StopReason: res.StopReason, Converged: res.Converged,
+		StopReason: string(res.StopReason), Converged: res.Converged,
 	}
 	if res.BetaMax > 0 {
 		r.BetaRatio = res.Beta / res.BetaMax

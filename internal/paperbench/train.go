@@ -129,9 +129,11 @@ func trainOnce(ctx context.Context, ds *Data, cfg TrainConfig, solver train.Solv
 	var steps []stepPoint
 	op := train.Options{SumForm: true, C1: cfg.C1, C2: cfg.C2, Solver: solver, Threads: threads,
 		Epsilon: cfg.Epsilon, MaxIter: cfg.MaxIter, MonitorEvery: 5,
-		Progress: func(it train.Iteration) { log = append(log, it) },
-		Step: func(iter int, primal float64) {
-			steps = append(steps, stepPoint{iter, primal, time.Since(t0).Seconds()})
+		Progress: func(it train.Iteration) {
+			log = append(log, it)
+			if n := len(steps); n == 0 || steps[n-1].iter != it.Iter { // a line per iteration
+				steps = append(steps, stepPoint{it.Iter, it.Primal, time.Since(t0).Seconds()})
+			}
 		},
 		Monitor: func(train.Iteration, []float64) (bool, error) {
 			return cfg.Budget > 0 && time.Since(t0) > cfg.Budget, nil
@@ -141,15 +143,15 @@ func trainOnce(ctx context.Context, ds *Data, cfg TrainConfig, solver train.Solv
 		return TrainRow{}, nil, 0, fmt.Errorf("%s, %s solver: %w", ds.Name, solver, err)
 	}
 	last := log[len(log)-1]
-	row := TrainRow{Data: ds.Name, Threads: threads, Solver: string(res.Solver), Iterations: last.Iter, Passes: len(log),
+	row := TrainRow{Data: ds.Name, Threads: threads, Solver: string(res.Solver), Iterations: last.Iter, Passes: res.NumPasses() + 1,
 		Seconds: res.Seconds, FinalGap: res.Gap, Primal: res.Primal, NonZero: res.NonZero,
-		StaticRemoved: res.ScreenedStatic, PinskerRemoved: res.Screened - res.ScreenedStatic, StopReason: res.StopReason,
+		StaticRemoved: res.ScreenedStatic, PinskerRemoved: res.Screened - res.ScreenedStatic, StopReason: string(res.StopReason),
 		bound: math.Sqrt(2 * res.Gap / res.Lambda2), SecToEpsilon: -1}
 	if last.Iter > 0 {
 		row.SecPerIter = last.Seconds / float64(last.Iter)
 	}
 	for _, it := range log {
-		if it.Gap <= cfg.Epsilon {
+		if it.Pass && it.Gap <= cfg.Epsilon {
 			row.SecToEpsilon = it.Seconds
 			break
 		}

@@ -158,7 +158,7 @@ func buildCompactCases(t testing.TB) []compactCase {
 		l1 := c.frac * p.lambdaMax()
 		// Reference: a long uncompacted run to a tight tolerance, checked
 		// against the KKT conditions.
-		o, err := New(make([]float64, c.cols), p.eval, Settings{L1: l1})
+		o, err := drive(make([]float64, c.cols), p.eval, Settings{L1: l1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +201,7 @@ func solveWithCompact(t *testing.T, c *compactCase, before int, keep []int32, re
 	t.Helper()
 	const tol = 1e-10
 	p := c.fresh()
-	o, err := New(make([]float64, c.n), p.eval, Settings{L1: c.l1})
+	o, err := drive(make([]float64, c.n), p.eval, Settings{L1: c.l1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestCompactConverges(t *testing.T) {
 func TestCompactKeepsExactValues(t *testing.T) {
 	c := compactCases(t)[0]
 	p := c.fresh()
-	o, err := New(make([]float64, c.n), p.eval, Settings{L1: c.l1})
+	o, err := drive(make([]float64, c.n), p.eval, Settings{L1: c.l1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func TestCompactKeepsExactValues(t *testing.T) {
 func TestCompactPanicsOnBadKeep(t *testing.T) {
 	fn := func(x, g []float64) (float64, error) { clear(g); return 0, nil }
 	for _, keep := range [][]int32{{1, 0}, {0, 0}, {-1}, {3}} {
-		o, err := New(make([]float64, 3), fn, Settings{})
+		o, err := drive(make([]float64, 3), fn, Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -351,7 +351,7 @@ func TestCompactPanicsOnBadKeep(t *testing.T) {
 func TestCompactAllocs(t *testing.T) {
 	c := compactCases(t)[0]
 	p := c.fresh()
-	o, err := New(make([]float64, c.n), p.eval, Settings{L1: c.l1})
+	o, err := drive(make([]float64, c.n), p.eval, Settings{L1: c.l1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func TestL1ZeroMatchesGonumLBFGS(t *testing.T) {
 		fun := functions.ExtendedRosenbrock{}
 		for _, n := range []int{2, 10} {
 			x0 := rosenbrockStart(n)
-			o, err := New(x0, rosenbrockFunc(), Settings{})
+			o, err := drive(x0, rosenbrockFunc(), Settings{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +48,7 @@ func TestL1ZeroMatchesGonumLBFGS(t *testing.T) {
 		const n = 30
 		fn, value, _ := spdQuadratic(rand.New(rand.NewPCG(5, 1)), n)
 		x0 := make([]float64, n)
-		o, err := New(x0, fn, Settings{M: 5})
+		o, err := drive(x0, fn, Settings{M: 5})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package owlqn
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -159,12 +160,12 @@ func (p *lsq) coordinateDescent(l1 float64) []float64 {
 // run iterates until the pseudo-gradient's max-norm is at most tol, Iterate
 // fails with ErrLineSearch (treated as convergence at working precision) or
 // maxIter iterations; it returns the number of iterations made.
-func run(t testing.TB, o *Optimizer, tol float64, maxIter int) int {
+func run(t testing.TB, o *driven, tol float64, maxIter int) int {
 	t.Helper()
 	pg := make([]float64, o.Len())
 	for k := 0; k < maxIter; k++ {
 		pg = pg[:o.Len()]
-		pseudoGradient(pg, o.X(), o.Grad(), o.L1())
+		pseudoGradient(pg, o.X(), o.Grad(), o.set.L1)
 		if o.Stale() {
 			// Grad is out of date; let Iterate re-evaluate first.
 		} else if maxAbs(pg) <= tol {
@@ -204,4 +205,100 @@ func checkKKT(t testing.TB, x, g []float64, l1, tol float64) {
 			t.Fatalf("KKT: x[%d] = 0, |grad| = %g > l1 = %g", j, math.Abs(g[j]), l1)
 		}
 	}
+}
+
+// Func is the smooth objective the tests drive the optimizer with.
+type Func func(x, grad []float64) (float64, error)
+
+// driven is an Optimizer with an objective attached: Iterate and Reevaluate
+// are the loops a caller of the reverse-communication API writes.
+type driven struct {
+	*Optimizer
+	fn    Func
+	evals int
+	stale bool // Compact moved X; the next Iterate re-evaluates first
+}
+
+// drive evaluates fn at x0 and starts an optimizer there.
+func drive(x0 []float64, fn Func, s Settings) (*driven, error) {
+	g := make([]float64, len(x0))
+	f, err := fn(x0, g)
+	if err != nil {
+		return nil, err
+	}
+	o, err := New(x0, f, g, s)
+	if err != nil {
+		return nil, err
+	}
+	return &driven{Optimizer: o, fn: fn, evals: 1}, nil
+}
+
+// Iterate runs one OWL-QN iteration: trial points until one is accepted.
+func (d *driven) Iterate() error {
+	if d.stale {
+		if err := d.Reevaluate(); err != nil {
+			return err
+		}
+	}
+	for {
+		x, g, err := d.Next()
+		if err != nil || x == nil {
+			return err
+		}
+		f, err := d.fn(x, g)
+		d.evals++
+		if err != nil {
+			return fmt.Errorf("owlqn: line search: %w", err)
+		}
+		if d.Tell(f) {
+			return nil
+		}
+	}
+}
+
+// Reevaluate evaluates fn at X and rebases the optimizer there.
+func (d *driven) Reevaluate() error {
+	g := make([]float64, len(d.X()))
+	f, err := d.fn(d.X(), g)
+	d.evals++
+	if err != nil {
+		return fmt.Errorf("owlqn: evaluating at current point: %w", err)
+	}
+	if err := d.Rebase(f, g); err != nil {
+		return err
+	}
+	d.stale = false
+	return nil
+}
+
+// Compact compacts the optimizer and remembers whether X moved.
+func (d *driven) Compact(keep []int32, resetMemory bool) {
+	if d.Optimizer.Compact(keep, resetMemory) {
+		d.stale = true
+	}
+}
+
+func (d *driven) Evaluations() int { return d.evals }
+func (d *driven) Len() int         { return len(d.X()) }
+func (d *driven) Stale() bool      { return d.stale }
+
+// PseudoGradient returns ◇F at X.
+func (d *driven) PseudoGradient(dst []float64) []float64 {
+	dst = append(dst[:0], d.X()...)
+	pseudoGradient(dst, d.X(), d.Grad(), d.set.L1)
+	return dst
+}
+
+// resume evaluates fn at the snapshot's point and resumes from it.
+func resume(st State, fn Func, s Settings) (*driven, error) {
+	g := make([]float64, len(st.X))
+	f, err := fn(st.X, g)
+	if err != nil {
+		return nil, err
+	}
+	o, err := Resume(st, f, g, s)
+	if err != nil {
+		return nil, err
+	}
+	return &driven{Optimizer: o, fn: fn, evals: 1}, nil
 }

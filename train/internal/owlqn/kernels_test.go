@@ -73,7 +73,7 @@ func (p *coupled) compact(keep []int32) {
 func trajectory(t *testing.T, n, threads, iters, compactAt int, l1 float64) (x []float64, errs []error) {
 	t.Helper()
 	p := newCoupled(rand.New(rand.NewPCG(5, 9)), n)
-	o, err := New(make([]float64, n), p.eval, Settings{L1: l1, M: 6, Threads: threads})
+	o, err := drive(make([]float64, n), p.eval, Settings{L1: l1, M: 6, Threads: threads})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestIterateAllocsThreads(t *testing.T) {
 	forceParallel(t)
 	allocs := func(threads, n int) float64 {
 		p := newCoupled(rand.New(rand.NewPCG(1, 2)), n)
-		o, err := New(make([]float64, n), p.eval, Settings{L1: 0.3, M: 4, Threads: threads})
+		o, err := drive(make([]float64, n), p.eval, Settings{L1: 0.3, M: 4, Threads: threads})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -321,7 +321,7 @@ func TestNoGoroutineLeft(t *testing.T) {
 	forceParallel(t)
 	before := runtime.NumGoroutine()
 	p := newCoupled(rand.New(rand.NewPCG(1, 2)), 3*chunkLen)
-	o, err := New(make([]float64, 3*chunkLen), p.eval, Settings{L1: 0.3, Threads: 4})
+	o, err := drive(make([]float64, 3*chunkLen), p.eval, Settings{L1: 0.3, Threads: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +399,7 @@ func TestCompactVecsParallel(t *testing.T) {
 }
 
 func TestThreadsSettingErrors(t *testing.T) {
-	if o, err := New([]float64{1}, func(x, g []float64) (float64, error) { return 0, nil }, Settings{Threads: -1}); err == nil || o != nil {
+	if o, err := drive([]float64{1}, func(x, g []float64) (float64, error) { return 0, nil }, Settings{Threads: -1}); err == nil || o != nil {
 		t.Fatalf("Threads = -1: New returned (%v, %v), want an error", o, err)
 	}
 }

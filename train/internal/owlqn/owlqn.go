@@ -6,12 +6,6 @@ import (
 	"math"
 )
 
-// Func evaluates the smooth part f of the objective: it writes ∇f(x) into
-// grad (len(x), every element) and returns f(x). It must not modify or
-// retain x or grad. It may return an error (for example when a context is
-// cancelled), which aborts the current Iterate, New or Reevaluate.
-type Func func(x, grad []float64) (float64, error)
-
 // Settings configures an Optimizer. The zero value of every field except L1
 // selects its default.
 type Settings struct {
@@ -83,89 +77,67 @@ func (s Settings) withDefaults() (Settings, error) {
 }
 
 var (
-	// ErrLineSearch is returned by Iterate when no trial step satisfied the
+	// ErrLineSearch is returned by Next when no trial step satisfied the
 	// sufficient decrease condition within Settings.MaxLineSearch
-	// evaluations, or when the step became too small to move x. Near the
-	// optimum this usually means that F cannot be decreased further at
-	// floating-point precision.
+	// evaluations, or when the step became too small to move x. X, F and
+	// Grad keep the last accepted point. Near the optimum this usually
+	// means that F cannot be decreased further at floating-point
+	// precision.
 	ErrLineSearch = errors.New("owlqn: line search failed")
-	// ErrNotFinite is returned by New and Reevaluate when f or its gradient
-	// is NaN or infinite at the current point, and by Iterate when the
-	// gradient at the current point is, so that no direction exists.
+	// ErrNotFinite is returned by New and Rebase when the caller's value or
+	// gradient is NaN or infinite, and by Next when the pseudo-gradient at
+	// X is, so that no direction exists.
 	ErrNotFinite = errors.New("owlqn: objective or gradient not finite")
 )
 
-// Optimizer minimizes F(x) = f(x) + l1*||x||_1 by OWL-QN, one iteration per
-// call of Iterate. It is not safe for concurrent use.
+// Optimizer minimizes F(x) = f(x) + l1*||x||_1 by OWL-QN in reverse
+// communication: it never calls f. The caller evaluates f and ∇f at the
+// points it is handed (Next) and hands the value back (Tell). It is not
+// safe for concurrent use.
 type Optimizer struct {
-	fn  Func
 	set Settings
 	ops *vecops // nil: serial kernels
 
 	x, g   []float64 // current point and ∇f there
-	xt, gt []float64 // trial point and its gradient (line search scratch)
+	xt, gt []float64 // trial point and its gradient (the caller fills gt)
 	pg     []float64 // pseudo-gradient at x
 	d      []float64 // search direction
 	mem    memory
 
 	f, obj float64 // f(x) and F(x)
-	stale  bool    // x changed (Compact) since f and g were computed
 	iter   int
-	evals  int
+
+	// The line search in progress (searching: a trial was handed out and
+	// not yet told, or a rejected trial waits for the next one).
+	searching bool
+	told      bool    // Tell was called for the current trial
+	step      float64 // the current trial's step length α
+	tries     int     // trials of this line search so far
+	dec       float64 // ◇F(x)·(xt - x) of the current trial
+	dl1, n1   float64 // ||xt||_1 - ||x||_1 and ||xt||_1
 }
 
-// New copies x0, evaluates fn there and returns an optimizer positioned at
-// x0. It returns an error if the settings are invalid, x0 is empty, fn fails
-// or its value or gradient at x0 is not finite.
-func New(x0 []float64, fn Func, s Settings) (*Optimizer, error) {
-	o, err := newOptimizer(x0, fn, s)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.Reevaluate(); err != nil {
-		return nil, err
-	}
-	return o, nil
-}
-
-// NewEvaluated is New for a caller that already has f(x0) and its gradient
-// g0 (for example from a pass that priced a larger problem at the same
-// point): it copies them instead of calling fn at x0. The caller is
-// responsible for f and g0 belonging to x0 exactly.
-func NewEvaluated(x0 []float64, f float64, g0 []float64, fn Func, s Settings) (*Optimizer, error) {
-	if len(g0) != len(x0) {
-		return nil, errors.New("owlqn: gradient and point lengths differ")
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || !finite(g0) {
-		return nil, ErrNotFinite
-	}
-	o, err := newOptimizer(x0, fn, s)
-	if err != nil {
-		return nil, err
-	}
-	copy(o.g, g0)
-	o.f = f
-	o.obj = f + o.set.L1*o.ops.norm1(o.x)
-	return o, nil
-}
-
-// newOptimizer allocates an optimizer positioned at x0, not evaluated.
-func newOptimizer(x0 []float64, fn Func, s Settings) (*Optimizer, error) {
+// New returns an optimizer positioned at x0, where the caller evaluated
+// f(x0) = f0 and ∇f(x0) = g0 (both are copied). It returns an error if the
+// settings are invalid, x0 is empty, g0 has another length or f0 or g0 is
+// not finite.
+func New(x0 []float64, f0 float64, g0 []float64, s Settings) (*Optimizer, error) {
 	s, err := s.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	if len(x0) == 0 {
-		return nil, errors.New("owlqn: empty starting point")
-	}
-	if fn == nil {
-		panic("owlqn: nil Func")
-	}
 	n := len(x0)
+	switch {
+	case n == 0:
+		return nil, errors.New("owlqn: empty starting point")
+	case len(g0) != n:
+		return nil, errors.New("owlqn: gradient and point lengths differ")
+	case math.IsNaN(f0) || math.IsInf(f0, 0) || !finite(g0):
+		return nil, ErrNotFinite
+	}
 	buf := make([]float64, 6*n)
 	vec := func(i int) []float64 { return buf[i*n : (i+1)*n : (i+1)*n] }
 	o := &Optimizer{
-		fn:  fn,
 		set: s,
 		x:   vec(0), g: vec(1),
 		xt: vec(2), gt: vec(3),
@@ -173,51 +145,75 @@ func newOptimizer(x0 []float64, fn Func, s Settings) (*Optimizer, error) {
 		mem: newMemory(s.M, n),
 	}
 	copy(o.x, x0)
+	copy(o.g, g0)
 	o.ops = newVecops(s.Threads, n)
+	o.f = f0
+	o.obj = f0 + s.L1*o.ops.norm1(o.x)
 	return o, nil
 }
 
-// Close does nothing: an optimizer holds no goroutines or other resources
-// between calls. It is kept so that existing callers compile; new code need
-// not call it.
-func (o *Optimizer) Close() {}
-
-// Iterate performs one OWL-QN iteration (see the package documentation):
-// pseudo-gradient, two-loop direction, direction projection, backtracking
-// line search along the orthant-projected path and memory update.
+// Next returns the next point at which the caller must evaluate f: x, to
+// read, and grad, into which the caller writes ∇f(x) (every element)
+// before it calls Tell with f(x). Both alias internal storage and are valid
+// until the next call to Tell.
 //
-// When it returns nil, X, Grad, F and Objective describe the accepted point
-// and the last call Iterate made to the Func was at that point, so the
-// caller's cache of its last evaluation is that of X(). If the pseudo-
-// gradient is exactly zero, X is optimal: Iterate returns nil without
-// calling the Func or changing anything. If the point is stale after
-// Compact, Iterate first calls Reevaluate.
-//
-// On failure it returns ErrLineSearch, ErrNotFinite or the (wrapped) error
-// of the Func, and keeps the last valid point: X, Grad, F and Objective are
-// unchanged. The caller's cache may then be stale (it holds the evaluation
-// at a rejected trial point); call Reevaluate to refresh it.
-func (o *Optimizer) Iterate() error {
-	if o.stale {
-		if err := o.Reevaluate(); err != nil {
-			return err
+// When no line search is in progress, Next starts an iteration (see the
+// package documentation): pseudo-gradient, two-loop direction, direction
+// projection and the first trial point. After a rejected trial it returns
+// the next, backtracked one. If the pseudo-gradient at X is exactly zero, X
+// minimizes F: Next returns nil slices and a nil error. It returns
+// ErrLineSearch when the line search used up Settings.MaxLineSearch trials
+// or the step no longer moves x, and ErrNotFinite when the pseudo-gradient
+// is not finite; X, F and Grad then keep the last accepted point and the
+// next call starts a new iteration from it. A trial handed out and never
+// told (the caller's evaluation failed) is abandoned the same way.
+func (o *Optimizer) Next() (x, grad []float64, err error) {
+	if o.searching && !o.told {
+		// The caller never told the last trial (its evaluation failed):
+		// abandon that line search.
+		o.searching = false
+	}
+	if !o.searching {
+		ok, err := o.startIteration()
+		if !ok || err != nil {
+			return nil, nil, err
 		}
 	}
+	if o.tries >= o.set.MaxLineSearch {
+		o.searching = false
+		return nil, nil, ErrLineSearch
+	}
+	// dec = ◇F(x)·(x' - x), < 0 because x' - x agrees in sign with d,
+	// which agrees with -◇F(x) after projectDirection.
+	var moved bool
+	o.dec, o.dl1, o.n1, moved = o.ops.trial(o.xt, o.x, o.d, o.pg, o.step, o.set.L1 > 0)
+	if !moved {
+		// The step underflowed: x' == x satisfies (A) trivially but
+		// makes no progress.
+		o.searching = false
+		return nil, nil, ErrLineSearch
+	}
+	o.told = false
+	return o.xt, o.gt, nil
+}
+
+// startIteration computes the pseudo-gradient and the search direction at
+// X and the first step length. It reports false when X is optimal.
+func (o *Optimizer) startIteration() (bool, error) {
 	l1 := o.set.L1
 	pgNorm := math.Sqrt(o.ops.pseudoGradient(o.pg, o.x, o.g, l1))
 	if pgNorm == 0 {
-		return nil
+		return false, nil
 	}
 	if math.IsNaN(pgNorm) || math.IsInf(pgNorm, 0) {
-		return ErrNotFinite
+		return false, ErrNotFinite
 	}
-
 	twoLoop(o.ops, o.d, o.pg, &o.mem)
-	// With l1 > 0, projectDirection; then d·pg, in the same pass.
-	// After projection every non-zero d_j has the sign of -pg_j, so
-	// d·pg < 0 unless d vanished; without l1, d·g < 0 as long as H stays
-	// positive definite. If rounding broke this, restart from steepest
-	// descent with an empty memory.
+	// With l1 > 0, projectDirection; then d·pg, in the same pass. After
+	// projection every non-zero d_j has the sign of -pg_j, so d·pg < 0
+	// unless d vanished; without l1, d·g < 0 as long as H stays positive
+	// definite. If rounding broke this, restart from steepest descent with
+	// an empty memory.
 	if !(o.ops.projectDot(o.d, o.pg, l1 > 0) < 0) {
 		o.mem.reset()
 		o.ops.lin(o.d, o.pg, 0, nil, -1, nil)
@@ -225,44 +221,58 @@ func (o *Optimizer) Iterate() error {
 	// First step: 1/||◇F|| when the memory is empty (the direction is
 	// then -◇F, so the first trial moves x by a distance of 1), the
 	// natural quasi-Newton step 1 otherwise.
-	step := 1.0
+	o.step = 1.0
 	if o.mem.count == 0 {
-		step = 1 / pgNorm
+		o.step = 1 / pgNorm
 	}
-	ft, objt, evals, err := lineSearch(o.ops, o.fn, o.x, o.g, o.pg, o.d, o.xt, o.gt, o.obj, l1, step, &o.set)
-	o.evals += evals
-	if err != nil {
-		if err == ErrLineSearch {
-			return err
-		}
-		return fmt.Errorf("owlqn: line search: %w", err)
+	o.searching, o.told, o.tries = true, true, 0
+	return true, nil
+}
+
+// Tell hands back f at the point of the last Next, whose gradient the
+// caller wrote into the grad slice Next returned. It reports whether the
+// trial was accepted: then an iteration ended, X, F, Grad and Objective
+// describe the trial point and the L-BFGS memory holds its pair. A
+// rejected trial leaves the optimizer at X; the next Next backtracks.
+func (o *Optimizer) Tell(f float64) (accepted bool) {
+	if !o.searching || o.told {
+		panic("owlqn: Tell without a pending trial point")
+	}
+	o.told = true
+	o.tries++
+	l1 := o.set.L1
+	objt := f
+	if l1 > 0 {
+		objt += l1 * o.n1
+	}
+	if !acceptable(o.ops, o.g, o.gt, o.xt, o.x, o.obj, objt, o.dec, o.dl1, l1, &o.set) {
+		o.step *= o.set.Backtrack
+		return false
 	}
 	o.mem.update(o.ops, o.xt, o.x, o.gt, o.g)
 	o.x, o.xt = o.xt, o.x
 	o.g, o.gt = o.gt, o.g
-	o.f, o.obj = ft, objt
+	o.f, o.obj = f, objt
 	o.iter++
-	return nil
+	o.searching = false
+	return true
 }
 
-// Reevaluate calls the Func at X and replaces F, Grad and Objective, for
-// example after the smooth objective changed (a new L2 weight) or after a
-// Compact that zeroed non-zero coordinates. The memory is kept; call
-// ResetMemory as well if the curvature changed a lot. On error the previous
-// values are kept. After a nil return, the last call to the Func was at X().
-func (o *Optimizer) Reevaluate() error {
-	f, err := o.fn(o.x, o.gt)
-	o.evals++
-	if err != nil {
-		return fmt.Errorf("owlqn: evaluating at current point: %w", err)
+// Rebase replaces F, Grad and Objective with the caller's evaluation at X:
+// after Compact moved X (it zeroed a non-zero coordinate) or the smooth
+// part changed. g is copied. The memory is kept, and a line search in
+// progress is abandoned.
+func (o *Optimizer) Rebase(f float64, g []float64) error {
+	if len(g) != len(o.x) {
+		panic("owlqn: Rebase: gradient length differs from X")
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || !finite(o.gt) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || !finite(g) {
 		return ErrNotFinite
 	}
-	o.g, o.gt = o.gt, o.g
+	copy(o.g, g)
 	o.f = f
 	o.obj = f + o.set.L1*o.ops.norm1(o.x)
-	o.stale = false
+	o.searching = false
 	return nil
 }
 
@@ -276,7 +286,7 @@ func finite(v []float64) bool {
 }
 
 // X returns the current point. It aliases internal storage: read-only for
-// the caller, valid until the next Iterate, Reevaluate or Compact.
+// the caller, valid until the next Tell, Rebase or Compact.
 func (o *Optimizer) X() []float64 { return o.x }
 
 // Grad returns ∇f at X (the gradient of the smooth part only). It aliases
@@ -289,53 +299,28 @@ func (o *Optimizer) F() float64 { return o.f }
 // Objective returns F(X) = f(X) + l1*||X||_1.
 func (o *Optimizer) Objective() float64 { return o.obj }
 
-// PseudoGradient appends the pseudo-gradient ◇F(X) of F = f + l1*||x||_1 to
-// dst[:0] and returns it: the minimum-norm subgradient of F at X, zero exactly
-// at a minimizer. Its norm is a cheap stopping test; with l1 = 0 it is Grad.
-// The result is out of date while Stale reports true.
-func (o *Optimizer) PseudoGradient(dst []float64) []float64 {
-	dst = append(dst[:0], o.x...) // grow to Len, then overwrite
-	o.ops.pseudoGradient(dst, o.x, o.g, o.set.L1)
-	return dst
-}
-
-// L1 returns the current l1 weight.
-func (o *Optimizer) L1() float64 { return o.set.L1 }
-
-// Len returns the current dimension (it shrinks with Compact).
-func (o *Optimizer) Len() int { return len(o.x) }
-
-// Iterations returns the number of successful calls to Iterate that moved
-// the point.
+// Iterations returns the number of accepted iterations.
 func (o *Optimizer) Iterations() int { return o.iter }
-
-// Evaluations returns the number of calls to the Func so far, including the
-// one made by New.
-func (o *Optimizer) Evaluations() int { return o.evals }
-
-// Stale reports whether F, Grad and Objective are out of date because
-// Compact zeroed a non-zero coordinate. Reevaluate (or the next Iterate,
-// which calls it) clears it.
-func (o *Optimizer) Stale() bool { return o.stale }
 
 // Compact removes coordinates: keep lists the surviving indices, strictly
 // increasing, into the current vector. X, Grad and every stored (s, y) pair
 // are shrunk in place, without allocation; the dropped coordinates are
-// fixed at 0 from now on, and the Func must evaluate the restricted problem
-// on vectors of length len(keep) from the next call on.
+// fixed at 0 from now on, and the caller evaluates the restricted problem
+// on vectors of length len(keep) from now on. A line search in progress is
+// abandoned.
 //
 // If every dropped coordinate of X is 0, the restricted problem has the
 // same value at the compacted X and its gradient is the compacted gradient,
-// so F, Grad and Objective stay exact and the Func is not called. Otherwise
-// the dropped coordinates are zeroed, Stale reports true and the caller
-// should call Reevaluate (Iterate does it first if the caller did not).
+// so F, Grad and Objective stay exact and Compact returns false. Otherwise
+// the dropped coordinates are zeroed, X moved, and Compact returns true: the
+// caller must evaluate f at the new X and call Rebase before Next.
 //
 // If resetMemory is true the memory is cleared; otherwise each pair is
 // compacted, its curvature s·y recomputed on the surviving coordinates, and
 // pairs whose curvature is no longer positive are dropped.
 //
-// Compact panics if keep is not strictly increasing within [0, Len()).
-func (o *Optimizer) Compact(keep []int32, resetMemory bool) {
+// Compact panics if keep is not strictly increasing within [0, len(X)).
+func (o *Optimizer) Compact(keep []int32, resetMemory bool) (moved bool) {
 	n := len(o.x)
 	prev := int32(-1)
 	for _, k := range keep {
@@ -343,16 +328,12 @@ func (o *Optimizer) Compact(keep []int32, resetMemory bool) {
 			panic("owlqn: Compact: keep must be strictly increasing indices in [0, Len())")
 		}
 		for j := prev + 1; j < k; j++ {
-			if o.x[j] != 0 {
-				o.stale = true
-			}
+			moved = moved || o.x[j] != 0
 		}
 		prev = k
 	}
 	for j := int(prev) + 1; j < n; j++ {
-		if o.x[j] != 0 {
-			o.stale = true
-		}
+		moved = moved || o.x[j] != 0
 	}
 	if resetMemory {
 		o.mem.reset()
@@ -362,24 +343,13 @@ func (o *Optimizer) Compact(keep []int32, resetMemory bool) {
 	o.x, o.g = o.x[:m], o.g[:m]
 	o.xt, o.gt = o.xt[:m], o.gt[:m]
 	o.pg, o.d = o.pg[:m], o.d[:m]
-	if !o.stale {
+	o.searching = false
+	if !moved {
 		// Dropped coordinates were 0: ||x||_1 is unchanged, but
 		// recompute it to stay bit-identical with a fresh evaluation.
 		o.obj = o.f + o.set.L1*o.ops.norm1(o.x)
 	}
-}
-
-// SetL1 changes the l1 weight (for a warm start along a regularization
-// path) and clears the memory, whose pairs came from a different orthant
-// structure. f and Grad do not depend on l1, so no evaluation is needed;
-// Objective is updated. It panics if l1 is negative, NaN or infinite.
-func (o *Optimizer) SetL1(l1 float64) {
-	if !(l1 >= 0) || math.IsInf(l1, 1) {
-		panic("owlqn: SetL1: l1 must be finite and >= 0")
-	}
-	o.set.L1 = l1
-	o.obj = o.f + l1*o.ops.norm1(o.x)
-	o.mem.reset()
+	return moved
 }
 
 // ResetMemory clears the L-BFGS memory: the next iteration starts with a

@@ -38,7 +38,7 @@ func rosenbrockFunc() Func {
 func TestL1ZeroExtendedRosenbrock(t *testing.T) {
 	for _, n := range []int{2, 10} {
 		x0 := rosenbrockStart(n)
-		o, err := New(x0, rosenbrockFunc(), Settings{})
+		o, err := drive(x0, rosenbrockFunc(), Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestL1ZeroStronglyConvexQuadratic(t *testing.T) {
 	const n = 30
 	fn, _, xstar := spdQuadratic(rng, n)
 	x0 := make([]float64, n)
-	o, err := New(x0, fn, Settings{M: 5})
+	o, err := drive(x0, fn, Settings{M: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestL1Lasso(t *testing.T) {
 			p := newLSQ(rand.New(rand.NewPCG(tc.seed, 7)), tc.rows, tc.cols, tc.l2)
 			l1 := tc.frac * p.lambdaMax()
 			ref := p.coordinateDescent(l1)
-			o, err := New(make([]float64, tc.cols), p.eval, Settings{L1: l1})
+			o, err := drive(make([]float64, tc.cols), p.eval, Settings{L1: l1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +154,7 @@ func TestL1Lasso(t *testing.T) {
 // it to 0 first [3, p. 35].
 func TestIteratesStayInOrthant(t *testing.T) {
 	p := newLSQ(rand.New(rand.NewPCG(9, 9)), 25, 25, 0.1)
-	o, err := New(make([]float64, 25), p.eval, Settings{L1: 0.1 * p.lambdaMax()})
+	o, err := drive(make([]float64, 25), p.eval, Settings{L1: 0.1 * p.lambdaMax()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestLastEvaluationIsAcceptedPoint(t *testing.T) {
 	for _, l1 := range []float64{0, 0.05, 0.3} {
 		p := newLSQ(rand.New(rand.NewPCG(11, 3)), 20, 30, 0.2)
 		rec := &recorder{fn: p.eval}
-		o, err := New(make([]float64, 30), rec.eval, Settings{L1: l1 * p.lambdaMax(), M: 4})
+		o, err := drive(make([]float64, 30), rec.eval, Settings{L1: l1 * p.lambdaMax(), M: 4})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +234,7 @@ func TestLastEvaluationIsAcceptedPoint(t *testing.T) {
 func TestFailureKeepsLastValidPoint(t *testing.T) {
 	p := newLSQ(rand.New(rand.NewPCG(12, 3)), 20, 10, 0)
 	rec := &recorder{fn: p.eval, failAfter: 4}
-	o, err := New(make([]float64, 10), rec.eval, Settings{L1: 0.1})
+	o, err := drive(make([]float64, 10), rec.eval, Settings{L1: 0.1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestFailureKeepsLastValidPoint(t *testing.T) {
 	// ErrLineSearch also keeps the point: a MaxLineSearch of 1 with a huge
 	// first step fails on the first iteration.
 	rec = &recorder{fn: p.eval}
-	o, err = New(make([]float64, 10), rec.eval, Settings{MaxLineSearch: 1})
+	o, err = drive(make([]float64, 10), rec.eval, Settings{MaxLineSearch: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func BenchmarkIterate(b *testing.B) {
 				q.c[j] = math.Exp(2 * rng.NormFloat64()) // ill-conditioned
 				q.a[j] = rng.NormFloat64()
 			}
-			o, err := New(make([]float64, n), q.eval, Settings{L1: 0.5})
+			o, err := drive(make([]float64, n), q.eval, Settings{L1: 0.5})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -330,11 +330,10 @@ func BenchmarkIterateLarge(b *testing.B) {
 	}
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			o, err := New(make([]float64, n), q.eval, Settings{L1: 0.5, Threads: threads})
+			o, err := drive(make([]float64, n), q.eval, Settings{L1: 0.5, Threads: threads})
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer o.Close()
 			for range 10 { // fill the memory (M = 10)
 				if err := o.Iterate(); err != nil {
 					b.Fatal(err)
@@ -371,26 +370,9 @@ func TestNewErrors(t *testing.T) {
 		{"NaN f", []float64{1}, func(x, g []float64) (float64, error) { return math.NaN(), nil }, Settings{}},
 		{"Inf grad", []float64{1}, func(x, g []float64) (float64, error) { g[0] = math.Inf(1); return 0, nil }, Settings{}},
 	} {
-		if o, err := New(tc.x0, tc.fn, tc.s); err == nil || o != nil {
+		if o, err := drive(tc.x0, tc.fn, tc.s); err == nil || o != nil {
 			t.Errorf("%s: New returned (%v, %v), want an error", tc.name, o, err)
 		}
-	}
-}
-
-// TestRegularizationPath warm-starts down a decreasing l1 path with SetL1
-// and checks each solution against coordinate descent.
-func TestRegularizationPath(t *testing.T) {
-	p := newLSQ(rand.New(rand.NewPCG(21, 4)), 30, 20, 0.1)
-	lmax := p.lambdaMax()
-	o, err := New(make([]float64, 20), p.eval, Settings{L1: lmax})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, frac := range []float64{1, 0.5, 0.2, 0.05} {
-		o.SetL1(frac * lmax)
-		approxScalar(t, "Objective after SetL1", o.F()+frac*lmax*norm1(o.X()), o.Objective(), 0, 1e-15)
-		run(t, o, 1e-11, 5000)
-		approxEqual(t, "path point", p.coordinateDescent(frac*lmax), o.X(), 1e-8, 0)
 	}
 }
 
@@ -400,7 +382,7 @@ func TestIterateAllocs(t *testing.T) {
 	x0 := rosenbrockStart(100)
 	fn := rosenbrockFunc()
 	for _, l1 := range []float64{0, 0.01} {
-		o, err := New(x0, fn, Settings{L1: l1})
+		o, err := drive(x0, fn, Settings{L1: l1})
 		if err != nil {
 			t.Fatal(err)
 		}

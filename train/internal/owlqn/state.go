@@ -2,14 +2,13 @@ package owlqn
 
 import (
 	"errors"
-	"fmt"
 )
 
 // State is a snapshot of an optimizer: the point, the L-BFGS memory (oldest
 // pair first, with the stored rho = 1/(s·y) values) and the iteration
-// count. Together with a deterministic Func it is enough to continue an
-// interrupted run exactly: Restore re-evaluates the Func at X, which gives
-// the same F and Grad, bit for bit.
+// count. Together with a deterministic objective it is enough to continue
+// an interrupted run exactly (Resume): the caller's evaluation at X gives the
+// same F and Grad, bit for bit.
 type State struct {
 	L1   float64
 	X    []float64
@@ -30,30 +29,25 @@ func (o *Optimizer) Snapshot() State {
 	return st
 }
 
-// Restore installs a snapshot taken from an optimizer of the same dimension
-// (after any Compact) and settings, then re-evaluates the Func at the
-// restored point. It returns an error if the snapshot does not fit.
-func (o *Optimizer) Restore(st State) error {
-	n := len(o.x)
-	if len(st.X) != n {
-		return fmt.Errorf("owlqn: snapshot has dimension %d, optimizer %d", len(st.X), n)
-	}
-	if len(st.S) != len(st.Y) || len(st.S) != len(st.Rho) || len(st.S) > len(o.mem.s) {
-		return errors.New("owlqn: snapshot memory does not fit the optimizer's settings")
-	}
-	for i := range st.S {
-		if len(st.S[i]) != n || len(st.Y[i]) != n || !(st.Rho[i] > 0) {
-			return errors.New("owlqn: malformed snapshot memory pair")
-		}
-	}
+// Resume returns an optimizer that continues from a snapshot: positioned
+// at st.X, where the caller evaluated f(st.X) = f and ∇f(st.X) = g, with
+// the snapshot's memory, l1 weight and iteration count, and otherwise the
+// settings s. With a deterministic f the run continues bit for bit as the
+// one that was snapshotted.
+func Resume(st State, f float64, g []float64, s Settings) (*Optimizer, error) {
 	if !(st.L1 >= 0) {
-		return errors.New("owlqn: snapshot has an invalid l1 weight")
+		return nil, errors.New("owlqn: snapshot has an invalid l1 weight")
 	}
-	o.set.L1 = st.L1
-	copy(o.x, st.X)
-	o.installMemory(st)
+	s.L1 = st.L1
+	o, err := New(st.X, f, g, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.SetMemory(st); err != nil {
+		return nil, err
+	}
 	o.iter = st.Iter
-	return o.Reevaluate()
+	return o, nil
 }
 
 // SetMemory installs the (s, y) pairs of st as the optimizer's L-BFGS

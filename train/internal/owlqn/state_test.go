@@ -13,7 +13,7 @@ func TestSnapshotRestoreContinuesExactly(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	p := newLSQ(rng, 40, 30, 0.1)
 	s := Settings{M: 5, L1: 0.05}
-	a, err := New(make([]float64, 30), p.eval, s)
+	a, err := drive(make([]float64, 30), p.eval, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,11 +23,8 @@ func TestSnapshotRestoreContinuesExactly(t *testing.T) {
 		}
 	}
 	st := a.Snapshot()
-	b, err := New(make([]float64, 30), p.eval, s)
+	b, err := resume(st, p.eval, s)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Restore(st); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 10; i++ {
@@ -45,7 +42,7 @@ func TestSnapshotRestoreContinuesExactly(t *testing.T) {
 		t.Fatalf("iteration counts %d vs %d", a.Iterations(), b.Iterations())
 	}
 	st.X = st.X[:3]
-	if err := b.Restore(st); err == nil {
-		t.Fatal("restoring a snapshot of the wrong dimension succeeded")
+	if _, err := resume(st, p.eval, s); err == nil {
+		t.Fatal("resuming a snapshot whose memory has another dimension succeeded")
 	}
 }

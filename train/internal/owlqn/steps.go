@@ -257,10 +257,10 @@ func projectOrthant(dst, x, pg []float64) {
 	}
 }
 
-// lineSearch is a backtracking line search along the orthant-projected path
-// x' = π(x + α d; ξ) (with l1 = 0: no projection, x' = x + α d). Starting at
-// α = step it accepts the first α, after at most s.MaxLineSearch
-// evaluations, that satisfies the OWL-QN variant of the Armijo condition
+// The line search backtracks along the orthant-projected path x' = π(x + α
+// d; ξ) (with l1 = 0: no projection, x' = x + α d). Starting at α = step it
+// accepts the first α, after at most s.MaxLineSearch evaluations, that
+// satisfies the OWL-QN variant of the Armijo condition
 // [3, p. 36]
 //
 //	F(x') <= F(x) + c * ◇F(x)·(x' - x),   F = f + l1*||.||_1,        (A)
@@ -282,43 +282,20 @@ func projectOrthant(dst, x, pg []float64) {
 // the same closed orthant, where ||.||_1 is linear), computed from
 // gradients without cancellation, and ε_F = roundoffF.
 //
-// obj is F(x) and g is ∇f(x). The accepted point is left in xt with the
-// gradient of f there in gt; lineSearch returns f(xt), F(xt) and the number
-// of evaluations. On failure xt and gt hold the last rejected trial and err
-// is ErrLineSearch or the error of fn, unwrapped. x, g, pg and d are not
-// modified. The vector kernels run on ops (nil: serially).
-func lineSearch(ops *vecops, fn Func, x, g, pg, d, xt, gt []float64, obj, l1, step float64, s *Settings) (ft, objt float64, evals int, err error) {
-	for evals < s.MaxLineSearch {
-		// dec = ◇F(x)·(x' - x), < 0 because x' - x agrees in sign with
-		// d, which agrees with -◇F(x) after projectDirection.
-		dec, dl1, n1, moved := ops.trial(xt, x, d, pg, step, l1 > 0)
-		if !moved {
-			// The step underflowed: x' == x satisfies (A) trivially
-			// but makes no progress.
-			return 0, 0, evals, ErrLineSearch
-		}
-		ft, err = fn(xt, gt)
-		evals++
-		if err != nil {
-			return 0, 0, evals, err
-		}
-		objt = ft
-		if l1 > 0 {
-			objt += l1 * n1
-		}
-		// A NaN objective fails both comparisons and backtracks.
-		if objt <= obj+s.Armijo*dec {
-			return ft, objt, evals, nil
-		}
-		if objt <= obj+roundoffF*math.Abs(obj) {
-			trap := 0.5*ops.trap(g, gt, xt, x) + l1*dl1
-			if trap <= s.Armijo*dec {
-				return ft, objt, evals, nil
-			}
-		}
-		step *= s.Backtrack
+// acceptable applies (A) and (AA) to one trial: obj is F(x), g is ∇f(x),
+// objt is F(xt), gt is ∇f(xt), dec = ◇F(x)·(xt - x) and dl1 = ||xt||_1 -
+// ||x||_1. The trial points themselves are made by Optimizer.Next (trial
+// kernel); the caller evaluates them (reverse communication).
+func acceptable(ops *vecops, g, gt, xt, x []float64, obj, objt, dec, dl1, l1 float64, s *Settings) bool {
+	// A NaN objective fails both comparisons and backtracks.
+	if objt <= obj+s.Armijo*dec {
+		return true
 	}
-	return 0, 0, evals, ErrLineSearch
+	if objt <= obj+roundoffF*math.Abs(obj) {
+		trap := 0.5*ops.trap(g, gt, xt, x) + l1*dl1
+		return trap <= s.Armijo*dec
+	}
+	return false
 }
 
 // roundoffF is the relative increase of F the approximate Armijo condition

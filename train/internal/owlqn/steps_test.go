@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -310,27 +311,31 @@ func TestLineSearchArmijoAndOrthant(t *testing.T) {
 	const l1 = 1.0
 	pg := make([]float64, 3)
 	pseudoGradient(pg, x, g, l1)
-	d := make([]float64, 3)
-	for j := range d {
-		d[j] = -pg[j]
-	}
-	projectDirection(d, pg)
-	s, _ := Settings{}.withDefaults()
-	xt, gt := make([]float64, 3), make([]float64, 3)
-	obj := f + l1*norm1(x)
-	ft, objt, evals, err := lineSearch(nil, q.eval, x, g, pg, d, xt, gt, obj, l1, 1, &s)
+	o, err := New(x, f, g, Settings{L1: l1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if evals < 1 {
-		t.Fatalf("evals = %d", evals)
+	obj := o.Objective()
+	approxScalar(t, "F(x)", f+l1*norm1(x), obj, 0, 0)
+	trials := 0
+	for {
+		xt, gt, err := o.Next()
+		if err != nil || xt == nil {
+			t.Fatalf("Next: %v, %v", xt, err)
+		}
+		trials++
+		ft, _ := q.eval(xt, gt)
+		if o.Tell(ft) {
+			break
+		}
 	}
-	// Independent recomputation at the returned point.
+	// Independent recomputation at the accepted point.
+	xt := o.X()
 	g2 := make([]float64, 3)
 	f2, _ := q.eval(xt, g2)
-	approxScalar(t, "f(xt)", f2, ft, 0, 1e-15)
-	approxEqual(t, "grad(xt)", g2, gt, 0, 1e-15)
-	approxScalar(t, "F(xt)", f2+l1*norm1(xt), objt, 0, 1e-15)
+	approxScalar(t, "f(xt)", f2, o.F(), 0, 1e-15)
+	approxEqual(t, "grad(xt)", g2, o.Grad(), 0, 1e-15)
+	approxScalar(t, "F(xt)", f2+l1*norm1(xt), o.Objective(), 0, 1e-15)
 	var dec float64
 	for j := range x {
 		dec += pg[j] * (xt[j] - x[j])
@@ -338,40 +343,59 @@ func TestLineSearchArmijoAndOrthant(t *testing.T) {
 			t.Fatalf("xt[%d] = %g left the orthant", j, xt[j])
 		}
 	}
-	if !(dec < 0) || !(objt <= obj+s.Armijo*dec) {
-		t.Fatalf("Armijo violated: F' = %g, F = %g, dec = %g", objt, obj, dec)
-	}
-	// x[1] = 0.5 with pg > 0 is pulled across 0 by a unit step (d = -6.5)
-	// and must stop at 0.
-	if xt[1] != 0 && evals == 1 {
-		t.Fatalf("xt[1] = %g, want 0 after a full step", xt[1])
+	if !(dec < 0) || !(o.Objective() <= obj+o.set.Armijo*dec) {
+		t.Fatalf("Armijo violated after %d trials: F' = %g, F = %g, dec = %g", trials, o.Objective(), obj, dec)
 	}
 }
 
 func TestLineSearchFailures(t *testing.T) {
-	s, _ := Settings{MaxLineSearch: 5}.withDefaults()
-	x, pg, d := []float64{1, 2}, []float64{1, 1}, []float64{-1, -1}
-	zero := []float64{0, 0}
-	xt, gt := make([]float64, 2), make([]float64, 2)
+	x, g := []float64{1, 2}, []float64{1, 1}
+	s := Settings{MaxLineSearch: 5}
 
-	calls := 0
-	nan := func(x, g []float64) (float64, error) { calls++; return math.NaN(), nil }
-	_, _, evals, err := lineSearch(nil, nan, x, zero, pg, d, xt, gt, 0, 0, 1, &s)
-	if !errors.Is(err, ErrLineSearch) || evals != 5 || calls != 5 {
-		t.Fatalf("NaN objective: err = %v, evals = %d, calls = %d; want ErrLineSearch after 5", err, evals, calls)
+	// A NaN objective is rejected at every trial: ErrLineSearch after 5.
+	o, err := New(x, 0, g, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials := 0
+	for {
+		xt, _, err := o.Next()
+		if err != nil {
+			if !errors.Is(err, ErrLineSearch) || trials != 5 {
+				t.Fatalf("NaN objective: err = %v after %d trials; want ErrLineSearch after 5", err, trials)
+			}
+			break
+		}
+		if xt == nil {
+			t.Fatal("NaN objective: Next reports an optimum")
+		}
+		trials++
+		if o.Tell(math.NaN()) {
+			t.Fatal("a NaN objective was accepted")
+		}
+	}
+	if o.X()[0] != 1 || o.X()[1] != 2 || o.Iterations() != 0 {
+		t.Fatalf("a failed line search moved the point to %v", o.X())
 	}
 
-	boom := errors.New("boom")
-	fail := func(x, g []float64) (float64, error) { return 0, boom }
-	_, _, evals, err = lineSearch(nil, fail, x, zero, pg, d, xt, gt, 0, 0, 1, &s)
-	if !errors.Is(err, boom) || evals != 1 {
-		t.Fatalf("fn error: err = %v, evals = %d", err, evals)
+	// A trial that is never told (the caller's evaluation failed) is
+	// abandoned: the next Next starts again from X with the same trial.
+	o, _ = New(x, 0, g, s)
+	first, _, _ := o.Next()
+	first = append([]float64(nil), first...)
+	again, _, err := o.Next()
+	if err != nil || !slices.Equal(first, again) {
+		t.Fatalf("after an abandoned trial: %v, %v; want the first trial %v again", again, err, first)
 	}
 
-	// A step that underflows leaves x unchanged: fail without evaluating.
-	calls = 0
-	_, _, evals, err = lineSearch(nil, nan, x, zero, pg, []float64{-1e-300, -1e-300}, xt, gt, 0, 0, 1e-300, &s)
-	if !errors.Is(err, ErrLineSearch) || evals != 0 || calls != 0 {
-		t.Fatalf("underflow: err = %v, evals = %d", err, evals)
+	// A step that underflows leaves x unchanged: fail without handing out
+	// a point.
+	o, _ = New(x, 0, g, s)
+	if ok, err := o.startIteration(); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	o.step = 1e-300
+	if xt, _, err := o.Next(); !errors.Is(err, ErrLineSearch) || xt != nil {
+		t.Fatalf("underflow: %v, %v; want ErrLineSearch and no point", xt, err)
 	}
 }

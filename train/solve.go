@@ -1,0 +1,479 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/owlqn"
+)
+
+// The solver loop. One loop serves both policies; it owns every
+// evaluation of the objective, and m, the gap and the optimizer are its
+// variables (run), not state read back from elsewhere.
+//
+//	start: evaluate at the starting point over the first working set
+//	loop:
+//	  full pass: m over every unscreened feature at X and the gap G of
+//	    the whole problem; unless G certifies X, screening with m and G
+//	    (if it zeroed a weight, X moved: evaluate there and price again);
+//	    the log line; the stopping rules; checkpoint; monitor
+//	  inner solve: choose the working set W and run OWL-QN on W, asking
+//	    the optimizer for trial points and evaluating each
+//
+// The policies differ only in the choice of W and in how long the inner
+// solve runs:
+//
+//   - full (the paper's Algorithm 1): W is every unscreened feature and
+//     the inner solve is one OWL-QN iteration; m over W is the last
+//     evaluation's, so a full pass costs nothing beyond the gap;
+//   - working set: W is the support, the transitions and the features of
+//     smallest priority (workingset.go); the inner solve runs until the
+//     restricted gap falls below wsInnerFraction of the smaller of G and
+//     its own start, or wsMaxInner iterations. A feature outside W is
+//     only postponed: every full pass prices it, and the loop stops only
+//     on the full gap, so both policies reach the same optimum, certified
+//     the same way.
+//
+// Every OWL-QN iteration is a line of the log (Iteration); the lines of
+// full passes carry the gap (Iteration.Pass).
+
+// run is the state of one solve.
+type run struct {
+	res    *Result
+	t0     time.Time
+	policy Solver
+	opt    *owlqn.Optimizer
+	grad   []float64 // gradient of evaluations outside the line search
+	m      []float64 // m = -∇L over the active set at X (aliases the objective's)
+
+	u     []int32   // unscreened features, increasing
+	mU    []float64 // m over u at the last full pass (working-set policy)
+	supp  []int32   // positions in u of the non-zero weights at the last full pass
+	suppW []float64 // their weights
+
+	iter         int       // OWL-QN iterations so far
+	passes       int       // full passes so far
+	hist         []float64 // objective after every iteration (the Delta rule)
+	lastCheckGap float64   // gap at the last screening check (Gamma)
+	gaps         [2]float64
+	zeroed       int // non-zero weights the last screening set to zero
+	stalls       int // consecutive inner solves that made no step
+	lastMonitor  int // r.iter / MonitorEvery at the last monitor call
+	lastCkpt     int // r.iter / CheckpointEvery at the last checkpoint
+	ws           wsState
+}
+
+// solve minimizes the objective at L1 coefficient lam1 and L2 coefficient
+// lam2 from the full-size starting point init (nil: zero), or from a
+// checkpoint, and returns the full-size solution.
+func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64, resume *Checkpoint) (*Result, []float64, error) {
+	tr.setPenalty(lam1, lam2)
+	r := tr.newRun()
+	if len(r.u) == 0 {
+		return tr.allScreened(ctx, r)
+	}
+	if err := tr.start(ctx, r, init, resume); err != nil {
+		return nil, nil, err
+	}
+	// A checkpoint is taken after the full pass and before the inner
+	// solve: a resumed run prices X again (same m, same gap) and goes on.
+	resumed := resume != nil
+	for {
+		gap := tr.price(r)
+		if !resumed {
+			stop, err := tr.fullPass(ctx, r, &gap)
+			if err != nil || stop {
+				if err != nil {
+					return nil, nil, err
+				}
+				break
+			}
+			if len(r.u) == 0 {
+				return tr.allScreened(ctx, r)
+			}
+		}
+		resumed = false
+		if err := tr.innerSolve(ctx, r, gap); err != nil {
+			return nil, nil, err
+		}
+	}
+	return tr.finish(r)
+}
+
+// newRun starts the bookkeeping of a solve and chooses its policy.
+func (tr *trainer) newRun() *run {
+	r := &run{t0: time.Now(), lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)}}
+	r.policy, r.res = tr.choosePolicy()
+	tr.obj.refFusedOK = r.policy == SolverWorkingSet
+	r.u = tr.fs.unscreened(nil)
+	r.ws.carry, tr.carry = tr.carry, nil
+	return r
+}
+
+// choosePolicy returns the policy of this solve and a result that says
+// which and why. The working set needs an L1 term (sparsity) and the
+// Pinsker rule (the paper's rule works on the whole problem).
+func (tr *trainer) choosePolicy() (Solver, *Result) {
+	res := tr.newResult()
+	res.Solver, res.SolverReason = tr.op.Solver, "requested"
+	if tr.op.Solver == SolverWorkingSet {
+		switch {
+		case tr.pen.l1 <= 0:
+			res.Solver, res.SolverReason = SolverFull, "no L1 term (c1 = 0): nothing to keep out of the working set"
+		case tr.rnorm == nil:
+			res.Solver, res.SolverReason = SolverFull, "screening is off: the working set needs the Pinsker rule"
+		case tr.op.Screen != ScreenPinsker:
+			res.Solver, res.SolverReason = SolverFull, fmt.Sprintf("screening rule %q works on the whole problem", tr.op.Screen)
+		}
+	}
+	return res.Solver, res
+}
+
+// start evaluates the objective at the starting point over the first
+// working set (every unscreened feature, or the support of init and the
+// transitions) and starts the optimizer there; or restores a checkpoint.
+func (tr *trainer) start(ctx context.Context, r *run, init []float64, resume *Checkpoint) error {
+	if resume != nil {
+		return tr.resume(ctx, r, resume)
+	}
+	w0 := r.u
+	if r.policy == SolverWorkingSet {
+		w0 = tr.initialSet(r.u, init)
+		r.ws.size, r.ws.floor = max(wsInitialSize/2, len(w0)), wsInitialSize
+	}
+	tr.setActive(slices.Clone(w0))
+	x := make([]float64, len(w0))
+	if init != nil {
+		sparse.Gather(x, init, w0)
+	}
+	return tr.startAt(ctx, r, x)
+}
+
+// startAt evaluates the objective at x over the active set and starts a
+// new optimizer there.
+func (tr *trainer) startAt(ctx context.Context, r *run, x []float64) error {
+	r.grad = resizeFloats(r.grad, len(x))
+	f, m, err := tr.evaluate(ctx, x, r.grad)
+	if err != nil {
+		return err
+	}
+	r.m = m
+	r.opt, err = owlqn.New(x, f, r.grad, tr.optSettings())
+	return err
+}
+
+// evaluate is the one call of the objective: at x over the active set it
+// returns f(x) = L(x) + l2/2 ||x||^2, writes ∇f(x) into grad and returns
+// m = -∇L(x) (valid until the next evaluation).
+func (tr *trainer) evaluate(ctx context.Context, x, grad []float64) (float64, []float64, error) {
+	f, err := tr.obj.evaluate(ctx, x, grad, tr.pen.l2)
+	return f, tr.obj.M, err
+}
+
+// reevaluate evaluates at X (after a failed line search, whose last
+// evaluation was at a rejected trial, or after screening moved X) and
+// rebases the optimizer there.
+func (tr *trainer) reevaluate(ctx context.Context, r *run) error {
+	x := r.opt.X()
+	r.grad = resizeFloats(r.grad, len(x))
+	f, m, err := tr.evaluate(ctx, x, r.grad)
+	if err != nil {
+		return err
+	}
+	r.m = m
+	return r.opt.Rebase(f, r.grad)
+}
+
+// price returns the gap of the whole problem at X: with the full policy
+// from m over the active set (every unscreened feature); with the working
+// set from m over every unscreened feature, formed from the marginals of
+// the last evaluation (no extra forward-backward), w_j = 0 outside W.
+func (tr *trainer) price(r *run) float64 {
+	if r.policy == SolverFull {
+		return fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
+	}
+	tr.obj.expectAll()
+	r.mU = resizeFloats(r.mU, len(r.u))
+	tr.obj.residualsInto(r.mU, r.u)
+	return tr.supportAndGap(r)
+}
+
+// fullPass is the part of a full pass after pricing: screening (unless
+// the gap certifies X), the log line, the stopping rules, the checkpoint
+// and the monitor. gap is updated when screening changed it. It reports
+// whether to stop.
+func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, error) {
+	stalled := r.stalls >= r.stallLimit()
+	if !stalled {
+		if err := tr.screenPass(ctx, r, gap); err != nil || len(r.u) == 0 {
+			return false, err
+		}
+	}
+	it := tr.logLine(r, *gap, true)
+	if stalled {
+		// The inner solve could not decrease the objective at working
+		// precision.
+		r.res.StopReason = StopLineSearch
+		if tr.gapReached(it.Gap, it.Primal) {
+			r.res.Converged, r.res.StopReason = true, StopGap
+		}
+		return true, nil
+	}
+	if len(r.hist) == 0 || r.policy == SolverFull {
+		r.hist = append(r.hist, it.Primal)
+	}
+	if tr.stopRule(r, it) {
+		return true, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	if err := tr.saveCheckpoint(r); err != nil {
+		return false, err
+	}
+	return tr.monitor(r)
+}
+
+// stallLimit is the number of inner solves without a step after which the
+// loop stops: the full policy's inner solve is one iteration from the
+// full problem's curvature, the working set's restarts from a new set.
+func (r *run) stallLimit() int {
+	if r.policy == SolverFull {
+		return 1
+	}
+	return 2
+}
+
+// screenPass applies the screening rule to every unscreened feature with
+// m and the gap of this pass (if the gap does not certify X yet and, with
+// Gamma, fell enough since the last check), removes the screened ones
+// from u and the active set, and, if that zeroed a weight (X moved),
+// evaluates at the new X and prices it again.
+func (tr *trainer) screenPass(ctx context.Context, r *run, gap *float64) error {
+	r.zeroed = 0
+	op := tr.op
+	if tr.rnorm == nil || tr.pen.l1 <= 0 || tr.gapReached(*gap, r.opt.Objective()) || (op.Gamma > 0 && *gap >= op.Gamma*r.lastCheckGap) {
+		return nil
+	}
+	r.lastCheckGap = *gap
+	ts := time.Now()
+	removed, err := tr.screenU(r, *gap)
+	tr.screenSecs += time.Since(ts).Seconds()
+	if err != nil || removed == 0 || len(r.u) == 0 {
+		return err
+	}
+	if r.zeroed > 0 {
+		if err := tr.reevaluate(ctx, r); err != nil {
+			return err
+		}
+	}
+	if r.zeroed > 0 || r.policy == SolverFull {
+		// The full policy's gap is a blocked sum over the active set:
+		// recompute it on the smaller set. The working set's sum over u
+		// only lost exact zeros unless X moved.
+		*gap = tr.price(r)
+	}
+	return nil
+}
+
+// innerSolve runs OWL-QN on the working set from X: one iteration with
+// the full policy, until the restricted target with the working set.
+func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
+	maxInner, target := 1, math.Inf(-1)
+	if r.policy == SolverWorkingSet {
+		if err := tr.nextWorkingSet(ctx, r); err != nil {
+			return err
+		}
+		g0 := fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
+		target = wsInnerFraction * math.Min(g0, gap)
+		r.ws.reached = g0 <= target
+		maxInner = wsMaxInner
+	}
+	for i := 0; i < maxInner && r.iter < tr.op.MaxIter; i++ {
+		ok, err := tr.iterate(ctx, r)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			if i == 0 {
+				r.stalls++
+			}
+			// Keep the last valid point; the evaluation must belong to it.
+			return tr.reevaluate(ctx, r)
+		}
+		r.stalls = 0
+		if r.policy == SolverWorkingSet {
+			r.hist = append(r.hist, r.opt.Objective()) // the full policy's passes log every iteration
+		}
+		if fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2) <= target {
+			r.ws.reached = true
+			return nil
+		}
+		if i+1 < maxInner && r.iter < tr.op.MaxIter {
+			tr.logLine(r, 0, false) // a full pass logs the last iteration
+		}
+	}
+	return nil
+}
+
+// iterate is one OWL-QN iteration: the optimizer hands out trial points
+// along its search direction, each is evaluated, until one is accepted. It
+// reports false (and no error) when the line search failed or X is
+// optimal; X is then unchanged, but the last evaluation may belong to a
+// rejected trial.
+func (tr *trainer) iterate(ctx context.Context, r *run) (bool, error) {
+	for {
+		x, grad, err := r.opt.Next()
+		if errors.Is(err, owlqn.ErrLineSearch) || (err == nil && x == nil) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		f, m, err := tr.evaluate(ctx, x, grad)
+		if err != nil {
+			return false, fmt.Errorf("train: line search: %w", err)
+		}
+		if r.opt.Tell(f) {
+			r.m = m
+			r.iter++
+			return true, nil
+		}
+	}
+}
+
+// logLine appends a line to the log at X and reports it: a full pass's
+// (pass, with the gap of the whole problem) or an inner iteration's.
+func (tr *trainer) logLine(r *run, gap float64, pass bool) Iteration {
+	it := Iteration{Iter: r.iter, Primal: r.opt.Objective(), Pass: pass, Active: len(tr.fs.active),
+		Screened: tr.fs.Screened(), NonZero: countNonZero(r.opt.X()), Seconds: time.Since(r.t0).Seconds()}
+	if pass {
+		it.Gap, it.Zeroed = gap, r.zeroed
+		r.passes++
+		r.gaps = [2]float64{r.gaps[1], gap}
+	}
+	r.res.Iterations = append(r.res.Iterations, it)
+	if tr.op.Progress != nil {
+		tr.op.Progress(it)
+	}
+	return it
+}
+
+// stopRule applies the gap, Delta and iteration-count stopping rules.
+func (tr *trainer) stopRule(r *run, it Iteration) bool {
+	op, res := tr.op, r.res
+	if tr.gapReached(it.Gap, it.Primal) {
+		res.Converged, res.StopReason = true, StopGap
+		return true
+	}
+	if op.Delta > 0 && len(r.hist) > op.Period {
+		prev := r.hist[len(r.hist)-1-op.Period]
+		if (prev-it.Primal)/math.Max(math.Abs(it.Primal), 1e-300) < op.Delta {
+			res.Converged, res.StopReason = true, StopDelta
+			return true
+		}
+	}
+	if it.Iter >= op.MaxIter {
+		res.StopReason = StopMaxIter
+		return true
+	}
+	return false
+}
+
+// gapReached reports whether a gap certifies the point with primal value
+// primal: G <= Epsilon or G <= RelEpsilon * P.
+func (tr *trainer) gapReached(gap, primal float64) bool {
+	return gap <= tr.op.Epsilon || gap <= tr.op.RelEpsilon*math.Abs(primal)
+}
+
+// due reports whether a callback every `every` iterations is due at the
+// current full pass (the first pass after each multiple), and records it.
+func (r *run) due(last *int, every int) bool {
+	if r.iter == 0 || r.iter/every == *last {
+		return false
+	}
+	*last = r.iter / every
+	return true
+}
+
+// monitor calls Options.Monitor at the first full pass after every
+// MonitorEvery iterations with the full-size weights.
+func (tr *trainer) monitor(r *run) (bool, error) {
+	op := tr.op
+	if op.Monitor == nil || !r.due(&r.lastMonitor, op.MonitorEvery) {
+		return false, nil
+	}
+	if tr.wMon == nil {
+		tr.wMon = make([]float64, len(tr.m.W))
+	}
+	clear(tr.wMon)
+	sparse.Scatter(tr.wMon, r.opt.X(), tr.fs.active)
+	stop, err := op.Monitor(r.res.Iterations[len(r.res.Iterations)-1], tr.wMon)
+	if err != nil {
+		return false, fmt.Errorf("train: monitor: %w", err)
+	}
+	if stop {
+		r.res.StopReason = StopMonitor
+	}
+	return stop, nil
+}
+
+// saveCheckpoint calls Options.Checkpoint at the first full pass after
+// every CheckpointEvery iterations.
+func (tr *trainer) saveCheckpoint(r *run) error {
+	if tr.op.Checkpoint == nil || !r.due(&r.lastCkpt, tr.op.CheckpointEvery) {
+		return nil
+	}
+	if err := tr.op.Checkpoint(tr.checkpoint(r)); err != nil {
+		return fmt.Errorf("train: checkpoint: %w", err)
+	}
+	return nil
+}
+
+// allScreened ends a solve in which screening proved every weight zero at
+// the optimum: w* = 0, whose objective P(0) = L(0) it evaluates. The gap
+// over the unscreened features (none) is 0.
+func (tr *trainer) allScreened(ctx context.Context, r *run) (*Result, []float64, error) {
+	tr.setActive(nil)
+	f, err := tr.obj.loss(ctx, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	it := Iteration{Iter: r.iter, Primal: f, Pass: true, Screened: tr.fs.Screened(), Seconds: time.Since(r.t0).Seconds()}
+	r.res.Iterations = append(r.res.Iterations, it)
+	if tr.op.Progress != nil {
+		tr.op.Progress(it)
+	}
+	r.res.Converged, r.res.StopReason = true, StopGap
+	r.opt = nil
+	return tr.finish(r)
+}
+
+// finish completes the result with the full-size solution.
+func (tr *trainer) finish(r *run) (*Result, []float64, error) {
+	w := make([]float64, len(tr.m.W))
+	if r.opt != nil {
+		sparse.Scatter(w, r.opt.X(), tr.fs.active)
+		if tr.path && r.policy == SolverWorkingSet {
+			tr.carry = &carriedState{st: r.opt.Snapshot(), w: slices.Clone(tr.fs.active), lam2: tr.pen.l2}
+		}
+	}
+	if err := checkFinite(w); err != nil {
+		return nil, nil, err
+	}
+	res := r.res
+	last := res.Iterations[len(res.Iterations)-1]
+	res.Gap, res.Primal = last.Gap, last.Primal
+	res.NonZero = countNonZero(w)
+	res.ScreenedSet = slices.Clone(tr.fs.screened) // the feature set's bits change with the next solve
+	res.Screened = tr.fs.Screened()
+	res.SecondsScreening = tr.screenSecs
+	res.ScreenedStatic = tr.staticCount
+	res.Seconds = time.Since(r.t0).Seconds()
+	return res, w, nil
+}

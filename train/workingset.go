@@ -1,0 +1,353 @@
+package train
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"github.com/sparsetag/sparsetag/screen"
+	"github.com/sparsetag/sparsetag/train/internal/owlqn"
+)
+
+// The working-set policy's choice of features (design references: Celer,
+// Massias, Gramfort and Salmon, ICML 2018 and JMLR 2020; Blitz, Johnson
+// and Guestrin, ICML 2015; skglm, Bertrand et al., NeurIPS 2022): the
+// support of w, the transitions, and the features with the smallest
+// priority (beta - |m_j|) / Rnorm_j (negative for features that violate
+// the optimality conditions), twice the support (nextWorkingSet says when
+// it doubles instead). Screening (screenU) serves both policies.
+
+const (
+	wsInitialSize   = 4096 // smallest working set
+	wsInnerFraction = 0.3  // restricted solves stop at this fraction of the full gap
+	wsMaxInner      = 50   // restricted iterations between two full passes at most
+)
+
+// wsState is what the working-set policy remembers between full passes.
+type wsState struct {
+	size  int       // size of the last working set
+	floor int       // smallest working set: wsInitialSize, or the strong rule's set along a path
+	sel   []float64 // scratch of nextWorkingSet
+	// reached: the last inner solve met its target (a slow full gap then
+	// means the set was too small, not the solve too short).
+	reached bool
+	// strongThr: features with |m_j| >= strongThr must enter the working
+	// set (the strong rule at the first pass of a path's beta; else +Inf).
+	strongThr float64
+	// carry is the curvature of the previous beta's solve (path only),
+	// used by the first inner solve.
+	carry *carriedState
+}
+
+// carriedState is the L-BFGS memory a working-set solve ended with, over
+// the features w, at L2 coefficient lam2: the curvature the next solve of
+// a path starts from.
+type carriedState struct {
+	st   owlqn.State
+	w    []int32
+	lam2 float64
+}
+
+// initialSet returns the features of u in the support of init (nil: none)
+// plus the transitions.
+func (tr *trainer) initialSet(u []int32, init []float64) []int32 {
+	var w0 []int32
+	for _, j := range u {
+		if tr.isTransition(j) || (init != nil && init[j] != 0) {
+			w0 = append(w0, j)
+		}
+	}
+	if len(w0) == 0 {
+		w0 = append(w0, u[0])
+	}
+	return w0
+}
+
+// supportAndGap records the support of w over u (positions and values) and
+// returns the Fenchel-Young gap of the whole problem: the sum over every
+// unscreened feature of screen.GapTerm(w_j, m_j), w_j = 0 outside the
+// working set.
+func (tr *trainer) supportAndGap(r *run) float64 {
+	act, x := tr.fs.active, r.opt.X()
+	alpha := tr.pen.l2 / tr.pen.l1
+	r.supp, r.suppW = r.supp[:0], r.suppW[:0]
+	gap, k := 0.0, 0
+	for q, j := range r.u {
+		w := 0.0
+		if k < len(act) && act[k] == j {
+			w = x[k]
+			k++
+		}
+		if w != 0 {
+			r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, w)
+		}
+		gap += screen.GapTerm(w, r.mU[q], alpha, tr.pen.l1)
+	}
+	return gap
+}
+
+// screenU applies the screening rule to every unscreened feature with m
+// and the gap of this full pass (m over u: mU with the working set, the
+// last evaluation's m with the full policy, whose active set is u), marks
+// the screened features, drops them from u and from the active set (the
+// objective and the optimizer follow) and counts in r.zeroed the non-zero
+// weights that this set to zero. It returns how many features it removed.
+func (tr *trainer) screenU(r *run, gap float64) (int, error) {
+	mu := r.mU
+	if r.policy == SolverFull {
+		mu = r.m
+	}
+	drop, removed, err := tr.screenTest(&tr.scratch, r.u, mu, gap, r.opt.X())
+	if err != nil || removed == 0 {
+		return 0, err
+	}
+	q, s, ns := 0, 0, 0
+	for k, j := range r.u {
+		inSupp := s < len(r.supp) && int(r.supp[s]) == k
+		if drop[k] {
+			tr.fs.screen(j)
+		} else {
+			if inSupp {
+				r.supp[ns], r.suppW[ns] = int32(q), r.suppW[s]
+				ns++
+			}
+			r.u[q] = j
+			if r.policy == SolverWorkingSet {
+				r.mU[q] = r.mU[k]
+			}
+			q++
+		}
+		if inSupp {
+			s++
+		}
+	}
+	r.u, r.supp, r.suppW = r.u[:q], r.supp[:ns], r.suppW[:ns]
+	if r.policy == SolverWorkingSet {
+		r.mU = r.mU[:q]
+	}
+	tr.dropScreenedActive(r)
+	return removed, nil
+}
+
+// dropScreenedActive removes the screened features from the active set,
+// the objective and the optimizer, and counts the non-zero weights among
+// them in r.zeroed (X moved when it is not 0).
+func (tr *trainer) dropScreenedActive(r *run) {
+	keep := tr.keepBuf[:0]
+	x := r.opt.X()
+	for k, j := range tr.fs.active {
+		if tr.fs.screened.Has(int(j)) {
+			if x[k] != 0 {
+				r.zeroed++
+			}
+			continue
+		}
+		keep = append(keep, int32(k))
+	}
+	tr.keepBuf = keep
+	if len(keep) == len(tr.fs.active) {
+		return
+	}
+	tr.fs.Restrict(keep)
+	tr.obj.follow(keep)
+	r.m = tr.obj.M
+	r.opt.Compact(keep, tr.op.ResetMemoryOnScreen)
+}
+
+// nextWorkingSet chooses the next working set from the last full pass
+// (chooseWorkingSet), installs it in the feature set and the objective,
+// and starts the inner solve's optimizer at the same point. The point is
+// the one the full pass priced (w is zero outside both sets), so its value
+// is known and its gradient over the new set is l2 x - m, with m from the
+// full pass: no evaluation. The optimizer starts with the curvature of the
+// last inner solve (or of the previous beta along a path) embedded into the
+// new set (carriedMemory).
+func (tr *trainer) nextWorkingSet(ctx context.Context, r *run) error {
+	ws, x, mw := tr.chooseWorkingSet(r)
+	prevW := tr.fs.active
+	mem := tr.carriedMemory(r, prevW, ws)
+	f := r.opt.F()
+	tr.setActive(ws)
+	g := make([]float64, len(x))
+	for k, v := range x {
+		g[k] = tr.pen.l2*v - mw[k]
+	}
+	opt, err := owlqn.New(x, f, g, tr.optSettings())
+	if err != nil {
+		return err
+	}
+	if mem != nil {
+		if err := opt.SetMemory(*mem); err != nil {
+			return err
+		}
+	}
+	r.opt, r.m = opt, mw
+	return nil
+}
+
+// chooseWorkingSet returns the next working set and the weights and m over
+// it: the support, the transitions, and the features of smallest priority
+// (beta - |m_j|)/Rnorm_j (negative for features that violate the
+// optimality conditions). Its size is twice the support (Celer's rule), at
+// least the floor, and twice the last set when the last inner solve met
+// its target but the full gap did not fall by wsInnerFraction since the
+// last full pass (the set was too small to make progress; a solve cut short
+// by wsMaxInner says nothing about the set, and doubling then would grow
+// the set to every feature, with the full policy's memory). At the first
+// pass of a path's beta it is the strong rule's set.
+func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
+	st := &r.ws
+	strong := r.passes == 1 && tr.prevLam1 > tr.pen.l1
+	st.strongThr = math.Inf(1)
+	if strong {
+		st.strongThr = 2*tr.pen.l1 - tr.prevLam1
+	}
+	size := max(st.floor, 2*len(r.supp))
+	if r.passes >= 2 && st.reached && r.gaps[1] > wsInnerFraction*r.gaps[0] {
+		size = max(size, 2*st.size)
+	}
+	st.sel = st.sel[:0]
+	must, s := 0, 0
+	for q := range r.u {
+		p := tr.priority(r, q, &s)
+		if math.IsInf(p, -1) {
+			must++
+		}
+		st.sel = append(st.sel, p)
+	}
+	if strong {
+		// The strong rule's set (Tibshirani et al., JRSS-B 2012): the
+		// support, the transitions and every feature with |m_j(w_prev)| >=
+		// 2 beta_k - beta_{k-1}; the full passes check it.
+		size = max(must, 1)
+		st.floor = size
+	}
+	size = min(len(r.u), max(size, must))
+	thr := kthSmallest(st.sel, size)
+	ws, x, mw = make([]int32, 0, size), make([]float64, 0, size), make([]float64, 0, size)
+	s = 0
+	for q, j := range r.u {
+		sp := s
+		if p := tr.priority(r, q, &s); len(ws) < size && p <= thr {
+			w := 0.0
+			if s > sp {
+				w = r.suppW[sp]
+			}
+			ws, x, mw = append(ws, j), append(x, w), append(mw, r.mU[q])
+		}
+	}
+	st.size = len(ws)
+	return ws, x, mw
+}
+
+// priority returns the working-set priority of u[q]: -Inf for the support
+// (s walks run.supp and is advanced past q), the transitions and the
+// strong rule's features (|m_j| >= run.strongThr), else
+// (beta - |m_j|)/Rnorm_j.
+func (tr *trainer) priority(r *run, q int, s *int) float64 {
+	j := r.u[q]
+	if *s < len(r.supp) && int(r.supp[*s]) == q {
+		*s++
+		return math.Inf(-1)
+	}
+	if tr.isTransition(j) || math.Abs(r.mU[q]) >= r.ws.strongThr {
+		return math.Inf(-1)
+	}
+	if rn := tr.rnorm.at(j); rn > 0 {
+		return (tr.pen.l1 - math.Abs(r.mU[q])) / rn
+	}
+	return tr.pen.l1 - math.Abs(r.mU[q])
+}
+
+// carriedMemory returns the L-BFGS pairs of the last inner solve, over
+// the features prevW, embedded into the new working set ws (zeros on new features; pairs of
+// features that left the set lose those entries): curvature kept across
+// working sets. It returns nil when there is nothing to carry.
+func (tr *trainer) carriedMemory(r *run, prevW, ws []int32) *owlqn.State {
+	var st owlqn.State
+	dLam2 := 0.0
+	if c := r.ws.carry; c != nil {
+		// The first inner solve of a path's beta: the curvature of the
+		// previous beta, whose Hessian differs by (lam2 - its lam2) I.
+		st, prevW, dLam2 = c.st, c.w, tr.pen.l2-c.lam2
+		r.ws.carry = nil
+	} else {
+		st = r.opt.Snapshot()
+	}
+	if len(st.S) == 0 {
+		return nil
+	}
+	pos := make([]int32, len(prevW)) // new position of each old feature, or -1
+	k := 0
+	for q, j := range prevW {
+		for k < len(ws) && ws[k] < j {
+			k++
+		}
+		pos[q] = -1
+		if k < len(ws) && ws[k] == j {
+			pos[q] = int32(k)
+		}
+	}
+	embed := func(v []float64) []float64 {
+		out := make([]float64, len(ws))
+		for q, p := range pos {
+			if p >= 0 {
+				out[p] = v[q]
+			}
+		}
+		return out
+	}
+	out := &owlqn.State{L1: st.L1}
+	for i := range st.S {
+		s, y := embed(st.S[i]), embed(st.Y[i])
+		sy := 0.0
+		for k := range s {
+			y[k] += dLam2 * s[k]
+			sy += s[k] * y[k]
+		}
+		if !(sy > 0) {
+			continue // a pair that lost its curvature with the dropped features
+		}
+		out.S, out.Y, out.Rho = append(out.S, s), append(out.Y, y), append(out.Rho, 1/sy)
+	}
+	return out
+}
+
+// kthSmallest returns the k-th smallest value of v (k >= 1), +Inf when k
+// reaches len(v). v is reordered. Quickselect with a median-of-three
+// pivot: O(len(v)) expected, deterministic.
+func kthSmallest(v []float64, k int) float64 {
+	if k >= len(v) {
+		return math.Inf(1)
+	}
+	lo, hi, want := 0, len(v)-1, k-1
+	for hi-lo > 16 {
+		mid := lo + (hi-lo)/2
+		a, b, c := v[lo], v[mid], v[hi]
+		pivot := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < pivot {
+				i++
+			}
+			for v[j] > pivot {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case want <= j:
+			hi = j
+		case want >= i:
+			lo = i
+		default:
+			return v[want]
+		}
+	}
+	slices.Sort(v[lo : hi+1])
+	return v[want]
+}
