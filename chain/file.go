@@ -230,11 +230,24 @@ func LoadFile(path string) (*Model, error) {
 // UnmarshalModel decodes a model from the bytes of a model file.
 func UnmarshalModel(data []byte) (*Model, error) { return ReadModel(bytes.NewReader(data)) }
 
-// modelReader tracks the offset for error messages.
+// modelReader reads a model file section by section, as image/png reads
+// chunks: it tracks the file offset for error messages and what the
+// sections read so far declared.
 type modelReader struct {
-	r   io.Reader
-	off int64
+	r       io.Reader
+	off     int64
+	version uint32
+
+	m        *Model // set by HEAD
+	hasEnc   bool   // HEAD says an ENCD section follows
+	labelCnt int    // labels declared by HEAD
+	stage    int    // index in sectionOrder of the first section still allowed
+	sawEnd   bool
 }
+
+// sectionOrder is the fixed order of the sections; ENCD is present only when
+// the header says so.
+var sectionOrder = []string{"HEAD", "LABL", "ENCD", "WGHT", "END "}
 
 func (mr *modelReader) read(n int64, what, section string) ([]byte, error) {
 	var buf bytes.Buffer
@@ -257,168 +270,15 @@ func (mr *modelReader) read(n int64, what, section string) ([]byte, error) {
 // a newer version, truncated or corrupted files and non-canonical encodings.
 func ReadModel(r io.Reader) (*Model, error) {
 	mr := &modelReader{r: r}
-	hdr, err := mr.read(12, "header", "")
-	if err != nil {
+	if err := mr.readFileHeader(); err != nil {
 		return nil, err
 	}
-	if string(hdr[:8]) != fileMagic {
-		return nil, &FormatError{Offset: 0, Msg: "not a model file (wrong magic)"}
-	}
-	version := binary.LittleEndian.Uint32(hdr[8:])
-	if version > fileVersion {
-		return nil, fmt.Errorf("chain: model file version %d is newer than this program supports (%d): %w", version, fileVersion, ErrVersion)
-	}
-	if version < oldestVersion {
-		return nil, fmt.Errorf("chain: model file version %d: %w", version, ErrVersion)
-	}
-	order := []string{"HEAD", "LABL", "ENCD", "WGHT", "END "}
-	var (
-		m        *Model
-		hasEnc   bool
-		stage    int
-		sawEnd   bool
-		labelCnt int
-	)
-	for !sawEnd {
-		start := mr.off
-		sh, err := mr.read(8, "section header", "")
-		if err != nil {
+	for !mr.sawEnd {
+		if err := mr.readSection(); err != nil {
 			return nil, err
 		}
-		tag := string(sh[:4])
-		n := binary.LittleEndian.Uint32(sh[4:])
-		// Section order is fixed; ENCD is present only when the header says so.
-		idx := -1
-		for i := stage; i < len(order); i++ {
-			if order[i] == tag {
-				idx = i
-				break
-			}
-		}
-		if idx < 0 {
-			return nil, &FormatError{Section: printable(tag), Offset: start, Msg: "unexpected section (out of order or unknown)"}
-		}
-		if tag == "ENCD" && !hasEnc {
-			return nil, &FormatError{Section: tag, Offset: start, Msg: "encoder section present but header says there is none"}
-		}
-		if idx > 2 && stage <= 2 && hasEnc && tag != "ENCD" {
-			return nil, &FormatError{Section: tag, Offset: start, Msg: "missing ENCD section"}
-		}
-		if idx > 0 && m == nil && tag != "HEAD" {
-			return nil, &FormatError{Section: tag, Offset: start, Msg: "missing HEAD section"}
-		}
-		if tag == "WGHT" && labelCnt == 0 {
-			return nil, &FormatError{Section: tag, Offset: start, Msg: "missing LABL section"}
-		}
-		if n > maxSection {
-			return nil, &FormatError{Section: tag, Offset: start, Msg: fmt.Sprintf("section length %d exceeds the limit %d", n, maxSection)}
-		}
-		payload, err := mr.read(int64(n), "section payload", tag)
-		if err != nil {
-			return nil, err
-		}
-		crcb, err := mr.read(4, "checksum", tag)
-		if err != nil {
-			return nil, err
-		}
-		crc := crc32.NewIEEE()
-		crc.Write(sh[:4])
-		crc.Write(payload)
-		if crc.Sum32() != binary.LittleEndian.Uint32(crcb) {
-			return nil, &FormatError{Section: tag, Offset: start, Msg: "checksum mismatch (file corrupted)"}
-		}
-		d := &decoder{b: payload, section: tag, base: start + 8}
-		switch tag {
-		case "HEAD":
-			flags := d.u8()
-			L := d.u32()
-			U := d.u32()
-			P := d.u32()
-			if d.err != nil {
-				return nil, d.err
-			}
-			if flags&^3 != 0 {
-				return nil, d.fail("unknown flags %#x", flags)
-			}
-			if L == 0 || L > maxLabels {
-				return nil, d.fail("label count %d outside [1,%d]", L, maxLabels)
-			}
-			lay := sparse.Layout{NumUnary: int(U), L: int(L), NumPair: int(P), Transitions: flags&1 != 0}
-			m = &Model{Layout: lay, Labels: make([]string, 0, L)}
-			labelCnt = int(L)
-			hasEnc = flags&2 != 0
-			if dim := lay.DimFloat(); dim > maxLoadWeights {
-				return nil, d.fail("model declares %.0f weights, more than the limit %d", dim, maxLoadWeights)
-			}
-		case "LABL":
-			if c := d.u32(); d.err == nil && int(c) != labelCnt {
-				return nil, d.fail("%d labels, header says %d", c, labelCnt)
-			}
-			seen := make(map[string]bool, labelCnt)
-			for i := 0; i < labelCnt && d.err == nil; i++ {
-				s := d.str()
-				if d.err == nil && seen[s] {
-					return nil, d.fail("duplicate label %q", s)
-				}
-				seen[s] = true
-				m.Labels = append(m.Labels, s)
-			}
-		case "ENCD":
-			enc, err := decodeEncoder(d, m.NumUnary, m.NumPair)
-			if err != nil {
-				return nil, err
-			}
-			m.Encoder = enc
-		case "WGHT":
-			if len(m.Labels) != labelCnt {
-				return nil, &FormatError{Section: tag, Offset: start, Msg: "missing LABL section"}
-			}
-			dim, _ := m.dimension()
-			cnt := d.u32()
-			if d.err == nil && int64(cnt)*12 != int64(len(d.b)) {
-				return nil, d.fail("%d weights declared, payload holds %d bytes", cnt, len(d.b))
-			}
-			if d.err != nil {
-				return nil, d.err
-			}
-			m.setWeights(make([]float64, dim))
-			prev := int64(-1)
-			for i := 0; i < int(cnt) && d.err == nil; i++ {
-				j := d.u32()
-				v := math.Float64frombits(d.u64())
-				if d.err != nil {
-					break
-				}
-				if int64(j) <= prev || int64(j) >= int64(dim) {
-					return nil, d.fail("weight index %d out of order or out of range [0,%d)", j, dim)
-				}
-				if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, d.fail("weight %d has value %v (want finite, non-zero)", j, v)
-				}
-				prev = int64(j)
-				m.W[j] = v
-			}
-			if d.err == nil && version >= 2 && m.Encoder != nil {
-				if kind, a := m.firstDead(); kind != "" {
-					name := m.Encoder.Unary()
-					if kind == "pair" {
-						name = m.Encoder.Pair()
-					}
-					return nil, &FormatError{Section: tag, Offset: start, Msg: fmt.Sprintf("%s attribute %d (%q) has no non-zero weight: a version %d file holds only active attributes", kind, a, name.Name(int32(a)), version)}
-				}
-			}
-		case "END ":
-			sawEnd = true
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if len(d.b) != 0 {
-			return nil, d.fail("%d trailing bytes in section", len(d.b))
-		}
-		stage = idx + 1
 	}
-	if m == nil || m.W == nil {
+	if mr.m == nil || mr.m.W == nil {
 		return nil, &FormatError{Offset: mr.off, Msg: "missing WGHT section"}
 	}
 	// Nothing may follow END.
@@ -426,7 +286,210 @@ func ReadModel(r io.Reader) (*Model, error) {
 	if n, _ := io.ReadFull(mr.r, one[:]); n != 0 {
 		return nil, &FormatError{Offset: mr.off, Msg: "data after END section"}
 	}
-	return m, nil
+	return mr.m, nil
+}
+
+// readFileHeader reads the magic and the version.
+func (mr *modelReader) readFileHeader() error {
+	hdr, err := mr.read(12, "header", "")
+	if err != nil {
+		return err
+	}
+	if string(hdr[:8]) != fileMagic {
+		return &FormatError{Offset: 0, Msg: "not a model file (wrong magic)"}
+	}
+	mr.version = binary.LittleEndian.Uint32(hdr[8:])
+	if mr.version > fileVersion {
+		return fmt.Errorf("chain: model file version %d is newer than this program supports (%d): %w", mr.version, fileVersion, ErrVersion)
+	}
+	if mr.version < oldestVersion {
+		return fmt.Errorf("chain: model file version %d: %w", mr.version, ErrVersion)
+	}
+	return nil
+}
+
+// readSection reads one section and decodes it into mr.m.
+func (mr *modelReader) readSection() error {
+	start := mr.off
+	idx, d, err := mr.readFraming()
+	if err != nil {
+		return err
+	}
+	switch d.section {
+	case "HEAD":
+		err = mr.decodeHead(d)
+	case "LABL":
+		err = mr.decodeLabels(d)
+	case "ENCD":
+		mr.m.Encoder, err = decodeEncoder(d, mr.m.NumUnary, mr.m.NumPair)
+	case "WGHT":
+		err = mr.decodeWeights(d, start)
+	case "END ":
+		mr.sawEnd = true
+	}
+	if err != nil {
+		return err
+	}
+	if d.err != nil {
+		return d.err
+	}
+	if len(d.b) != 0 {
+		return d.fail("%d trailing bytes in section", len(d.b))
+	}
+	mr.stage = idx + 1
+	return nil
+}
+
+// readFraming reads a section's tag, length, payload and checksum. It checks
+// the section order, the length limit and the checksum, and returns the
+// section's index in sectionOrder and a decoder over its payload.
+func (mr *modelReader) readFraming() (int, *decoder, error) {
+	start := mr.off
+	sh, err := mr.read(8, "section header", "")
+	if err != nil {
+		return 0, nil, err
+	}
+	tag := string(sh[:4])
+	idx, err := mr.checkOrder(tag, start)
+	if err != nil {
+		return 0, nil, err
+	}
+	n := binary.LittleEndian.Uint32(sh[4:])
+	if n > maxSection {
+		return 0, nil, &FormatError{Section: tag, Offset: start, Msg: fmt.Sprintf("section length %d exceeds the limit %d", n, maxSection)}
+	}
+	payload, err := mr.read(int64(n), "section payload", tag)
+	if err != nil {
+		return 0, nil, err
+	}
+	crcb, err := mr.read(4, "checksum", tag)
+	if err != nil {
+		return 0, nil, err
+	}
+	crc := crc32.NewIEEE()
+	crc.Write(sh[:4])
+	crc.Write(payload)
+	if crc.Sum32() != binary.LittleEndian.Uint32(crcb) {
+		return 0, nil, &FormatError{Section: tag, Offset: start, Msg: "checksum mismatch (file corrupted)"}
+	}
+	return idx, &decoder{b: payload, section: tag, base: start + 8}, nil
+}
+
+// checkOrder returns the index in sectionOrder of a section with the given
+// tag that starts at file offset start, or an error if it may not come next.
+func (mr *modelReader) checkOrder(tag string, start int64) (int, error) {
+	idx := -1
+	for i := mr.stage; i < len(sectionOrder); i++ {
+		if sectionOrder[i] == tag {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		return 0, &FormatError{Section: printable(tag), Offset: start, Msg: "unexpected section (out of order or unknown)"}
+	}
+	if tag == "ENCD" && !mr.hasEnc {
+		return 0, &FormatError{Section: tag, Offset: start, Msg: "encoder section present but header says there is none"}
+	}
+	if idx > 2 && mr.stage <= 2 && mr.hasEnc && tag != "ENCD" {
+		return 0, &FormatError{Section: tag, Offset: start, Msg: "missing ENCD section"}
+	}
+	if idx > 0 && mr.m == nil && tag != "HEAD" {
+		return 0, &FormatError{Section: tag, Offset: start, Msg: "missing HEAD section"}
+	}
+	if tag == "WGHT" && mr.labelCnt == 0 {
+		return 0, &FormatError{Section: tag, Offset: start, Msg: "missing LABL section"}
+	}
+	return idx, nil
+}
+
+// decodeHead decodes HEAD: flags, L, U, P. It makes mr.m, without labels
+// or weights.
+func (mr *modelReader) decodeHead(d *decoder) error {
+	flags := d.u8()
+	L := d.u32()
+	U := d.u32()
+	P := d.u32()
+	if d.err != nil {
+		return d.err
+	}
+	if flags&^3 != 0 {
+		return d.fail("unknown flags %#x", flags)
+	}
+	if L == 0 || L > maxLabels {
+		return d.fail("label count %d outside [1,%d]", L, maxLabels)
+	}
+	lay := sparse.Layout{NumUnary: int(U), L: int(L), NumPair: int(P), Transitions: flags&1 != 0}
+	mr.m = &Model{Layout: lay, Labels: make([]string, 0, L)}
+	mr.labelCnt = int(L)
+	mr.hasEnc = flags&2 != 0
+	if dim := lay.DimFloat(); dim > maxLoadWeights {
+		return d.fail("model declares %.0f weights, more than the limit %d", dim, maxLoadWeights)
+	}
+	return nil
+}
+
+// decodeLabels decodes LABL: the label count, then the distinct labels.
+func (mr *modelReader) decodeLabels(d *decoder) error {
+	if c := d.u32(); d.err == nil && int(c) != mr.labelCnt {
+		return d.fail("%d labels, header says %d", c, mr.labelCnt)
+	}
+	seen := make(map[string]bool, mr.labelCnt)
+	for i := 0; i < mr.labelCnt && d.err == nil; i++ {
+		s := d.str()
+		if d.err == nil && seen[s] {
+			return d.fail("duplicate label %q", s)
+		}
+		seen[s] = true
+		mr.m.Labels = append(mr.m.Labels, s)
+	}
+	return nil
+}
+
+// decodeWeights decodes WGHT, the section that starts at file offset start:
+// the count, then the (index, weight) pairs. A version 2 file with an
+// encoder must be compact.
+func (mr *modelReader) decodeWeights(d *decoder, start int64) error {
+	m := mr.m
+	if len(m.Labels) != mr.labelCnt {
+		return &FormatError{Section: d.section, Offset: start, Msg: "missing LABL section"}
+	}
+	dim, _ := m.dimension()
+	cnt := d.u32()
+	if d.err == nil && int64(cnt)*12 != int64(len(d.b)) {
+		return d.fail("%d weights declared, payload holds %d bytes", cnt, len(d.b))
+	}
+	if d.err != nil {
+		return d.err
+	}
+	m.setWeights(make([]float64, dim))
+	prev := int64(-1)
+	for i := 0; i < int(cnt) && d.err == nil; i++ {
+		j := d.u32()
+		v := math.Float64frombits(d.u64())
+		if d.err != nil {
+			break
+		}
+		if int64(j) <= prev || int64(j) >= int64(dim) {
+			return d.fail("weight index %d out of order or out of range [0,%d)", j, dim)
+		}
+		if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return d.fail("weight %d has value %v (want finite, non-zero)", j, v)
+		}
+		prev = int64(j)
+		m.W[j] = v
+	}
+	if d.err != nil || mr.version < 2 || m.Encoder == nil {
+		return nil
+	}
+	if kind, a := m.firstDead(); kind != "" {
+		name := m.Encoder.Unary()
+		if kind == "pair" {
+			name = m.Encoder.Pair()
+		}
+		return &FormatError{Section: d.section, Offset: start, Msg: fmt.Sprintf("%s attribute %d (%q) has no non-zero weight: a version %d file holds only active attributes", kind, a, name.Name(int32(a)), mr.version)}
+	}
+	return nil
 }
 
 func printable(tag string) string {

@@ -21,19 +21,20 @@ var allowed = map[string][]string{
 	"inference/inferencetest": {"inference"},
 	"features":                {"sparse"},
 	"corpora":                 {},
+	"eval":                    {},
 	"screen":                  {"sparse", "inference"},
 	"chain":                   {"inference", "features", "sparse", "internal/atomicfile"},
 	"train":                   {"chain", "inference", "sparse", "screen", "train/internal/owlqn", "internal/par"},
 	"internal/par":            {},
 	"train/internal/owlqn":    {"internal/par"},
 	"internal/atomicfile":     {},
-	"dataset":                 {"chain", "features", "corpora", "sparse"},
+	"dataset":                 {"chain", "eval", "features", "corpora", "sparse"},
 	"internal/paperbench":     {"chain", "train", "features", "corpora", "sparse", "dataset", "internal/atomicfile"},
 	"peer":                    {"inference", "corpora"},
 	"internal/progress":       {"train"},
 	"internal/memlimit":       {},
 	"tagging":                 {"chain", "corpora", "dataset", "peer", "sparse"},
-	"cmd/tagger":              {"chain", "train", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile", "peer", "internal/progress", "internal/memlimit", "tagging"},
+	"cmd/tagger":              {"chain", "train", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile", "peer", "internal/progress", "internal/memlimit", "tagging", "eval"},
 }
 
 func TestLayering(t *testing.T) {

@@ -4,7 +4,7 @@ package chain
 // old wherever the two models share a feature: the same label names, and
 // for state and pair features the same attribute names (both models need
 // an encoder for those). Features m has and old lacks start at zero. Use it
-// as Options.Init to continue training from an existing model on new or
+// as train.Options.Init to continue training from an existing model on new or
 // extended data.
 func (m *Model) InitFrom(old *Model) []float64 {
 	w := make([]float64, len(m.W))

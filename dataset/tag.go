@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/eval"
 )
 
 // forEach runs f(w, i) for every i in [0, n) on at most workers goroutines
@@ -209,12 +210,12 @@ func DecodeAll(tg *chain.Tagger, exs []Example, opt chain.DecodeOptions, fixed [
 // Evaluate tags labeled examples (TagAll) and compares the predictions with
 // their labels: token accuracy and, for chunk labels, conlleval-style chunk
 // scores.
-func Evaluate(tg *chain.Tagger, exs []Example, workers int) (*chain.Evaluation, error) {
+func Evaluate(tg *chain.Tagger, exs []Example, workers int) (*eval.Evaluation, error) {
 	pred, err := TagAll(tg, exs, workers)
 	if err != nil {
 		return nil, err
 	}
-	ev := chain.NewEvaluation()
+	ev := eval.NewEvaluation()
 	for i := range exs {
 		if err := ev.Add(exs[i].Labels, pred[i]); err != nil {
 			return nil, fmt.Errorf("%s: sequence %d: %w", exs[i].where(), i+1, err)
@@ -227,7 +228,7 @@ func Evaluate(tg *chain.Tagger, exs []Example, workers int) (*chain.Evaluation, 
 // Stream (workers and batch as there): memory is bounded by the batch,
 // whatever the input's size. tag writes the predicted label names of ex into dst (reusing its
 // capacity) on worker w.
-func EvaluateStream(r *Reader, workers, batch int, tag func(w int, dst []string, ex *Example) ([]string, error)) (*chain.Evaluation, error) {
+func EvaluateStream(r *Reader, workers, batch int, tag func(w int, dst []string, ex *Example) ([]string, error)) (*eval.Evaluation, error) {
 	if batch <= 0 {
 		batch = DefaultBatch
 	}
@@ -235,7 +236,7 @@ func EvaluateStream(r *Reader, workers, batch int, tag func(w int, dst []string,
 		workers = runtime.GOMAXPROCS(0)
 	}
 	pred := make([][]string, batch)
-	ev := chain.NewEvaluation()
+	ev := eval.NewEvaluation()
 	err := Stream(r, workers, batch, func(w, i, seq int, ex *Example) error {
 		var err error
 		if pred[i], err = tag(w, pred[i][:0], ex); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/eval"
 	"github.com/sparsetag/sparsetag/internal/memlimit"
 	"github.com/sparsetag/sparsetag/tagging"
 )
@@ -73,7 +74,7 @@ func runEval(e *env, args []string) error {
 	return writeEval(e, ev)
 }
 
-func writeEval(e *env, ev *chain.Evaluation) error {
+func writeEval(e *env, ev *eval.Evaluation) error {
 	fmt.Fprintf(e.stdout, "sequences: %d, entirely correct: %d (sequence accuracy %.4f)\n", ev.Sequences, ev.SequencesCorrect, ev.SequenceAccuracy())
 	return ev.WriteReport(e.stdout)
 }

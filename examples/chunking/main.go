@@ -2,7 +2,7 @@
 // ...: IOB2 tags such as B-NP and I-NP) with the classic CRF++ template in
 // chunking.template, on the training split embedded in the corpora package,
 // and reports chunk precision, recall and F1 on the test split in the manner
-// of the conlleval script (chain.Evaluation). Run it from the repository root:
+// of the conlleval script (eval.Evaluation). Run it from the repository root:
 //
 //	go run ./examples/chunking                # 1,000 training sentences: 10-30 s, F1 ~0.90
 //	go run ./examples/chunking -n 0           # all 8,936 sentences: ~8 min on 2 cores, 4 GB, F1 ~0.936

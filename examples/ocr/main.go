@@ -34,6 +34,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/eval"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/train"
 )
@@ -152,7 +153,7 @@ func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	ev := chain.NewEvaluation()
+	ev := eval.NewEvaluation()
 	for i, w := range testWords {
 		if err := ev.Add(w.Labels, pred[i]); err != nil {
 			return err

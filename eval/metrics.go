@@ -1,4 +1,4 @@
-package chain
+package eval
 
 import (
 	"fmt"
@@ -9,8 +9,9 @@ import (
 
 // Evaluation accumulates token accuracy, per-label counts and chunk-level
 // precision, recall and F1 in the convention of the CoNLL shared tasks'
-// conlleval script (IOB1, IOB2/BIO and IOBES tags: "B-NP", "I-NP", "E-NP",
-// "S-NP", "O"). Add sequences with Add, then read the results.
+// conlleval script (IOB1, IOB2/BIO, IOE and IOBES tags: "B-NP", "I-NP",
+// "E-NP", "S-NP", "O"; see the package documentation). Add sequences with
+// Add, then read the results. An Evaluation is not safe for concurrent use.
 type Evaluation struct {
 	Tokens, Correct int
 	// Sequences counts the sequences added; SequencesCorrect those whose
@@ -85,7 +86,7 @@ func chunkStart(prevTag, tag, prevType, typ string) bool {
 // Add adds one sequence of gold and predicted labels (same length).
 func (e *Evaluation) Add(gold, pred []string) error {
 	if len(gold) != len(pred) {
-		return fmt.Errorf("chain: evaluation: %d gold labels but %d predicted", len(gold), len(pred))
+		return fmt.Errorf("eval: %d gold labels but %d predicted", len(gold), len(pred))
 	}
 	e.Sequences++
 	allOK := true
