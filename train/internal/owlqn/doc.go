@@ -1,12 +1,17 @@
 // Package owlqn implements OWL-QN, the orthant-wise limited-memory
-// quasi-Newton method of Andrew and Gao, as a stepping optimizer: the caller
-// (the CRF trainer) drives it one iteration at a time and owns the stopping
-// rule, so that it can compute a duality gap and run safe screening between
-// iterations.
+// quasi-Newton method of Andrew and Gao, in reverse communication (as
+// gonum's optimize.Method): the optimizer never calls the objective. The
+// caller (the CRF trainer) starts it from a point it evaluated (New), asks
+// it for the next trial point (Next), evaluates f and ∇f there and hands
+// the value back (Tell), which reports whether the trial was accepted, that
+// is whether an iteration ended. The caller owns every evaluation and the
+// stopping rule, so that it can compute a duality gap and run safe
+// screening between iterations, with the quantities of each evaluation in
+// its own variables.
 //
 // owlqn knows nothing of CRFs, features, screening rules or training; it
 // imports no other package of this module. It sees only flat []float64
-// vectors and a Func that evaluates the smooth part of the objective.
+// vectors.
 //
 // # Problem
 //
@@ -20,7 +25,8 @@
 //
 // # One iteration
 //
-// Iterate performs, in order:
+// An iteration (Next starts it when no line search is in progress) is, in
+// order:
 //
 //  1. the pseudo-gradient ◇F(x) [3, sec. 3, p. 35] (pseudoGradient);
 //  2. the L-BFGS two-loop recursion on ◇F(x) [1, p. 779], with the initial
@@ -37,33 +43,39 @@
 //     s·y <= 0 (curvature condition; the pair would make the implicit
 //     inverse Hessian indefinite).
 //
+// Steps 4 and 5 happen across calls: Next hands out the trial point x'
+// and a buffer for ∇f(x'), Tell takes f(x') and applies the acceptance test;
+// after a rejection the next Next backtracks.
+//
 // # Invariants
 //
-// When Iterate returns nil, the last call it made to the Func was at the
-// accepted point, so a trainer that caches per-evaluation quantities (for
-// example marginals for a duality gap) holds those of X(). When Iterate fails
-// (ErrLineSearch or an error from the Func) the optimizer keeps its last
-// valid point, but the caller's cache may be stale: it was filled at a
-// rejected trial point.
+// When Tell reports an accepted trial, the caller's last evaluation was at
+// the new X, so quantities it keeps per evaluation (for example the
+// marginals for a duality gap) are those of X. When Next fails
+// (ErrLineSearch) the optimizer keeps its last accepted point, but the
+// caller's last evaluation was at a rejected trial: it evaluates X again
+// if it needs those quantities.
 //
 // X() and Grad() alias internal storage. They are valid until the next call
-// to Iterate, Reevaluate or Compact, and the caller must not modify them.
-// The Func must not retain or modify x, and must overwrite every element of
-// grad.
+// to Tell, Rebase or Compact, and the caller must not modify them. The
+// caller must not modify or retain the x that Next returns, and must
+// overwrite every element of its grad before Tell.
 //
 // # Compaction
 //
 // Compact removes coordinates (for example features a safe screening rule
 // proved to be zero at the optimum) from the point, the gradient and, unless
 // asked to reset it, the L-BFGS memory, in place and without allocation.
-// Dropped coordinates are fixed at zero from then on; the caller's Func must
-// evaluate the restricted problem on the shorter vector.
+// Dropped coordinates are fixed at zero from then on; the caller evaluates
+// the restricted problem on the shorter vector. If a dropped coordinate was
+// not zero, X moved: the caller evaluates it and hands the result over with
+// Rebase.
 //
 // # Threads and determinism
 //
 // Settings.Threads spreads the optimizer's own vector work (the steps above,
 // the memory update and Compact's curvature recomputation) over that many
-// goroutines; the Func parallelizes itself. Every reduction (dot products,
+// goroutines; the caller's evaluation parallelizes itself. Every reduction (dot products,
 // norms, s·y) is summed over fixed chunks of 8192 coordinates, in a fixed
 // order within each chunk, and the chunk sums are added in chunk order, so
 // the iterates are bit-identical for any number of threads, including the

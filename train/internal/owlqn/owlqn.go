@@ -351,7 +351,3 @@ func (o *Optimizer) Compact(keep []int32, resetMemory bool) (moved bool) {
 	}
 	return moved
 }
-
-// ResetMemory clears the L-BFGS memory: the next iteration starts with a
-// steepest descent step along the pseudo-gradient.
-func (o *Optimizer) ResetMemory() { o.mem.reset() }

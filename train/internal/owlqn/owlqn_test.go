@@ -305,7 +305,7 @@ func BenchmarkIterate(b *testing.B) {
 					// Converged: restart from 0 with an empty memory.
 					b.StopTimer()
 					clear(o.x)
-					o.ResetMemory()
+					o.mem.reset()
 					if err := o.Reevaluate(); err != nil {
 						b.Fatal(err)
 					}

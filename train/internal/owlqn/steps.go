@@ -3,7 +3,7 @@ package owlqn
 import "math"
 
 // This file holds the steps of one OWL-QN iteration as small functions, in
-// the order Iterate calls them. References [1]-[3] are listed in doc.go.
+// the order an iteration (Next, Tell) calls them. References [1]-[3] are listed in doc.go.
 
 // pseudoGradient writes into pg the pseudo-gradient of F = f + l1*||x||_1 at
 // x, given g = ∇f(x) [3, sec. 3, p. 35]:
