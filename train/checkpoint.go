@@ -38,8 +38,9 @@ type Checkpoint struct {
 // loopState is the solver loop's bookkeeping that a resumed run needs.
 type loopState struct {
 	passes, stalls, wsSize, wsFloor int
-	reached                         bool
+	reached, switched               bool
 	gaps                            [2]float64
+	reason                          string // Result.SolverReason
 }
 
 // checkpoint returns the state needed to continue the run after the full
@@ -54,7 +55,7 @@ func (tr *trainer) checkpoint(r *run) *Checkpoint {
 		LastCheckGap: r.lastCheckGap,
 		Iterations:   slices.Clone(r.res.Iterations),
 		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
-			reached: r.ws.reached, gaps: r.gaps},
+			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason},
 		opt: r.opt.Snapshot(),
 	}
 }
@@ -65,7 +66,7 @@ func (tr *trainer) checkCheckpoint(ck *Checkpoint, policy Solver) error {
 		return fmt.Errorf("train: checkpoint is for another problem (dimension %d, lambda %g/%g; this run: %d, %g/%g)",
 			ck.Dimension, ck.Lambda1, ck.Lambda2, len(tr.m.W), tr.pen.l1, tr.pen.l2)
 	}
-	if ck.Solver != policy {
+	if ck.Solver != policy && !(ck.loop.switched && policy == SolverWorkingSet) {
 		return fmt.Errorf("train: checkpoint is of the %s solver, this run uses %s", ck.Solver, policy)
 	}
 	if len(ck.Iterations) == 0 || len(ck.Active) != len(ck.opt.X) || len(ck.Active) == 0 || len(ck.ScreenedSet) != len(tr.fs.screened) {
@@ -90,6 +91,12 @@ func (tr *trainer) resume(ctx context.Context, r *run, ck *Checkpoint) error {
 	if err := tr.checkCheckpoint(ck, r.policy); err != nil {
 		return err
 	}
+	l := ck.loop
+	if l.switched {
+		r.policy, r.switched = SolverFull, true
+		r.res.Solver, r.res.SolverReason = SolverFull, l.reason
+		tr.obj.refFusedOK = false
+	}
 	copy(tr.fs.screened, ck.ScreenedSet)
 	r.u = tr.fs.unscreened(r.u)
 	tr.setActive(slices.Clone(ck.Active))
@@ -104,7 +111,6 @@ func (tr *trainer) resume(ctx context.Context, r *run, ck *Checkpoint) error {
 	r.m = m
 	r.res.Iterations = slices.Clone(ck.Iterations)
 	r.hist, r.lastCheckGap = slices.Clone(ck.History), ck.LastCheckGap
-	l := ck.loop
 	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps
 	r.ws.size, r.ws.floor, r.ws.reached = l.wsSize, l.wsFloor, l.reached
 	last := r.res.Iterations[len(r.res.Iterations)-1]
@@ -164,9 +170,10 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 	for _, v := range []int{l.passes, l.stalls, l.wsSize, l.wsFloor} {
 		b = le.AppendUint64(b, uint64(v))
 	}
-	b = append(b, boolByte(l.reached))
+	b = append(b, boolByte(l.reached), boolByte(l.switched))
 	f64(l.gaps[0])
 	f64(l.gaps[1])
+	b = appendBytes(b, []byte(l.reason))
 	f64(ck.opt.L1)
 	f64s(ck.opt.X)
 	b = le.AppendUint64(b, uint64(len(ck.opt.S)))
@@ -238,8 +245,9 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 		it.Pass = d.bool()
 		ck.Iterations = append(ck.Iterations, it)
 	}
-	ck.loop = loopState{passes: int(d.u64()), stalls: int(d.u64()), wsSize: int(d.u64()), wsFloor: int(d.u64()), reached: d.bool()}
+	ck.loop = loopState{passes: int(d.u64()), stalls: int(d.u64()), wsSize: int(d.u64()), wsFloor: int(d.u64()), reached: d.bool(), switched: d.bool()}
 	ck.loop.gaps = [2]float64{f64(), f64()}
+	ck.loop.reason = string(d.next(count(1)))
 	ck.opt.L1 = f64()
 	ck.opt.X = f64s()
 	np := count(24)

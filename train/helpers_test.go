@@ -165,3 +165,12 @@ func TestTrainedToyTagsItsPattern(t *testing.T) {
 		t.Fatalf("tagged %v, want %v (the training data's pattern)", got, want)
 	}
 }
+
+// keepWorkingSet keeps the working-set policy on the small problems of a
+// test (their working sets are dense, which would hand them to the full
+// policy).
+func keepWorkingSet(t testing.TB) {
+	old := wsDenseFraction
+	wsDenseFraction = math.Inf(1)
+	t.Cleanup(func() { wsDenseFraction = old })
+}

@@ -23,6 +23,7 @@ func TestPathBetas(t *testing.T) {
 // solutions equal cold unscreened solves at the same beta, and that no
 // feature that is non-zero in the tight solution was ever screened.
 func TestPathMatchesIndependentSolves(t *testing.T) {
+	keepWorkingSet(t)
 	for _, tc := range []struct {
 		name   string
 		maxT   int

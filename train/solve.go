@@ -66,6 +66,7 @@ type run struct {
 	lastMonitor  int // r.iter / MonitorEvery at the last monitor call
 	lastCkpt     int // r.iter / CheckpointEvery at the last checkpoint
 	ws           wsState
+	switched     bool // the working set became dense: the full policy took over
 }
 
 // solve minimizes the objective at L1 coefficient lam1 and L2 coefficient
@@ -284,11 +285,15 @@ func (tr *trainer) screenPass(ctx context.Context, r *run, gap *float64) error {
 // innerSolve runs OWL-QN on the working set from X: one iteration with
 // the full policy, until the restricted target with the working set.
 func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
-	maxInner, target := 1, math.Inf(-1)
 	if r.policy == SolverWorkingSet {
+		// Choose the set and start its optimizer; a set too dense to pay
+		// switches the solve to the full policy (nextWorkingSet).
 		if err := tr.nextWorkingSet(ctx, r); err != nil {
 			return err
 		}
+	}
+	maxInner, target := 1, math.Inf(-1)
+	if r.policy == SolverWorkingSet {
 		g0 := fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
 		target = wsInnerFraction * math.Min(g0, gap)
 		r.ws.reached = g0 <= target
@@ -459,7 +464,7 @@ func (tr *trainer) finish(r *run) (*Result, []float64, error) {
 	w := make([]float64, len(tr.m.W))
 	if r.opt != nil {
 		sparse.Scatter(w, r.opt.X(), tr.fs.active)
-		if tr.path && r.policy == SolverWorkingSet {
+		if tr.path && (r.policy == SolverWorkingSet || r.switched) {
 			tr.carry = &carriedState{st: r.opt.Snapshot(), w: slices.Clone(tr.fs.active), lam2: tr.pen.l2}
 		}
 	}

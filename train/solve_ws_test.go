@@ -16,6 +16,7 @@ import (
 // features and T = 1, at several penalties, and nothing non-zero in the
 // full solution was screened.
 func TestWorkingSetMatchesFull(t *testing.T) {
+	keepWorkingSet(t)
 	t.Run("fused", testWorkingSetMatchesFull)
 	// The column pass and the per-reference shard buffers.
 	old := fusedBudget
@@ -76,6 +77,7 @@ func TestKthSmallest(t *testing.T) {
 // TestWorkingSetDeterministicAcrossThreads: the working-set solver gives
 // bit-identical models for any number of threads.
 func TestWorkingSetDeterministicAcrossThreads(t *testing.T) {
+	keepWorkingSet(t)
 	rng := rand.New(rand.NewPCG(21, 22))
 	c := randomCorpus(rng, 150, 6, 40, 2, 4, false)
 	var ref []float64
@@ -97,6 +99,7 @@ func TestWorkingSetDeterministicAcrossThreads(t *testing.T) {
 // full pass at the point of the line before it), and the working set makes
 // fewer full passes than iterations.
 func TestNumIterations(t *testing.T) {
+	keepWorkingSet(t)
 	rng := rand.New(rand.NewPCG(23, 24))
 	c := randomCorpus(rng, 80, 6, 30, 0, 3, false)
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {

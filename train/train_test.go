@@ -150,11 +150,19 @@ func TestTrainSumFormPureL2(t *testing.T) {
 
 // TestCheckpointResumeSameModel interrupts training through a checkpoint
 // (serialized and read back) and checks that resuming reaches the same
-// model, bit for bit, as the uninterrupted run, with and without screening.
+// model, bit for bit, as the uninterrupted run, with and without screening:
+// the full policy (no screening), the working set, and a working set that
+// became dense and handed over to the full policy before the checkpoint.
 func TestCheckpointResumeSameModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(51, 52))
 	c := randomCorpus(rng, 70, 5, 10, 0, 3, false)
-	for _, rule := range []ScreenRule{ScreenNone, ScreenPinsker} {
+	for _, tc := range []struct {
+		rule  ScreenRule
+		dense float64
+	}{{ScreenNone, wsDenseFraction}, {ScreenPinsker, math.Inf(1)}, {ScreenPinsker, wsDenseFraction}} {
+		rule := tc.rule
+		defer func(old float64) { wsDenseFraction = old }(wsDenseFraction)
+		wsDenseFraction = tc.dense
 		op := Options{BetaRatio: 0.2, Epsilon: 1e-10, Screen: rule, CheckpointEvery: 7}
 		var saved []byte
 		op.Checkpoint = func(ck *Checkpoint) error {
@@ -178,6 +186,10 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 		op.Checkpoint = nil
 		op.Resume = ck
 		resumed, resRes := trainTiny(t, c, 3, 10, op)
+		if resRes.Solver != resFull.Solver || resRes.SolverReason != resFull.SolverReason {
+			t.Fatalf("%s: resumed run's solver %s (%s), uninterrupted %s (%s)", rule, resRes.Solver, resRes.SolverReason, resFull.Solver, resFull.SolverReason)
+		}
+		t.Logf("%s, dense fraction %g: %s (%s), %d iterations", rule, tc.dense, resFull.Solver, resFull.SolverReason, resFull.NumIterations())
 		if len(resRes.Iterations) != len(resFull.Iterations) {
 			t.Fatalf("%s: resumed run has %d iterations, uninterrupted %d", rule, len(resRes.Iterations), len(resFull.Iterations))
 		}

@@ -1,0 +1,73 @@
+// Package train fits the weights of a chain.Model by elastic-net penalized
+// maximum likelihood with safe screening, along a regularization path, and
+// chooses a model by a development set, cross-validation or early stopping.
+//
+// train owns everything a tagger does not need: the training objective
+// (forward-backward over an encoded corpus, expected counts, m = -∇L), the
+// feature set of a run (which features exist, which are screened, which the
+// optimizer works on), the one solver loop, OWL-QN (train/internal/owlqn,
+// in reverse communication), the screening constants, checkpoints, the
+// memory estimate, paths and model selection. chain owns the model, the
+// scoring of one sequence, the Tagger and the file format; train uses them
+// and chain imports nothing of train.
+//
+// # Objective
+//
+// Train minimizes P(w) = (1/n) sum_i NLL_i(w) + beta (alpha/2 ||w||^2 +
+// ||w||_1) (or the sum form with C1 and C2: beta = C1/n, alpha = 2 C2/C1)
+// by OWL-QN [Andrew and Gao, "Scalable training of L1-regularized
+// log-linear models", ICML 2007], stopping on the Fenchel-Young duality gap
+// (by default when it is at most 0.1% of the objective, DefaultRelEpsilon).
+// The zero Options and tagger train train the same way.
+//
+// # The solver loop
+//
+// One loop (solve.go) owns every evaluation of the objective; m, the gap
+// and the optimizer are its variables. It starts by evaluating the starting
+// point, then repeats a full pass and an inner solve:
+//
+//   - full pass: m over every unscreened feature at the current point and
+//     the gap of the whole problem; unless the gap certifies the point,
+//     screening (screen.Pinsker, or the paper's rule for T = 1) removes
+//     features proven zero at the optimum (if that zeroed a weight, the
+//     point moved: the loop evaluates it and the log line says so); the log
+//     line, the stopping rules, the checkpoint and the monitor;
+//   - inner solve: OWL-QN on the working set; the optimizer hands out trial
+//     points, the loop evaluates each and hands the value back, and learns
+//     when an iteration is accepted (a log line).
+//
+// Two policies choose the working set. The full policy (the paper's
+// Algorithm 1) takes every unscreened feature and one iteration per pass.
+// The working-set policy (the default) takes the support, the transitions
+// and the features of smallest priority (beta - |m_j|)/Rnorm_j, twice the
+// support, and iterates until the restricted gap falls below a fraction of
+// the full one (workingset.go); a feature left out is only postponed, as
+// the loop stops on the full gap. When the set would hold half the
+// unscreened features, it saves nothing and the full policy takes over;
+// with another rule than Pinsker or without an L1 term the full policy runs
+// from the start. Result.Solver and Result.SolverReason say which ran and
+// why. Before the first pass the static range rule (screen.RangeBounds)
+// removes every feature whose residual can never exceed the L1 penalty.
+//
+// # Regularization paths and model selection
+//
+// Path solves a decreasing sequence of betas at a fixed alpha, each
+// warm-started from the previous solution, with screening from its first
+// pass. With the working set each beta starts from the secant predictor of
+// the last two solutions, from the strong rule's set and from the previous
+// beta's L-BFGS pairs. With PathOptions.Score (a Scorer, e.g. F1 on a
+// development set, see TaggerScorer) it keeps the best model and stops once
+// the score has been below its best for Patience betas, counting only after
+// the score rose above its value at beta_max (the trivial model).
+// CrossValidate runs the path on K folds (Fold) over one beta grid and
+// Refit trains the chosen beta on all data; EarlyStop is an
+// Options.Monitor that keeps the best weights on a validation set.
+//
+// # Determinism and memory
+//
+// Training is deterministic: sequences are split into a fixed number of
+// shards whatever Options.Threads is, and every reduction runs in a fixed
+// order, so the model is bit-identical for any number of threads.
+// EstimateMemory bounds a run's memory before it allocates (see
+// Options.MemoryLimit).
+package train
