@@ -20,12 +20,18 @@ type PathOptions struct {
 	Betas []float64
 
 	// Score, when not nil, rates each solution of the path (higher is
-	// better), e.g. the F1 of the model on a development set; Result.Score
-	// holds it. Path then stops early once the score has peaked (Patience)
-	// and leaves the best-scoring solution in the model (see Selected).
-	Score func(w []float64) (float64, error)
+	// better), e.g. the F1 of the model on a development set (see
+	// TaggerScorer); Result.Score holds it. Path then stops early once the
+	// score has peaked (Patience) and leaves the best-scoring solution in
+	// the model (see Selected): this is selection on a development set.
+	Score Scorer
 	// Patience is the number of consecutive betas whose score is below the
-	// best one after which the path stops (with Score); 0 means 3.
+	// best one after which the path stops (with Score); 0 means 3. Betas
+	// count as below the best only once the score has risen above its
+	// value at the first beta (beta_max: the trivial model, all weights
+	// zero): where one label dominates (e.g. O), the first models may all
+	// tag like the trivial one (F1 0) for more than Patience betas, and the
+	// path goes on until the score rises (or to the last beta).
 	Patience int
 }
 
@@ -195,33 +201,4 @@ func (po *PathOptions) check() error {
 		return errors.New("train: path needs K >= 1, 0 < MinRatio <= 1 and Patience >= 1")
 	}
 	return nil
-}
-
-// pathSelection keeps the best-scoring solution of a path and decides when
-// the score has peaked.
-type pathSelection struct {
-	patience  int
-	best      []float64
-	bestScore float64
-	worse     int // consecutive scores below the best
-}
-
-// add scores the solution w of res and reports whether the path should
-// stop: the score has been below the best for patience betas in a row.
-func (s *pathSelection) add(score func([]float64) (float64, error), res *Result, w []float64) (bool, error) {
-	v, err := score(w)
-	if err != nil {
-		return false, fmt.Errorf("train: scoring the solution at beta %g: %w", res.Beta, err)
-	}
-	if math.IsNaN(v) {
-		return false, fmt.Errorf("train: the score of the solution at beta %g is NaN", res.Beta)
-	}
-	res.Score = &v
-	if s.best == nil || v > s.bestScore {
-		s.best = append(s.best[:0], w...)
-		s.bestScore, s.worse = v, 0
-		return false, nil
-	}
-	s.worse++
-	return s.worse >= s.patience, nil
 }

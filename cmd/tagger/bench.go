@@ -2,7 +2,6 @@ package main
 
 import (
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -51,22 +50,9 @@ func runBench(e *env, args []string) error {
 	if len(pos) != 0 {
 		return usagef("bench paper takes no files")
 	}
-	if bf.Betas < 1 || !(bf.MinRatio > 0 && bf.MinRatio <= 1) || !(bf.Scale > 0 && bf.Scale <= 1) {
-		return usagef("want --betas >= 1, 0 < --min-ratio <= 1 and 0 < --scale <= 1")
-	}
 	bf.Data, bf.Rules = paperbench.SplitList(data), paperbench.SplitList(rules)
-	for _, d := range bf.Data {
-		if !slices.Contains(paperbench.Builtin, d) {
-			return usagef("unknown data set %q (want %s)", d, strings.Join(paperbench.Builtin, ", "))
-		}
-	}
-	for _, r := range bf.Rules {
-		if _, _, ok := paperbench.ParseRun(r); !ok {
-			return usagef("unknown rule %q (want none, paper, pinsker, both or pinsker-ws)", r)
-		}
-	}
-	if len(bf.Data) == 0 || len(bf.Rules) == 0 {
-		return usagef("--data and --rules must not be empty")
+	if err := bf.Check(); err != nil {
+		return usageError{err}
 	}
 	return paperbench.Paper(e.ctx, bf, e.stdout, e.stderr)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -11,53 +10,6 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
 )
-
-// selectRow is one beta of a model-selection path (the JSON report and the
-// printed table).
-type selectRow struct {
-	K          int       `json:"k"`
-	Ratio      float64   `json:"beta_over_beta_max"`
-	Beta       float64   `json:"beta"`
-	C1         float64   `json:"c1"`
-	C2         float64   `json:"c2"`
-	Passes     int       `json:"passes"`
-	Iterations int       `json:"iterations"`
-	NonZero    int       `json:"nonzero"`
-	Screened   int       `json:"screened"`
-	Gap        float64   `json:"gap"`
-	Score      float64   `json:"dev_score"`
-	EvalScore  *float64  `json:"eval_score,omitempty"` // --select-eval
-	FoldScores []float64 `json:"fold_scores,omitempty"`
-	Seconds    float64   `json:"seconds"`
-	Chosen     bool      `json:"chosen"`
-}
-
-// selectReport is the JSON report of tagger train --select.
-type selectReport struct {
-	Train        string      `json:"train"`
-	Dev          string      `json:"dev,omitempty"`
-	Folds        int         `json:"folds,omitempty"`
-	Metric       string      `json:"metric"`
-	Alpha        float64     `json:"alpha"`
-	BetaMax      float64     `json:"beta_max"`
-	Sequences    int         `json:"train_sequences"`
-	Betas        int         `json:"betas"`
-	Floor        float64     `json:"floor"`
-	Chosen       int         `json:"chosen"`
-	SecondsTotal float64     `json:"seconds_total"`
-	Path         []selectRow `json:"path"`
-	Refit        *selectRow  `json:"refit,omitempty"`
-}
-
-// newSelectRow is the row of result r of a path over n training sequences.
-func newSelectRow(k int, r *train.Result, n int) selectRow {
-	row := selectRow{K: k, Ratio: r.Beta / r.BetaMax, Beta: r.Beta, C1: r.Lambda1 * float64(n), C2: r.Lambda2 * float64(n) / 2,
-		Passes: len(r.Iterations) - 1, Iterations: r.NumIterations(), NonZero: r.NonZero, Screened: r.Screened, Gap: r.Gap, Seconds: r.Seconds}
-	if r.Score != nil {
-		row.Score = *r.Score
-	}
-	return row
-}
 
 // selectModel trains by model selection: a regularization path from
 // beta_max down to --select-floor beta_max (warm starts, screening,
@@ -69,7 +21,7 @@ func selectModel(e *env, path string, tf *trainFlags, op train.Options, m *chain
 		return nil, err
 	}
 	t0 := time.Now()
-	rep := &selectReport{Train: path, Dev: tf.selectDev, Folds: tf.selectFolds, Betas: tf.betas, Floor: tf.selectFloor, Sequences: c.Len()}
+	rep := &paperbench.SelectReport{Train: path, Dev: tf.selectDev, Folds: tf.selectFolds, Betas: tf.betas, Floor: tf.selectFloor, Sequences: c.Len()}
 	var err error
 	if tf.selectDev != "" {
 		err = selectOnDev(e, tf, op, m, c, rep)
@@ -80,7 +32,7 @@ func selectModel(e *env, path string, tf *trainFlags, op train.Options, m *chain
 		return nil, err
 	}
 	rep.SecondsTotal = time.Since(t0).Seconds()
-	printSelect(e.stdout, rep)
+	rep.Print(e.stdout)
 	if tf.report != "" {
 		if err := paperbench.WriteJSON(tf.report, rep); err != nil {
 			return nil, err
@@ -128,19 +80,33 @@ func pathProgress(e *env, tf *trainFlags, what string) func(k int, r *train.Resu
 	}
 }
 
-// devScorer returns the score of weights w of m on the labeled examples:
-// chunk F1 for chunk labels, token accuracy otherwise (Evaluation.F1).
-func devScorer(m *chain.Model, dev []dataset.Example) func(w []float64) (float64, error) {
-	es := &earlyStop{m: m, valid: dev}
-	return es.score
+// f1Scorer rates weights of m by the F1 of Evaluation on the labeled
+// examples: chunk F1 for chunk labels, token accuracy otherwise.
+func f1Scorer(m *chain.Model, exs []dataset.Example) (train.Scorer, error) {
+	return train.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
+		ev, err := dataset.Evaluate(tg, exs, 0)
+		if err != nil {
+			return 0, err
+		}
+		return ev.F1(), nil
+	})
 }
 
-func selectOnDev(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus, rep *selectReport) error {
-	dev, err := readExamples(tf.selectDev, dataFlags{format: tf.format, folds: tf.validFold}, true, e.stdin)
+// fileScorer is f1Scorer on the labeled file path (--format, --valid-folds).
+func fileScorer(e *env, tf *trainFlags, m *chain.Model, path string) (train.Scorer, error) {
+	exs, err := readExamples(path, dataFlags{format: tf.format, folds: tf.validFold}, true, e.stdin)
+	if err != nil {
+		return nil, err
+	}
+	return f1Scorer(m, exs)
+}
+
+func selectOnDev(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus, rep *paperbench.SelectReport) error {
+	score, err := fileScorer(e, tf, m, tf.selectDev)
 	if err != nil {
 		return err
 	}
-	po := train.PathOptions{K: tf.betas, MinRatio: tf.selectFloor, Patience: tf.patience, Score: devScorer(m, dev)}
+	po := train.PathOptions{K: tf.betas, MinRatio: tf.selectFloor, Patience: tf.patience, Score: score}
 	each := pathProgress(e, tf, "path")
 	var evals []float64
 	if tf.selectEval != "" {
@@ -153,26 +119,17 @@ func selectOnDev(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sp
 		return err
 	}
 	rep.Metric = metricName(m)
-	rep.Alpha, rep.BetaMax = res[0].Alpha, res[0].BetaMax
-	rep.Chosen = train.Selected(res)
-	for k, r := range res {
-		rep.Path = append(rep.Path, newSelectRow(k, r, c.Len()))
-		if k < len(evals) {
-			rep.Path[k].EvalScore = &evals[k]
-		}
-	}
-	rep.Path[rep.Chosen].Chosen = true
+	rep.SetPath(res, evals)
 	return nil
 }
 
 // evalEach returns each, preceded by scoring every path solution on the
 // --select-eval file into *evals.
 func evalEach(e *env, tf *trainFlags, m *chain.Model, each func(int, *train.Result, []float64) error, evals *[]float64) (func(int, *train.Result, []float64) error, error) {
-	exs, err := readExamples(tf.selectEval, dataFlags{format: tf.format, folds: tf.validFold}, true, e.stdin)
+	score, err := fileScorer(e, tf, m, tf.selectEval)
 	if err != nil {
 		return nil, err
 	}
-	score := devScorer(m, exs)
 	return func(k int, r *train.Result, w []float64) error {
 		v, err := score(w)
 		if err != nil {
@@ -192,44 +149,4 @@ func metricName(m *chain.Model) string {
 		return "chunk f1"
 	}
 	return "token accuracy"
-}
-
-// printSelect writes the path table, the chosen row marked with '*'.
-func printSelect(w io.Writer, rep *selectReport) {
-	fmt.Fprintf(w, "model selection on %s: alpha %g, beta_max %.6g, %d training sequences\n", selectSource(rep), rep.Alpha, rep.BetaMax, rep.Sequences)
-	fmt.Fprintf(w, "  %3s  %11s  %10s  %6s  %6s  %8s  %9s  %9s  %9s  %8s", "k", "beta/bmax", "c1", "passes", "iters", "nonzero", "screened", "gap", "dev", "seconds")
-	if rep.Path[0].EvalScore != nil {
-		fmt.Fprintf(w, "  %9s", "eval")
-	}
-	fmt.Fprintln(w)
-	for _, r := range rep.Path {
-		mark := " "
-		if r.Chosen {
-			mark = "*"
-		}
-		fmt.Fprintf(w, "%s %3d  %11.4g  %10.4g  %6d  %6d  %8d  %9d  %9.2e  %9.4f  %8.1f",
-			mark, r.K, r.Ratio, r.C1, r.Passes, r.Iterations, r.NonZero, r.Screened, r.Gap, r.Score, r.Seconds)
-		if r.EvalScore != nil {
-			fmt.Fprintf(w, "  %9.4f", *r.EvalScore)
-		}
-		fmt.Fprintln(w)
-	}
-	ch := rep.Path[rep.Chosen]
-	fmt.Fprintf(w, "selected: beta/beta_max %.4g (beta %.4g, c1 %.4g, c2 %.4g), %s %.4f, %d non-zero\n",
-		ch.Ratio, ch.Beta, ch.C1, ch.C2, rep.Metric, ch.Score, ch.NonZero)
-	if rep.Chosen == len(rep.Path)-1 && len(rep.Path) == rep.Betas {
-		fmt.Fprintf(w, "note: the score was still improving at the smallest penalty; a smaller --select-floor (now %g) may select a better model\n", rep.Floor)
-	}
-	if r := rep.Refit; r != nil {
-		fmt.Fprintf(w, "refit on all %d sequences: beta %.4g (c1 %.4g, c2 %.4g), %d non-zero, gap %.2e, %.1fs\n",
-			rep.Sequences, r.Beta, r.C1, r.C2, r.NonZero, r.Gap, r.Seconds)
-	}
-	fmt.Fprintf(w, "select: %d betas, %.1fs\n", len(rep.Path), rep.SecondsTotal)
-}
-
-func selectSource(rep *selectReport) string {
-	if rep.Dev != "" {
-		return rep.Dev
-	}
-	return fmt.Sprintf("%d folds of %s", rep.Folds, rep.Train)
 }

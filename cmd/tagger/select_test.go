@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sparsetag/sparsetag/corpora"
 )
 
 // TestSelectOnDev: tagger train --select solves the path, marks the row
@@ -77,4 +81,56 @@ func TestSelectByFolds(t *testing.T) {
 		_, errs, code := runTagger(t, append(args, "embedded:ocr/letter.data.gz")...)
 		assert.Equal(t, 2, code, "%v: %s", bad, errs)
 	}
+}
+
+// writeDominantCoNLL writes the first n sentences of a CoNLL-2000 split to
+// a file in dir with every chunk tag but those of type keep mapped to O:
+// O dominates, as in named-entity data.
+func writeDominantCoNLL(t *testing.T, dir, split string, n int, keep string) string {
+	t.Helper()
+	seqs, err := corpora.EmbeddedCoNLL2000(split)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(seqs), n)
+	var b bytes.Buffer
+	for _, s := range seqs[:n] {
+		for j, l := range s.Labels {
+			if !strings.HasSuffix(l, "-"+keep) {
+				s.Labels[j] = "O"
+			}
+		}
+		require.NoError(t, corpora.WriteCoNLL(&b, s))
+	}
+	path := filepath.Join(dir, split+"-"+keep+".txt")
+	require.NoError(t, os.WriteFile(path, b.Bytes(), 0o644))
+	return path
+}
+
+// TestSelectDominantLabel: with only PP chunks (everything else O) the
+// models at the top of the path tag everything O, so the dev F1 stays at
+// its value at beta_max for more betas than --patience; --select must go
+// on until it rises and save a model with a clearly positive F1, not the
+// empty model at beta_max.
+func TestSelectDominantLabel(t *testing.T) {
+	dir := t.TempDir()
+	trainFile, dev := writeDominantCoNLL(t, dir, "train", 300, "PP"), writeDominantCoNLL(t, dir, "test", 200, "PP")
+	model, report := filepath.Join(dir, "pp.model"), filepath.Join(dir, "pp.json")
+	const patience = 3
+	mustRun(t, "train", "--format", "conll", "--select", dev, "--c1", "1", "--c2", "1", "--betas", "10", "--select-floor", "1e-3",
+		"--patience", fmt.Sprint(patience), "--quiet", "--model", model, "--report", report, trainFile)
+	rep := readJSONMap(t, report)
+	assert.Equal(t, "chunk f1", rep["metric"])
+	assert.Equal(t, 300.0, num(t, rep, "train_sequences"))
+	path := rep["path"].([]any)
+	require.Greater(t, len(path), patience)
+	first := num(t, path[0].(map[string]any), "dev_score")
+	for k := 1; k <= patience; k++ {
+		require.LessOrEqual(t, num(t, path[k].(map[string]any), "dev_score"), first,
+			"premise: the first %d betas score no better than beta_max", patience+1)
+	}
+	chosen := path[int(num(t, rep, "chosen"))].(map[string]any)
+	f1 := num(t, chosen, "dev_score")
+	assert.Greater(t, f1, 0.5, "the selected model has a clearly positive F1")
+	assert.Positive(t, num(t, chosen, "nonzero"))
+	ev := mustRun(t, "eval", "--format", "conll", "--model", model, dev)
+	assert.Contains(t, ev, fmt.Sprintf("\nf1: %.4f\n", f1), "the saved model is the chosen one")
 }

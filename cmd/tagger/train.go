@@ -89,7 +89,7 @@ func runTrain(e *env, args []string) error {
 	fs.IntVar(&tf.ckptEvery, "checkpoint-every", 10, "iterations between checkpoints")
 	fs.StringVar(&tf.valid, "valid", "", "labeled validation `file` (same format): evaluate every --valid-every iterations, keep the best model, stop after --patience checks without improvement")
 	fs.StringVar(&tf.validFold, "valid-folds", "", "OCR folds of the --valid or --select file (default all)")
-	fs.IntVar(&tf.patience, "patience", 3, "validation checks without improvement before stopping (with --valid); with --select, betas whose dev score is below the best before the path stops")
+	fs.IntVar(&tf.patience, "patience", 3, "validation checks without improvement before stopping (with --valid); with --select, betas whose dev score is below the best before the path stops (counted once the score has risen above its first value)")
 	fs.StringVar(&tf.selectDev, "select", "", "select the penalty on this labeled development `file` (same format): solve a path of penalties from beta_max down to --select-floor beta_max (warm starts, screening, working sets; --c1/--c2 fix only the L1/L2 ratio), score each model (chunk F1, or token accuracy), stop when the score has peaked, save the best model and print the path table")
 	fs.StringVar(&tf.selectEval, "select-eval", "", "also score every model of the --select path on this labeled `file` (reported in the table and JSON as eval; not used to choose)")
 	fs.IntVar(&tf.selectFolds, "select-folds", 0, "select the penalty by `K`-fold cross-validation of the training file instead of --select (sequence i in fold i mod K), then refit on all of it")
@@ -134,17 +134,13 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, labels, err := dataset.EncodeTraining(enc, exs, tf.minFreq)
+	m, c, err := dataset.NewTrainingModel(enc, exs, tf.minFreq)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
-	if err != nil {
-		return nil, err
-	}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
-			c.Len(), c.Positions(), len(labels), enc.Unary().Len()+enc.Pair().Len(), len(m.W), time.Since(t0).Seconds())
+			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds())
 	}
 	op, err := tf.options()
 	if err != nil {
@@ -153,26 +149,8 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if tf.selectDev != "" || tf.selectFolds > 0 {
 		return selectModel(e, path, tf, op, m, c, exs)
 	}
-	if tf.ckpt != "" {
-		op.CheckpointEvery = tf.ckptEvery
-		op.Checkpoint = func(ck *train.Checkpoint) error {
-			return atomicfile.Write(tf.ckpt, func(w io.Writer) error {
-				_, err := ck.WriteTo(w)
-				return err
-			}, nil)
-		}
-		if tf.resume {
-			f, err := os.Open(tf.ckpt)
-			if err != nil {
-				return nil, err
-			}
-			ck, err := train.ReadCheckpoint(f)
-			f.Close()
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", tf.ckpt, err)
-			}
-			op.Resume = ck
-		}
+	if err := tf.checkpoint(&op); err != nil {
+		return nil, err
 	}
 	if tf.init != "" {
 		old, err := chain.LoadFile(tf.init)
@@ -181,17 +159,12 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		}
 		op.Init = m.InitFrom(old)
 	}
-	var early *earlyStop
-	if tf.valid != "" {
-		if tf.patience < 1 || tf.validEach < 1 {
-			return nil, usagef("--patience and --valid-every must be >= 1")
-		}
-		vex, err := readExamples(tf.valid, dataFlags{format: tf.format, folds: tf.validFold}, true, e.stdin)
-		if err != nil {
-			return nil, err
-		}
-		early = &earlyStop{e: e, m: m, valid: vex, patience: tf.patience, quiet: tf.quiet}
-		op.Monitor, op.MonitorEvery = early.check, tf.validEach
+	early, err := tf.earlyStop(e, m)
+	if err != nil {
+		return nil, err
+	}
+	if early != nil {
+		op.Monitor, op.MonitorEvery = early.Monitor, tf.validEach
 	}
 	progressFn, finish := progress.New(e.stderr, tf.quiet, tf.maxIter, tf.epsilon)
 	op.Progress = progressFn
@@ -203,13 +176,14 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if early != nil && early.best != nil {
+	if early != nil {
 		// Keep the best validated weights unless the final model is better.
-		if f1, err := early.score(m.W); err == nil && f1 < early.bestF1 {
-			copy(m.W, early.best)
-			if !tf.quiet {
-				fmt.Fprintf(e.stderr, "keeping the weights of iteration %d (validation f1 %.4f > final %.4f)\n", early.bestIter, early.bestF1, f1)
-			}
+		kept, f1, err := early.KeepBest(m.W)
+		if err != nil {
+			return nil, err
+		}
+		if _, best, iter := early.Best(); kept && !tf.quiet {
+			fmt.Fprintf(e.stderr, "keeping the weights of iteration %d (validation f1 %.4f > final %.4f)\n", iter, best, f1)
 		}
 	}
 	if !tf.quiet {
@@ -232,49 +206,55 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	return m, nil
 }
 
-// earlyStop evaluates the current weights on a validation set and keeps the
-// best ones (Options.Monitor).
-type earlyStop struct {
-	e        *env
-	m        *chain.Model
-	valid    []dataset.Example
-	patience int
-	quiet    bool
-
-	best     []float64
-	bestF1   float64
-	bestIter int
-	bad      int
+// checkpoint sets the checkpoints of op (--checkpoint, atomically) and
+// the state it resumes from (--resume).
+func (tf *trainFlags) checkpoint(op *train.Options) error {
+	if tf.ckpt == "" {
+		return nil
+	}
+	op.CheckpointEvery = tf.ckptEvery
+	op.Checkpoint = func(ck *train.Checkpoint) error {
+		return atomicfile.Write(tf.ckpt, func(w io.Writer) error {
+			_, err := ck.WriteTo(w)
+			return err
+		}, nil)
+	}
+	if !tf.resume {
+		return nil
+	}
+	f, err := os.Open(tf.ckpt)
+	if err != nil {
+		return err
+	}
+	ck, err := train.ReadCheckpoint(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", tf.ckpt, err)
+	}
+	op.Resume = ck
+	return nil
 }
 
-// score tags the validation set with weights w and returns the f1 of eval
-// (chunk F1, or token accuracy for non-chunk labels).
-func (es *earlyStop) score(w []float64) (float64, error) {
-	saved := append([]float64(nil), es.m.W...)
-	copy(es.m.W, w)
-	ev, err := dataset.Evaluate(chain.NewTagger(es.m), es.valid, 0)
-	copy(es.m.W, saved)
+// earlyStop returns the early stopping on the --valid file (nil without
+// it): train.EarlyStop with the F1 of the weights on that file.
+func (tf *trainFlags) earlyStop(e *env, m *chain.Model) (*train.EarlyStop, error) {
+	if tf.valid == "" {
+		return nil, nil
+	}
+	if tf.patience < 1 || tf.validEach < 1 {
+		return nil, usagef("--patience and --valid-every must be >= 1")
+	}
+	score, err := fileScorer(e, tf, m, tf.valid)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return ev.F1(), nil
-}
-
-func (es *earlyStop) check(it train.Iteration, w []float64) (bool, error) {
-	f1, err := es.score(w)
-	if err != nil {
-		return false, err
+	es := &train.EarlyStop{Score: score, Patience: tf.patience}
+	if !tf.quiet {
+		es.Checked = func(iter int, f1, best float64, bestIter int) {
+			fmt.Fprintf(e.stderr, "validation at iteration %d: f1 %.4f (best %.4f at %d)\n", iter, f1, best, bestIter)
+		}
 	}
-	if es.best == nil || f1 > es.bestF1 {
-		es.best = append(es.best[:0], w...)
-		es.bestF1, es.bestIter, es.bad = f1, it.Iter, 0
-	} else {
-		es.bad++
-	}
-	if !es.quiet {
-		fmt.Fprintf(es.e.stderr, "validation at iteration %d: f1 %.4f (best %.4f at %d)\n", it.Iter, f1, es.bestF1, es.bestIter)
-	}
-	return es.bad >= es.patience, nil
+	return es, nil
 }
 
 // startCPUProfile starts a CPU profile into path ("" : none) and returns

@@ -142,7 +142,7 @@ func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, trainSet, d
 	}
 	tr, held := all, []dataset.Example(nil)
 	if pt.Fold >= 0 {
-		tr, held = split(all, fn.Folds, pt.Fold)
+		tr, held = train.Fold(all, fn.Folds, pt.Fold)
 	} else if held, err = cachedExamples(dev, fn.Format); err != nil {
 		return fmt.Errorf("dev: %w", err)
 	}
@@ -166,18 +166,6 @@ func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, trainSet, d
 	return nil
 }
 
-// split returns the sequences outside and inside fold f of K.
-func split(all []dataset.Example, K, f int) (trainSet, held []dataset.Example) {
-	for i := range all {
-		if i%K == f {
-			held = append(held, all[i])
-		} else {
-			trainSet = append(trainSet, all[i])
-		}
-	}
-	return trainSet, held
-}
-
 // fit trains a model on exs at the penalties of pt (one thread: the
 // runner's parallelism is the elements).
 func (fn *trainFn) fit(ctx context.Context, exs []dataset.Example, pt GridPoint) (GridResult, *chain.Model, error) {
@@ -186,11 +174,7 @@ func (fn *trainFn) fit(ctx context.Context, exs []dataset.Example, pt GridPoint)
 	if err != nil {
 		return GridResult{}, nil, err
 	}
-	c, labels, err := dataset.EncodeTraining(enc, exs, 1)
-	if err != nil {
-		return GridResult{}, nil, err
-	}
-	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	m, c, err := dataset.NewTrainingModel(enc, exs, 1)
 	if err != nil {
 		return GridResult{}, nil, err
 	}

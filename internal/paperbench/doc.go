@@ -3,10 +3,13 @@
 // sets (the paper's synthetic sets syn1-3 and the OCR words, at any scale),
 // the timing table of regularization paths with and without screening next
 // to the paper's own figures (Paper), single solves at fixed beta (Screen),
-// the JSON reports, and the figures of rejection and reservation ratios over
-// the iterations (WriteRatioFigures).
+// one regularization path with its table (Path), the OCR demo (Demo), the
+// JSON reports (of training, of a path, and of model selection with its
+// printed table, SelectReport), and the figures of rejection and
+// reservation ratios over the iterations (WriteRatioFigures).
 //
-// It is internal: cmd/tagger's path and bench commands are its interface,
-// and their output lines and report fields are the contract. Reports and
-// figures are written atomically by internal/atomicfile.
+// It is internal: cmd/tagger's demo, path and bench commands and the
+// reports of train are its interface, and their output lines and report
+// fields are the contract. Reports and figures are written atomically by
+// internal/atomicfile.
 package paperbench
