@@ -143,7 +143,11 @@ func trainOnce(ctx context.Context, ds *Data, cfg TrainConfig, solver train.Solv
 		return TrainRow{}, nil, 0, fmt.Errorf("%s, %s solver: %w", ds.Name, solver, err)
 	}
 	last := log[len(log)-1]
-	row := TrainRow{Data: ds.Name, Threads: threads, Solver: string(res.Solver), Iterations: last.Iter, Passes: res.NumPasses() + 1,
+	ran := string(solver) // the requested policy, and the one that took over if it changed
+	if res.Solver != solver {
+		ran += "->" + string(res.Solver)
+	}
+	row := TrainRow{Data: ds.Name, Threads: threads, Solver: ran, Iterations: last.Iter, Passes: res.NumPasses() + 1,
 		Seconds: res.Seconds, FinalGap: res.Gap, Primal: res.Primal, NonZero: res.NonZero,
 		StaticRemoved: res.ScreenedStatic, PinskerRemoved: res.Screened - res.ScreenedStatic, StopReason: string(res.StopReason),
 		bound: math.Sqrt(2 * res.Gap / res.Lambda2), SecToEpsilon: -1}
