@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -228,35 +227,4 @@ func ExampleModel_SaveFile() {
 	fmt.Println(len(loaded.Labels), "labels,", loaded.NonZero() == m.NonZero())
 	// Output:
 	// 4 labels, true
-}
-
-// Choose the penalty on held-out data: a path from beta_max down to
-// 0.001 beta_max, each model scored (here by a toy score: the number of
-// non-zero weights, capped at 12; real programs tag a development set and
-// return its F1), stopped once the score has peaked; the model keeps the
-// best solution.
-func ExamplePath_select() {
-	m, c, err := encodeToy()
-	if err != nil {
-		log.Fatal(err)
-	}
-	score := func(w []float64) (float64, error) {
-		n := 0
-		for _, v := range w {
-			if v != 0 {
-				n++
-			}
-		}
-		return -math.Abs(float64(n - 12)), nil
-	}
-	opts := train.Options{Solver: train.SolverWorkingSet}
-	res, err := train.Path(context.Background(), m, c, opts, train.PathOptions{K: 12, MinRatio: 0.001, Score: score, Patience: 2}, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	best := train.Selected(res)
-	fmt.Printf("solved %d of 12 betas; chose beta/beta_max %.3f with %d non-zero weights\n",
-		len(res), res[best].Beta/res[best].BetaMax, res[best].NonZero)
-	// Output:
-	// solved 5 of 12 betas; chose beta/beta_max 0.285 with 8 non-zero weights
 }
