@@ -105,6 +105,24 @@ func formatSeconds(s float64) string {
 	return fmt.Sprintf("%dh%02dm", int(s)/3600, int(s)%3600/60)
 }
 
+// gapText formats the gap of a full pass's line, "-" on the lines of inner
+// iterations (no gap is computed there).
+func gapText(it train.Iteration, format string) string {
+	if !it.Pass {
+		return "-"
+	}
+	return fmt.Sprintf(format, it.Gap)
+}
+
+// zeroedText notes a full pass whose screening set non-zero weights to
+// zero (the objective may rise there).
+func zeroedText(it train.Iteration) string {
+	if it.Zeroed == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  (screening zeroed %d weights)", it.Zeroed)
+}
+
 // NewTo is New with the terminal test done by the caller.
 func NewTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(train.Iteration), func()) {
 	st := &progressState{maxIter: maxIter, epsilon: epsilon}
@@ -117,8 +135,8 @@ func NewTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(train.Iter
 	}
 	if !tty {
 		progress := func(it train.Iteration) {
-			fmt.Fprintf(w, "iter %4d  objective %.8g  gap %.3e  active %d  nonzero %d  screened %d  %.1fs  eta %s\n",
-				it.Iter, it.Primal, it.Gap, it.Active, it.NonZero, it.Screened, it.Seconds, eta(it))
+			fmt.Fprintf(w, "iter %4d  objective %.8g  gap %s  active %d  nonzero %d  screened %d  %.1fs  eta %s%s\n",
+				it.Iter, it.Primal, gapText(it, "%.3e"), it.Active, it.NonZero, it.Screened, it.Seconds, eta(it), zeroedText(it))
 		}
 		return progress, func() {}
 	}
@@ -133,8 +151,8 @@ func NewTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(train.Iter
 	)
 	var last train.Iteration
 	describe := func(it train.Iteration, eta string) {
-		bar.Describe(fmt.Sprintf("iter %d  obj %.6g  gap %.2e  active %d  nonzero %d  %s  %s",
-			it.Iter, it.Primal, it.Gap, it.Active, it.NonZero, formatSeconds(it.Seconds), eta))
+		bar.Describe(fmt.Sprintf("iter %d  obj %.6g  gap %s  active %d  nonzero %d  %s  %s",
+			it.Iter, it.Primal, gapText(it, "%.2e"), it.Active, it.NonZero, formatSeconds(it.Seconds), eta))
 	}
 	progress := func(it train.Iteration) {
 		last = it

@@ -42,16 +42,23 @@ func TestProgressFraction(t *testing.T) {
 func TestProgressPlain(t *testing.T) {
 	var buf bytes.Buffer
 	progress, finish := New(&buf, false, 100, 1e-6)
-	progress(train.Iteration{Iter: 0, Primal: 0.69, Gap: 1, Active: 10, NonZero: 0})
-	progress(train.Iteration{Iter: 1, Primal: 0.5, Gap: 1e-3, Active: 8, NonZero: 5, Screened: 2, Seconds: 2})
+	progress(train.Iteration{Iter: 0, Primal: 0.69, Gap: 1, Pass: true, Active: 10, NonZero: 0})
+	progress(train.Iteration{Iter: 1, Primal: 0.5, Gap: 1e-3, Pass: true, Active: 8, NonZero: 5, Screened: 2, Seconds: 2})
+	progress(train.Iteration{Iter: 2, Primal: 0.4, Active: 8, NonZero: 5, Screened: 2, Seconds: 3})
+	progress(train.Iteration{Iter: 2, Primal: 0.45, Gap: 1e-4, Pass: true, Zeroed: 1, Active: 7, NonZero: 4, Screened: 3, Seconds: 3})
 	finish()
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("got %d lines, want 2:\n%s", len(lines), buf.String())
+	if len(lines) != 4 {
+		t.Fatalf("got %d lines, want 4:\n%s", len(lines), buf.String())
 	}
-	want := "iter    1  objective 0.5  gap 1.000e-03  active 8  nonzero 5  screened 2  2.0s  eta 2.0s"
-	if lines[1] != want {
-		t.Fatalf("line 2 = %q, want %q", lines[1], want)
+	for i, want := range []string{
+		"iter    1  objective 0.5  gap 1.000e-03  active 8  nonzero 5  screened 2  2.0s  eta 2.0s",
+		"iter    2  objective 0.4  gap -  active 8  nonzero 5  screened 2  3.0s  eta 3.0s", // an inner iteration: no gap
+		"iter    2  objective 0.45  gap 1.000e-04  active 7  nonzero 4  screened 3  3.0s  eta 1.5s  (screening zeroed 1 weights)",
+	} {
+		if lines[i+1] != want {
+			t.Fatalf("line %d = %q, want %q", i+2, lines[i+1], want)
+		}
 	}
 	if !strings.HasSuffix(lines[0], "eta ?") {
 		t.Fatalf("line 1 = %q: want no estimate before any progress", lines[0])
