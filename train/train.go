@@ -225,6 +225,13 @@ func (r *Result) Passes() []Iteration {
 	return out
 }
 
+// DefaultOptions returns the zero Options with every default filled in:
+// the one source of the defaults, which tagger train's flags show.
+func DefaultOptions() Options {
+	var o Options
+	return o.defaults()
+}
+
 func (o *Options) defaults() Options {
 	r := *o
 	if r.Alpha == 0 {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"runtime/pprof"
 	"time"
 
@@ -61,32 +60,33 @@ func runTrain(e *env, args []string) error {
 	var tf trainFlags
 	fs := newFlagSet(e, "train", "[flags] TRAIN-FILE",
 		"tagger train --format conll --template embedded:conll2000/chunking.template --c1 1 --c2 1 --delta 1e-5 --model chunk.model embedded:conll2000/train.txt.gz")
+	d := train.DefaultOptions() // the library's defaults are the flags' defaults
 	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu or ocr")
 	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `1-9` or 0,3 (default all)")
 	fs.StringVar(&tf.template, "template", "", "CRF++ feature template `file` for column formats (default: words in a +-2 window and label bigrams)")
 	fs.StringVar(&tf.model, "model", "tagger.model", "model `file` to write")
-	fs.Float64Var(&tf.alpha, "alpha", 1, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1)")
+	fs.Float64Var(&tf.alpha, "alpha", d.Alpha, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1)")
 	fs.Float64Var(&tf.beta, "beta", 0, "regularization strength beta (0: use --beta-ratio)")
-	fs.Float64Var(&tf.betaRatio, "beta-ratio", 0.1, "beta as a fraction `R` of beta_max, when --beta is 0")
+	fs.Float64Var(&tf.betaRatio, "beta-ratio", d.BetaRatio, "beta as a fraction `R` of beta_max, when --beta is 0")
 	fs.Float64Var(&tf.c1, "c1", -1, "L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (overrides alpha/beta; beta = c1/n, alpha = 2 c2/c1; -1: not used)")
 	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2; -1: not used)")
 	fs.Float64Var(&tf.epsilon, "epsilon", 0, "stop when the certified duality gap of the average-form objective is at most this (0: use --rel-epsilon; the paper uses 1e-6; see README \"Stopping rule\")")
-	fs.Float64Var(&tf.relEpsilon, "rel-epsilon", 0, "stop when the certified gap is at most this fraction of the objective (0: 1e-3 when --epsilon is 0 too)")
+	fs.Float64Var(&tf.relEpsilon, "rel-epsilon", 0, fmt.Sprintf("stop when the certified gap is at most this fraction of the objective (0: %g when --epsilon is 0 too)", train.DefaultRelEpsilon))
 	fs.Float64Var(&tf.delta, "delta", 0, "also stop when the objective improved by less than this fraction over 10 iterations (CRFsuite's rule; 0: off)")
-	fs.IntVar(&tf.maxIter, "max-iter", 1000, "maximum number of iterations")
-	fs.IntVar(&tf.threads, "threads", runtime.NumCPU(), "worker goroutines (the model does not depend on it)")
+	fs.IntVar(&tf.maxIter, "max-iter", d.MaxIter, "maximum number of iterations")
+	fs.IntVar(&tf.threads, "threads", d.Threads, "worker goroutines (the model does not depend on it)")
 	fs.IntVar(&tf.minFreq, "min-freq", 1, "drop attributes seen fewer than this many times")
-	fs.StringVar(&tf.screen, "screen", "pinsker", "safe screening rule: none, pinsker, paper or both")
-	fs.StringVar(&tf.solver, "solver", "working-set", "`solver`: working-set (full passes over every feature give the gap and screening; OWL-QN runs on a working set between them; same certified optimum) or full (the paper's Algorithm 1: OWL-QN on every unscreened feature)")
+	fs.StringVar(&tf.screen, "screen", string(d.Screen), "safe screening rule: none, pinsker, paper or both")
+	fs.StringVar(&tf.solver, "solver", string(d.Solver), "`solver`: working-set (full passes over every feature give the gap and screening; OWL-QN runs on a working set between them; same certified optimum) or full (the paper's Algorithm 1: OWL-QN on every unscreened feature)")
 	fs.BoolVar(&tf.observed, "observed-pairs", false, "use only (attribute, label) pairs seen in training (CRFsuite's feature set)")
 	fs.BoolVar(&tf.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&tf.report, "report", "", "write the training report (settings, per-iteration log, final gap, timings) as JSON to `file`")
 	fs.StringVar(&tf.cpuprof, "cpuprofile", "", "write a CPU profile of training to `file`")
 	fs.StringVar(&tf.memLimit, "memory-limit", "auto", "refuse up front a problem whose estimated memory exceeds `size` (e.g. 800M, 4G; 0: no limit; auto: half of the machine's RAM), and keep the Go heap under it")
 	fs.StringVar(&tf.memprof, "memprofile", "", "write a heap profile (live objects at the end of training, before the model is freed) to `file`")
-	fs.IntVar(&tf.memory, "memory", 10, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
+	fs.IntVar(&tf.memory, "memory", d.Memory, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
 	fs.StringVar(&tf.ckpt, "checkpoint", "", "write a checkpoint to `file` every --checkpoint-every iterations (atomically)")
-	fs.IntVar(&tf.ckptEvery, "checkpoint-every", 10, "iterations between checkpoints")
+	fs.IntVar(&tf.ckptEvery, "checkpoint-every", d.CheckpointEvery, "iterations between checkpoints")
 	fs.StringVar(&tf.valid, "valid", "", "labeled validation `file` (same format): evaluate every --valid-every iterations, keep the best model, stop after --patience checks without improvement")
 	fs.StringVar(&tf.validFold, "valid-folds", "", "OCR folds of the --valid or --select file (default all)")
 	fs.IntVar(&tf.patience, "patience", 3, "validation checks without improvement before stopping (with --valid); with --select, betas whose dev score is below the best before the path stops (counted once the score has risen above its first value)")
@@ -95,7 +95,7 @@ func runTrain(e *env, args []string) error {
 	fs.IntVar(&tf.selectFolds, "select-folds", 0, "select the penalty by `K`-fold cross-validation of the training file instead of --select (sequence i in fold i mod K), then refit on all of it")
 	fs.Float64Var(&tf.selectFloor, "select-floor", 1e-5, "smallest penalty of the --select path, as a fraction of beta_max")
 	fs.IntVar(&tf.betas, "betas", 26, "number of penalties of the --select path, log-spaced from beta_max to --select-floor beta_max")
-	fs.IntVar(&tf.validEach, "valid-every", 10, "iterations between validation checks (with --valid)")
+	fs.IntVar(&tf.validEach, "valid-every", d.MonitorEvery, "iterations between validation checks (with --valid)")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
 	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run")
 	pos, err := parseFlags(fs, args)
@@ -189,6 +189,9 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "stopped (%s) after %d iterations: gap %.3e, %d non-zero of %d features, %d screened, beta %.4g (beta_max %.4g), %.1fs (screening %.2fs)\n",
 			res.StopReason, res.NumIterations(), res.Gap, res.NonZero, res.Dimension, res.Screened, res.Beta, res.BetaMax, res.Seconds, res.SecondsScreening)
+		if res.SolverReason != "requested" {
+			fmt.Fprintf(e.stderr, "solver: %s (%s)\n", res.Solver, res.SolverReason)
+		}
 	}
 	if tf.report != "" {
 		if err := paperbench.WriteJSON(tf.report, paperbench.NewTrainReport(path, res, 0)); err != nil {

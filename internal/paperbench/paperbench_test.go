@@ -85,11 +85,11 @@ func TestFigurePrefix(t *testing.T) {
 func TestWriteJSON(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "out.json")
-	res := &train.Result{Alpha: 1, Beta: 0.25, BetaMax: 1, Dimension: 4, Screen: train.ScreenPinsker, Solver: train.SolverWorkingSet, ScreenedStatic: 2, StopReason: "gap", Converged: true}
+	res := &train.Result{Alpha: 1, Beta: 0.25, BetaMax: 1, Dimension: 4, Screen: train.ScreenPinsker, Solver: train.SolverWorkingSet, SolverReason: "requested", ScreenedStatic: 2, StopReason: "gap", Converged: true}
 	require.NoError(t, WriteJSON(p, NewTrainReport("syn1", res, 0.5)))
 	b, err := os.ReadFile(p)
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"data":"syn1","alpha":1,"beta":0.25,"beta_max":1,"beta_ratio":0.25,"features":4,"screen":"pinsker","solver":"working-set","screened_static":2,
+	assert.JSONEq(t, `{"data":"syn1","alpha":1,"beta":0.25,"beta_max":1,"beta_ratio":0.25,"features":4,"screen":"pinsker","solver":"working-set","solver_reason":"requested","screened_static":2,
 		"epsilon":0,"rel_epsilon":0,"gamma":0.5,"iterations":[],"nonzero_final":0,"screened_final":0,"gap_final":0,"seconds_total":0,
 		"seconds_screening":0,"stop_reason":"gap","converged":true}`, string(b))
 	// A report that cannot be written is an error, not a silent success.

@@ -19,7 +19,8 @@ type TrainReport struct {
 	BetaRatio        float64           `json:"beta_ratio"` // beta / beta_max
 	Features         int               `json:"features"`   // d, the size of the model's feature set
 	Screen           string            `json:"screen"`
-	Solver           string            `json:"solver"` // working-set or full
+	Solver           string            `json:"solver"`        // working-set or full: the policy that ran (at the end)
+	SolverReason     string            `json:"solver_reason"` // "requested", or why the working set did not run or handed over
 	Epsilon          float64           `json:"epsilon"`
 	RelEpsilon       float64           `json:"rel_epsilon"` // target gap relative to the objective (0: not used)
 	Gamma            float64           `json:"gamma"`
@@ -55,7 +56,7 @@ type PathReport struct {
 func NewTrainReport(data string, res *train.Result, gamma float64) TrainReport {
 	r := TrainReport{
 		Data: data, Alpha: res.Alpha, Beta: res.Beta, BetaMax: res.BetaMax, Features: res.Dimension,
-		Screen: string(res.Screen), Solver: string(res.Solver), ScreenedStatic: res.ScreenedStatic, Epsilon: res.Epsilon, RelEpsilon: res.RelEpsilon, Gamma: gamma, Iterations: res.Iterations,
+		Screen: string(res.Screen), Solver: string(res.Solver), SolverReason: res.SolverReason, ScreenedStatic: res.ScreenedStatic, Epsilon: res.Epsilon, RelEpsilon: res.RelEpsilon, Gamma: gamma, Iterations: res.Iterations,
 		NonzeroFinal: res.NonZero, ScreenedFinal: res.Screened, GapFinal: res.Gap,
 		SecondsTotal: res.Seconds, SecondsScreening: res.SecondsScreening,
 		StopReason: string(res.StopReason), Converged: res.Converged,
