@@ -6,45 +6,17 @@ import (
 	"testing"
 
 	"github.com/sparsetag/sparsetag/features"
-	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/internal/chaintest"
 )
 
-// toyChunks is a tiny labeled corpus in CoNLL columns (word, POS) with chunk
-// tags, used to train real models with an encoder.
-var toyChunks = []struct {
-	cols   [][]string
-	labels []string
-}{
-	{[][]string{{"He", "PRP"}, {"reckons", "VBZ"}, {"the", "DT"}, {"deficit", "NN"}}, []string{"B-NP", "B-VP", "B-NP", "I-NP"}},
-	{[][]string{{"The", "DT"}, {"dog", "NN"}, {"barks", "VBZ"}}, []string{"B-NP", "I-NP", "B-VP"}},
-	{[][]string{{"She", "PRP"}, {"sees", "VBZ"}, {"a", "DT"}, {"cat", "NN"}}, []string{"B-NP", "B-VP", "B-NP", "I-NP"}},
-	{[][]string{{"A", "DT"}, {"cat", "NN"}, {"sleeps", "VBZ"}}, []string{"B-NP", "I-NP", "B-VP"}},
-}
-
-const toyTemplate = "U00:%x[0,0]\nU01:%x[0,1]\nU02:%x[-1,1]/%x[0,1]\nB\nB01:%x[0,1]\n"
-
+// toyModel is a model over the toy corpus (internal/chaintest) with its
+// encoder and weights of every sign.
 func toyModel(t testing.TB) *Model {
 	t.Helper()
-	enc := features.NewTemplateEncoder(features.MustCompile(toyTemplate))
-	labelID := map[string]int32{}
-	var labels []string
-	c := &sparse.Corpus{}
-	for _, s := range toyChunks {
-		ids := make([]int32, len(s.labels))
-		for i, l := range s.labels {
-			id, ok := labelID[l]
-			if !ok {
-				id = int32(len(labels))
-				labelID[l] = id
-				labels = append(labels, l)
-			}
-			ids[i] = id
-		}
-		if err := enc.Encode(c, features.Columns(s.cols), ids, true); err != nil {
-			t.Fatal(err)
-		}
+	enc, _, labels, err := chaintest.EncodeToy()
+	if err != nil {
+		t.Fatal(err)
 	}
-	enc.Freeze(0)
 	m, err := NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +42,7 @@ func TestModelWithEncoderRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Encoder == nil || back.Encoder.Template().Source() != toyTemplate {
+	if back.Encoder == nil || back.Encoder.Template().Source() != chaintest.ToyTemplate {
 		t.Fatal("encoder or template lost in the round trip")
 	}
 	again, _ := back.MarshalBinary()

@@ -26,6 +26,7 @@ var allowed = map[string][]string{
 	"chain":                   {"inference", "features", "sparse", "internal/atomicfile"},
 	"train":                   {"chain", "inference", "sparse", "screen", "train/internal/owlqn", "internal/par"},
 	"internal/par":            {},
+	"internal/chaintest":      {"features", "sparse"},
 	"train/internal/owlqn":    {"internal/par"},
 	"internal/atomicfile":     {},
 	"dataset":                 {"chain", "eval", "features", "corpora", "sparse"},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/internal/chaintest"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -17,19 +18,19 @@ import (
 func TestInitFromContinuesTraining(t *testing.T) {
 	old := trainToy(t)
 	// The same data, encoded afresh with the labels in another order.
-	enc := features.NewTemplateEncoder(features.MustCompile(toyTemplate))
+	enc := features.NewTemplateEncoder(features.MustCompile(chaintest.ToyTemplate))
 	labels := []string{"I-NP", "B-VP", "B-NP"}
 	c := &sparse.Corpus{}
-	for _, s := range toyChunks {
-		ids := make([]int32, len(s.labels))
-		for i, l := range s.labels {
+	for _, s := range chaintest.ToyChunks {
+		ids := make([]int32, len(s.Labels))
+		for i, l := range s.Labels {
 			for k, name := range labels {
 				if name == l {
 					ids[i] = int32(k)
 				}
 			}
 		}
-		if err := enc.Encode(c, features.Columns(s.cols), ids, true); err != nil {
+		if err := enc.Encode(c, features.Columns(s.Cols), ids, true); err != nil {
 			t.Fatal(err)
 		}
 	}
