@@ -184,8 +184,8 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 // SaveFile writes m to path atomically: it writes a temporary file in the same
 // directory, syncs and closes it, reads it back and validates it, and only
 // then renames it over path (internal/atomicfile). On any error path is left
-// untouched and the temporary file is removed. The file gets mode 0600
-// (atomicfile.Mode).
+// untouched and the temporary file is removed. A model that replaces a file
+// keeps that file's permissions; a new one gets 0666 less the umask.
 func (m *Model) SaveFile(path string) error {
 	data, err := m.MarshalBinary()
 	if err != nil {

@@ -20,11 +20,6 @@ func TestWriteFile(t *testing.T) {
 	b, err := os.ReadFile(p)
 	require.NoError(t, err)
 	assert.Equal(t, "two", string(b))
-	if runtime.GOOS != "windows" {
-		fi, err := os.Stat(p)
-		require.NoError(t, err)
-		assert.Equal(t, Mode, fi.Mode().Perm())
-	}
 	ents, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Len(t, ents, 1, "no temporary file left behind")
@@ -78,4 +73,78 @@ func TestWriteRelative(t *testing.T) {
 	b, err := os.ReadFile("rel.txt")
 	require.NoError(t, err)
 	assert.Equal(t, "x", string(b))
+}
+
+// TestModes: a new file gets 0666 less the umask; a file that replaces
+// another keeps its permissions (0644 stays 0644, 0640 stays 0640), so a
+// server reading a model as another user can still read it after a retrain.
+func TestModes(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permissions")
+	}
+	dir := t.TempDir()
+	fresh := filepath.Join(dir, "new")
+	require.NoError(t, WriteFile(fresh, []byte("x")))
+	// The umask's effect, measured with os.Create (the reference for new files).
+	ref := filepath.Join(dir, "ref")
+	f, err := os.Create(ref)
+	require.NoError(t, err)
+	f.Close()
+	want, got := stat(t, ref), stat(t, fresh)
+	assert.Equal(t, want, got, "a new file gets os.Create's mode")
+	for _, mode := range []os.FileMode{0o644, 0o640, 0o600} {
+		p := filepath.Join(dir, "old")
+		require.NoError(t, os.WriteFile(p, []byte("old"), 0o600))
+		require.NoError(t, os.Chmod(p, mode))
+		require.NoError(t, WriteFile(p, []byte("new")))
+		assert.Equal(t, mode, stat(t, p), "replacing a %o file", mode)
+	}
+}
+
+func stat(t *testing.T, p string) os.FileMode {
+	t.Helper()
+	fi, err := os.Stat(p)
+	require.NoError(t, err)
+	return fi.Mode().Perm()
+}
+
+// TestCheckWritable: a writable directory passes and keeps no file behind;
+// a missing directory, a directory as the target and an unwritable
+// directory fail before any work.
+func TestCheckWritable(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, CheckWritable(filepath.Join(dir, "m.model")))
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, ents, "the probe left a file")
+	assert.Error(t, CheckWritable(filepath.Join(dir, "missing", "m.model")))
+	assert.Error(t, CheckWritable(dir))
+	assert.Error(t, CheckWritable(""))
+	if runtime.GOOS != "windows" && os.Geteuid() != 0 {
+		ro := filepath.Join(dir, "ro")
+		require.NoError(t, os.Mkdir(ro, 0o500))
+		assert.Error(t, CheckWritable(filepath.Join(ro, "m.model")))
+	}
+}
+
+// TestStaleTempRemoved: a temporary file of a process that no longer runs
+// (a writer killed by kill -9) is removed by the next write to the same
+// target; one of a running process and other files stay.
+func TestStaleTempRemoved(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no process table check")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.model")
+	// PIDs above the kernel's limit (at most 2^22 on Linux) never run.
+	stale := filepath.Join(dir, ".m.model.tmp-99999999-abc")
+	live := filepath.Join(dir, ".m.model.tmp-1-abc") // init always runs
+	other := filepath.Join(dir, ".other.tmp-99999999-abc")
+	for _, f := range []string{stale, live, other} {
+		require.NoError(t, os.WriteFile(f, []byte("partial"), 0o600))
+	}
+	require.NoError(t, WriteFile(p, []byte("x")))
+	assert.NoFileExists(t, stale)
+	assert.FileExists(t, live)
+	assert.FileExists(t, other)
 }
