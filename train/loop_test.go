@@ -93,3 +93,36 @@ func TestLogNeverRisesUnexplained(t *testing.T) {
 	}
 	t.Logf("%d full passes zeroed weights", zeroed)
 }
+
+// TestInterruptEndsGracefully: closing Options.Interrupt during training
+// ends it at the next full pass with StopInterrupt, no error, the model at
+// the point reached (finite, with the gap priced there), and a checkpoint
+// when one was asked for; for both policies.
+func TestInterruptEndsGracefully(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 36))
+	c := randomCorpus(rng, 80, 6, 30, 0, 3, false)
+	for _, s := range []Solver{SolverWorkingSet, SolverFull} {
+		keepWorkingSet(t)
+		stop := make(chan struct{})
+		var ck *Checkpoint
+		op := Options{Solver: s, BetaRatio: 0.01, Epsilon: 1e-12, MaxIter: 10000, Interrupt: stop,
+			Checkpoint: func(c *Checkpoint) error { ck = c; return nil }, CheckpointEvery: 1000}
+		closed := false
+		op.Progress = func(it Iteration) {
+			if it.Iter >= 5 && !closed {
+				close(stop) // the signal arrives during training
+				closed = true
+			}
+		}
+		m, res := trainTiny(t, c, 3, 30, op)
+		require.Equal(t, StopInterrupt, res.StopReason, "%s", s)
+		last := res.Iterations[len(res.Iterations)-1]
+		assert.True(t, last.Pass, "%s: the last line is a full pass with the gap", s)
+		assert.Greater(t, res.Gap, 0.0, "%s", s)
+		assert.GreaterOrEqual(t, res.NumIterations(), 5, "%s", s)
+		assert.Less(t, res.NumIterations(), 60, "%s: training went on after the interrupt", s)
+		assert.Positive(t, m.NonZero(), "%s: the model holds the point reached", s)
+		require.NotNil(t, ck, "%s: no checkpoint at the interrupt", s)
+		assert.Equal(t, res.Iterations, ck.Iterations, "%s", s)
+	}
+}

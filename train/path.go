@@ -131,7 +131,7 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 				return out, err
 			}
 		}
-		if stop {
+		if stop || res.StopReason == StopInterrupt {
 			break
 		}
 	}

@@ -209,6 +209,9 @@ func (tr *trainer) price(r *run) float64 {
 // and the monitor. gap is updated when screening changed it. It reports
 // whether to stop.
 func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, error) {
+	if tr.interrupted() {
+		return true, tr.stopInterrupted(r, *gap)
+	}
 	stalled := r.stalls >= r.stallLimit()
 	if !stalled {
 		if err := tr.screenPass(ctx, r, gap); err != nil || len(r.u) == 0 {
@@ -238,6 +241,32 @@ func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, er
 		return false, err
 	}
 	return tr.monitor(r)
+}
+
+// interrupted reports whether Options.Interrupt was closed.
+func (tr *trainer) interrupted() bool {
+	select {
+	case <-tr.op.Interrupt:
+		return true
+	default:
+		return false
+	}
+}
+
+// stopInterrupted ends an interrupted solve at the point of this full pass:
+// its log line (with the gap), StopInterrupt, and a checkpoint when one was
+// asked for.
+func (tr *trainer) stopInterrupted(r *run, gap float64) error {
+	it := tr.logLine(r, gap, true)
+	r.res.StopReason = StopInterrupt
+	r.res.Converged = tr.gapReached(it.Gap, it.Primal)
+	if tr.op.Checkpoint == nil {
+		return nil
+	}
+	if err := tr.op.Checkpoint(tr.checkpoint(r)); err != nil {
+		return fmt.Errorf("train: checkpoint: %w", err)
+	}
+	return nil
 }
 
 // stallLimit is the number of inner solves without a step after which the
@@ -314,6 +343,9 @@ func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
 		r.stalls = 0
 		if r.policy == SolverWorkingSet {
 			r.hist = append(r.hist, r.opt.Objective()) // the full policy's passes log every iteration
+		}
+		if tr.interrupted() {
+			return nil // the next full pass prices this point and stops
 		}
 		if fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2) <= target {
 			r.ws.reached = true

@@ -126,6 +126,15 @@ type Options struct {
 	CheckpointEvery int
 	Resume          *Checkpoint
 
+	// Interrupt, when not nil, ends training gracefully once it is closed
+	// (for example on SIGINT): the current OWL-QN iteration finishes, a
+	// full pass prices the point it reached (its certified gap), the
+	// checkpoint is written when Checkpoint is set, and Train returns that
+	// point with StopInterrupt and no error. Cancelling ctx instead aborts
+	// at once with ctx's error and leaves the model unchanged. Along a path
+	// the interrupted beta is the last one.
+	Interrupt <-chan struct{}
+
 	// Monitor, when not nil, is called at the first full pass after every
 	// MonitorEvery iterations (0 means 10) with the current full-size
 	// weights (scratch: copy what you keep); returning true stops training
@@ -164,6 +173,7 @@ const (
 	StopMaxIter    StopReason = "max-iter"    // MaxIter OWL-QN iterations
 	StopLineSearch StopReason = "line-search" // no decrease at working precision
 	StopMonitor    StopReason = "monitor"     // Options.Monitor asked to stop
+	StopInterrupt  StopReason = "interrupted" // Options.Interrupt was closed
 )
 
 // Result summarizes a training run.
