@@ -50,6 +50,9 @@ func runBench(e *env, args []string) error {
 	if len(pos) != 0 {
 		return usagef("bench paper takes no files")
 	}
+	if err := checkOutputs(output{flag: "--out", path: bf.Out, dir: true}, output{flag: "--json", path: bf.JSON}); err != nil {
+		return err
+	}
 	bf.Data, bf.Rules = paperbench.SplitList(data), paperbench.SplitList(rules)
 	if err := bf.Check(); err != nil {
 		return usageError{err}
@@ -114,6 +117,9 @@ func runBenchTrain(e *env, args []string) error {
 	}
 	if len(pos) != 0 {
 		return usagef("bench train takes no files")
+	}
+	if err := checkOutputs(output{flag: "--json", path: jsonOut}); err != nil {
+		return err
 	}
 	for _, s := range paperbench.SplitList(threads) {
 		t, err := strconv.Atoi(s)

@@ -21,6 +21,9 @@ func runConvert(e *env, args []string) error {
 	if len(pos) != 0 || in == "" || out == "" {
 		return usagef("convert needs --model FILE and --out FILE, and no positional arguments")
 	}
+	if err := checkOutputs(output{flag: "--out", path: out}); err != nil {
+		return err
+	}
 	am, err := tagging.Load(in)
 	if err != nil {
 		return err

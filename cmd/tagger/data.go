@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/sparsetag/sparsetag/dataset"
@@ -25,7 +26,9 @@ func readExamples(path string, df dataFlags, labeled bool, stdin io.Reader) ([]d
 
 // openExamples opens path (see dataset.Open) for reading one sequence at a
 // time in the format and folds of df; the caller must call closeInput.
-func openExamples(path string, df dataFlags, labeled bool, stdin io.Reader) (r *dataset.Reader, closeInput func(), err error) {
+// Reading stops with ctx's error once ctx is done (an interrupt): the
+// streaming commands then flush what is complete.
+func openExamples(ctx context.Context, path string, df dataFlags, labeled bool, stdin io.Reader) (r *dataset.Reader, closeInput func(), err error) {
 	folds, err := dataset.ParseFolds(df.folds)
 	if err != nil {
 		return nil, nil, err
@@ -34,7 +37,7 @@ func openExamples(path string, df dataFlags, labeled bool, stdin io.Reader) (r *
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err = dataset.NewReader(dataset.InputName(path), rc, dataset.Options{Format: dataset.Format(df.format), Labeled: labeled, Folds: folds})
+	r, err = dataset.NewReader(dataset.InputName(path), ctxReader{ctx, rc}, dataset.Options{Format: dataset.Format(df.format), Labeled: labeled, Folds: folds})
 	if err != nil {
 		rc.Close()
 		return nil, nil, err
@@ -50,4 +53,30 @@ func checkFormat(format string, k features.Kind) error {
 		return usagef("--format %s does not fit this model, which reads %v input", format, k)
 	}
 	return nil
+}
+
+// ctxReader reads from r until ctx is done, then fails with ctx's error.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// ctxWriter writes to w until ctx is done, then fails with ctx's error.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }

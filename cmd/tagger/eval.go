@@ -62,7 +62,7 @@ func runEval(e *env, args []string) error {
 			return err
 		}
 	}
-	r, closeInput, err := openExamples(input, df, true, e.stdin)
+	r, closeInput, err := openExamples(e.ctx, input, df, true, e.stdin)
 	if err != nil {
 		return err
 	}

@@ -74,5 +74,6 @@ func runExplain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return tagging.Explain(e.stdout, m, exs, top)
+	// An interrupt fails the next write: what was written stays.
+	return tagging.Explain(ctxWriter{e.ctx, e.stdout}, m, exs, top)
 }

@@ -47,6 +47,10 @@ func runPath(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputs(output{flag: "--report", path: pf.Report}, output{flag: "--out", path: pf.Out, dir: true},
+		output{flag: "--cpuprofile", path: pf.cpuprof}); err != nil {
+		return err
+	}
 	stop, err := startCPUProfile(pf.cpuprof)
 	if err != nil {
 		return err

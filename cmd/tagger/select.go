@@ -33,16 +33,21 @@ func selectModel(e *env, path string, tf *trainFlags, op train.Options, m *chain
 	}
 	rep.SecondsTotal = time.Since(t0).Seconds()
 	rep.Print(e.stdout)
-	if tf.report != "" {
-		if err := paperbench.WriteJSON(tf.report, rep); err != nil {
-			return nil, err
-		}
-	}
 	if err := m.SaveFile(tf.model); err != nil {
 		return nil, err
 	}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "wrote %s\n", tf.model)
+	}
+	if tf.report != "" {
+		if err := paperbench.WriteJSON(tf.report, rep); err != nil {
+			return nil, fmt.Errorf("the model is saved, but the report is not: %w", err)
+		}
+	}
+	if e.interrupted() {
+		// The path ended at the interrupted beta; the best model so far
+		// is saved.
+		return nil, e.interruptedError()
 	}
 	return m, nil
 }
@@ -114,7 +119,8 @@ func selectOnDev(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sp
 			return err
 		}
 	}
-	res, err := train.Path(e.ctx, m, c, op, po, each)
+	op.Interrupt = e.interrupt // the path ends at the interrupted beta
+	res, err := train.Path(e.work(), m, c, op, po, each)
 	if err != nil {
 		return err
 	}

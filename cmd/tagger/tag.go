@@ -131,7 +131,7 @@ func runTag(e *env, args []string) error {
 			opt.Constraints = chain.BIOConstraints(m.Ours.Labels)
 		}
 	}
-	r, closeInput, err := openExamples(input, tf.dataFlags, labeled, e.stdin)
+	r, closeInput, err := openExamples(e.ctx, input, tf.dataFlags, labeled, e.stdin)
 	if err != nil {
 		return err
 	}

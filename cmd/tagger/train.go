@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/pprof"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/sparsetag/sparsetag/internal/memlimit"
 	"github.com/sparsetag/sparsetag/internal/paperbench"
 	"github.com/sparsetag/sparsetag/internal/progress"
+	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
 )
 
@@ -35,6 +38,7 @@ type trainFlags struct {
 	solver     string
 	observed   bool
 	quiet      bool
+	keepCkpt   bool
 	cpuprof    string
 	memprof    string
 	memLimit   string
@@ -97,9 +101,13 @@ func runTrain(e *env, args []string) error {
 	fs.IntVar(&tf.betas, "betas", 26, "number of penalties of the --select path, log-spaced from beta_max to --select-floor beta_max")
 	fs.IntVar(&tf.validEach, "valid-every", d.MonitorEvery, "iterations between validation checks (with --valid)")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
-	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run")
+	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run; without the file, start from the beginning")
+	fs.BoolVar(&tf.keepCkpt, "keep-checkpoint", false, "keep the --checkpoint file after a finished run (it is removed unless the run was interrupted)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := tf.checkOutputs(); err != nil {
 		return err
 	}
 	stop, err := startCPUProfile(tf.cpuprof)
@@ -123,7 +131,9 @@ func runTrain(e *env, args []string) error {
 	return err
 }
 
-// trainModel reads, encodes, trains and saves; it returns the model.
+// trainModel reads, encodes, trains and saves; it returns the model. The
+// model is saved before any secondary output, whose failure never loses
+// it (runTrain checked every output before the data was read).
 func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	t0 := time.Now()
 	exs, err := readExamples(path, tf.dataFlags, true, e.stdin)
@@ -149,7 +159,31 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if tf.selectDev != "" || tf.selectFolds > 0 {
 		return selectModel(e, path, tf, op, m, c, exs)
 	}
-	if err := tf.checkpoint(&op); err != nil {
+	res, err := fit(e, tf, op, m, c)
+	if err != nil {
+		return nil, err
+	}
+	if err := tf.save(e, path, m, res); err != nil {
+		return nil, err
+	}
+	if res.StopReason == train.StopInterrupt {
+		return nil, e.interruptedError()
+	}
+	return m, nil
+}
+
+// checkOutputs checks, before any work, that every file train will write
+// can be written.
+func (tf *trainFlags) checkOutputs() error {
+	return checkOutputs(output{flag: "--model", path: tf.model}, output{flag: "--report", path: tf.report},
+		output{flag: "--checkpoint", path: tf.ckpt}, output{flag: "--cpuprofile", path: tf.cpuprof},
+		output{flag: "--memprofile", path: tf.memprof})
+}
+
+// fit trains m on c with the options of the flags (checkpoints, warm
+// start, early stopping, progress, interrupts) and returns the result.
+func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus) (*train.Result, error) {
+	if err := tf.checkpoint(e, &op); err != nil {
 		return nil, err
 	}
 	if tf.init != "" {
@@ -171,7 +205,11 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if tf.memprof != "" {
 		op.Progress = progress.Chain(op.Progress, progress.HeapProfiler(tf.memprof))
 	}
-	res, err := train.Train(e.ctx, m, c, op)
+	// An interrupt ends training at the next full pass (the point reached
+	// is saved); only the work context, which no first signal cancels,
+	// can abort an evaluation.
+	op.Interrupt = e.interrupt
+	res, err := train.Train(e.work(), m, c, op)
 	finish()
 	if err != nil {
 		return nil, err
@@ -193,39 +231,61 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 			fmt.Fprintf(e.stderr, "solver: %s (%s)\n", res.Solver, res.SolverReason)
 		}
 	}
-	if tf.report != "" {
-		if err := paperbench.WriteJSON(tf.report, paperbench.NewTrainReport(path, res, 0)); err != nil {
-			return nil, err
-		}
-	}
+	return res, nil
+}
+
+// save writes the model, then the report; a report that cannot be written
+// is an error only after the model is safe. A finished run removes its
+// checkpoint (unless --keep-checkpoint); an interrupted one keeps it.
+func (tf *trainFlags) save(e *env, path string, m *chain.Model, res *train.Result) error {
 	if tf.model != "" {
 		if err := m.SaveFile(tf.model); err != nil {
-			return nil, err
+			return err
 		}
 		if !tf.quiet {
 			fmt.Fprintf(e.stderr, "wrote %s\n", tf.model)
 		}
 	}
-	return m, nil
+	if tf.ckpt != "" && !tf.keepCkpt && res.StopReason != train.StopInterrupt {
+		if err := os.Remove(tf.ckpt); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(e.stderr, "warning: removing the checkpoint: %v\n", err)
+		}
+	}
+	if tf.report != "" {
+		if err := paperbench.WriteJSON(tf.report, paperbench.NewTrainReport(path, res, 0)); err != nil {
+			return fmt.Errorf("the model is saved, but the report is not: %w", err)
+		}
+	}
+	return nil
 }
 
-// checkpoint sets the checkpoints of op (--checkpoint, atomically) and
-// the state it resumes from (--resume).
-func (tf *trainFlags) checkpoint(op *train.Options) error {
+// checkpoint sets the checkpoints of op (--checkpoint, atomically; a
+// failed write is a warning: training goes on) and the state it resumes
+// from (--resume; without a checkpoint file the run starts fresh and says
+// so).
+func (tf *trainFlags) checkpoint(e *env, op *train.Options) error {
 	if tf.ckpt == "" {
 		return nil
 	}
 	op.CheckpointEvery = tf.ckptEvery
 	op.Checkpoint = func(ck *train.Checkpoint) error {
-		return atomicfile.Write(tf.ckpt, func(w io.Writer) error {
+		err := atomicfile.Write(tf.ckpt, func(w io.Writer) error {
 			_, err := ck.WriteTo(w)
 			return err
 		}, nil)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "warning: checkpoint not written (training goes on): %v\n", err)
+		}
+		return nil
 	}
 	if !tf.resume {
 		return nil
 	}
 	f, err := os.Open(tf.ckpt)
+	if errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(e.stderr, "no checkpoint %s yet: starting from the beginning\n", tf.ckpt)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
