@@ -32,6 +32,7 @@ type Checkpoint struct {
 	LastCheckGap     float64
 	Iterations       []Iteration
 	loop             loopState
+	dual             dualHistory // the mixture certificate's earlier passes
 	opt              owlqn.State
 }
 
@@ -56,7 +57,8 @@ func (tr *trainer) checkpoint(r *run) *Checkpoint {
 		Iterations:   slices.Clone(r.res.Iterations),
 		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
 			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason},
-		opt: r.opt.Snapshot(),
+		dual: r.dual.clone(),
+		opt:  r.opt.Snapshot(),
 	}
 }
 
@@ -113,6 +115,7 @@ func (tr *trainer) resume(ctx context.Context, r *run, ck *Checkpoint) error {
 	r.hist, r.lastCheckGap = slices.Clone(ck.History), ck.LastCheckGap
 	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps
 	r.ws.size, r.ws.floor, r.ws.reached = l.wsSize, l.wsFloor, l.reached
+	r.dual = ck.dual.clone()
 	last := r.res.Iterations[len(r.res.Iterations)-1]
 	r.iter = last.Iter
 	r.lastMonitor, r.lastCkpt = r.iter/tr.op.MonitorEvery, r.iter/tr.op.CheckpointEvery
@@ -174,6 +177,12 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 	f64(l.gaps[0])
 	f64(l.gaps[1])
 	b = appendBytes(b, []byte(l.reason))
+	b = le.AppendUint64(b, uint64(len(ck.dual.m)))
+	for k := range ck.dual.m {
+		f64s(ck.dual.m[k])
+		f64(ck.dual.loss[k])
+		f64(ck.dual.mw[k])
+	}
 	f64(ck.opt.L1)
 	f64s(ck.opt.X)
 	b = le.AppendUint64(b, uint64(len(ck.opt.S)))
@@ -248,6 +257,12 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	ck.loop = loopState{passes: int(d.u64()), stalls: int(d.u64()), wsSize: int(d.u64()), wsFloor: int(d.u64()), reached: d.bool(), switched: d.bool()}
 	ck.loop.gaps = [2]float64{f64(), f64()}
 	ck.loop.reason = string(d.next(count(1)))
+	nd := count(24)
+	for i := 0; i < nd && d.err == nil; i++ {
+		ck.dual.m = append(ck.dual.m, f64s())
+		ck.dual.loss = append(ck.dual.loss, f64())
+		ck.dual.mw = append(ck.dual.mw, f64())
+	}
 	ck.opt.L1 = f64()
 	ck.opt.X = f64s()
 	np := count(24)

@@ -15,55 +15,65 @@ import (
 // enumerating every label sequence, straight from the feature definitions
 // (independent of Model.score and of package inference).
 func bruteNLL(m *chain.Model, w []float64, c *sparse.Corpus) float64 {
-	L := m.NumLabels()
-	LL := L * L
 	total := 0.0
 	for i := 0; i < c.Len(); i++ {
 		start, T := c.Span(i)
-		score := func(y []int) float64 {
-			s := 0.0
-			for t := 0; t < T; t++ {
-				cols, vals := c.Unary.Row(start + t)
-				for k, a := range cols {
-					v := 1.0
-					if vals != nil {
-						v = vals[k]
-					}
-					s += v * w[int(a)*L+y[t]]
-				}
-				if t > 0 {
-					if m.Transitions {
-						s += w[m.TransOffset()+y[t-1]*L+y[t]]
-					}
-					if m.NumPair > 0 {
-						pc, pv := c.Pair.Row(start + t)
-						for k, a := range pc {
-							v := 1.0
-							if pv != nil {
-								v = pv[k]
-							}
-							s += v * w[m.PairOffset()+int(a)*LL+y[t-1]*L+y[t]]
-						}
-					}
-				}
-			}
-			return s
-		}
-		var all []float64
-		y := make([]int, T)
-		for {
-			all = append(all, score(y))
-			if !nextPath(y, L) {
-				break
-			}
-		}
 		gold := make([]int, T)
 		for t := range gold {
 			gold[t] = int(c.Labels[start+t])
 		}
-		total += floats.LogSumExp(all) - score(gold)
+		total += floats.LogSumExp(bruteScores(m, w, c, i)) - bruteScore(m, w, c, i, gold)
 	}
 	return total / float64(c.Len())
+}
+
+// bruteScores returns the score of every label sequence of sequence i, in
+// the order of nextPath.
+func bruteScores(m *chain.Model, w []float64, c *sparse.Corpus, i int) []float64 {
+	_, T := c.Span(i)
+	var all []float64
+	y := make([]int, T)
+	for {
+		all = append(all, bruteScore(m, w, c, i, y))
+		if !nextPath(y, m.NumLabels()) {
+			return all
+		}
+	}
+}
+
+// bruteScore returns the score w . F(x_i, y) of label sequence y.
+func bruteScore(m *chain.Model, w []float64, c *sparse.Corpus, i int, y []int) float64 {
+	L := m.NumLabels()
+	LL := L * L
+	start, T := c.Span(i)
+	s := 0.0
+	for t := 0; t < T; t++ {
+		cols, vals := c.Unary.Row(start + t)
+		for k, a := range cols {
+			v := 1.0
+			if vals != nil {
+				v = vals[k]
+			}
+			s += v * w[int(a)*L+y[t]]
+		}
+		if t == 0 {
+			continue
+		}
+		if m.Transitions {
+			s += w[m.TransOffset()+y[t-1]*L+y[t]]
+		}
+		if m.NumPair > 0 {
+			pc, pv := c.Pair.Row(start + t)
+			for k, a := range pc {
+				v := 1.0
+				if pv != nil {
+					v = pv[k]
+				}
+				s += v * w[m.PairOffset()+int(a)*LL+y[t-1]*L+y[t]]
+			}
+		}
+	}
+	return s
 }
 
 func TestObjectiveAgainstBruteForce(t *testing.T) {

@@ -67,6 +67,13 @@ type run struct {
 	lastCkpt     int // r.iter / CheckpointEvery at the last checkpoint
 	ws           wsState
 	switched     bool // the working set became dense: the full policy took over
+
+	// The mixture certificate (mixture.go, working-set policy): m of
+	// earlier full passes, the working state, and M of the mixture that
+	// certified this pass (nil: the current point's own m).
+	dual    dualHistory
+	mix     mixture
+	mScreen []float64
 }
 
 // solve minimizes the objective at L1 coefficient lam1 and L2 coefficient
@@ -201,7 +208,18 @@ func (tr *trainer) price(r *run) float64 {
 	tr.obj.expectAll()
 	r.mU = resizeFloats(r.mU, len(r.u))
 	tr.obj.residualsInto(r.mU, r.u)
-	return tr.supportAndGap(r)
+	gap := tr.supportAndGap(r)
+	r.mScreen = nil
+	if !mixCertificate {
+		return gap
+	}
+	sq := 0.0
+	for _, v := range r.suppW {
+		sq += v * v
+	}
+	loss := r.opt.F() - 0.5*tr.pen.l2*sq // L(w): f less the L2 term
+	gap, r.mScreen = tr.mixGap(r, gap, loss)
+	return gap
 }
 
 // fullPass is the part of a full pass after pricing: screening (unless

@@ -154,12 +154,13 @@ func TestTrainSumFormPureL2(t *testing.T) {
 // the full policy (no screening), the working set, and a working set that
 // became dense and handed over to the full policy before the checkpoint.
 func TestCheckpointResumeSameModel(t *testing.T) {
-	rng := rand.New(rand.NewPCG(51, 52))
-	c := randomCorpus(rng, 70, 5, 10, 0, 3, false)
 	for _, tc := range []struct {
 		rule  ScreenRule
 		dense float64
-	}{{ScreenNone, wsDenseFraction}, {ScreenPinsker, math.Inf(1)}, {ScreenPinsker, wsDenseFraction}} {
+		attrs int // 30: enough features for the mixture certificate
+	}{{ScreenNone, wsDenseFraction, 10}, {ScreenPinsker, math.Inf(1), 10}, {ScreenPinsker, wsDenseFraction, 10}, {ScreenPinsker, math.Inf(1), 30}} {
+		rng := rand.New(rand.NewPCG(51, 52))
+		c := randomCorpus(rng, 70, 5, tc.attrs, 0, 3, false)
 		rule := tc.rule
 		defer func(old float64) { wsDenseFraction = old }(wsDenseFraction)
 		wsDenseFraction = tc.dense
@@ -175,7 +176,7 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 			}
 			return nil
 		}
-		full, resFull := trainTiny(t, c, 3, 10, op)
+		full, resFull := trainTiny(t, c, 3, tc.attrs, op)
 		if saved == nil {
 			t.Fatalf("%s: no checkpoint taken in %d iterations", rule, len(resFull.Iterations))
 		}
@@ -185,7 +186,7 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 		}
 		op.Checkpoint = nil
 		op.Resume = ck
-		resumed, resRes := trainTiny(t, c, 3, 10, op)
+		resumed, resRes := trainTiny(t, c, 3, tc.attrs, op)
 		if resRes.Solver != resFull.Solver || resRes.SolverReason != resFull.SolverReason {
 			t.Fatalf("%s: resumed run's solver %s (%s), uninterrupted %s (%s)", rule, resRes.Solver, resRes.SolverReason, resFull.Solver, resFull.SolverReason)
 		}

@@ -100,8 +100,11 @@ func (tr *trainer) supportAndGap(r *run) float64 {
 // weights that this set to zero. It returns how many features it removed.
 func (tr *trainer) screenU(r *run, gap float64) (int, error) {
 	mu := r.mU
-	if r.policy == SolverFull {
+	switch {
+	case r.policy == SolverFull:
 		mu = r.m
+	case r.mScreen != nil:
+		mu = r.mScreen // the mixture's dual point, certified by this pass's gap
 	}
 	drop, removed, err := tr.screenTest(&tr.scratch, r.u, mu, gap, r.opt.X())
 	if err != nil || removed == 0 {
@@ -130,7 +133,9 @@ func (tr *trainer) screenU(r *run, gap float64) (int, error) {
 	r.u, r.supp, r.suppW = r.u[:q], r.supp[:ns], r.suppW[:ns]
 	if r.policy == SolverWorkingSet {
 		r.mU = r.mU[:q]
+		r.dual.compact(drop)
 	}
+	r.mScreen = nil
 	tr.dropScreenedActive(r)
 	return removed, nil
 }
@@ -210,6 +215,7 @@ func (tr *trainer) switchToFull(r *run) (ws []int32, x, mw []float64) {
 	r.res.SolverReason = fmt.Sprintf("the support reached %d of the %d unscreened features at iteration %d: dense, the full policy took over",
 		len(r.supp), len(r.u), r.iter)
 	r.policy, r.switched = SolverFull, true
+	r.dual.reset()
 	tr.obj.refFusedOK = false
 	x = make([]float64, len(r.u))
 	for k, q := range r.supp {

@@ -1,0 +1,343 @@
+package train
+
+import (
+	"math"
+	"slices"
+
+	"github.com/sparsetag/sparsetag/screen"
+)
+
+// A better certificate from past full passes (../shared/docs/dual-certificate.md,
+// section 4, "mixtures of past model distributions"). Any feasible dual
+// point q certifies w:
+//
+//	G(w, q) = (1/n) sum_i KL(q_i || p_w,i) + sum_j g(w_j, M_j(q)) >= P(w) - P(w*).
+//
+// Take q_i = sum_k c_k p_{w_k,i}, a convex combination of the model
+// distributions of the current point w_0 = w and of K earlier full passes
+// w_1..w_K. M is linear in c: M(q) = sum_k c_k m_k. KL is convex in its first
+// argument, so (1/n) sum_i KL(q_i || p_w,i) <= sum_k c_k D_k with
+//
+//	D_k = (1/n) sum_i KL(p_{w_k,i} || p_w,i) = L(w) - L(w_k) + m_k . (w - w_k) >= 0,
+//
+// the Bregman divergence of the average log-loss L between w and w_k (for a
+// log-linear model KL(p_k || p_w) = log Z(w) - log Z(w_k) - (w - w_k) . E_k F,
+// and m_k = -grad L(w_k)). Hence
+//
+//	Phi(c) = sum_k c_k D_k + sum_j g(w_j, sum_k c_k m_k,j) >= G(w, q) >= P(w) - P(w*)
+//
+// for every c in the simplex, with Phi(e_0) = today's gap (D_0 = 0). Phi is
+// convex in c; mixGap lowers it by Frank-Wolfe steps from e_0, so the result
+// is never above today's gap. Nothing needs the entropies: L, m and w of
+// each pass suffice. Screening with the mixture uses M(q) and Phi, as the
+// Pinsker rule needs only a feasible dual point and an upper bound on its
+// gap (dual-certificate.md, section 2).
+
+// mixCertificate turns the mixture certificate on (a variable so that
+// tests and measurements can compare).
+var mixCertificate = true
+
+const (
+	mixPasses = 4  // earlier full passes kept
+	mixSteps  = 6  // Frank-Wolfe steps per certificate
+	mixNewton = 8  // Newton steps of each line search at most
+	mixMinLen = 64 // below this many unscreened features the plain gap is used
+)
+
+// dualHistory holds m over the unscreened features u (compacted with u) of
+// the last mixPasses full passes, with L(w_k) and m_k . w_k, newest first.
+type dualHistory struct {
+	m    [][]float64
+	loss []float64
+	mw   []float64
+}
+
+// reset forgets every pass (a new solve, or after the active set changed in
+// a way the stored vectors cannot follow).
+func (h *dualHistory) reset() { h.m, h.loss, h.mw = h.m[:0], h.loss[:0], h.mw[:0] }
+
+// clone returns a deep copy.
+func (h *dualHistory) clone() dualHistory {
+	var c dualHistory
+	for k := range h.m {
+		c.m = append(c.m, slices.Clone(h.m[k]))
+	}
+	c.loss, c.mw = slices.Clone(h.loss), slices.Clone(h.mw)
+	return c
+}
+
+// push records a pass: m over u (copied), L(w) and m . w.
+func (h *dualHistory) push(m []float64, loss, mw float64) {
+	var buf []float64
+	if len(h.m) == mixPasses {
+		buf = h.m[mixPasses-1] // reuse the oldest
+		h.m, h.loss, h.mw = h.m[:mixPasses-1], h.loss[:mixPasses-1], h.mw[:mixPasses-1]
+	}
+	buf = append(resizeFloats(buf, len(m))[:0], m...)
+	h.m = append([][]float64{buf}, h.m...)
+	h.loss = append([]float64{loss}, h.loss...)
+	h.mw = append([]float64{mw}, h.mw...)
+}
+
+// compact keeps the entries of u that survive screening (drop[k] false).
+func (h *dualHistory) compact(drop []bool) {
+	for i, v := range h.m {
+		q := 0
+		for k, d := range drop {
+			if !d {
+				v[q] = v[k]
+				q++
+			}
+		}
+		h.m[i] = v[:q]
+	}
+}
+
+// mixture is the certificate's working state for one full pass, over the
+// coordinates J of u where some term can be non-zero: w_j != 0 or |m_k,j| >
+// l1 for some k. Elsewhere every convex combination of the m_k,j stays in
+// [-l1, l1] and g(0, .) vanishes with its derivative, so Phi and its
+// derivatives only need J.
+type mixture struct {
+	idx   []int32     // J: positions in u
+	w     []float64   // w over J
+	ms    [][]float64 // m_0 (this pass), m_1.. (history), over J
+	buf   []float64   // storage of ms
+	d     []float64   // D_k
+	c     []float64   // the weights of the mixture
+	mix   []float64   // M(q) = sum_k c_k m_k over J
+	delta []float64   // scratch: m_k - M over J
+	full  []float64   // M(q) over u, for screening
+	l1    float64
+	ab    float64
+}
+
+// gather selects J and copies w and every m_k over it.
+func (mx *mixture) gather(r *run, hist [][]float64) {
+	mx.idx = mx.idx[:0]
+	s := 0
+	for q := range r.u {
+		in := s < len(r.supp) && int(r.supp[s]) == q
+		if in {
+			s++
+		}
+		if !in && math.Abs(r.mU[q]) <= mx.l1 {
+			for _, mk := range hist {
+				if math.Abs(mk[q]) > mx.l1 {
+					in = true
+					break
+				}
+			}
+		}
+		if in {
+			mx.idx = append(mx.idx, int32(q))
+		}
+	}
+	n, K := len(mx.idx), len(hist)+1
+	mx.buf = resizeFloats(mx.buf, n*K)
+	mx.ms = mx.ms[:0]
+	for k := 0; k < K; k++ {
+		src := r.mU
+		if k > 0 {
+			src = hist[k-1]
+		}
+		v := mx.buf[k*n : (k+1)*n]
+		for i, q := range mx.idx {
+			v[i] = src[q]
+		}
+		mx.ms = append(mx.ms, v)
+	}
+	mx.w = resizeFloats(mx.w, n)
+	clear(mx.w)
+	i := 0
+	for s, q := range r.supp {
+		for mx.idx[i] != q {
+			i++
+		}
+		mx.w[i] = r.suppW[s]
+	}
+}
+
+// mixGap returns the mixture certificate Phi(c) of this full pass (at most
+// gap, the certificate of the current point alone) and M of the mixture
+// over u, for screening; with too little history it returns gap and mU.
+// loss is L(w) at the current point. It records this pass in the history.
+func (tr *trainer) mixGap(r *run, gap, loss float64) (float64, []float64) {
+	h := &r.dual
+	mw := 0.0
+	for s, q := range r.supp {
+		mw += r.mU[q] * r.suppW[s]
+	}
+	defer h.push(r.mU, loss, mw)
+	if len(h.m) == 0 || len(r.u) < mixMinLen || !(gap > 0) {
+		return gap, r.mU
+	}
+	mx := &r.mix
+	mx.l1, mx.ab = tr.pen.l1, tr.pen.l2
+	mx.d = append(mx.d[:0], 0)
+	for k, mk := range h.m {
+		// D_k = L(w) - L(w_k) + m_k . w - m_k . w_k, clamped at 0 (rounding).
+		mkw := 0.0
+		for s, q := range r.supp {
+			mkw += mk[q] * r.suppW[s]
+		}
+		mx.d = append(mx.d, math.Max(loss-h.loss[k]+mkw-h.mw[k], 0))
+	}
+	mx.gather(r, h.m)
+	// Phi at e_0 over J, which equals gap up to the order of summation.
+	phi0 := mx.valueAtVertex()
+	phi := mx.minimize(phi0)
+	if !(phi < phi0) || !(phi < gap) {
+		return gap, r.mU
+	}
+	// M of the mixture over all of u, for screening.
+	mx.full = resizeFloats(mx.full, len(r.u))
+	clear(mx.full)
+	for k, ck := range mx.c {
+		if ck == 0 {
+			continue
+		}
+		src := r.mU
+		if k > 0 {
+			src = h.m[k-1]
+		}
+		for q, v := range src {
+			mx.full[q] += ck * v
+		}
+	}
+	return phi, mx.full
+}
+
+// valueAtVertex returns Phi at c = e_0 (the current point alone).
+func (mx *mixture) valueAtVertex() float64 {
+	phi := 0.0
+	alpha := mx.ab / mx.l1
+	for j, m := range mx.ms[0] {
+		phi += screen.GapTerm(mx.w[j], m, alpha, mx.l1)
+	}
+	return phi
+}
+
+// minimize runs Frank-Wolfe on Phi from c = e_0, whose value is gap0, and
+// returns the smallest Phi reached; mx.mix holds M at that c.
+func (mx *mixture) minimize(gap0 float64) float64 {
+	n, K := len(mx.w), len(mx.ms)
+	mx.c = append(resizeFloats(mx.c, K)[:0], 1)
+	for range K - 1 {
+		mx.c = append(mx.c, 0)
+	}
+	mx.mix = append(resizeFloats(mx.mix, n)[:0], mx.ms[0]...)
+	mx.delta = resizeFloats(mx.delta, n)
+	phi := gap0
+	for range mixSteps {
+		// The vertex of smallest directional derivative.
+		best, bestG := -1, 0.0
+		for k := range mx.ms {
+			if g := mx.slope(k); best < 0 || g < bestG {
+				best, bestG = k, g
+			}
+		}
+		cur := mx.slopeAt(mx.c)
+		if !(bestG < cur) {
+			break // c is optimal over the simplex
+		}
+		for j := range mx.delta {
+			mx.delta[j] = mx.ms[best][j] - mx.mix[j]
+		}
+		dd := mx.d[best] - dot(mx.c, mx.d)
+		gamma := mx.lineSearch(dd)
+		if gamma <= 0 {
+			break
+		}
+		for k := range mx.c {
+			mx.c[k] *= 1 - gamma
+		}
+		mx.c[best] += gamma
+		for j := range mx.mix {
+			mx.mix[j] += gamma * mx.delta[j]
+		}
+		phi = mx.value()
+	}
+	return phi
+}
+
+// slope returns dPhi/dc_k at the current c: D_k + sum_j g'(w_j, M_j) m_k,j
+// with g' = dg/dm = soft(M_j)/ab - w_j.
+func (mx *mixture) slope(k int) float64 {
+	s := mx.d[k]
+	for j, m := range mx.ms[k] {
+		s += mx.gprime(j, mx.mix[j]) * m
+	}
+	return s
+}
+
+// slopeAt returns sum_k c_k slope(k) (the derivative along c itself).
+func (mx *mixture) slopeAt(c []float64) float64 {
+	s := dot(c, mx.d)
+	for j, m := range mx.mix {
+		s += mx.gprime(j, m) * m
+	}
+	return s
+}
+
+func (mx *mixture) gprime(j int, m float64) float64 {
+	a := math.Abs(m) - mx.l1
+	if a <= 0 {
+		return -mx.w[j]
+	}
+	return math.Copysign(a, m)/mx.ab - mx.w[j]
+}
+
+// lineSearch minimizes phi(gamma) = Phi(c + gamma (e_k - c)) over [0, 1],
+// with phi'(gamma) = dd + sum_j g'(w_j, M_j + gamma delta_j) delta_j, by
+// safeguarded Newton steps on phi' (phi is convex and piecewise quadratic).
+func (mx *mixture) lineSearch(dd float64) float64 {
+	lo, hi, gamma := 0.0, 1.0, 0.0
+	for range mixNewton {
+		d1, d2 := dd, 0.0
+		for j, dj := range mx.delta {
+			m := mx.mix[j] + gamma*dj
+			d1 += mx.gprime(j, m) * dj
+			if math.Abs(m) > mx.l1 {
+				d2 += dj * dj / mx.ab
+			}
+		}
+		switch {
+		case d1 > 0:
+			hi = gamma
+		case d1 < 0:
+			lo = gamma
+		default:
+			return gamma
+		}
+		next := (lo + hi) / 2
+		if d2 > 0 {
+			if g := gamma - d1/d2; g > lo && g < hi {
+				next = g
+			}
+		}
+		if gamma == 0 && d1 >= 0 {
+			return 0 // no descent along this direction
+		}
+		gamma = next
+	}
+	return lo
+}
+
+// value returns Phi at the current c and M.
+func (mx *mixture) value() float64 {
+	phi := dot(mx.c, mx.d)
+	alpha := mx.ab / mx.l1
+	for j, m := range mx.mix {
+		phi += screen.GapTerm(mx.w[j], m, alpha, mx.l1)
+	}
+	return phi
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
