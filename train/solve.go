@@ -56,16 +56,15 @@ type run struct {
 	supp  []int32   // positions in u of the non-zero weights at the last full pass
 	suppW []float64 // their weights
 
-	iter         int        // OWL-QN iterations so far
-	passes       int        // full passes so far
-	hist         []float64  // objective after every iteration (the Delta rule)
-	lastCheckGap float64    // gap at the last screening check (Gamma)
-	ownGap       float64    // the gap of the current point's own dual point at the last pass
-	gaps         [2]float64 // the own gaps of the last two passes
-	zeroed       int        // non-zero weights the last screening set to zero
-	stalls       int        // consecutive inner solves that made no step
-	lastMonitor  int        // r.iter / MonitorEvery at the last monitor call
-	lastCkpt     int        // r.iter / CheckpointEvery at the last checkpoint
+	iter         int       // OWL-QN iterations so far
+	passes       int       // full passes so far
+	hist         []float64 // objective after every iteration (the Delta rule)
+	lastCheckGap float64   // gap at the last screening check (Gamma)
+	gaps         [2]float64
+	zeroed       int // non-zero weights the last screening set to zero
+	stalls       int // consecutive inner solves that made no step
+	lastMonitor  int // r.iter / MonitorEvery at the last monitor call
+	lastCkpt     int // r.iter / CheckpointEvery at the last checkpoint
 	ws           wsState
 	switched     bool // the working set became dense: the full policy took over
 
@@ -107,9 +106,7 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 			}
 		}
 		resumed = false
-		// The inner solve's target follows the point's own gap (the
-		// mixture certifies sooner; it does not change the iterates).
-		if err := tr.innerSolve(ctx, r, r.ownGap); err != nil {
+		if err := tr.innerSolve(ctx, r, gap); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -206,14 +203,13 @@ func (tr *trainer) reevaluate(ctx context.Context, r *run) error {
 // the last evaluation (no extra forward-backward), w_j = 0 outside W.
 func (tr *trainer) price(r *run) float64 {
 	if r.policy == SolverFull {
-		r.ownGap = fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
-		return r.ownGap
+		return fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
 	}
 	tr.obj.expectAll()
 	r.mU = resizeFloats(r.mU, len(r.u))
 	tr.obj.residualsInto(r.mU, r.u)
 	gap := tr.supportAndGap(r)
-	r.mScreen, r.ownGap = nil, gap
+	r.mScreen = nil
 	if !mixCertificate {
 		return gap
 	}
@@ -414,7 +410,7 @@ func (tr *trainer) logLine(r *run, gap float64, pass bool) Iteration {
 	if pass {
 		it.Gap, it.Zeroed = gap, r.zeroed
 		r.passes++
-		r.gaps = [2]float64{r.gaps[1], r.ownGap}
+		r.gaps = [2]float64{r.gaps[1], gap}
 	}
 	r.res.Iterations = append(r.res.Iterations, it)
 	if tr.op.Progress != nil {
