@@ -546,7 +546,9 @@ func (o *objective) reduceShards() float64 {
 // attribute into o.exp: a reduction of the per-shard buffers in shard
 // order (fused), or a pass over the columns. With all, every attribute and
 // label is computed from the columns (a full pass); otherwise only live
-// attributes, and only their active labels in label-list mode.
+// attributes, and only their active labels in label-list mode: the rows of
+// the other attributes are stale until the next full pass, and nothing
+// reads them (residual reads the active features, whose attributes live).
 func (o *objective) stateExpectations(all bool) {
 	const chunk = 256
 	U := o.m.NumUnary
@@ -556,7 +558,9 @@ func (o *objective) stateExpectations(all bool) {
 			case all:
 				o.columnExpectation(a, nil)
 			case !o.fs.attrLive[a]:
-				clear(o.exp[a*o.m.NumLabels() : (a+1)*o.m.NumLabels()])
+				// Not read until the next full pass (all), which rewrites
+				// it: clearing every dead attribute's row would be a write
+				// of size d per evaluation.
 			case o.fused:
 				o.reduceStateShards(a)
 			case o.refFused:
