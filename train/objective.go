@@ -58,11 +58,12 @@ type objective struct {
 	obs counts // observed feature counts (sum over sequences)
 
 	// Per evaluation.
-	wfull []float64 // full-size weights (zeros outside the active set)
-	exp   []float64 // full-size expected counts
-	mu    []float64 // node marginals of every position, Positions()*L
-	M     []float64 // m = -grad L over the active set, at the last evaluation
-	shard []shardState
+	wfull  []float64 // full-size weights (zeros outside the active set)
+	xState []float64 // the weights of the active state features, in reference order
+	exp    []float64 // full-size expected counts
+	mu     []float64 // node marginals of every position, Positions()*L
+	M      []float64 // m = -grad L over the active set, at the last evaluation
+	shard  []shardState
 
 	// live is the corpus used for scoring: c itself, or a copy of it whose
 	// Unary rows omit the attributes with no active state feature, so that
@@ -249,32 +250,36 @@ func observedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
 const sparseLabelFraction = 0.5
 
 // scoreSparse is Model.score for the training objective in label-list
-// mode: only active (attribute, label) weights are visited.
+// mode: only active (attribute, label) weights are visited. The active
+// state features come first in the active set, in the order of the
+// references (refLab[r] is the label of active[r]), so the weight of
+// reference r is xState[r]: both streams are read in order, attribute by
+// attribute, with no lookup in the full-size weight vector.
 func (o *objective) scoreSparse(s *chain.Scratch, c *sparse.Corpus, i int) *inference.Lattice {
 	m := o.m
 	L := m.NumLabels()
 	start, T := c.Span(i)
 	unary := s.ZeroUnary(T * L)
-	w := o.wfull
+	fs, x := o.fs, o.xState
 	for t := 0; t < T; t++ {
 		row := unary[t*L : t*L+L]
 		cols, vals := c.Unary.Row(start + t)
 		for k, a := range cols {
-			base := int(a) * L
-			labs := o.fs.labels(a)
+			lo, hi := fs.refPtr[a], fs.refPtr[a+1]
+			labs, xs := fs.refLab[lo:hi], x[lo:hi]
 			if vals == nil {
-				for _, y := range labs {
-					row[y] += w[base+int(y)]
+				for q, y := range labs {
+					row[y] += xs[q]
 				}
 			} else {
 				v := vals[k]
-				for _, y := range labs {
-					row[y] += v * w[base+int(y)]
+				for q, y := range labs {
+					row[y] += v * xs[q]
 				}
 			}
 		}
 	}
-	return m.FinishLattice(s, w, c, i, unary)
+	return m.FinishLattice(s, o.wfull, c, i, unary)
 }
 
 // compactCorpus returns a copy of the corpus whose unary rows keep only the
@@ -359,6 +364,7 @@ func (o *objective) expectAll() {
 // setWeights scatters the active weights into the full-size vector.
 func (o *objective) setWeights(x []float64) {
 	sparse.Scatter(o.wfull, x, o.fs.active)
+	o.xState = x[:o.fs.numState()]
 }
 
 // forwardShards runs forward-backward on every sequence, shard by shard:
