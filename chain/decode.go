@@ -129,6 +129,67 @@ type DecodeOptions struct {
 	// the label of that position (forced decoding of partially labeled
 	// input; every other label gets score -Inf), -1 leaves it free.
 	Fixed []int
+	// MaxBytes, when > 0, bounds the memory of n-best decoding (N > 1): a
+	// sequence whose NBestMemory (scratch plus result) exceeds it is
+	// refused with a *MemoryError before anything is allocated.
+	MaxBytes int64
+}
+
+// NBestMemory returns the memory that n-best decoding (DecodeOptions.N = n
+// > 1) of one sequence of T positions over L labels needs beyond
+// one-best decoding, in bytes:
+//
+//   - scratch, the inference.NBestWorkspace of the goroutine that decodes
+//     (reused, never shrunk): for every (position, label, rank) a score
+//     (8 B) and the label and rank of its prefix (4 B each), 16·T·L·n
+//     bytes, plus 4·T·L + 20·L for the list lengths, merge heads and
+//     candidates;
+//   - result, what the Decoding keeps until its next use: n paths of T
+//     labels (8·T bytes each and a 24-byte slice header) and n scores and
+//     probabilities (16 B), 8·T·n + 40·n bytes.
+//
+// Both grow linearly in T and n: scratch dominates when L > 1 and is
+// needed once per decoding goroutine; result once per Decoding kept. The
+// values saturate at math.MaxInt64 instead of overflowing.
+// TestNBestMemory checks them against the allocation of a cold Decode.
+func NBestMemory(T, L, n int) (scratch, result int64) {
+	t, l, k := float64(T), float64(L), float64(n)
+	return saturate(16*t*l*k + 4*t*l + 20*l), saturate(8*t*k + 40*k)
+}
+
+// saturate converts a non-negative byte count to int64, capped at
+// math.MaxInt64.
+func saturate(b float64) int64 {
+	if b >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(b)
+}
+
+// MemoryError is returned by Decode for a sequence whose n-best decoding
+// would need more memory than DecodeOptions.MaxBytes.
+type MemoryError struct {
+	T, L, N     int   // positions, labels and paths asked for
+	Need, Limit int64 // NBestMemory (scratch plus result) and MaxBytes
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("chain: %d-best decoding of a sequence of %d positions over %d labels needs about %s, more than the limit %s",
+		e.N, e.T, e.L, formatBytes(e.Need), formatBytes(e.Limit))
+}
+
+// formatBytes formats a byte count with a binary unit: 512 B, 1.5 KiB,
+// 3.2 GiB.
+func formatBytes(b int64) string {
+	const units = "KMGTPE"
+	if b < 1024 {
+		return fmt.Sprintf("%d B", b)
+	}
+	x, i := float64(b)/1024, 0
+	for x >= 1024 && i < len(units)-1 {
+		x, i = x/1024, i+1
+	}
+	return fmt.Sprintf("%.1f %ciB", x, units[i])
 }
 
 // Decoding is the result of a Decode call. Its slices are reused by the
@@ -188,6 +249,11 @@ func (t *Tagger) Decode(d *Decoding, in Input, opt DecodeOptions) error {
 func (t *Tagger) decode(s *tagScratch, d *Decoding, c *sparse.Corpus, i int, opt *DecodeOptions) error {
 	lat := t.score(s, c, i)
 	T, L := lat.T, lat.L
+	if opt.N > 1 && opt.MaxBytes > 0 {
+		if scratch, result := NBestMemory(T, L, opt.N); scratch > opt.MaxBytes-result {
+			return &MemoryError{T: T, L: L, N: opt.N, Need: saturate(float64(scratch) + float64(result)), Limit: opt.MaxBytes}
+		}
+	}
 	if opt.Constraints != nil && opt.Constraints.numLabels != L {
 		return fmt.Errorf("chain: constraints over %d labels, the model has %d", opt.Constraints.numLabels, L)
 	}
@@ -248,6 +314,7 @@ func (t *Tagger) decode(s *tagScratch, d *Decoding, c *sparse.Corpus, i int, opt
 	}
 
 	if opt.N > 1 {
+		d.reserve(opt.N)
 		d.Paths, d.Scores = inference.NBest(&ds.nb, lat, opt.N, d.Paths, d.Scores)
 	} else {
 		if cap(d.Paths) < 1 {
@@ -273,6 +340,23 @@ func (t *Tagger) decode(s *tagScratch, d *Decoding, c *sparse.Corpus, i int, opt
 		d.Marginal = append(d.Marginal, s.ws.Node()...)
 	}
 	return nil
+}
+
+// reserve gives d room for n paths, scores and probabilities at once (the
+// result of NBestMemory), instead of growing them by appends; the paths
+// already there keep their capacity for reuse.
+func (d *Decoding) reserve(n int) {
+	if cap(d.Paths) < n {
+		p := make([][]int, n)
+		copy(p, d.Paths[:cap(d.Paths)])
+		d.Paths = p[:0]
+	}
+	if cap(d.Scores) < n {
+		d.Scores = make([]float64, 0, n)
+	}
+	if cap(d.Probs) < n {
+		d.Probs = make([]float64, 0, n)
+	}
 }
 
 func growFloats(s []float64, n int) []float64 {

@@ -1,5 +1,11 @@
 package chain
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
 // InitFrom returns a full-size weight vector for m holding the weights of
 // old wherever the two models share a feature: the same label names, and
 // for state and pair features the same attribute names (both models need
@@ -52,4 +58,61 @@ func (m *Model) InitFrom(old *Model) []float64 {
 		}
 	}
 	return w
+}
+
+// CheckInitFrom reports why old cannot start the training of m (see
+// InitFrom) instead of starting it from weights that mean nothing: the
+// two models have different label sets (the error names the labels only
+// one of them has), or both have an encoder and they share no state
+// attribute (another input format or feature template: the error names
+// the kinds or an attribute of each). A nil error means InitFrom carries
+// over the transitions and the weights of every shared attribute.
+func (m *Model) CheckInitFrom(old *Model) error {
+	onlyNew, onlyOld := labelDiff(m.Labels, old.Labels), labelDiff(old.Labels, m.Labels)
+	if len(onlyNew)+len(onlyOld) > 0 {
+		return fmt.Errorf("chain: the labels differ: only the new model has %s; only the initial model has %s",
+			listOrNone(onlyNew), listOrNone(onlyOld))
+	}
+	if m.Encoder == nil || old.Encoder == nil {
+		return nil
+	}
+	if k, ok := m.Encoder.Kind(), old.Encoder.Kind(); k != ok {
+		return fmt.Errorf("chain: the new model reads %v input, the initial model %v input: they share no feature", k, ok)
+	}
+	ud, oud := m.Encoder.Unary(), old.Encoder.Unary()
+	for a := 0; a < m.NumUnary; a++ {
+		if _, ok := oud.ID(ud.Name(int32(a))); ok {
+			return nil
+		}
+	}
+	example := func(d interface{ Name(int32) string }, n int) string {
+		if n == 0 {
+			return "none"
+		}
+		return fmt.Sprintf("%q", d.Name(0))
+	}
+	return fmt.Errorf("chain: the models share no attribute (new: %d, e.g. %s; initial: %d, e.g. %s): another feature template?",
+		m.NumUnary, example(ud, m.NumUnary), old.NumUnary, example(oud, old.NumUnary))
+}
+
+// labelDiff returns the labels of a that b lacks, in a's order.
+func labelDiff(a, b []string) []string {
+	var out []string
+	for _, l := range a {
+		if !slices.Contains(b, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func listOrNone(labels []string) string {
+	if len(labels) == 0 {
+		return "none"
+	}
+	const show = 10
+	if len(labels) > show {
+		return fmt.Sprintf("%s and %d more", strings.Join(labels[:show], ", "), len(labels)-show)
+	}
+	return strings.Join(labels, ", ")
 }

@@ -25,6 +25,18 @@ const (
 	CoNLLUFeats    = 3 // FEATS (column 6)
 )
 
+// CoNLLUSentence is what a [CoNLLUReader] keeps of a sentence beyond the
+// columns of its words, so that the sentence can be written back whole
+// with new labels: Lines holds its lines as read, without line breaks
+// (comments, multiword-token ranges, empty nodes and words, in file order),
+// Words[t] is the index in Lines of word t, and LabelColumn is the 0-based
+// column of the label in a word line (3 for UPOS, 4 for XPOS).
+type CoNLLUSentence struct {
+	Lines       []string
+	Words       []int
+	LabelColumn int
+}
+
 // CoNLLUOptions configures a [CoNLLUReader]. The zero value labels with UPOS.
 type CoNLLUOptions struct {
 	// Label selects the label column (UPOS by default).
@@ -42,6 +54,9 @@ type CoNLLUOptions struct {
 // after each sentence, comment lines starting with '#'. Multi-word token lines
 // (ID "3-4") and empty nodes (ID "5.1") are skipped, so a Sequence holds the
 // syntactic words; their IDs must run 1, 2, 3, ... (ErrSyntax otherwise).
+// Sequence.CoNLLU keeps every line of the sentence, comments and skipped
+// lines included, for writing it back (see [CoNLLUSentence]); comment lines
+// belong to the sentence that follows them.
 //
 // Tokens[t] has 4 columns: FORM, LEMMA, the other POS column and FEATS (see
 // [CoNLLUForm] and friends). HEAD, DEPREL, DEPS and MISC are dropped. Note
@@ -72,16 +87,19 @@ func (r *CoNLLUReader) Next() bool {
 	}
 	const k = 5 // 4 token columns + label
 	cells := make([]string, 0, 32*k)
+	var sent CoNLLUSentence
 	T, first := 0, 0
 	labelCol, otherCol := 3, 4
 	if r.opts.Label == XPOS {
 		labelCol, otherCol = 4, 3
 	}
+	sent.LabelColumn = labelCol
 	emit := func() bool {
 		r.seq = buildColumns(cells, k, true, first)
 		if r.opts.Unlabeled {
 			r.seq.Labels = nil
 		}
+		r.seq.CoNLLU = &sent
 		r.count++
 		return true
 	}
@@ -108,6 +126,7 @@ func (r *CoNLLUReader) Next() bool {
 			continue
 		}
 		if line[0] == '#' {
+			sent.Lines = append(sent.Lines, string(line))
 			continue
 		}
 		if col := checkUTF8(line); col > 0 {
@@ -126,7 +145,8 @@ func (r *CoNLLUReader) Next() bool {
 		}
 		id := line[sp[0].start:sp[0].end]
 		if bytes.IndexByte(id, '-') >= 0 || bytes.IndexByte(id, '.') >= 0 {
-			continue // multi-word token or empty node
+			sent.Lines = append(sent.Lines, string(line)) // multi-word token or empty node
+			continue
 		}
 		n, err := strconv.Atoi(string(id))
 		if err != nil {
@@ -149,6 +169,8 @@ func (r *CoNLLUReader) Next() bool {
 			}
 		}
 		s := string(line)
+		sent.Words = append(sent.Words, len(sent.Lines))
+		sent.Lines = append(sent.Lines, s)
 		for _, j := range [k]int{1, 2, otherCol, 5, labelCol} {
 			cells = append(cells, s[sp[j].start:sp[j].end])
 		}

@@ -33,10 +33,19 @@ func TestCoNLLU(t *testing.T) {
 	if s.Tokens[4][CoNLLUForm] != "mar" || s.Tokens[4][CoNLLULemma] != "mar" || s.Tokens[4][CoNLLUOtherPOS] != "NC" || s.Tokens[4][CoNLLUFeats] != "_" {
 		t.Errorf("tokens[4] = %q", s.Tokens[4])
 	}
+	// Every line of the sentence is kept for writing it back; the words are
+	// the lines whose ID is an integer.
+	lines := strings.Split(conlluSample, "\n")
+	require.NotNil(t, s.CoNLLU)
+	assert.Equal(t, lines[:11], s.CoNLLU.Lines)
+	assert.Equal(t, []int{3, 4, 6, 7, 9, 10}, s.CoNLLU.Words)
+	assert.Equal(t, 3, s.CoNLLU.LabelColumn)
+	assert.Equal(t, &CoNLLUSentence{Lines: lines[12:13], Words: []int{0}, LabelColumn: 3}, seqs[1].CoNLLU)
 	x, err := ReadCoNLLU("es.conllu", strings.NewReader(conlluSample), CoNLLUOptions{Label: XPOS})
 	require.NoError(t, err, "XPOS")
 	assert.Equal(t, []string{"V", "P", "SP", "DA", "NC", "Fp"}, x[0].Labels, "XPOS")
 	assert.Equal(t, "VERB", x[0].Tokens[0][CoNLLUOtherPOS], "XPOS")
+	assert.Equal(t, 4, x[0].CoNLLU.LabelColumn, "XPOS")
 	u, err := ReadCoNLLU("es.conllu", strings.NewReader(strings.ReplaceAll(conlluSample, "\tVERB\t", "\t_\t")), CoNLLUOptions{Unlabeled: true})
 	if err != nil || u[0].Labels != nil || len(u[0].Tokens) != 6 {
 		t.Errorf("unlabeled: %+v %v", u, err)

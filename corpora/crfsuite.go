@@ -13,15 +13,23 @@ import (
 // labeled files with the default line limit.
 type CRFsuiteOptions struct {
 	// Unlabeled makes every field an attribute; Sequence.Labels is nil. By
-	// default the first field is the label.
+	// default the first field is the label. Files in CRFsuite's own format
+	// always have the label field: read them unlabeled with IgnoreLabels.
 	Unlabeled bool
+	// IgnoreLabels reads the first field as the label field, as in every
+	// CRFsuite file, but does not require a label there: it may be empty
+	// (the line starts with a TAB) or hold anything, and Sequence.Labels is
+	// nil. This is how crfsuite tag reads its input when it does not
+	// evaluate, so that one file means the same to every model. Unlabeled
+	// takes precedence over it.
+	IgnoreLabels bool
 	// MaxLineBytes is the longest accepted line; 0 means DefaultMaxLineBytes.
 	MaxLineBytes int
 }
 
 // CRFsuiteReader reads CRFsuite attribute files: one position per line,
-// fields separated by TAB, the first field the label (taken verbatim), the
-// others attributes `name` or `name:value`, and a blank line between
+// fields separated by TAB, the first field the label (taken verbatim; see
+// [CRFsuiteOptions] for unlabeled input), the others attributes `name` or `name:value`, and a blank line between
 // sequences. In a name, `\:` stands for a colon and `\\` for a backslash, as
 // in CRFsuite; any other backslash sequence is an ErrSyntax error. The first
 // unescaped colon separates name and value; the value must be a finite float
@@ -62,7 +70,7 @@ func (r *CRFsuiteReader) Next() bool {
 			s.Attrs[t] = flat[start:e:e]
 			start = e
 		}
-		if !r.opts.Unlabeled {
+		if !r.opts.Unlabeled && !r.opts.IgnoreLabels {
 			s.Labels = labels
 		}
 		r.seq = s
@@ -98,7 +106,10 @@ func (r *CRFsuiteReader) Next() bool {
 		sp := splitExact(r.spans[:0], line, '\t')
 		r.spans = sp
 		s := string(line)
-		if !r.opts.Unlabeled {
+		switch {
+		case r.opts.IgnoreLabels && !r.opts.Unlabeled:
+			sp = sp[1:]
+		case !r.opts.Unlabeled:
 			if sp[0].start == sp[0].end || isBlank(line[sp[0].start:sp[0].end]) {
 				r.fail(1, errorf(ErrMissingLabel, "expected a label in the first field"))
 				return false

@@ -45,6 +45,31 @@ func TestCRFsuiteBasic(t *testing.T) {
 	assert.Equal(t, Attr{"b", 2}, un[0].Attrs[0][1], "unlabeled")
 }
 
+// TestCRFsuiteIgnoreLabels checks that IgnoreLabels reads the attributes
+// of a file exactly as the labeled reader does, whatever the label field
+// holds (a label, nothing, or a string that looks like an attribute), as
+// crfsuite tag reads its input, and leaves Labels nil.
+func TestCRFsuiteIgnoreLabels(t *testing.T) {
+	labeled := "B-NP\tw=He\tpos=PRP:0.5\nO\n\nI-NP\tz\n"
+	unknown := "\tw=He\tpos=PRP:0.5\nw=x:3\n\n \tz\n" // empty, attribute-like and blank labels
+	want, err := ReadCRFsuite("l", strings.NewReader(labeled), CRFsuiteOptions{})
+	require.NoError(t, err)
+	for _, in := range []string{labeled, unknown} {
+		got, err := ReadCRFsuite("i", strings.NewReader(in), CRFsuiteOptions{IgnoreLabels: true})
+		require.NoError(t, err, "%q", in)
+		require.Len(t, got, len(want), "%q", in)
+		for i := range want {
+			assert.Nil(t, got[i].Labels, "%q", in)
+			assert.Equal(t, want[i].Attrs, got[i].Attrs, "%q sequence %d", in, i)
+			assert.Equal(t, want[i].Line, got[i].Line, "%q sequence %d", in, i)
+		}
+	}
+	// Unlabeled takes precedence: the first field is an attribute.
+	un, err := ReadCRFsuite("u", strings.NewReader("a\tb\n"), CRFsuiteOptions{Unlabeled: true, IgnoreLabels: true})
+	require.NoError(t, err)
+	assert.Equal(t, [][]Attr{{{"a", 1}, {"b", 1}}}, un[0].Attrs)
+}
+
 func TestCRFsuiteRoundTrip(t *testing.T) {
 	want := []Sequence{
 		{Attrs: [][]Attr{{{"a:b", 1}, {`c\d`, 0.1}, {"e", -0.0}}, {}}, Labels: []string{"X", "Y:1"}},

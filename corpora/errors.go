@@ -28,8 +28,6 @@ var (
 	// chains (unknown target, two letters pointing to one, a cycle, or a
 	// word whose letters disagree on word_id or fold).
 	ErrBrokenChain = errors.New("corpora: broken next_id chain")
-	// ErrTokenizer: the third-party tokenizer failed on the input.
-	ErrTokenizer = errors.New("corpora: tokenizer failure")
 )
 
 // ParseError reports malformed input with its position, in the manner of

@@ -45,17 +45,17 @@ func ExampleNewCRFsuiteReader() {
 }
 
 func ExampleTokenize() {
-	toks, err := corpora.Tokenize("Don't panic—it's 東京!")
+	toks, err := corpora.Tokenize("Don't panic—it's 東京, “the U.S.”")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	for _, t := range toks {
-		fmt.Printf("%q[%d:%d] ", t.Text, t.Start, t.End)
+		fmt.Printf("%s[%d:%d] ", t.Form, t.Start, t.End)
 	}
 	fmt.Println()
 	// Output:
-	// "Don"[0:3] "'"[3:4] "t"[4:5] "panic"[6:11] "—"[11:14] "it"[14:16] "'"[16:17] "s"[17:18] "東"[19:22] "京"[22:25] "!"[25:26]
+	// Do[0:2] n't[2:5] panic[6:11] --[11:14] it[14:16] 's[16:18] 東[19:22] 京[22:25] ,[25:26] ``[27:30] the[30:33] U.S.[34:38] .[37:38] ''[38:41]
 }
 
 func ExampleGenerateSynthetic() {

@@ -88,6 +88,15 @@ func FuzzCRFsuite(f *testing.F) {
 		if unlabeled {
 			return
 		}
+		// Ignoring the labels reads the same attributes.
+		ign, err := ReadCRFsuite("f", bytes.NewReader(in), CRFsuiteOptions{IgnoreLabels: true, MaxLineBytes: fuzzMaxLine})
+		if err != nil || len(ign) != len(seqs) {
+			t.Fatalf("IgnoreLabels: %d sequences, %v", len(ign), err)
+		}
+		for i := range seqs {
+			require.Nil(t, ign[i].Labels)
+			require.Equal(t, seqs[i].Attrs, ign[i].Attrs, "IgnoreLabels attrs of sequence %d", i)
+		}
 		again, err := ReadCRFsuite("f", &buf, opts)
 		if err != nil || len(again) != len(seqs) {
 			t.Fatalf("round trip: %d sequences, %v\n%q", len(again), err, buf.String())

@@ -17,6 +17,9 @@ type Sequence struct {
 	Labels []string
 	// Line is the 1-based line number of the first position in its file.
 	Line int
+	// CoNLLU holds the sentence's lines as read, for CoNLL-U input (see
+	// [CoNLLUReader]); nil for other formats.
+	CoNLLU *CoNLLUSentence
 }
 
 // Len returns the number of positions T of s.

@@ -8,8 +8,11 @@ type TextOptions struct {
 	MaxLineBytes int
 }
 
-// TextReader reads raw text, one Sequence per line that has at least one
-// token: Tokens[t] = []string{word} with the words of [Tokenize], Labels nil.
+// TextReader reads raw text, one sentence per line, one Sequence per line
+// that has at least one token: Tokens[t] = []string{form} with the Penn
+// Treebank forms of the tokens of [Tokenize] (Token.Form: do n't, -LRB-,
+// quotes as doubled backquotes and apostrophes, as in the corpora models
+// are trained on), Labels nil.
 // Lines without a token are skipped. Gzip, CRLF, the line limit and the
 // scanner contract are as for [CoNLLReader]; invalid UTF-8 is an
 // ErrInvalidUTF8 error with its column. An input without any token is an
@@ -58,7 +61,7 @@ func (r *TextReader) Next() bool {
 		words := make([]string, len(toks))
 		s := Sequence{Tokens: make([][]string, len(toks)), Line: r.lr.line}
 		for t, tok := range toks {
-			words[t] = tok.Text
+			words[t] = tok.Form
 			s.Tokens[t] = words[t : t+1 : t+1]
 		}
 		r.seq = s
@@ -71,7 +74,8 @@ func (r *TextReader) Next() bool {
 func (r *TextReader) Sequence() Sequence { return r.seq }
 
 // Offsets returns the tokens of the last line read by Next, with byte offsets
-// into that line (without its line break).
+// into that line (without its line break): Sequence().Tokens[t][0] is
+// Offsets()[t].Form.
 func (r *TextReader) Offsets() []Token { return r.toks }
 
 // Err returns the first error met, nil at a clean end of input.

@@ -53,6 +53,10 @@ type Example struct {
 	Text   []string    // what to print back for each position: the first column, the first attribute, or the letter
 	File   string      // name of the input, for error messages
 	Line   int         // line of the first position in its file
+	// CoNLLU holds a CoNLL-U sentence's lines as read (comments,
+	// multiword tokens, empty nodes, every column), for writing it back
+	// with new labels; nil for other formats.
+	CoNLLU *corpora.CoNLLUSentence
 }
 
 // Len returns the number of positions.
@@ -102,7 +106,7 @@ func FromSequence(file string, s corpora.Sequence) Example {
 		}
 		return ex
 	}
-	ex := Example{Tokens: s.Tokens, Labels: s.Labels, Text: make([]string, len(s.Tokens)), File: file, Line: s.Line}
+	ex := Example{Tokens: s.Tokens, Labels: s.Labels, Text: make([]string, len(s.Tokens)), File: file, Line: s.Line, CoNLLU: s.CoNLLU}
 	if ex.Tokens == nil {
 		ex.Tokens = [][]string{}
 	}
@@ -134,7 +138,7 @@ const EmbeddedPrefix = "embedded:"
 // Options selects how Read and ReadFile read their input.
 type Options struct {
 	Format  Format
-	Labeled bool  // whether the input carries labels (Text input never does)
+	Labeled bool  // whether labels are read (Text input has none; unlabeled CRFsuite input skips its label field)
 	Folds   []int // OCR folds to keep; nil keeps all
 }
 
@@ -238,7 +242,10 @@ func NewReader(name string, r io.Reader, opts Options) (*Reader, error) {
 		sr.next, sr.seq = tr.Next, tr.Sequence
 		sr.err = tr.Err
 	case CRFsuite:
-		cr := corpora.NewCRFsuiteReader(name, r, corpora.CRFsuiteOptions{Unlabeled: !labeled})
+		// A CRFsuite file always has its label field: unlabeled reading
+		// ignores it (empty or not), as crfsuite tag does, so that one file
+		// means the same to a CRFsuite model and to ours.
+		cr := corpora.NewCRFsuiteReader(name, r, corpora.CRFsuiteOptions{IgnoreLabels: !labeled})
 		sr.next, sr.seq = cr.Next, cr.Sequence
 		sr.err = cr.Err
 	case OCR:

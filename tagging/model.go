@@ -1,9 +1,3 @@
-// Package tagging loads a model of this toolkit or of a peer toolkit
-// (CRFsuite, CRF++, Wapiti; package peer), telling them apart by their magic
-// bytes, dispatches decoding to the right tagger, and streams tagged output
-// in the formats of tagger tag (CoNLL columns, word/TAG lines, JSON lines).
-// It is the glue between dataset, chain and peer that cmd/tagger wires to
-// flags.
 package tagging
 
 import (
@@ -120,12 +114,14 @@ func PeerFormat(m peer.Model) dataset.Format {
 	return dataset.CoNLL
 }
 
-// PeerLabeled reports how a peer model's input is read: CRFsuite attribute
-// files always start with a label field (as crfsuite tag reads them); CRF++
-// and Wapiti templates see every column of unlabeled input, as crf_test and
-// wapiti label do, and only evaluation strips the last column as the label.
+// PeerLabeled reports how a peer model's input is read: labeled only for
+// evaluation. CRF++ and Wapiti templates see every column of unlabeled
+// input, as crf_test and wapiti label do, and only evaluation strips the
+// last column as the label; CRFsuite attribute files always start with a
+// label field, which unlabeled reading skips whatever it holds (empty
+// included), as crfsuite tag does and as for models of this toolkit.
 func PeerLabeled(m peer.Model, eval bool) bool {
-	return eval || m.Format() == peer.FormatCRFsuite
+	return eval
 }
 
 // PeerSequence converts an example back to the sequence the peer taggers

@@ -6,14 +6,16 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 )
 
 // Output formats of Stream.
 const (
-	CoNLL = "conll" // the input columns plus the predicted label
+	CoNLL = "conll" // the input columns plus the predicted label (CoNLL-U input: CoNLL-U, the label column replaced)
 	Slash = "slash" // one line per sequence: word/TAG word/TAG ...
 	JSON  = "json"  // one JSON object per line
 )
@@ -123,6 +125,10 @@ func fmtProb(p float64) string { return strconv.FormatFloat(p, 'f', 4, 64) }
 func tokenMarginal(d *chain.Decoding, L, t, y int) float64 { return d.Marginal[t*L+y] }
 
 func writeTagCoNLL(w *bufio.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, o *StreamOptions) {
+	if ex.CoNLLU != nil {
+		writeTagCoNLLU(w, labels, ex.CoNLLU, d, o)
+		return
+	}
 	L := len(labels)
 	for k, path := range d.Paths {
 		switch {
@@ -152,6 +158,63 @@ func writeTagCoNLL(w *bufio.Writer, labels []string, ex *dataset.Example, d *cha
 		}
 		w.WriteByte('\n')
 	}
+}
+
+// writeTagCoNLLU writes a CoNLL-U sentence back as it was read (comments,
+// multiword-token ranges, empty nodes and every column) with the predicted
+// label in its label column, followed by a blank line: valid CoNLL-U
+// whatever the options. The n-best and probability lines of conll output
+// are comment lines before the sentence's own, and a token's marginal is a
+// Marginal=P entry of its MISC column.
+func writeTagCoNLLU(w *bufio.Writer, labels []string, s *corpora.CoNLLUSentence, d *chain.Decoding, o *StreamOptions) {
+	L := len(labels)
+	for k, path := range d.Paths {
+		switch {
+		case o.Decode.N > 1:
+			fmt.Fprintf(w, "# nbest %d prob %s\n", k+1, fmtProb(d.Probs[k]))
+		case o.Marginals:
+			fmt.Fprintf(w, "# prob %s\n", fmtProb(d.Probs[k]))
+		}
+		t := 0
+		for i, line := range s.Lines {
+			if t >= len(path) || s.Words[t] != i {
+				w.WriteString(line)
+				w.WriteByte('\n')
+				continue
+			}
+			misc := ""
+			if o.Marginals {
+				misc = "Marginal=" + fmtProb(tokenMarginal(d, L, t, path[t]))
+			}
+			writeCoNLLUWord(w, line, s.LabelColumn, labels[path[t]], misc)
+			t++
+		}
+		w.WriteByte('\n')
+	}
+}
+
+// writeCoNLLUWord writes a word line of 10 TAB-separated columns with
+// column col replaced by label and, if misc is not empty, misc added to the
+// MISC column (which "_" means empty).
+func writeCoNLLUWord(w *bufio.Writer, line string, col int, label, misc string) {
+	const miscCol = 9
+	for c := 0; c <= miscCol; c++ {
+		cell, rest, _ := strings.Cut(line, "\t")
+		line = rest
+		if c > 0 {
+			w.WriteByte('\t')
+		}
+		switch {
+		case c == col:
+			cell = label
+		case c == miscCol && misc != "" && cell == "_":
+			cell = misc
+		case c == miscCol && misc != "":
+			cell += "|" + misc
+		}
+		w.WriteString(cell)
+	}
+	w.WriteByte('\n')
 }
 
 func writeTagSlash(w *bufio.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, o *StreamOptions) {

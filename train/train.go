@@ -283,6 +283,14 @@ func (o *Options) defaults() Options {
 	return r
 }
 
+// Validate reports the first option that makes no sense whatever the
+// data: a negative, NaN or infinite penalty, tolerance or screening
+// setting, sum-form penalties without an L2 term, a negative count, an
+// unknown solver or screening rule. Zero values are valid (they mean the
+// defaults). Train, Path and CrossValidate check the same; call Validate
+// to refuse bad options before reading any data.
+func (o Options) Validate() error { return o.validate() }
+
 func (o *Options) validate() error {
 	for _, v := range []struct {
 		name string
@@ -295,8 +303,8 @@ func (o *Options) validate() error {
 	if o.SumForm && o.C2 == 0 {
 		return errors.New("train: c2 must be > 0 (the duality gap and the screening rules need an L2 term)")
 	}
-	if o.MaxIter < 0 || o.Memory < 0 || o.Period < 0 {
-		return errors.New("train: max-iter, memory and period must be >= 0")
+	if o.MaxIter < 0 || o.Memory < 0 || o.Period < 0 || o.Threads < 0 {
+		return errors.New("train: max-iter, memory, period and threads must be >= 0")
 	}
 	switch o.Solver {
 	case "", SolverFull, SolverWorkingSet:

@@ -1,30 +1,59 @@
 package main
 
 import (
+	"flag"
+	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sparsetag/sparsetag/internal/paperbench"
+	"github.com/sparsetag/sparsetag/train"
 )
 
+// benchSuites are the suites of tagger bench.
+var benchSuites = []struct {
+	name, short string
+	run         func(e *env, args []string) error
+}{
+	{"paper", "the paper's table: regularization paths with and without each screening rule", runBenchPaper},
+	{"screen", "single solves at fixed beta/beta_max, with and without screening", runBenchScreen},
+	{"train", "the working-set and full solvers on the same sum-form problems", runBenchTrain},
+}
+
 func runBench(e *env, args []string) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" {
-		return usagef("want a suite name: tagger bench paper|screen|train [flags]")
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		printBenchUsage(e)
+		return flag.ErrHelp
 	}
-	if args[0] == "-h" || args[0] == "--help" {
-		args = append([]string{"paper"}, args...)
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return usagef("want a suite name: tagger bench paper|screen|train [flags] (tagger bench -h lists them)")
 	}
-	if args[0] == "screen" {
-		return runBenchScreen(e, args[1:])
+	for _, s := range benchSuites {
+		if s.name == args[0] {
+			return s.run(e, args[1:])
+		}
 	}
-	if args[0] == "train" {
-		return runBenchTrain(e, args[1:])
+	return usagef("unknown suite %q (want paper, screen or train)", args[0])
+}
+
+// printBenchUsage lists the suites of bench, then the usage and flags of
+// each.
+func printBenchUsage(e *env) {
+	fmt.Fprintf(e.stderr, "usage: tagger bench SUITE [flags]\n\nsuites:\n")
+	for _, s := range benchSuites {
+		fmt.Fprintf(e.stderr, "  %-7s %s\n", s.name, s.short)
 	}
-	if args[0] != "paper" {
-		return usagef("unknown suite %q (want paper, screen or train)", args[0])
+	for _, s := range benchSuites {
+		fmt.Fprintf(e.stderr, "\n")
+		_ = s.run(e, []string{"-h"}) // prints the suite's usage and flags
 	}
+}
+
+// runBenchPaper is "tagger bench paper": the paper's table.
+func runBenchPaper(e *env, args []string) error {
 	var bf paperbench.PaperConfig
 	var data, rules string
 	fs := newFlagSet(e, "bench paper", "[flags]",
@@ -43,12 +72,23 @@ func runBench(e *env, args []string) error {
 	fs.IntVar(&bf.MaxIter, "max-iter", 1000, "maximum number of iterations per beta")
 	fs.StringVar(&bf.Out, "out", "", "write the paper's figures per data set as PNG into `dir`")
 	fs.StringVar(&bf.JSON, "json", "", "write one row per (data, rule) as JSON to `file` (rewritten after every data set)")
-	pos, err := parseFlags(fs, args[1:])
+	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 {
 		return usagef("bench paper takes no files")
+	}
+	if err := firstError(
+		checkPositive("alpha", bf.Alpha),
+		checkRange("betas", bf.Betas, 1, maxBetas),
+		checkPositive("epsilon", bf.Epsilon),
+		checkNonNegative("gamma", bf.Gamma),
+		checkNonNegative("pinsker-gamma", bf.PGamma),
+		checkThreads(bf.Threads),
+		checkAtLeast("max-iter", bf.MaxIter, 1),
+	); err != nil {
+		return err
 	}
 	if err := checkOutputs(output{flag: "--out", path: bf.Out, dir: true}, output{flag: "--json", path: bf.JSON}); err != nil {
 		return err
@@ -81,6 +121,17 @@ func runBenchScreen(e *env, args []string) error {
 	if len(pos) != 0 {
 		return usagef("bench screen takes no files")
 	}
+	cfg.Data, cfg.Rules = paperbench.SplitList(data), paperbench.SplitList(rules)
+	if err := firstError(
+		checkBenchData(cfg.Data),
+		checkScreenRules(cfg.Rules),
+		checkFraction("scale", cfg.Scale),
+		checkPositive("epsilon", cfg.Epsilon),
+		checkThreads(cfg.Threads),
+		checkAtLeast("max-iter", cfg.MaxIter, 1),
+	); err != nil {
+		return err
+	}
 	for _, s := range paperbench.SplitList(ratios) {
 		r, err := strconv.ParseFloat(s, 64)
 		if err != nil || !(r > 0 && r <= 1) {
@@ -88,7 +139,9 @@ func runBenchScreen(e *env, args []string) error {
 		}
 		cfg.Ratios = append(cfg.Ratios, r)
 	}
-	cfg.Data, cfg.Rules = paperbench.SplitList(data), paperbench.SplitList(rules)
+	if len(cfg.Ratios) == 0 {
+		return usagef("--ratios must not be empty")
+	}
 	return paperbench.Screen(e.ctx, cfg, e.stdout)
 }
 
@@ -118,23 +171,72 @@ func runBenchTrain(e *env, args []string) error {
 	if len(pos) != 0 {
 		return usagef("bench train takes no files")
 	}
-	if err := checkOutputs(output{flag: "--json", path: jsonOut}); err != nil {
-		return err
-	}
 	for _, s := range paperbench.SplitList(threads) {
 		t, err := strconv.Atoi(s)
-		if err != nil || t < 1 {
+		if err != nil {
 			return usagef("bad thread count %q", s)
+		}
+		if err := checkThreads(t); err != nil {
+			return err
 		}
 		cfg.Threads = append(cfg.Threads, t)
 	}
 	cfg.Data, cfg.Budget = paperbench.SplitList(data), budget
+	if err := firstError(
+		checkBenchData(cfg.Data),
+		checkFraction("scale", cfg.Scale),
+		checkNonNegative("c1", cfg.C1),
+		checkPositive("c2", cfg.C2),
+		checkPositive("epsilon", cfg.Epsilon),
+		checkAtLeast("target-iter", cfg.TargetIter, 1),
+		checkAtLeast("max-iter", cfg.MaxIter, 1),
+		checkAtLeast("runs", cfg.Runs, 1),
+	); err != nil {
+		return err
+	}
+	if len(cfg.Threads) == 0 {
+		return usagef("--threads must not be empty")
+	}
+	if budget < 0 {
+		return usagef("--budget %v: want >= 0 (0: none)", budget)
+	}
+	if err := checkOutputs(output{flag: "--json", path: jsonOut}); err != nil {
+		return err
+	}
+	cfg.Log = e.stderr
 	rows, err := paperbench.Train(e.ctx, cfg, e.stdout)
 	if err != nil {
 		return err
 	}
 	if jsonOut != "" {
 		return paperbench.WriteJSON(jsonOut, map[string]any{"rows": rows})
+	}
+	return nil
+}
+
+// checkBenchData refuses an empty list or a name that
+// paperbench.LoadBenchData does not know.
+func checkBenchData(names []string) error {
+	if len(names) == 0 {
+		return usagef("--data must not be empty")
+	}
+	for _, n := range names {
+		if n != "conll" && !slices.Contains(paperbench.Builtin, n) {
+			return usagef("unknown --data %q (want %s or conll)", n, strings.Join(paperbench.Builtin, ", "))
+		}
+	}
+	return nil
+}
+
+// checkScreenRules refuses an empty list or an unknown screening rule.
+func checkScreenRules(rules []string) error {
+	if len(rules) == 0 {
+		return usagef("--rules must not be empty")
+	}
+	for _, r := range rules {
+		if err := (train.Options{Screen: train.ScreenRule(r)}).Validate(); err != nil || r == "" {
+			return usagef("unknown --rules entry %q (want none, pinsker, paper or both)", r)
+		}
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math"
+
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/internal/paperbench"
 )
@@ -25,8 +27,8 @@ func runDemo(e *env, args []string) error {
 	if len(pos) != 0 {
 		return usagef("demo takes no files: it uses the embedded OCR data")
 	}
-	if cfg.Betas < 1 || !(cfg.MinRatio > 0 && cfg.MinRatio <= 1) || !(cfg.Epsilon > 0) || cfg.Show < 0 {
-		return usagef("want --betas >= 1, 0 < --min-ratio <= 1, --epsilon > 0, --show >= 0")
+	if cfg.Betas < 1 || cfg.Betas > maxBetas || !(cfg.MinRatio > 0 && cfg.MinRatio <= 1) || !(cfg.Epsilon > 0) || math.IsInf(cfg.Epsilon, 1) || cfg.Show < 0 {
+		return usagef("want 1 <= --betas <= %d, 0 < --min-ratio <= 1, finite --epsilon > 0, --show >= 0", maxBetas)
 	}
 	if cfg.TrainFolds, err = dataset.ParseFolds(cfg.FoldNames[0]); err != nil {
 		return usageError{err}

@@ -16,7 +16,8 @@ const evalUsage = `[flags] [LABELED-FILE]
 Tags every sequence of LABELED-FILE (standard input when it is "-" or
 missing) and compares with its labels: token accuracy and, for chunk
 labels, conlleval-style chunk scores. The input is streamed: memory is
-bounded by a batch of sequences, not by the input's size.
+bounded by a batch of sequences, not by the input's size. Input without
+any sequence is an error (exit status 1): there is nothing to score.
 
 --model may also name a CRFsuite, CRF++ or Wapiti model (see tagger tag -h);
 the input is then read in the format the model reads, the last column (or,
@@ -40,8 +41,8 @@ func runEval(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if threads < 1 {
-		return usagef("--threads must be at least 1, got %d", threads)
+	if err := firstError(df.check(labeledFormats), checkThreads(threads)); err != nil {
+		return err
 	}
 	m, err := tagging.Load(modelPath)
 	if err != nil {
@@ -64,12 +65,12 @@ func runEval(e *env, args []string) error {
 	}
 	r, closeInput, err := openExamples(e.ctx, input, df, true, e.stdin)
 	if err != nil {
-		return err
+		return evalInputError(err, input)
 	}
 	defer closeInput()
 	ev, err := dataset.EvaluateStream(r, threads, dataset.DefaultBatch, m.TagFunc(threads))
 	if err != nil {
-		return err
+		return evalInputError(err, input)
 	}
 	return writeEval(e, ev)
 }

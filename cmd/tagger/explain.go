@@ -52,6 +52,9 @@ func runExplain(e *env, args []string) error {
 	if top < 0 {
 		return usagef("--top must be >= 0, got %d", top)
 	}
+	if err := df.check(taggedFormats); err != nil {
+		return err
+	}
 	m, err := tagging.Load(modelPath)
 	if err != nil {
 		return err

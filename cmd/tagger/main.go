@@ -16,6 +16,7 @@
 //	convert write a CRFsuite model (or an old model file) as a model of this toolkit
 //	path    solve a regularization path over beta with safe screening
 //	bench   timing suites: tagger bench paper (the paper's table), tagger bench screen, tagger bench train (working-set vs full solver)
+//	version print the module version and the Go version (also tagger --version)
 //
 // Examples:
 //
@@ -169,6 +170,7 @@ var commands = []command{
 	{"convert", "write a CRFsuite model as a model of this toolkit that tags exactly as it does", runConvert},
 	{"path", "solve a regularization path over beta with safe screening", runPath},
 	{"bench", "timing suites: bench paper (the paper's table), bench screen (fixed beta), bench train (solvers)", runBench},
+	{"version", "print the module version and the Go version (also --version)", runVersion},
 }
 
 // usageError marks errors that should exit with status 2.
@@ -190,6 +192,9 @@ func runEnv(e *env, args []string) int {
 			return 2
 		}
 		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands {
 		if c.name != args[0] {

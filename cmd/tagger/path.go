@@ -2,10 +2,12 @@ package main
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/internal/paperbench"
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // pathFlags are the options of path.
@@ -47,6 +49,9 @@ func runPath(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := pf.validate(); err != nil {
+		return err
+	}
 	if err := checkOutputs(output{flag: "--report", path: pf.Report}, output{flag: "--out", path: pf.Out, dir: true},
 		output{flag: "--cpuprofile", path: pf.cpuprof}); err != nil {
 		return err
@@ -56,12 +61,6 @@ func runPath(e *env, args []string) error {
 		return err
 	}
 	defer stop()
-	if pf.Betas < 1 {
-		return usagef("--betas must be >= 1")
-	}
-	if !(pf.MinRatio > 0 && pf.MinRatio <= 1) {
-		return usagef("--min-ratio must be in (0, 1]")
-	}
 	var ds *paperbench.Data
 	switch {
 	case pf.data != "" && len(pos) != 0:
@@ -83,4 +82,31 @@ func runPath(e *env, args []string) error {
 		}
 	}
 	return paperbench.Path(e.ctx, ds, pf.PathConfig, e.stdout)
+}
+
+// validate checks the flags of path before any data is read or made.
+func (pf *pathFlags) validate() error {
+	if pf.data != "" && !slices.Contains(paperbench.Builtin, pf.data) {
+		return usagef("unknown --data %q (want %s)", pf.data, strings.Join(paperbench.Builtin, ", "))
+	}
+	err := firstError(
+		pf.dataFlags.check(labeledFormats),
+		checkAtLeast("min-freq", pf.minFreq, 0),
+		checkFraction("scale", pf.scale),
+		checkPositive("alpha", pf.Alpha),
+		checkRange("betas", pf.Betas, 1, maxBetas),
+		checkFraction("min-ratio", pf.MinRatio),
+		checkPositive("epsilon", pf.Epsilon),
+		checkNonNegative("gamma", pf.Gamma),
+		checkThreads(pf.Threads),
+		checkAtLeast("max-iter", pf.MaxIter, 1),
+	)
+	if err != nil {
+		return err
+	}
+	op := train.Options{Screen: train.ScreenRule(pf.Screen), Solver: train.Solver(pf.Solver)}
+	if err := op.Validate(); err != nil {
+		return usageError{err}
+	}
+	return nil
 }

@@ -62,8 +62,8 @@ func (tf *trainFlags) checkSelect() error {
 		return usagef("--select does not combine with --valid, --checkpoint or --init")
 	case tf.c1 == 0:
 		return usagef("--select needs --c1 > 0 (with --c2 it fixes the L1/L2 ratio; the path varies the penalty)")
-	case tf.betas < 2 || !(tf.selectFloor > 0 && tf.selectFloor < 1):
-		return usagef("--select needs --betas >= 2 and 0 < --select-floor < 1")
+	case tf.betas < 2 || tf.betas > maxBetas || !(tf.selectFloor > 0 && tf.selectFloor < 1):
+		return usagef("--select needs 2 <= --betas <= %d and 0 < --select-floor < 1", maxBetas)
 	case tf.patience < 1:
 		return usagef("--patience must be >= 1")
 	}

@@ -23,16 +23,22 @@ type tagFlags struct {
 	marginals bool
 	forced    bool
 	threads   int
+	memLimit  string
 }
 
 const tagUsage = `[flags] [FILE]
 
 Labels every sequence of FILE (standard input when FILE is "-" or missing)
 and writes it to standard output as soon as it is tagged, in input order:
-memory is bounded by a batch of sequences, not by the input's size.
+memory is bounded by a batch of sequences, not by the input's size. Input
+without any sequence (an empty file or standard input) gives empty output
+and exit status 0, as for every peer tagger.
 
   --output conll  the input columns plus the predicted label, a blank line
-                  after each sequence
+                  after each sequence; for --format conllu, the input's
+                  CoNLL-U lines (comments, multiword tokens, empty nodes,
+                  all 10 columns) with the label column set to the
+                  prediction: valid CoNLL-U
   --output slash  one line per sequence: word/TAG word/TAG ...
   --output json   one JSON object per line: tokens, labels, marginals (of
                   each chosen label), prob (of the sequence), score, and
@@ -43,8 +49,9 @@ conll output as N blocks per sequence, each after a line "# nbest K prob P";
 in slash output as N lines per sequence, each ending with a tab and P, and a
 blank line after each sequence.
 --marginals adds the marginal probability of each token's label (a column in
-conll output, word/TAG/P in slash output) and, in conll output, a line
-"# prob P" with the sequence probability.
+conll output, Marginal=P in the MISC column of CoNLL-U, word/TAG/P in slash
+output) and, in conll output, a line "# prob P" with the sequence
+probability.
 --bio forbids impossible BIO (IOB2) transitions: O -> I-X, a sequence
 starting with I-X, and B-X or I-X -> I-Y.
 --forced reads the input as labeled (column formats and crfsuite): where the
@@ -55,10 +62,19 @@ With --bio or --forced, probabilities are conditional on the constraints.
 --model may also name a model trained by CRFsuite, CRF++ (binary or text) or
 Wapiti (text), gzipped or not; its format is detected and it tags exactly as
 the toolkit's own tagger does. A CRFsuite model reads CRFsuite attribute
-files (label first, as crfsuite tag reads them: --format crfsuite is
-implied); CRF++ and Wapiti models read CoNLL-style columns with every column
-passed to the model's own templates. --nbest and --marginals work with peer
-models; --bio and --forced do not.`
+files (--format crfsuite is implied); CRF++ and Wapiti models read
+CoNLL-style columns with every column passed to the model's own templates.
+--nbest and --marginals work with peer models; --bio and --forced do not.
+A CRFsuite attribute file means the same to every model: its first field is
+the label field, as crfsuite tag reads it, ignored (it may be empty) except
+by --forced; the attributes follow.
+
+--format text reads one sentence per line and tokenizes it as the Penn
+Treebank (CoNLL-2000, WSJ) is tokenized: 1.8, 9:30 and U.S. stay whole,
+$5.50 is $ 5.50, don't is do n't, quotes become doubled backquotes and
+apostrophes, the final period is split off. It gives the model only the
+words: a model whose template reads other columns (POS tags) needs CoNLL
+input with those columns.`
 
 func runTag(e *env, args []string) error {
 	var tf tagFlags
@@ -73,6 +89,7 @@ func runTag(e *env, args []string) error {
 	fs.BoolVar(&tf.marginals, "marginals", false, "also print each token's label probability and the sequence probability")
 	fs.BoolVar(&tf.forced, "forced", false, "fix the labels given in the label column (\"_\" or \"?\": free) and decode the rest")
 	fs.IntVar(&tf.threads, "threads", runtime.GOMAXPROCS(0), "tag on `N` goroutines (output order is input order)")
+	fs.StringVar(&tf.memLimit, "memory-limit", "auto", "refuse an --nbest whose decoder needs more than `size` for sequences of 1000 tokens, and longer sequences beyond it (e.g. 800M, 4G; 0: no limit; auto: half of the machine's RAM)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -89,8 +106,12 @@ func runTag(e *env, args []string) error {
 	if tf.nbest < 1 {
 		return usagef("--nbest must be at least 1, got %d", tf.nbest)
 	}
-	if tf.threads < 1 {
-		return usagef("--threads must be at least 1, got %d", tf.threads)
+	if err := firstError(tf.dataFlags.check(taggedFormats), checkThreads(tf.threads)); err != nil {
+		return err
+	}
+	limit, err := tagMemoryLimit(tf.memLimit)
+	if err != nil {
+		return err
 	}
 	if tf.forced && (tf.format == "ocr" || tf.format == "text") {
 		return usagef("--forced needs a label column: use it with conll, conllu or crfsuite input, not %s", tf.format)
@@ -104,6 +125,11 @@ func runTag(e *env, args []string) error {
 	}
 	var opt chain.DecodeOptions
 	opt.N = tf.nbest
+	maxBytes, maxLen, err := nbestMaxBytes(tf.nbest, len(m.Labels()), tf.threads, limit)
+	if err != nil {
+		return err
+	}
+	opt.MaxBytes = maxBytes
 	opt.Posterior = tf.marginals || tf.output == "json"
 	// OCR input always carries its letters; other formats are read as
 	// labeled only for --forced.
@@ -123,6 +149,9 @@ func runTag(e *env, args []string) error {
 		if err := checkFormat(tf.format, m.Ours.Encoder.Kind()); err != nil {
 			return err
 		}
+		if err := checkColumns(tf.format, m.Ours.Encoder.Template()); err != nil {
+			return err
+		}
 		if tf.bio {
 			if !chain.HasChunkLabels(m.Ours.Labels) {
 				return fmt.Errorf("--bio: the labels of %s are not BIO chunk tags (B-X, I-X, O): %s",
@@ -133,14 +162,14 @@ func runTag(e *env, args []string) error {
 	}
 	r, closeInput, err := openExamples(e.ctx, input, tf.dataFlags, labeled, e.stdin)
 	if err != nil {
-		return err
+		return tagInputError(err, tf.format) // OCR input is read here, whole
 	}
 	defer closeInput()
 	so := tagging.StreamOptions{Output: tf.output, Decode: opt, Marginals: tf.marginals, Threads: tf.threads}
 	if tf.forced {
 		so.Fixer = dataset.NewLabelFixer(m.Ours.Labels, dataset.InputName(input))
 	}
-	return tagging.Stream(e.stdout, m, r, so)
+	return nbestError(tagInputError(tagging.Stream(e.stdout, m, r, so), tf.format), tf.nbest, maxLen)
 }
 
 // inputArg returns the input named by the positional arguments: "-"

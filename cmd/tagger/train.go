@@ -107,6 +107,9 @@ func runTrain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := tf.validate(pos); err != nil {
+		return err
+	}
 	if err := tf.checkOutputs(); err != nil {
 		return err
 	}
@@ -115,18 +118,6 @@ func runTrain(e *env, args []string) error {
 		return err
 	}
 	defer stop()
-	if len(pos) != 1 {
-		return usagef("want exactly one training file, got %d (see tagger train -h)", len(pos))
-	}
-	if (tf.c1 >= 0) != (tf.c2 >= 0) {
-		return usagef("--c1 and --c2 go together")
-	}
-	if tf.resume && tf.ckpt == "" {
-		return usagef("--resume needs --checkpoint FILE")
-	}
-	if tf.memory < 1 || tf.ckptEvery < 1 {
-		return usagef("--memory and --checkpoint-every must be >= 1")
-	}
 	_, err = trainModel(e, pos[0], &tf)
 	return err
 }
@@ -191,6 +182,9 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 		if err != nil {
 			return nil, err
 		}
+		if err := m.CheckInitFrom(old); err != nil {
+			return nil, usagef("--init %s does not fit the training data: %v", tf.init, err)
+		}
 		op.Init = m.InitFrom(old)
 	}
 	early, err := tf.earlyStop(e, m)
@@ -200,7 +194,7 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 	if early != nil {
 		op.Monitor, op.MonitorEvery = early.Monitor, tf.validEach
 	}
-	progressFn, finish := progress.New(e.stderr, tf.quiet, tf.maxIter, tf.epsilon)
+	progressFn, finish := progress.New(e.stderr, tf.quiet, tf.maxIter, tf.epsilon, tf.relEpsilon)
 	op.Progress = progressFn
 	if tf.memprof != "" {
 		op.Progress = progress.Chain(op.Progress, progress.HeapProfiler(tf.memprof))
@@ -337,8 +331,19 @@ func startCPUProfile(path string) (stop func(), err error) {
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
-// options returns the training options of the flags.
+// options returns the training options of the flags and tunes the
+// garbage collector for training under --memory-limit.
 func (tf *trainFlags) options() (train.Options, error) {
+	op, err := tf.trainOptions()
+	if err != nil {
+		return op, err
+	}
+	memlimit.SetTrainingGC(op.MemoryLimit)
+	return op, nil
+}
+
+// trainOptions returns the training options of the flags.
+func (tf *trainFlags) trainOptions() (train.Options, error) {
 	op := train.Options{
 		Alpha: tf.alpha, Beta: tf.beta, BetaRatio: tf.betaRatio,
 		Epsilon: tf.epsilon, RelEpsilon: tf.relEpsilon, Delta: tf.delta, MaxIter: tf.maxIter, Threads: tf.threads,
@@ -352,6 +357,62 @@ func (tf *trainFlags) options() (train.Options, error) {
 		return op, usagef("--memory-limit: %v", err)
 	}
 	op.MemoryLimit = limit
-	memlimit.SetTrainingGC(limit)
 	return op, nil
+}
+
+// validate checks the flags and arguments of train before any file is
+// read or written: every value that makes no sense is a usage error that
+// names its flag. The library checks the options themselves
+// (train.Options.Validate); the flags whose 0 would silently mean the
+// library's default (--alpha, --beta-ratio, --max-iter) must be positive.
+func (tf *trainFlags) validate(pos []string) error {
+	if len(pos) != 1 {
+		return usagef("want exactly one training file, got %d (see tagger train -h)", len(pos))
+	}
+	for _, c := range []struct {
+		flag string
+		x    float64
+	}{{"c1", tf.c1}, {"c2", tf.c2}} {
+		if c.x != -1 && checkNonNegative(c.flag, c.x) != nil {
+			return usagef("--%s %v: want a finite number >= 0 (-1, the default: not used)", c.flag, c.x)
+		}
+	}
+	if (tf.c1 >= 0) != (tf.c2 >= 0) {
+		return usagef("--c1 and --c2 go together")
+	}
+	if tf.resume && tf.ckpt == "" {
+		return usagef("--resume needs --checkpoint FILE")
+	}
+	if err := firstError(
+		tf.dataFlags.check(labeledFormats),
+		checkFolds("valid-folds", tf.validFold),
+		checkPositive("alpha", tf.alpha),
+		checkNonNegative("beta", tf.beta),
+		checkPositive("beta-ratio", tf.betaRatio),
+		checkNonNegative("epsilon", tf.epsilon),
+		checkNonNegative("rel-epsilon", tf.relEpsilon),
+		checkNonNegative("delta", tf.delta),
+		checkAtLeast("max-iter", tf.maxIter, 1),
+		checkThreads(tf.threads),
+		checkAtLeast("min-freq", tf.minFreq, 0),
+		checkRange("memory", tf.memory, 1, maxLBFGSMemory),
+		checkAtLeast("checkpoint-every", tf.ckptEvery, 1),
+		checkAtLeast("patience", tf.patience, 1),
+		checkAtLeast("valid-every", tf.validEach, 1),
+	); err != nil {
+		return err
+	}
+	if tf.selectDev != "" || tf.selectFolds != 0 {
+		if err := tf.checkSelect(); err != nil {
+			return err
+		}
+	}
+	op, err := tf.trainOptions()
+	if err != nil {
+		return err
+	}
+	if err := op.Validate(); err != nil {
+		return usageError{err}
+	}
+	return nil
 }

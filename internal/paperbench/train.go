@@ -24,6 +24,9 @@ type TrainConfig struct {
 	MaxIter    int
 	Budget     time.Duration // per solve; a solve that exceeds it stops ("monitor")
 	Runs       int           // repetitions of each (full, working-set) pair
+	// Log, when not nil, gets the number of solves and a bound on the
+	// total time up front, then a line per finished solve (trainProgress).
+	Log io.Writer
 }
 
 // TrainRow is one solve of the benchmark.
@@ -77,6 +80,7 @@ func timeTo(r TrainRow, target float64) float64 {
 // returns the rows (for JSON).
 func Train(ctx context.Context, cfg TrainConfig, w io.Writer) ([]TrainRow, error) {
 	var rows []TrainRow
+	tp := newTrainProgress(cfg)
 	for _, name := range cfg.Data {
 		ds, err := LoadBenchData(name, cfg.Scale)
 		if err != nil {
@@ -93,6 +97,7 @@ func Train(ctx context.Context, cfg TrainConfig, w io.Writer) ([]TrainRow, error
 					if err != nil {
 						return rows, err
 					}
+					tp.done(row, run)
 					if k == 0 && run == 0 {
 						target = tgt
 						row.SecToTarget = timeTo(row, target)
@@ -196,4 +201,47 @@ func secs(s float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f", s)
+}
+
+// trainProgress reports the progress of Train on cfg.Log: up front, the
+// number of solves and, with a budget, a bound on the total time (each
+// solve stops at the first check after cfg.Budget, every 5 iterations,
+// so a solve may overrun it by a few iterations; loading the data comes
+// on top); then one line per finished solve with the time spent and the
+// bound on the time left.
+type trainProgress struct {
+	w      io.Writer
+	budget time.Duration
+	total  int
+	n      int
+	t0     time.Time
+}
+
+func newTrainProgress(cfg TrainConfig) *trainProgress {
+	tp := &trainProgress{w: cfg.Log, budget: cfg.Budget, total: len(cfg.Data) * len(cfg.Threads) * max(cfg.Runs, 1) * 2, t0: time.Now()}
+	if tp.w == nil {
+		return tp
+	}
+	fmt.Fprintf(tp.w, "bench train: %d solves (%d data sets x %d thread counts x %d runs x 2 solvers)", tp.total, len(cfg.Data), len(cfg.Threads), max(cfg.Runs, 1))
+	if tp.budget > 0 {
+		fmt.Fprintf(tp.w, ", each stopped after --budget %v: at most about %v, plus loading the data\n", tp.budget, time.Duration(tp.total)*tp.budget)
+	} else {
+		fmt.Fprintf(tp.w, " without --budget: no bound on the time (each runs to --epsilon or --max-iter)\n")
+	}
+	return tp
+}
+
+// done reports a finished solve.
+func (tp *trainProgress) done(r TrainRow, run int) {
+	tp.n++
+	if tp.w == nil {
+		return
+	}
+	elapsed := time.Since(tp.t0).Round(time.Second)
+	fmt.Fprintf(tp.w, "bench train: solve %d/%d: %s, %d threads, %s solver, run %d: %.1fs, %d iterations, gap %.2e (%s); %v elapsed",
+		tp.n, tp.total, r.Data, r.Threads, r.Solver, run, r.Seconds, r.Iterations, r.FinalGap, r.StopReason, elapsed)
+	if left := tp.total - tp.n; left > 0 && tp.budget > 0 {
+		fmt.Fprintf(tp.w, ", at most about %v left", time.Duration(left)*tp.budget)
+	}
+	fmt.Fprintln(tp.w)
 }

@@ -7,7 +7,6 @@ package progress
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -18,80 +17,35 @@ import (
 	"golang.org/x/term"
 )
 
-// defaultEpsilon is the target gap the progress estimate uses when it is
-// given none: the trainer's default relative target times the objective.
-func defaultEpsilon(primal float64) float64 { return train.DefaultRelEpsilon * math.Abs(primal) }
-
 // progressSteps is the resolution of the progress bar.
 const progressSteps = 1000
 
 // New returns the training progress callback for train.Options.Progress
 // and a function that finishes the display (call it once training returns,
-// successfully or not).
+// successfully or not). maxIter, epsilon and relEpsilon are the run's
+// train.Options.MaxIter, Epsilon and RelEpsilon (0: the trainer's
+// defaults): the estimate of the remaining time aims at the run's own
+// stopping rule.
 //
 // When w is a terminal, the display is a live progress bar (the
-// schollz/progressbar library) whose fill is the fraction of the way done:
-// the larger of iter/maxIter and how far log(gap) has come from the first
-// gap towards log(epsilon), with the iteration, objective, gap, active and
+// schollz/progressbar library) whose fill is the elapsed fraction of the
+// estimated total time (the iteration count's fraction of maxIter while
+// there is no estimate), with the iteration, objective, gap, active and
 // non-zero weights, the elapsed time and the estimated remaining time.
 // Otherwise it writes one plain log line per iteration. With quiet both
-// functions do nothing. epsilon ≤ 0 means the trainer's default, relative to the first objective.
-func New(w io.Writer, quiet bool, maxIter int, epsilon float64) (func(train.Iteration), func()) {
+// functions do nothing. See estimator for how the remaining time is
+// estimated and printed.
+func New(w io.Writer, quiet bool, maxIter int, epsilon, relEpsilon float64) (func(train.Iteration), func()) {
 	if quiet {
 		return func(train.Iteration) {}, func() {}
 	}
-	return NewTo(w, isTerminal(w), maxIter, epsilon)
+	return NewTo(w, isTerminal(w), maxIter, epsilon, relEpsilon)
 }
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// progressState tracks the gap to estimate the remaining time.
-type progressState struct {
-	maxIter  int
-	epsilon  float64
-	firstGap float64 // first finite positive gap
-	bestGap  float64 // smallest gap so far
-}
-
-// fraction returns how far training has come, in [0, 1].
-func (s *progressState) fraction(it train.Iteration) float64 {
-	f := 0.0
-	if s.maxIter > 0 {
-		f = float64(it.Iter) / float64(s.maxIter)
-	}
-	if s.epsilon <= 0 {
-		s.epsilon = defaultEpsilon(it.Primal)
-	}
-	g := it.Gap
-	if g > 0 && !math.IsInf(g, 0) && !math.IsNaN(g) {
-		if s.firstGap == 0 {
-			s.firstGap, s.bestGap = g, g
-		}
-		s.bestGap = math.Min(s.bestGap, g)
-	}
-	if s.firstGap > s.epsilon && s.bestGap > 0 {
-		gf := math.Log(s.firstGap/s.bestGap) / math.Log(s.firstGap/s.epsilon)
-		f = math.Max(f, gf)
-	}
-	if s.bestGap > 0 && s.bestGap <= s.epsilon {
-		f = 1
-	}
-	return math.Min(math.Max(f, 0), 1)
-}
-
-// estimateRemaining extrapolates the rate of progress so far (fraction f
-// done in elapsed seconds) to the rest: the gap's log decreases at a
-// roughly constant rate under (OWL-)QN's linear convergence. ok is false
-// when nothing can be said yet.
-func estimateRemaining(f, elapsed float64) (seconds float64, ok bool) {
-	if f <= 0 || elapsed <= 0 {
-		return 0, false
-	}
-	return elapsed * (1 - f) / f, true
 }
 
 func formatSeconds(s float64) string {
@@ -124,14 +78,11 @@ func zeroedText(it train.Iteration) string {
 }
 
 // NewTo is New with the terminal test done by the caller.
-func NewTo(w io.Writer, tty bool, maxIter int, epsilon float64) (func(train.Iteration), func()) {
-	st := &progressState{maxIter: maxIter, epsilon: epsilon}
+func NewTo(w io.Writer, tty bool, maxIter int, epsilon, relEpsilon float64) (func(train.Iteration), func()) {
+	st := newEstimator(maxIter, epsilon, relEpsilon)
 	eta := func(it train.Iteration) string {
-		f := st.fraction(it)
-		if r, ok := estimateRemaining(f, it.Seconds); ok {
-			return formatSeconds(r)
-		}
-		return "?"
+		st.add(it)
+		return st.remaining(it).String()
 	}
 	if !tty {
 		progress := func(it train.Iteration) {
