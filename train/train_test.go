@@ -162,8 +162,8 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 		rng := rand.New(rand.NewPCG(51, 52))
 		c := randomCorpus(rng, 70, 5, tc.attrs, 0, 3, false)
 		rule := tc.rule
-		defer func(old float64) { wsDenseFraction = old }(wsDenseFraction)
-		wsDenseFraction = tc.dense
+		defer func(old float64, min int) { wsDenseFraction, wsSwitchMin = old, min }(wsDenseFraction, wsSwitchMin)
+		wsDenseFraction, wsSwitchMin = tc.dense, 0
 		op := Options{BetaRatio: 0.2, Epsilon: 1e-10, Screen: rule, CheckpointEvery: 7}
 		var saved []byte
 		op.Checkpoint = func(ck *Checkpoint) error {

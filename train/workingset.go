@@ -29,6 +29,12 @@ const (
 // variable so that tests can choose the policy on small problems.
 var wsDenseFraction = 0.5
 
+// wsSwitchMin: below this many unscreened features the working set never
+// hands over (a full pass over so few costs nothing; syn1's paths end with
+// about ten). A variable so that tests can exercise the hand-over on small
+// problems.
+var wsSwitchMin = 1024
+
 // wsState is what the working-set policy remembers between full passes.
 type wsState struct {
 	size  int       // size of the last working set
@@ -175,7 +181,7 @@ func (tr *trainer) dropScreenedActive(r *run) {
 // new set (carriedMemory).
 func (tr *trainer) nextWorkingSet(ctx context.Context, r *run) error {
 	ws, x, mw := tr.chooseWorkingSet(r)
-	if float64(2*len(r.supp)) >= wsDenseFraction*float64(len(r.u)) {
+	if len(r.u) >= wsSwitchMin && float64(2*len(r.supp)) >= wsDenseFraction*float64(len(r.u)) {
 		ws, x, mw = tr.switchToFull(r)
 	}
 	prevW := tr.fs.active

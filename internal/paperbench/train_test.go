@@ -20,8 +20,7 @@ func TestTrainBench(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, rows, 2)
 	assert.Equal(t, "full", rows[0].Solver)
-	// The tiny problem's working set is dense: the full policy takes over.
-	assert.Equal(t, "working-set->full", rows[1].Solver)
+	assert.Equal(t, "working-set", rows[1].Solver)
 	for _, r := range rows {
 		assert.Equal(t, "gap", r.StopReason, r.Solver)
 		assert.LessOrEqual(t, r.FinalGap, 1e-6, r.Solver)
