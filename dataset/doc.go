@@ -15,6 +15,12 @@
 // batches of the longest sequences, not by the size of the input.
 // [EvaluateStream] accumulates evaluation counts the same way.
 //
+// [OpenReader] opens a Reader that stops once a context is done (an
+// interrupt). For the commands that feed input to a model, [Format.CheckKind]
+// and [Format.CheckColumns] refuse, before any input is read, a format the
+// model cannot read, and [TagInputError] and [EvalInputError] explain the
+// errors met while tagging or evaluating (empty input, too few columns).
+//
 // It sits above corpora, features, sparse and chain; chain never imports it
 // (chain/layering_test.go). Programs (cmd/tagger, examples/) use it instead
 // of each keeping a copy of the same glue.

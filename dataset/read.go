@@ -3,6 +3,7 @@ package dataset
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/internal/ctxio"
 )
 
 // Format names an input format.
@@ -27,6 +29,10 @@ const (
 
 // Formats lists every format, in the order error messages name them.
 var Formats = []Format{CoNLL, CRFsuite, CoNLLU, OCR, Text}
+
+// LabeledFormats lists the formats that carry labels, which training and
+// evaluation read: every format but raw text.
+var LabeledFormats = []Format{CoNLL, CRFsuite, CoNLLU, OCR}
 
 // Kind returns the kind of feature encoder that reads f, and false for an
 // unknown format.
@@ -173,6 +179,23 @@ func ReadFile(path string, stdin io.Reader, opts Options) ([]Example, error) {
 	}
 	defer rc.Close()
 	return Read(InputName(path), rc, opts)
+}
+
+// OpenReader opens path (see Open) and returns a Reader of it whose reads
+// fail with ctx's error once ctx is done (an interrupt: a streaming command
+// then flushes what is complete). The caller closes the returned Closer
+// when it is done with the Reader.
+func OpenReader(ctx context.Context, path string, stdin io.Reader, opts Options) (*Reader, io.Closer, error) {
+	rc, err := Open(path, stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := NewReader(InputName(path), ctxio.Reader{Ctx: ctx, R: rc}, opts)
+	if err != nil {
+		rc.Close()
+		return nil, nil, err
+	}
+	return r, rc, nil
 }
 
 // Read reads every sequence of r in the given format; name is the input's

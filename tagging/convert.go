@@ -3,6 +3,7 @@ package tagging
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/peer"
@@ -29,6 +30,39 @@ func Convert(m *Model) (*chain.Model, error) {
 		return nil, fmt.Errorf("%w: %s models expand their own templates, which this toolkit's templates do not reproduce exactly; tag, eval, dump and explain read them as they are", ErrNotConvertible, m.Peer.Format())
 	}
 	return convertCRFsuite(m.Peer)
+}
+
+// Converted describes the model that ConvertFile wrote.
+type Converted struct {
+	Model *chain.Model // the model written
+	From  string       // what was converted: "this toolkit's", or the peer format (e.g. CRFsuite)
+	Size  int64        // bytes written
+}
+
+// ConvertFile converts the model file in (Load, then Convert) and writes
+// the result to out atomically (chain.Model.SaveFile): an existing file is
+// replaced only by a complete, validated model.
+func ConvertFile(in, out string) (*Converted, error) {
+	am, err := Load(in)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Convert(am)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in, err)
+	}
+	if err := m.SaveFile(out); err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(out)
+	if err != nil {
+		return nil, err
+	}
+	from := "this toolkit's"
+	if am.Peer != nil {
+		from = am.Peer.Format().String()
+	}
+	return &Converted{Model: m, From: from, Size: st.Size()}, nil
 }
 
 func convertCRFsuite(pm peer.Model) (*chain.Model, error) {

@@ -3,6 +3,8 @@ package tagging
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -65,4 +67,32 @@ func TestConvertCRFsuite(t *testing.T) {
 		_, err = Convert(m)
 		require.ErrorIs(t, err, ErrNotConvertible, path)
 	}
+}
+
+// TestConvertFile: a converted CRFsuite model is written, reads back as a
+// model of this toolkit and says what it was; a CRF++ model is refused
+// with the file's name, and nothing is written.
+func TestConvertFile(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "conll.model")
+	cv, err := ConvertFile("../peer/testdata/conll.crfsuite.gz", out)
+	require.NoError(t, err)
+	require.Equal(t, "CRFsuite", cv.From)
+	st, err := os.Stat(out)
+	require.NoError(t, err)
+	require.Equal(t, st.Size(), cv.Size)
+	back, err := chain.LoadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, cv.Model.Labels, back.Labels)
+	require.Equal(t, cv.Model.NonZero(), back.NonZero())
+
+	again, err := ConvertFile(out, filepath.Join(dir, "again.model"))
+	require.NoError(t, err)
+	require.Equal(t, "this toolkit's", again.From)
+
+	_, err = ConvertFile("../peer/testdata/conll.crfpp.gz", filepath.Join(dir, "crfpp.model"))
+	require.ErrorIs(t, err, ErrNotConvertible)
+	require.ErrorContains(t, err, "../peer/testdata/conll.crfpp.gz: ")
+	_, err = os.Stat(filepath.Join(dir, "crfpp.model"))
+	require.True(t, os.IsNotExist(err))
 }

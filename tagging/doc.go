@@ -4,8 +4,9 @@
 // in the formats of tagger tag: CoNLL columns (CoNLL-U sentences written
 // back whole, the label column set, for CoNLL-U input), word/TAG lines and
 // JSON lines. It also converts a CRFsuite model into one of this toolkit
-// ([Convert]) and explains decisions ([Explain]). It is the glue between
-// dataset, chain and peer that cmd/tagger wires to flags.
+// ([Convert], [ConvertFile]), explains decisions ([Explain]), and bounds the
+// memory of n-best decoding before it starts ([NBestBound]). It is the glue
+// between dataset, chain and peer that cmd/tagger wires to flags.
 //
 // An input means the same to every model that reads it: a CRFsuite
 // attribute file starts with its label field, which tagging ignores,

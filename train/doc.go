@@ -69,5 +69,6 @@
 // shards whatever Options.Threads is, and every reduction runs in a fixed
 // order, so the model is bit-identical for any number of threads.
 // EstimateMemory bounds a run's memory before it allocates (see
-// Options.MemoryLimit).
+// Options.MemoryLimit). CheckpointFile keeps a run's checkpoints in a file,
+// written atomically, to resume from.
 package train

@@ -2,13 +2,14 @@ package main
 
 import (
 	"fmt"
-	"os"
 
+	"github.com/sparsetag/sparsetag/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/tagging"
 )
 
 // runConvert writes a CRFsuite model (or one of ours, compacted) as a model
-// file of this toolkit that tags exactly as the original.
+// file of this toolkit that tags exactly as the original
+// (tagging.ConvertFile).
 func runConvert(e *env, args []string) error {
 	var in, out string
 	fs := newFlagSet(e, "convert", "[flags]", "tagger convert --model conll.crfsuite --out conll.model")
@@ -21,29 +22,15 @@ func runConvert(e *env, args []string) error {
 	if len(pos) != 0 || in == "" || out == "" {
 		return usagef("convert needs --model FILE and --out FILE, and no positional arguments")
 	}
-	if err := checkOutputs(output{flag: "--out", path: out}); err != nil {
+	if err := usage(flagcheck.Outputs(flagcheck.Output{Flag: "--out", Path: out})); err != nil {
 		return err
 	}
-	am, err := tagging.Load(in)
+	cv, err := tagging.ConvertFile(in, out)
 	if err != nil {
 		return err
 	}
-	m, err := tagging.Convert(am)
-	if err != nil {
-		return fmt.Errorf("%s: %w", in, err)
-	}
-	if err := m.SaveFile(out); err != nil {
-		return err
-	}
-	st, err := os.Stat(out)
-	if err != nil {
-		return err
-	}
-	from := "this toolkit's"
-	if am.Peer != nil {
-		from = am.Peer.Format().String()
-	}
+	m := cv.Model
 	fmt.Fprintf(e.stdout, "converted %s model %s: %d labels, %d attributes, %d non-zero weights -> %s (%d bytes)\n",
-		from, in, len(m.Labels), m.NumUnary, m.NonZero(), out, st.Size())
+		cv.From, in, len(m.Labels), m.NumUnary, m.NonZero(), out, cv.Size)
 	return nil
 }

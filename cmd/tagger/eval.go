@@ -7,6 +7,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/eval"
+	"github.com/sparsetag/sparsetag/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/internal/memlimit"
 	"github.com/sparsetag/sparsetag/tagging"
 )
@@ -41,8 +42,8 @@ func runEval(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := firstError(df.check(labeledFormats), checkThreads(threads)); err != nil {
-		return err
+	if err := flagcheck.First(df.check(dataset.LabeledFormats), flagcheck.Threads(threads)); err != nil {
+		return usageError{err}
 	}
 	m, err := tagging.Load(modelPath)
 	if err != nil {
@@ -59,18 +60,18 @@ func runEval(e *env, args []string) error {
 		if m.Ours.Encoder == nil {
 			return chain.ErrNoEncoder
 		}
-		if err := checkFormat(df.format, m.Ours.Encoder.Kind()); err != nil {
-			return err
+		if err := dataset.Format(df.format).CheckKind(m.Ours.Encoder.Kind()); err != nil {
+			return usageError{err}
 		}
 	}
-	r, closeInput, err := openExamples(e.ctx, input, df, true, e.stdin)
+	r, in, err := openExamples(e, input, df, true)
 	if err != nil {
-		return evalInputError(err, input)
+		return dataset.EvalInputError(err, input)
 	}
-	defer closeInput()
+	defer in.Close()
 	ev, err := dataset.EvaluateStream(r, threads, dataset.DefaultBatch, m.TagFunc(threads))
 	if err != nil {
-		return evalInputError(err, input)
+		return dataset.EvalInputError(err, input)
 	}
 	return writeEval(e, ev)
 }

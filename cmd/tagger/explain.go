@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/internal/ctxio"
 	"github.com/sparsetag/sparsetag/tagging"
 )
 
@@ -52,8 +54,8 @@ func runExplain(e *env, args []string) error {
 	if top < 0 {
 		return usagef("--top must be >= 0, got %d", top)
 	}
-	if err := df.check(taggedFormats); err != nil {
-		return err
+	if err := df.check(dataset.Formats); err != nil {
+		return usageError{err}
 	}
 	m, err := tagging.Load(modelPath)
 	if err != nil {
@@ -69,8 +71,8 @@ func runExplain(e *env, args []string) error {
 		if m.Ours.Encoder == nil {
 			return chain.ErrNoEncoder
 		}
-		if err := checkFormat(df.format, m.Ours.Encoder.Kind()); err != nil {
-			return err
+		if err := dataset.Format(df.format).CheckKind(m.Ours.Encoder.Kind()); err != nil {
+			return usageError{err}
 		}
 	}
 	exs, err := readExamples(pos[0], df, labeled, e.stdin)
@@ -78,5 +80,5 @@ func runExplain(e *env, args []string) error {
 		return err
 	}
 	// An interrupt fails the next write: what was written stays.
-	return tagging.Explain(ctxWriter{e.ctx, e.stdout}, m, exs, top)
+	return tagging.Explain(ctxio.Writer{Ctx: e.ctx, W: e.stdout}, m, exs, top)
 }

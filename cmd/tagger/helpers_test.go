@@ -5,11 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"strings"
 	"testing"
 )
+
+// run runs the command line in-process with the given context and
+// streams, without signal handling, and returns its exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runEnv(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}, args)
+}
 
 // runTagger runs the command line in-process and returns its streams and
 // exit status.

@@ -53,101 +53,32 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"sync/atomic"
-	"syscall"
+
+	"github.com/sparsetag/sparsetag/internal/interrupt"
 )
 
 func main() {
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, tuneGC: true}
-	stop := e.handleSignals()
+	// The first SIGINT or SIGTERM cancels e.ctx and closes e.intr.Done():
+	// train finishes its iteration and saves what it has, the streaming
+	// commands stop reading and flush what is complete, and the command
+	// exits with 128 + the signal's number; a second signal exits at once.
+	intr := interrupt.Notify(os.Stderr, "tagger")
+	e := &env{ctx: intr.Context(), intr: intr, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, tuneGC: true}
 	code := runEnv(e, os.Args[1:])
-	stop()
+	intr.Stop()
 	os.Exit(code)
-}
-
-// handleSignals sets up interrupts: the first SIGINT or SIGTERM closes
-// e.interrupt and cancels e.ctx (train finishes its iteration and saves
-// what it has; the streaming commands stop reading and flush what is
-// complete), and the command exits with 128 + the signal's number; a
-// second signal exits at once (every file is written atomically, so
-// existing files stay intact).
-func (e *env) handleSignals() (stop func()) {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	ctx, cancel := context.WithCancel(context.Background())
-	interrupt := make(chan struct{})
-	e.ctx, e.interrupt = ctx, interrupt
-	go func() {
-		s, ok := <-sigs
-		if !ok {
-			return
-		}
-		e.sig.Store(s.(syscall.Signal))
-		close(interrupt)
-		cancel()
-		if s, ok := <-sigs; ok {
-			fmt.Fprintf(e.stderr, "tagger: second %v: exiting now\n", s)
-			os.Exit(128 + int(s.(syscall.Signal)))
-		}
-	}()
-	return func() {
-		signal.Stop(sigs)
-		cancel()
-	}
-}
-
-// interruptedError is returned by a command that stopped on a signal after
-// saving or flushing what it had.
-type interruptedError struct{ sig syscall.Signal }
-
-func (err interruptedError) Error() string { return "interrupted by " + signalName(err.sig) }
-
-func signalName(s syscall.Signal) string {
-	switch s {
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	}
-	return s.String()
-}
-
-// interrupted reports whether a first signal arrived.
-func (e *env) interrupted() bool {
-	_, ok := e.sig.Load().(syscall.Signal)
-	return ok
-}
-
-// interruptedError returns the error a command returns after an interrupt.
-func (e *env) interruptedError() error {
-	s, _ := e.sig.Load().(syscall.Signal)
-	if s == 0 {
-		s = syscall.SIGINT
-	}
-	return interruptedError{s}
-}
-
-// work is the context of work that a first interrupt must not cut short
-// (a training evaluation): training ends on e.interrupt instead.
-func (e *env) work() context.Context {
-	if e.interrupt == nil {
-		return e.ctx // tests: no signal handling, the caller's context
-	}
-	return context.Background()
 }
 
 // env carries the streams and context of one invocation.
 type env struct {
-	// ctx is cancelled at the first SIGINT or SIGTERM (handleSignals).
+	// ctx is cancelled at the first SIGINT or SIGTERM.
 	ctx context.Context
-	// interrupt is closed at the first signal (nil without signal
-	// handling); sig holds that signal.
-	interrupt <-chan struct{}
-	sig       atomic.Value
-	stdin     io.Reader
-	stdout    io.Writer
-	stderr    io.Writer
+	// intr handles the signals (nil without signal handling, in tests):
+	// intr.Done() is closed at the first signal.
+	intr   *interrupt.Handler
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
 	// tuneGC lets tag and eval bound the garbage collector's headroom
 	// (memlimit.BoundHeap); only main sets it, so that tests leave the process's GC
 	// settings alone.
@@ -180,8 +111,12 @@ func (u usageError) Error() string { return u.err.Error() }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runEnv(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}, args)
+// usage marks err (if not nil) as a usage error.
+func usage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageError{err}
 }
 
 func runEnv(e *env, args []string) int {
@@ -207,9 +142,9 @@ func runEnv(e *env, args []string) int {
 		case errors.Is(err, flag.ErrHelp):
 			return 0
 		}
-		if s, ok := e.sig.Load().(syscall.Signal); ok && (errors.Is(err, context.Canceled) || errors.As(err, new(interruptedError))) {
-			fmt.Fprintf(stderr, "tagger %s: interrupted by %s\n", c.name, signalName(s))
-			return 128 + int(s)
+		if s, ok := e.intr.Stopped(err); ok {
+			fmt.Fprintf(stderr, "tagger %s: interrupted by %s\n", c.name, interrupt.Name(s))
+			return interrupt.ExitCode(s)
 		}
 		fmt.Fprintf(stderr, "tagger %s: %v\n", c.name, err)
 		var u usageError

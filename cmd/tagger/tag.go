@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/internal/memlimit"
 	"github.com/sparsetag/sparsetag/peer"
 	"github.com/sparsetag/sparsetag/tagging"
@@ -106,12 +108,14 @@ func runTag(e *env, args []string) error {
 	if tf.nbest < 1 {
 		return usagef("--nbest must be at least 1, got %d", tf.nbest)
 	}
-	if err := firstError(tf.dataFlags.check(taggedFormats), checkThreads(tf.threads)); err != nil {
-		return err
+	if err := flagcheck.First(tf.dataFlags.check(dataset.Formats), flagcheck.Threads(tf.threads)); err != nil {
+		return usageError{err}
 	}
-	limit, err := tagMemoryLimit(tf.memLimit)
+	// auto: half of the RAM, tagging.DefaultMemoryLimit when it cannot be
+	// read.
+	limit, err := memlimit.ParseDefault(tf.memLimit, tagging.DefaultMemoryLimit)
 	if err != nil {
-		return err
+		return usagef("--memory-limit: %v", err)
 	}
 	if tf.forced && (tf.format == "ocr" || tf.format == "text") {
 		return usagef("--forced needs a label column: use it with conll, conllu or crfsuite input, not %s", tf.format)
@@ -125,9 +129,9 @@ func runTag(e *env, args []string) error {
 	}
 	var opt chain.DecodeOptions
 	opt.N = tf.nbest
-	maxBytes, maxLen, err := nbestMaxBytes(tf.nbest, len(m.Labels()), tf.threads, limit)
+	maxBytes, maxLen, err := tagging.NBestBound(tf.nbest, len(m.Labels()), tf.threads, limit)
 	if err != nil {
-		return err
+		return usagef("--nbest %d: %v (--memory-limit)", tf.nbest, err)
 	}
 	opt.MaxBytes = maxBytes
 	opt.Posterior = tf.marginals || tf.output == "json"
@@ -146,11 +150,9 @@ func runTag(e *env, args []string) error {
 		if m.Ours.Encoder == nil {
 			return chain.ErrNoEncoder
 		}
-		if err := checkFormat(tf.format, m.Ours.Encoder.Kind()); err != nil {
-			return err
-		}
-		if err := checkColumns(tf.format, m.Ours.Encoder.Template()); err != nil {
-			return err
+		format := dataset.Format(tf.format)
+		if err := flagcheck.First(format.CheckKind(m.Ours.Encoder.Kind()), format.CheckColumns(m.Ours.Encoder.Template())); err != nil {
+			return usageError{err}
 		}
 		if tf.bio {
 			if !chain.HasChunkLabels(m.Ours.Labels) {
@@ -160,16 +162,27 @@ func runTag(e *env, args []string) error {
 			opt.Constraints = chain.BIOConstraints(m.Ours.Labels)
 		}
 	}
-	r, closeInput, err := openExamples(e.ctx, input, tf.dataFlags, labeled, e.stdin)
+	r, in, err := openExamples(e, input, tf.dataFlags, labeled)
 	if err != nil {
-		return tagInputError(err, tf.format) // OCR input is read here, whole
+		return dataset.TagInputError(err, dataset.Format(tf.format)) // OCR input is read here, whole
 	}
-	defer closeInput()
+	defer in.Close()
 	so := tagging.StreamOptions{Output: tf.output, Decode: opt, Marginals: tf.marginals, Threads: tf.threads}
 	if tf.forced {
 		so.Fixer = dataset.NewLabelFixer(m.Ours.Labels, dataset.InputName(input))
 	}
-	return nbestError(tagInputError(tagging.Stream(e.stdout, m, r, so), tf.format), tf.nbest, maxLen)
+	return nbestError(dataset.TagInputError(tagging.Stream(e.stdout, m, r, so), dataset.Format(tf.format)), tf.nbest, maxLen)
+}
+
+// nbestError explains the error of a sequence too long for --nbest n
+// under the memory limit, which serves sequences of up to maxLen
+// positions (tagging.NBestBound).
+func nbestError(err error, n, maxLen int) error {
+	var me *chain.MemoryError
+	if errors.As(err, &me) {
+		return fmt.Errorf("--nbest %d: %w (--memory-limit serves sequences of up to %d tokens at --nbest %d: lower --nbest or raise --memory-limit)", n, err, maxLen, n)
+	}
+	return err
 }
 
 // inputArg returns the input named by the positional arguments: "-"

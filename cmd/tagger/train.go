@@ -1,57 +1,49 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"runtime/pprof"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
-	"github.com/sparsetag/sparsetag/internal/atomicfile"
+	"github.com/sparsetag/sparsetag/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/internal/memlimit"
 	"github.com/sparsetag/sparsetag/internal/paperbench"
+	"github.com/sparsetag/sparsetag/internal/profile"
 	"github.com/sparsetag/sparsetag/internal/progress"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
 )
 
+// maxLBFGSMemory bounds the L-BFGS memory (--memory): every pair costs two
+// vectors over the features, and beyond a few dozen pairs the direction
+// no longer improves (Nocedal and Wright suggest 3 to 20).
+const maxLBFGSMemory = 1000
+
 // trainFlags are the options of train.
 type trainFlags struct {
 	dataFlags
-	template   string
-	model      string
-	alpha      float64
-	beta       float64
-	betaRatio  float64
-	c1, c2     float64
-	epsilon    float64
-	relEpsilon float64
-	delta      float64
-	maxIter    int
-	threads    int
-	minFreq    int
-	screen     string
-	solver     string
-	observed   bool
-	quiet      bool
-	keepCkpt   bool
-	cpuprof    string
-	memprof    string
-	memLimit   string
-	report     string
-	memory     int
-	ckpt       string
-	ckptEvery  int
-	resume     bool
-	init       string
-	valid      string
-	patience   int
-	validEach  int
-	validFold  string
+	// op holds the flags that set fields of the training options; the
+	// others (c1, c2, memLimit) are set by trainOptions.
+	op        train.Options
+	template  string
+	model     string
+	c1, c2    float64
+	minFreq   int
+	quiet     bool
+	keepCkpt  bool
+	cpuprof   string
+	memprof   string
+	memLimit  string
+	report    string
+	ckpt      string
+	ckptEvery int
+	resume    bool
+	init      string
+	valid     string
+	patience  int
+	validEach int
+	validFold string
 
 	selectDev   string
 	selectEval  string
@@ -69,26 +61,26 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `1-9` or 0,3 (default all)")
 	fs.StringVar(&tf.template, "template", "", "CRF++ feature template `file` for column formats (default: words in a +-2 window and label bigrams)")
 	fs.StringVar(&tf.model, "model", "tagger.model", "model `file` to write")
-	fs.Float64Var(&tf.alpha, "alpha", d.Alpha, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1)")
-	fs.Float64Var(&tf.beta, "beta", 0, "regularization strength beta (0: use --beta-ratio)")
-	fs.Float64Var(&tf.betaRatio, "beta-ratio", d.BetaRatio, "beta as a fraction `R` of beta_max, when --beta is 0")
+	fs.Float64Var(&tf.op.Alpha, "alpha", d.Alpha, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1)")
+	fs.Float64Var(&tf.op.Beta, "beta", 0, "regularization strength beta (0: use --beta-ratio)")
+	fs.Float64Var(&tf.op.BetaRatio, "beta-ratio", d.BetaRatio, "beta as a fraction `R` of beta_max, when --beta is 0")
 	fs.Float64Var(&tf.c1, "c1", -1, "L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (overrides alpha/beta; beta = c1/n, alpha = 2 c2/c1; -1: not used)")
 	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2; -1: not used)")
-	fs.Float64Var(&tf.epsilon, "epsilon", 0, "stop when the certified duality gap of the average-form objective is at most this (0: use --rel-epsilon; the paper uses 1e-6; see README \"Stopping rule\")")
-	fs.Float64Var(&tf.relEpsilon, "rel-epsilon", 0, fmt.Sprintf("stop when the certified gap is at most this fraction of the objective (0: %g when --epsilon is 0 too)", train.DefaultRelEpsilon))
-	fs.Float64Var(&tf.delta, "delta", 0, "also stop when the objective improved by less than this fraction over 10 iterations (CRFsuite's rule; 0: off)")
-	fs.IntVar(&tf.maxIter, "max-iter", d.MaxIter, "maximum number of iterations")
-	fs.IntVar(&tf.threads, "threads", d.Threads, "worker goroutines (the model does not depend on it)")
+	fs.Float64Var(&tf.op.Epsilon, "epsilon", 0, "stop when the certified duality gap of the average-form objective is at most this (0: use --rel-epsilon; the paper uses 1e-6; see README \"Stopping rule\")")
+	fs.Float64Var(&tf.op.RelEpsilon, "rel-epsilon", 0, fmt.Sprintf("stop when the certified gap is at most this fraction of the objective (0: %g when --epsilon is 0 too)", train.DefaultRelEpsilon))
+	fs.Float64Var(&tf.op.Delta, "delta", 0, "also stop when the objective improved by less than this fraction over 10 iterations (CRFsuite's rule; 0: off)")
+	fs.IntVar(&tf.op.MaxIter, "max-iter", d.MaxIter, "maximum number of iterations")
+	fs.IntVar(&tf.op.Threads, "threads", d.Threads, "worker goroutines (the model does not depend on it)")
 	fs.IntVar(&tf.minFreq, "min-freq", 1, "drop attributes seen fewer than this many times")
-	fs.StringVar(&tf.screen, "screen", string(d.Screen), "safe screening rule: none, pinsker, paper or both")
-	fs.StringVar(&tf.solver, "solver", string(d.Solver), "`solver`: working-set (full passes over every feature give the gap and screening; OWL-QN runs on a working set between them; same certified optimum) or full (the paper's Algorithm 1: OWL-QN on every unscreened feature)")
-	fs.BoolVar(&tf.observed, "observed-pairs", false, "use only (attribute, label) pairs seen in training (CRFsuite's feature set)")
+	fs.StringVar((*string)(&tf.op.Screen), "screen", string(d.Screen), "safe screening rule: none, pinsker, paper or both")
+	fs.StringVar((*string)(&tf.op.Solver), "solver", string(d.Solver), "`solver`: working-set (full passes over every feature give the gap and screening; OWL-QN runs on a working set between them; same certified optimum) or full (the paper's Algorithm 1: OWL-QN on every unscreened feature)")
+	fs.BoolVar(&tf.op.ObservedPairs, "observed-pairs", false, "use only (attribute, label) pairs seen in training (CRFsuite's feature set)")
 	fs.BoolVar(&tf.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&tf.report, "report", "", "write the training report (settings, per-iteration log, final gap, timings) as JSON to `file`")
 	fs.StringVar(&tf.cpuprof, "cpuprofile", "", "write a CPU profile of training to `file`")
 	fs.StringVar(&tf.memLimit, "memory-limit", "auto", "refuse up front a problem whose estimated memory exceeds `size` (e.g. 800M, 4G; 0: no limit; auto: half of the machine's RAM), and keep the Go heap under it")
 	fs.StringVar(&tf.memprof, "memprofile", "", "write a heap profile (live objects at the end of training, before the model is freed) to `file`")
-	fs.IntVar(&tf.memory, "memory", d.Memory, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
+	fs.IntVar(&tf.op.Memory, "memory", d.Memory, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
 	fs.StringVar(&tf.ckpt, "checkpoint", "", "write a checkpoint to `file` every --checkpoint-every iterations (atomically)")
 	fs.IntVar(&tf.ckptEvery, "checkpoint-every", d.CheckpointEvery, "iterations between checkpoints")
 	fs.StringVar(&tf.valid, "valid", "", "labeled validation `file` (same format): evaluate every --valid-every iterations, keep the best model, stop after --patience checks without improvement")
@@ -113,7 +105,7 @@ func runTrain(e *env, args []string) error {
 	if err := tf.checkOutputs(); err != nil {
 		return err
 	}
-	stop, err := startCPUProfile(tf.cpuprof)
+	stop, err := profile.StartCPU(tf.cpuprof)
 	if err != nil {
 		return err
 	}
@@ -158,7 +150,7 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		return nil, err
 	}
 	if res.StopReason == train.StopInterrupt {
-		return nil, e.interruptedError()
+		return nil, e.intr.Err()
 	}
 	return m, nil
 }
@@ -166,9 +158,9 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 // checkOutputs checks, before any work, that every file train will write
 // can be written.
 func (tf *trainFlags) checkOutputs() error {
-	return checkOutputs(output{flag: "--model", path: tf.model}, output{flag: "--report", path: tf.report},
-		output{flag: "--checkpoint", path: tf.ckpt}, output{flag: "--cpuprofile", path: tf.cpuprof},
-		output{flag: "--memprofile", path: tf.memprof})
+	return usage(flagcheck.Outputs(flagcheck.Output{Flag: "--model", Path: tf.model}, flagcheck.Output{Flag: "--report", Path: tf.report},
+		flagcheck.Output{Flag: "--checkpoint", Path: tf.ckpt}, flagcheck.Output{Flag: "--cpuprofile", Path: tf.cpuprof},
+		flagcheck.Output{Flag: "--memprofile", Path: tf.memprof}))
 }
 
 // fit trains m on c with the options of the flags (checkpoints, warm
@@ -194,7 +186,7 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 	if early != nil {
 		op.Monitor, op.MonitorEvery = early.Monitor, tf.validEach
 	}
-	progressFn, finish := progress.New(e.stderr, tf.quiet, tf.maxIter, tf.epsilon, tf.relEpsilon)
+	progressFn, finish := progress.New(e.stderr, tf.quiet, tf.op.MaxIter, tf.op.Epsilon, tf.op.RelEpsilon)
 	op.Progress = progressFn
 	if tf.memprof != "" {
 		op.Progress = progress.Chain(op.Progress, progress.HeapProfiler(tf.memprof))
@@ -202,8 +194,8 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 	// An interrupt ends training at the next full pass (the point reached
 	// is saved); only the work context, which no first signal cancels,
 	// can abort an evaluation.
-	op.Interrupt = e.interrupt
-	res, err := train.Train(e.work(), m, c, op)
+	op.Interrupt = e.intr.Done()
+	res, err := train.Train(e.intr.Work(e.ctx), m, c, op)
 	finish()
 	if err != nil {
 		return nil, err
@@ -219,11 +211,7 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 		}
 	}
 	if !tf.quiet {
-		fmt.Fprintf(e.stderr, "stopped (%s) after %d iterations: gap %.3e, %d non-zero of %d features, %d screened, beta %.4g (beta_max %.4g), %.1fs (screening %.2fs)\n",
-			res.StopReason, res.NumIterations(), res.Gap, res.NonZero, res.Dimension, res.Screened, res.Beta, res.BetaMax, res.Seconds, res.SecondsScreening)
-		if res.SolverReason != "requested" {
-			fmt.Fprintf(e.stderr, "solver: %s (%s)\n", res.Solver, res.SolverReason)
-		}
+		progress.Summary(e.stderr, res)
 	}
 	return res, nil
 }
@@ -241,7 +229,7 @@ func (tf *trainFlags) save(e *env, path string, m *chain.Model, res *train.Resul
 		}
 	}
 	if tf.ckpt != "" && !tf.keepCkpt && res.StopReason != train.StopInterrupt {
-		if err := os.Remove(tf.ckpt); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := (train.CheckpointFile{Path: tf.ckpt}).Remove(); err != nil {
 			fmt.Fprintf(e.stderr, "warning: removing the checkpoint: %v\n", err)
 		}
 	}
@@ -261,32 +249,20 @@ func (tf *trainFlags) checkpoint(e *env, op *train.Options) error {
 	if tf.ckpt == "" {
 		return nil
 	}
-	op.CheckpointEvery = tf.ckptEvery
-	op.Checkpoint = func(ck *train.Checkpoint) error {
-		err := atomicfile.Write(tf.ckpt, func(w io.Writer) error {
-			_, err := ck.WriteTo(w)
-			return err
-		}, nil)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "warning: checkpoint not written (training goes on): %v\n", err)
-		}
-		return nil
-	}
+	f := train.CheckpointFile{Path: tf.ckpt, Warn: func(err error) {
+		fmt.Fprintf(e.stderr, "warning: checkpoint not written (training goes on): %v\n", err)
+	}}
+	op.CheckpointEvery, op.Checkpoint = tf.ckptEvery, f.Save
 	if !tf.resume {
 		return nil
 	}
-	f, err := os.Open(tf.ckpt)
-	if errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintf(e.stderr, "no checkpoint %s yet: starting from the beginning\n", tf.ckpt)
-		return nil
-	}
+	ck, err := f.Load()
 	if err != nil {
 		return err
 	}
-	ck, err := train.ReadCheckpoint(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", tf.ckpt, err)
+	if ck == nil {
+		fmt.Fprintf(e.stderr, "no checkpoint %s yet: starting from the beginning\n", tf.ckpt)
+		return nil
 	}
 	op.Resume = ck
 	return nil
@@ -314,23 +290,6 @@ func (tf *trainFlags) earlyStop(e *env, m *chain.Model) (*train.EarlyStop, error
 	return es, nil
 }
 
-// startCPUProfile starts a CPU profile into path ("" : none) and returns
-// the function that stops it.
-func startCPUProfile(path string) (stop func(), err error) {
-	if path == "" {
-		return func() {}, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
-}
-
 // options returns the training options of the flags and tunes the
 // garbage collector for training under --memory-limit.
 func (tf *trainFlags) options() (train.Options, error) {
@@ -344,11 +303,7 @@ func (tf *trainFlags) options() (train.Options, error) {
 
 // trainOptions returns the training options of the flags.
 func (tf *trainFlags) trainOptions() (train.Options, error) {
-	op := train.Options{
-		Alpha: tf.alpha, Beta: tf.beta, BetaRatio: tf.betaRatio,
-		Epsilon: tf.epsilon, RelEpsilon: tf.relEpsilon, Delta: tf.delta, MaxIter: tf.maxIter, Threads: tf.threads,
-		Screen: train.ScreenRule(tf.screen), Solver: train.Solver(tf.solver), ObservedPairs: tf.observed, Memory: tf.memory,
-	}
+	op := tf.op
 	if tf.c1 >= 0 {
 		op.SumForm, op.C1, op.C2 = true, tf.c1, tf.c2
 	}
@@ -373,7 +328,7 @@ func (tf *trainFlags) validate(pos []string) error {
 		flag string
 		x    float64
 	}{{"c1", tf.c1}, {"c2", tf.c2}} {
-		if c.x != -1 && checkNonNegative(c.flag, c.x) != nil {
+		if c.x != -1 && flagcheck.NonNegative(c.flag, c.x) != nil {
 			return usagef("--%s %v: want a finite number >= 0 (-1, the default: not used)", c.flag, c.x)
 		}
 	}
@@ -383,24 +338,24 @@ func (tf *trainFlags) validate(pos []string) error {
 	if tf.resume && tf.ckpt == "" {
 		return usagef("--resume needs --checkpoint FILE")
 	}
-	if err := firstError(
-		tf.dataFlags.check(labeledFormats),
-		checkFolds("valid-folds", tf.validFold),
-		checkPositive("alpha", tf.alpha),
-		checkNonNegative("beta", tf.beta),
-		checkPositive("beta-ratio", tf.betaRatio),
-		checkNonNegative("epsilon", tf.epsilon),
-		checkNonNegative("rel-epsilon", tf.relEpsilon),
-		checkNonNegative("delta", tf.delta),
-		checkAtLeast("max-iter", tf.maxIter, 1),
-		checkThreads(tf.threads),
-		checkAtLeast("min-freq", tf.minFreq, 0),
-		checkRange("memory", tf.memory, 1, maxLBFGSMemory),
-		checkAtLeast("checkpoint-every", tf.ckptEvery, 1),
-		checkAtLeast("patience", tf.patience, 1),
-		checkAtLeast("valid-every", tf.validEach, 1),
+	if err := flagcheck.First(
+		tf.dataFlags.check(dataset.LabeledFormats),
+		flagcheck.Parses("valid-folds", tf.validFold, dataset.ParseFolds),
+		flagcheck.Positive("alpha", tf.op.Alpha),
+		flagcheck.NonNegative("beta", tf.op.Beta),
+		flagcheck.Positive("beta-ratio", tf.op.BetaRatio),
+		flagcheck.NonNegative("epsilon", tf.op.Epsilon),
+		flagcheck.NonNegative("rel-epsilon", tf.op.RelEpsilon),
+		flagcheck.NonNegative("delta", tf.op.Delta),
+		flagcheck.AtLeast("max-iter", tf.op.MaxIter, 1),
+		flagcheck.Threads(tf.op.Threads),
+		flagcheck.AtLeast("min-freq", tf.minFreq, 0),
+		flagcheck.Range("memory", tf.op.Memory, 1, maxLBFGSMemory),
+		flagcheck.AtLeast("checkpoint-every", tf.ckptEvery, 1),
+		flagcheck.AtLeast("patience", tf.patience, 1),
+		flagcheck.AtLeast("valid-every", tf.validEach, 1),
 	); err != nil {
-		return err
+		return usageError{err}
 	}
 	if tf.selectDev != "" || tf.selectFolds != 0 {
 		if err := tf.checkSelect(); err != nil {

@@ -112,6 +112,21 @@ func CheckWritable(path string) error {
 	return os.Remove(f.Name())
 }
 
+// CheckWritableDir reports, before any work is done, whether files can be
+// written into dir: it is a directory in which a temporary file can be
+// created (and is removed), or it does not exist yet and its parent could
+// take it (CheckWritable). It creates no directory.
+func CheckWritableDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return CheckWritable(dir)
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return CheckWritable(filepath.Join(dir, ".probe"))
+}
+
 func split(path string) (dir, base string) {
 	dir, base = filepath.Split(path)
 	if dir == "" {

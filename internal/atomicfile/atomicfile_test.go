@@ -127,6 +127,22 @@ func TestCheckWritable(t *testing.T) {
 	}
 }
 
+// TestCheckWritableDir: an existing directory takes files (and keeps no
+// probe), a directory that does not exist yet may be created in an
+// existing parent; a regular file or a missing parent is refused.
+func TestCheckWritableDir(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, CheckWritableDir(dir))
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, ents, "the probe left a file")
+	require.NoError(t, CheckWritableDir(filepath.Join(dir, "figures")))
+	assert.Error(t, CheckWritableDir(filepath.Join(dir, "missing", "figures")))
+	file := filepath.Join(dir, "f.txt")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	assert.EqualError(t, CheckWritableDir(file), file+" is not a directory")
+}
+
 // TestStaleTempRemoved: a temporary file of a process that no longer runs
 // (a writer killed by kill -9) is removed by the next write to the same
 // target; one of a running process and other files stay.

@@ -38,6 +38,16 @@ func Parse(s string) (int64, error) {
 	return int64(v * float64(mult)), nil
 }
 
+// ParseDefault is Parse, except that auto gives def when the machine's RAM
+// cannot be read.
+func ParseDefault(s string, def int64) (int64, error) {
+	limit, err := Parse(s)
+	if err == nil && s == "auto" && limit == 0 {
+		limit = def
+	}
+	return limit, err
+}
+
 // Physical returns the machine's RAM in bytes from /proc/meminfo, or 0 when
 // it cannot be read.
 func Physical() int64 {

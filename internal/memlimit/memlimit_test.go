@@ -27,3 +27,22 @@ func TestParse(t *testing.T) {
 		t.Errorf("Parse(auto) = %d, %v; want half of %d", got, err, Physical())
 	}
 }
+
+func TestParseDefault(t *testing.T) {
+	if got, err := ParseDefault("800M", 1); err != nil || got != 800<<20 {
+		t.Errorf("ParseDefault(800M) = %d, %v", got, err)
+	}
+	if got, err := ParseDefault("0", 1); err != nil || got != 0 {
+		t.Errorf("ParseDefault(0) = %d, %v; want no limit", got, err)
+	}
+	want := Physical() / 2
+	if want == 0 {
+		want = 4 << 30
+	}
+	if got, err := ParseDefault("auto", 4<<30); err != nil || got != want {
+		t.Errorf("ParseDefault(auto) = %d, %v; want %d", got, err, want)
+	}
+	if _, err := ParseDefault("-1M", 1); err == nil {
+		t.Error("ParseDefault(-1M): no error")
+	}
+}

@@ -8,8 +8,15 @@
 // printed table, SelectReport), and the figures of rejection and
 // reservation ratios over the iterations (WriteRatioFigures).
 //
+// It also runs model selection for tagger train --select and
+// --select-folds (SelectOnDev, SelectByFolds, scored by F1Scorer), and each
+// configuration keeps the flags of its command beside its fields: Flags
+// registers them with their defaults and help on a flag set and returns the
+// check to run once the command line is parsed (MaxBetas bounds every
+// --betas), so that cmd/tagger only creates the flag set and calls them.
+//
 // It is internal: cmd/tagger's demo, path and bench commands and the
-// reports of train are its interface, and their output lines and report
-// fields are the contract. Reports and figures are written atomically by
-// internal/atomicfile.
+// reports of train are its interface, and their flags, output lines and
+// report fields are the contract. Reports and figures are written
+// atomically by internal/atomicfile.
 package paperbench

@@ -24,6 +24,7 @@ type TrainConfig struct {
 	MaxIter    int
 	Budget     time.Duration // per solve; a solve that exceeds it stops ("monitor")
 	Runs       int           // repetitions of each (full, working-set) pair
+	JSON       string        // file of the rows as JSON, written at the end ("": none)
 	// Log, when not nil, gets the number of solves and a bound on the
 	// total time up front, then a line per finished solve (trainProgress).
 	Log io.Writer
@@ -77,7 +78,7 @@ func timeTo(r TrainRow, target float64) float64 {
 }
 
 // Train runs the solver benchmark and prints one table per data set; it
-// returns the rows (for JSON).
+// returns the rows, which it also writes to cfg.JSON.
 func Train(ctx context.Context, cfg TrainConfig, w io.Writer) ([]TrainRow, error) {
 	var rows []TrainRow
 	tp := newTrainProgress(cfg)
@@ -118,6 +119,9 @@ func Train(ctx context.Context, cfg TrainConfig, w io.Writer) ([]TrainRow, error
 			fmt.Fprintf(w, "threads %d, target objective %.6g (the full solver's after %d iterations), epsilon %g\n", th, target, cfg.TargetIter, cfg.Epsilon)
 		}
 		printTrainTable(w, rows, ds.Name)
+	}
+	if cfg.JSON != "" {
+		return rows, WriteJSON(cfg.JSON, map[string]any{"rows": rows})
 	}
 	return rows, nil
 }

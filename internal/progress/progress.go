@@ -1,7 +1,8 @@
 // Package progress displays the progress of training (train.Options.Progress):
 // a live progress bar on a terminal, one log line per iteration otherwise,
-// with an estimate of the remaining time from the duality gap; and
-// composes progress callbacks (Chain, HeapProfiler).
+// with an estimate of the remaining time from the duality gap, and the
+// summary of a finished run (Summary); and composes progress callbacks
+// (Chain, HeapProfiler).
 package progress
 
 import (
@@ -127,6 +128,17 @@ func Chain(next func(train.Iteration), f func()) func(train.Iteration) {
 		if next != nil {
 			next(it)
 		}
+	}
+}
+
+// Summary writes the summary of a finished run to w: why and after how
+// many iterations it stopped, its gap, its sizes and timings, and the
+// solver that ran when it is not the one requested (and why).
+func Summary(w io.Writer, res *train.Result) {
+	fmt.Fprintf(w, "stopped (%s) after %d iterations: gap %.3e, %d non-zero of %d features, %d screened, beta %.4g (beta_max %.4g), %.1fs (screening %.2fs)\n",
+		res.StopReason, res.NumIterations(), res.Gap, res.NonZero, res.Dimension, res.Screened, res.Beta, res.BetaMax, res.Seconds, res.SecondsScreening)
+	if res.SolverReason != "requested" {
+		fmt.Fprintf(w, "solver: %s (%s)\n", res.Solver, res.SolverReason)
 	}
 }
 

@@ -74,3 +74,23 @@ func TestProgressBar(t *testing.T) {
 		t.Errorf("finish does not end the line: %q", out)
 	}
 }
+
+// TestSummary: the summary line of a run, and the solver line only when
+// the solver that ran is not the one requested.
+func TestSummary(t *testing.T) {
+	res := &train.Result{StopReason: train.StopGap, Iterations: []train.Iteration{{Iter: 0}, {Iter: 12, Pass: true}}, Gap: 1.5e-4,
+		NonZero: 30, Dimension: 120, Screened: 50, Beta: 0.01, BetaMax: 0.1, Seconds: 2.25, SecondsScreening: 0.125,
+		Solver: train.SolverWorkingSet, SolverReason: "requested"}
+	var b bytes.Buffer
+	Summary(&b, res)
+	want := "stopped (gap) after 12 iterations: gap 1.500e-04, 30 non-zero of 120 features, 50 screened, beta 0.01 (beta_max 0.1), 2.2s (screening 0.12s)\n"
+	if b.String() != want {
+		t.Errorf("Summary wrote %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	res.Solver, res.SolverReason = train.SolverFull, "c1 = 0"
+	Summary(&b, res)
+	if !strings.HasSuffix(b.String(), "\nsolver: full (c1 = 0)\n") {
+		t.Errorf("Summary of a handed-over solver wrote %q", b.String())
+	}
+}
