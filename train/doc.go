@@ -18,7 +18,9 @@
 // by OWL-QN [Andrew and Gao, "Scalable training of L1-regularized
 // log-linear models", ICML 2007], stopping on the Fenchel-Young duality gap
 // (by default when it is at most 0.1% of the objective, DefaultRelEpsilon).
-// The zero Options and tagger train train the same way.
+// The zero Options and tagger train train the same way (DefaultOptions);
+// Options.Validate checks options before any data is read, and
+// Options.Interrupt ends a run gracefully at the point it reached.
 //
 // # The solver loop
 //
@@ -27,7 +29,9 @@
 // point, then repeats a full pass and an inner solve:
 //
 //   - full pass: m over every unscreened feature at the current point and
-//     the gap of the whole problem; unless the gap certifies the point,
+//     the gap of the whole problem (with the working set, at the best
+//     convex combination of the model distributions of this and the last
+//     four full passes: mixture.go); unless the gap certifies the point,
 //     screening (screen.Pinsker, or the paper's rule for T = 1) removes
 //     features proven zero at the optimum (if that zeroed a weight, the
 //     point moved: the loop evaluates it and the log line says so); the log
@@ -64,6 +68,9 @@
 // Options.Monitor that keeps the best weights on a validation set.
 //
 // # Determinism and memory
+//
+// CheckpointFile keeps a run's checkpoints in a file (atomically; a failed
+// write is reported, not fatal) and resumes from it when it exists.
 //
 // Training is deterministic: sequences are split into a fixed number of
 // shards whatever Options.Threads is, and every reduction runs in a fixed
