@@ -1,0 +1,510 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/sparsetag/sparsetag/corpora"
+)
+
+// This file holds README.md to the tool: every tagger command of its code
+// blocks runs (on small data where the full run is too slow), every flag it
+// names in prose exists, and the figures cheap enough to recompute are
+// recomputed. The figures of the long runs were checked by hand when they
+// were written; the commands beside them are checked here.
+
+// readmeInputs are the input files of README commands that the test replaces
+// by small ones written into its directory.
+var readmeInputs = []struct {
+	arg   string // the argument as the README writes it
+	file  string // what the test passes instead
+	split string // CoNLL-2000 split the small file is cut from
+	n     int    // its first n sentences
+	why   string
+}{
+	{"embedded:conll2000/train.txt.gz", "conll-train-60.txt", "train", 60,
+		"8,936 sentences, 7.4 M features with the chunking template: minutes and gigabytes per training"},
+	{"embedded:conll2000/test.txt.gz", "conll-test-20.txt", "test", 20,
+		"2,012 sentences: 20 keep eval, explain and --select-eval quick"},
+	{"train.txt", "conll-train-60.txt", "train", 60,
+		"the user's own training file; the first CoNLL-2000 sentences stand in"},
+	{"train9.txt", "conll-train-60.txt", "train", 60,
+		"cut from CoNLL-2000 train by the README's awk line (8,043 sentences)"},
+	{"dev.txt", "conll-test-20.txt", "test", 20,
+		"cut by the same awk line (893 sentences)"},
+}
+
+// readmeBounds holds the flags appended to a README command (a later flag
+// wins over an earlier one) so that it runs in about a second; the first
+// entry whose pattern matches the command (its arguments joined by spaces)
+// applies.
+var readmeBounds = []struct {
+	match string
+	add   []string
+	why   string
+}{
+	{`^demo `, []string{"--train-folds", "0", "--test-folds", "1", "--betas", "2", "--min-ratio", "0.05", "--show", "1"},
+		"about a minute on 6,251 words and 7 betas; 626 words and 2 betas take a second"},
+	{`^train --format ocr --folds 0 `, nil,
+		"the OCR table's second row trains on 626 words in about 6 s: it runs as printed and its figures are checked (readmeFigures)"},
+	{`^train .*--select `, []string{"--betas", "3", "--max-iter", "5"},
+		"the README's path solves 31 betas on 8,043 sentences (200 s); 3 betas print the same table"},
+	{`^train .*--format ocr `, []string{"--max-iter", "5"},
+		"6,251 words to a gap of 1e-6: 366 iterations, about a minute"},
+	{`^train `, []string{"--max-iter", "5"},
+		"hundreds of iterations on the full corpus; five reach every step that writes the model"},
+	{`^path `, []string{"--scale", "0.01", "--betas", "3"},
+		"a 20-beta path on a tenth of syn1; 1% and 3 betas run the same code"},
+	{`^bench paper `, []string{"--data", "syn1,ocr-letters", "--scale", "0.01", "--betas", "2"},
+		"the full table takes about 15 minutes, the quick one 12 s"},
+	{`^bench screen `, []string{"--scale", "0.01", "--ratios", "0.5", "--max-iter", "200"},
+		"four penalties on the full OCR set, each to a gap of 1e-6"},
+	{`^bench train `, []string{"--data", "syn1", "--scale", "0.01", "--threads", "1", "--budget", "5s", "--max-iter", "300"},
+		"conll has no --scale (its solves take minutes and gigabytes) and the OCR solves run to their 5-minute budget; syn1 at 1% runs the same two solvers"},
+}
+
+// readmeFigures are README figures that the test recomputes in full: the
+// command matching the pattern runs unbounded (see readmeBounds), the text
+// must be in README.md (line breaks count as spaces) and each regular
+// expression must match the command's output.
+var readmeFigures = []struct {
+	match  string
+	readme string
+	out    []string
+}{
+	{`^eval --format ocr --folds 1-9 --model ocr0\.model `,
+		"| 0 (626 words) | 1-9 (6,251 words) | 0.7533 | 0.2964 |",
+		[]string{`(?m)^accuracy: 0\.7533$`, `\(sequence accuracy 0\.2964\)`}},
+	{`^eval --format crfsuite --model conll-from-crfsuite\.model `,
+		"prints the same accuracy (0.9443) and f1 (0.9129)",
+		[]string{`(?m)^accuracy: 0\.9443$`, `(?m)^f1: 0\.9129$`}},
+}
+
+// readmeConditional lists printed output lines that appear only in some
+// runs, and why; their shape is not required.
+var readmeConditional = map[string]string{
+	"note:": "printed only when the best dev score is at the smallest penalty",
+}
+
+// readmeCmd is a tagger command line of a README code block.
+type readmeCmd struct {
+	line    int      // README line where it starts
+	args    []string // after "tagger"
+	comment string   // its trailing "# ..." comment
+}
+
+// readmeBlock is a fenced code block of the README.
+type readmeBlock struct {
+	line     int      // README line of the opening fence
+	lines    []string // its content
+	cmds     []readmeCmd
+	adjacent bool // only blank lines since the previous block
+}
+
+var fenceRE = regexp.MustCompile("^```")
+
+// parseREADME splits the README into its code blocks and its prose (the
+// text outside them, without the section on Apache Beam, whose commands and
+// flags are beamtag's and Beam's).
+func parseREADME(text string) (blocks []readmeBlock, prose string) {
+	var (
+		in        bool
+		cur       *readmeBlock
+		blank     = true // only blank lines since the last block closed
+		skipBeam  bool
+		proseText strings.Builder
+	)
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		if fenceRE.MatchString(line) {
+			if !in {
+				blocks = append(blocks, readmeBlock{line: i + 1, adjacent: blank && len(blocks) > 0})
+				cur = &blocks[len(blocks)-1]
+			} else {
+				cur.cmds = readmeCommands(cur.lines, cur.line+1)
+				blank = true
+			}
+			in = !in
+			continue
+		}
+		if in {
+			cur.lines = append(cur.lines, line)
+			continue
+		}
+		if strings.TrimSpace(line) != "" {
+			blank = false
+		}
+		if strings.HasPrefix(line, "#") {
+			skipBeam = strings.Contains(line, "Apache Beam")
+		}
+		if !skipBeam {
+			proseText.WriteString(line)
+			proseText.WriteByte('\n')
+		}
+	}
+	return blocks, proseText.String()
+}
+
+// readmeCommands returns the tagger command lines of a code block: lines
+// that start with "tagger " or "go run ./cmd/tagger ", with backslash
+// continuations joined, the trailing comment split off and a pipe cut.
+func readmeCommands(lines []string, first int) []readmeCmd {
+	var out []readmeCmd
+	var cur string
+	start := 0
+	for i, line := range lines {
+		line = strings.TrimSpace(line)
+		switch {
+		case cur != "":
+			cur += " " + line
+		case strings.HasPrefix(line, "tagger "):
+			cur, start = line, first+i
+		case strings.HasPrefix(line, "go run ./cmd/tagger "):
+			cur, start = "tagger "+strings.TrimPrefix(line, "go run ./cmd/tagger "), first+i
+		default:
+			continue
+		}
+		if strings.HasSuffix(cur, "\\") {
+			cur = strings.TrimSuffix(cur, "\\")
+			continue
+		}
+		var comment string
+		if i := strings.Index(cur, " #"); i >= 0 {
+			cur, comment = cur[:i], strings.TrimSpace(cur[i+2:])
+		}
+		if i := strings.Index(cur, " |"); i >= 0 {
+			cur = cur[:i]
+		}
+		out = append(out, readmeCmd{line: start, args: strings.Fields(cur)[1:], comment: comment})
+		cur = ""
+	}
+	return out
+}
+
+// taggerFlags returns the commands of the tool ("bench paper" for the bench
+// suites) and the flags of each, read from their -h output.
+func taggerFlags(t *testing.T) map[string]map[string]bool {
+	t.Helper()
+	listed := func(help, section string) []string {
+		var names []string
+		in := false
+		for _, line := range strings.Split(help, "\n") {
+			switch {
+			case line == section:
+				in = true
+			case in && strings.HasPrefix(line, "  "):
+				names = append(names, strings.Fields(line)[0])
+			case in:
+				in = false
+			}
+		}
+		return names
+	}
+	_, help, code := runTagger(t, "-h")
+	require.Equal(t, 0, code, help)
+	cmds := listed(help, "commands:")
+	require.Contains(t, cmds, "train", "tagger -h: commands:\n%s", help)
+	var names []string
+	for _, c := range cmds {
+		if c != "bench" {
+			names = append(names, c)
+			continue
+		}
+		_, help, code := runTagger(t, "bench", "-h")
+		require.Equal(t, 0, code, help)
+		suites := listed(help, "suites:")
+		require.NotEmpty(t, suites, "tagger bench -h: suites:\n%s", help)
+		for _, s := range suites {
+			names = append(names, "bench "+s)
+		}
+	}
+	flagRE := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`)
+	all := map[string]map[string]bool{}
+	for _, name := range names {
+		_, help, code := runTagger(t, append(strings.Fields(name), "-h")...)
+		require.Equal(t, 0, code, "tagger %s -h:\n%s", name, help)
+		all[name] = map[string]bool{}
+		for _, m := range flagRE.FindAllStringSubmatch(help, -1) {
+			all[name][m[1]] = true
+		}
+	}
+	return all
+}
+
+// commandName returns the name under which taggerFlags lists the command
+// of args ("bench train" for bench suites).
+func commandName(args []string) string {
+	if len(args) > 1 && args[0] == "bench" {
+		return "bench " + args[1]
+	}
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+var flagNameRE = regexp.MustCompile(`(?:^|[\s(/,])--([a-z][a-z0-9-]*)`)
+
+// TestREADMEFlags checks every flag the README names outside the code blocks:
+// in a `tagger CMD ...` span it must be a flag of CMD, anywhere else a flag
+// of some command. A renamed or removed flag fails here.
+func TestREADMEFlags(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	blocks, prose := parseREADME(string(b))
+	flags := taggerFlags(t)
+	anyFlag := map[string]bool{"version": true} // tagger --version
+	for _, fs := range flags {
+		for f := range fs {
+			anyFlag[f] = true
+		}
+	}
+	spans := regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(prose, -1)
+	// The comments of code-block commands name flags too ("or --select-folds 5").
+	for _, bl := range blocks {
+		for _, c := range bl.cmds {
+			spans = append(spans, []string{"", c.comment})
+		}
+	}
+	ncmd := 0
+	for _, m := range spans {
+		span := strings.Join(strings.Fields(m[1]), " ")
+		i := strings.Index(span, "tagger ")
+		if i == 0 || (i > 0 && strings.HasSuffix(span[:i], "| ")) {
+			args := strings.Fields(span[i:])[1:]
+			name := commandName(args)
+			fs, ok := flags[name]
+			if !ok {
+				t.Errorf("README `%s`: no command %q", span, name)
+				continue
+			}
+			ncmd++
+			for _, f := range flagNameRE.FindAllStringSubmatch(span, -1) {
+				if !fs[f[1]] {
+					t.Errorf("README `%s`: tagger %s has no flag --%s", span, name, f[1])
+				}
+			}
+			continue
+		}
+		for _, f := range flagNameRE.FindAllStringSubmatch(span, -1) {
+			if !anyFlag[f[1]] {
+				t.Errorf("README `%s`: no command has a flag --%s", span, f[1])
+			}
+		}
+	}
+	require.GreaterOrEqual(t, ncmd, 10, "tagger commands in the README's prose")
+}
+
+// TestREADMECommands runs every tagger command of the README's code blocks,
+// in order, in a temporary directory (train writes the models that eval, tag,
+// explain and dump read), with the substitutions of readmeInputs and
+// readmeBounds, and checks: exit status 0 (an unknown command or flag exits
+// 2), the output lines the README prints beside a command (its "# ...
+// accuracy: 0.xxxx" comment, or the code block right after it) by their
+// shape, the files its output flags name, and the figures of readmeFigures
+// exactly.
+func TestREADMECommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every README command on small data (about 15 s)")
+	}
+	b, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	blocks, _ := parseREADME(string(b))
+	flatREADME := strings.Join(strings.Fields(string(b)), " ")
+	peerDir, err := filepath.Abs("../../peer/testdata")
+	require.NoError(t, err)
+
+	dir := t.TempDir()
+	writeREADMEInputs(t, dir)
+	t.Chdir(dir)
+
+	usedInput := map[string]bool{}
+	usedBound := map[int]bool{}
+	usedFigure := map[int]bool{}
+	ncmd := 0
+	for bi, bl := range blocks {
+		for ci, c := range bl.cmds {
+			ncmd++
+			joined := strings.Join(c.args, " ")
+			where := "README.md:" + strconv.Itoa(c.line) + ": tagger " + joined
+			args := make([]string, 0, len(c.args)+12)
+			for _, a := range c.args {
+				for _, in := range readmeInputs {
+					if a == in.arg {
+						a = in.file
+						usedInput[in.arg] = true
+						break
+					}
+				}
+				// The README runs from the repository root, the test elsewhere.
+				if strings.HasPrefix(a, "peer/testdata/") {
+					a = filepath.Join(peerDir, strings.TrimPrefix(a, "peer/testdata/"))
+				}
+				args = append(args, a)
+			}
+			for i, bd := range readmeBounds {
+				if regexp.MustCompile(bd.match).MatchString(joined + " ") {
+					usedBound[i] = true
+					args = append(args, bd.add...)
+					t.Logf("%s: adds %q: %s", where, bd.add, bd.why)
+					break
+				}
+			}
+			out, errs, code := runTagger(t, args...)
+			if code != 0 {
+				t.Errorf("%s\nran: tagger %s\nexit %d\nstdout:\n%s\nstderr:\n%s", where, strings.Join(args, " "), code, out, errs)
+				continue
+			}
+			// Output lines printed in the command's comment, e.g.
+			// "# ... accuracy: 0.xxxx / f1: 0.xxxx".
+			for _, m := range regexp.MustCompile(`([a-z][a-z0-9 ]*): 0\.x+`).FindAllStringSubmatch(c.comment, -1) {
+				re := `(?m)^` + regexp.QuoteMeta(strings.TrimSpace(m[1])) + `: \d\.\d{4}$`
+				if !regexp.MustCompile(re).MatchString(out) {
+					t.Errorf("%s: the comment shows %q; no line %s in stdout:\n%s", where, m[0], re, out)
+				}
+			}
+			// Output printed in the code block right after the command's.
+			if ci == len(bl.cmds)-1 && bi+1 < len(blocks) && blocks[bi+1].adjacent && len(blocks[bi+1].cmds) == 0 {
+				checkPrintedOutput(t, where, blocks[bi+1].lines, out)
+			}
+			checkOutputFlags(t, where, c.args)
+			for i, f := range readmeFigures {
+				if !regexp.MustCompile(f.match).MatchString(joined + " ") {
+					continue
+				}
+				usedFigure[i] = true
+				if !strings.Contains(flatREADME, f.readme) {
+					t.Errorf("readmeFigures[%d]: README.md no longer says %q", i, f.readme)
+				}
+				for _, re := range f.out {
+					if !regexp.MustCompile(re).MatchString(out) {
+						t.Errorf("%s: the README's figure %q: no %s in stdout:\n%s", where, f.readme, re, out)
+					}
+				}
+			}
+		}
+	}
+	require.GreaterOrEqual(t, ncmd, 20, "tagger commands in the README's code blocks")
+	// A substitution that matches nothing is stale: the README changed.
+	for _, in := range readmeInputs {
+		if !usedInput[in.arg] {
+			t.Errorf("readmeInputs: no README command reads %s", in.arg)
+		}
+	}
+	for i, bd := range readmeBounds {
+		if !usedBound[i] {
+			t.Errorf("readmeBounds: no README command matches %s", bd.match)
+		}
+	}
+	for i, f := range readmeFigures {
+		if !usedFigure[i] {
+			t.Errorf("readmeFigures: no README command matches %s", f.match)
+		}
+	}
+}
+
+// writeREADMEInputs writes the small inputs of readmeInputs and the
+// unlabeled my-sentences.txt the README tags (word and part of speech).
+func writeREADMEInputs(t *testing.T, dir string) {
+	t.Helper()
+	for _, in := range readmeInputs {
+		seqs, err := corpora.EmbeddedCoNLL2000(in.split)
+		require.NoError(t, err)
+		var b bytes.Buffer
+		for _, s := range seqs[:in.n] {
+			require.NoError(t, corpora.WriteCoNLL(&b, s))
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, in.file), b.Bytes(), 0o644))
+	}
+	const sentences = "He PRP\nreckons VBZ\nthe DT\ncurrent JJ\naccount NN\ndeficit NN\n\nThe DT\npound NN\nfell VBD\n. .\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "my-sentences.txt"), []byte(sentences), 0o644))
+}
+
+var printedNumberRE = regexp.MustCompile(`[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?`)
+
+// lineShape turns a printed output line into a regular expression that
+// matches any line of the same shape: a number stands for any number and a
+// run of spaces for any run of spaces.
+func lineShape(line string) string {
+	var fields []string
+	for _, f := range strings.Fields(line) {
+		var b strings.Builder
+		last := 0
+		for _, loc := range printedNumberRE.FindAllStringIndex(f, -1) {
+			b.WriteString(regexp.QuoteMeta(f[last:loc[0]]))
+			b.WriteString(printedNumberRE.String())
+			last = loc[1]
+		}
+		b.WriteString(regexp.QuoteMeta(f[last:]))
+		fields = append(fields, b.String())
+	}
+	return `(?m)^\s*` + strings.Join(fields, `\s+`) + `\s*$`
+}
+
+// checkPrintedOutput checks that every line of a printed output block
+// (except "..." and readmeConditional lines) has a line of the same shape in
+// stdout.
+func checkPrintedOutput(t *testing.T, where string, printed []string, stdout string) {
+	t.Helper()
+	n := 0
+outer:
+	for _, line := range printed {
+		s := strings.TrimSpace(line)
+		if s == "" || s == "..." {
+			continue
+		}
+		for prefix := range readmeConditional {
+			if strings.HasPrefix(s, prefix) {
+				continue outer
+			}
+		}
+		n++
+		if re := lineShape(line); !regexp.MustCompile(re).MatchString(stdout) {
+			t.Errorf("%s: the README prints\n\t%s\nstdout has no line of its shape (%s):\n%s", where, s, re, stdout)
+		}
+	}
+	if n == 0 {
+		t.Errorf("%s: the printed output block has no line to check", where)
+	}
+}
+
+// checkOutputFlags checks the files a README command's output flags name.
+func checkOutputFlags(t *testing.T, where string, args []string) {
+	t.Helper()
+	for i := 0; i+1 < len(args); i++ {
+		v := args[i+1]
+		switch args[i] {
+		case "--report", "--json", "--cpuprofile":
+			requireFile(t, where, v)
+		case "--model":
+			if args[0] == "train" {
+				requireFile(t, where, v)
+			}
+		case "--out":
+			if args[0] == "convert" {
+				requireFile(t, where, v)
+				continue
+			}
+			pngs, _ := filepath.Glob(filepath.Join(v, "*.png"))
+			if len(pngs) == 0 {
+				t.Errorf("%s: no figure in %s", where, v)
+				continue
+			}
+			checkPNG(t, pngs[0])
+		}
+	}
+}
+
+func requireFile(t *testing.T, where, path string) {
+	t.Helper()
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		t.Errorf("%s: %s not written (%v)", where, path, err)
+	}
+}
