@@ -39,7 +39,9 @@
 // Encoded sequence. Tag returns the Viterbi path (allocating nothing with a
 // reused result and column input); Decode adds, as DecodeOptions asks, the n best paths, the
 // posterior (log Z, path probabilities, node marginals), transition
-// constraints (NewConstraints, BIOConstraints) and fixed labels. When few
+// constraints (NewConstraints, BIOConstraints) and fixed labels; NBestMemory
+// bounds what an n-best decoding allocates, and DecodeOptions.MaxBytes
+// refuses a sequence beyond a limit before allocating. When few
 // state weights are non-zero, the Tagger scores from a sparse view of them,
 // with bit-identical scores. Model.Explain breaks a path's score down by
 // position into state scores, attribute contributions, transition and pair
@@ -57,5 +59,6 @@
 // (Model.Compact): attributes without a non-zero weight are dropped and the
 // others renumbered in order, which changes no score. Model.InitFrom maps an
 // existing model's weights onto a new model by label and attribute names, as
-// the starting point of further training (train.Options.Init).
+// the starting point of further training (train.Options.Init);
+// CheckInitFrom refuses a model with other labels or no shared attribute.
 package chain
