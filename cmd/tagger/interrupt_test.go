@@ -198,3 +198,28 @@ func TestTagInterrupt(t *testing.T) {
 }
 
 func tail(b []byte) []byte { return b[max(len(b)-40, 0):] }
+
+// TestPathAndBenchInterrupt: SIGINT stops a path or a benchmark within a
+// couple of seconds with exit 130 (the rows printed so far stay printed).
+func TestPathAndBenchInterrupt(t *testing.T) {
+	bin := taggerBinary(t)
+	for _, args := range [][]string{
+		{"path", "--data", "ocr", "--betas", "100", "--min-ratio", "0.0001", "--threads", "1"},
+		{"bench", "screen", "--data", "ocr", "--ratios", "0.01", "--threads", "1"},
+	} {
+		cmd := exec.Command(bin, args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(1500 * time.Millisecond)
+		if cmd.ProcessState != nil {
+			t.Fatalf("%v ended before the signal:\n%s", args, stderr.String())
+		}
+		cmd.Process.Signal(syscall.SIGINT)
+		if code := exitCode(t, cmd, 3*time.Second); code != 130 {
+			t.Fatalf("%v: exit %d, want 130\n%s", args, code, stderr.String())
+		}
+	}
+}
