@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/sparsetag/sparsetag/screen"
+	"gonum.org/v1/gonum/floats"
 )
 
 // A better certificate from past full passes (../shared/docs/dual-certificate.md,
@@ -244,7 +245,7 @@ func (mx *mixture) minimize(gap0 float64) float64 {
 		for j := range mx.delta {
 			mx.delta[j] = mx.ms[best][j] - mx.mix[j]
 		}
-		dd := mx.d[best] - dot(mx.c, mx.d)
+		dd := mx.d[best] - floats.Dot(mx.c, mx.d)
 		gamma := mx.lineSearch(dd)
 		if gamma <= 0 {
 			break
@@ -273,7 +274,7 @@ func (mx *mixture) slope(k int) float64 {
 
 // slopeAt returns sum_k c_k slope(k) (the derivative along c itself).
 func (mx *mixture) slopeAt(c []float64) float64 {
-	s := dot(c, mx.d)
+	s := floats.Dot(c, mx.d)
 	for j, m := range mx.mix {
 		s += mx.gprime(j, m) * m
 	}
@@ -326,18 +327,10 @@ func (mx *mixture) lineSearch(dd float64) float64 {
 
 // value returns Phi at the current c and M.
 func (mx *mixture) value() float64 {
-	phi := dot(mx.c, mx.d)
+	phi := floats.Dot(mx.c, mx.d)
 	alpha := mx.ab / mx.l1
 	for j, m := range mx.mix {
 		phi += screen.GapTerm(mx.w[j], m, alpha, mx.l1)
 	}
 	return phi
-}
-
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
 }
