@@ -214,9 +214,7 @@ func TestPathAndBenchInterrupt(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(1500 * time.Millisecond)
-		if cmd.ProcessState != nil {
-			t.Fatalf("%v ended before the signal:\n%s", args, stderr.String())
-		}
+		// A command that ended before the signal exits 0, not 130.
 		cmd.Process.Signal(syscall.SIGINT)
 		if code := exitCode(t, cmd, 3*time.Second); code != 130 {
 			t.Fatalf("%v: exit %d, want 130\n%s", args, code, stderr.String())
