@@ -51,7 +51,8 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 		add("per-shard state expectations (64 x 8 B x attributes x labels)", numShards*U*L*8)
 	} else {
 		add("observed counts (state pairs seen in training, transitions and pairs)", 12*nnz+8*(d-U*L))
-		add("attribute columns (4-12 B x attribute occurrences)", 12*nnz+4*U)
+		add("attribute occurrence counts (4 B x attributes)", 4*U)
+		add("attribute columns while counting observed features (4-12 B x attribute occurrences, freed after)", 12*nnz)
 	}
 	add("per-shard pair expectations (64 x 8 B x pair features)", numShards*P*L*L*8)
 	add("feature set and screened set (2 bits x features)", d/4)

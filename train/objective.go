@@ -31,10 +31,10 @@ const numShards = 64
 //
 // Gradient accumulation is deterministic and parallel without per-worker
 // copies of the gradient: node marginals of every position are stored, then
-// the expected counts of state features are summed per attribute over a
-// column-major (attribute → positions) copy of the data, each attribute by
-// one worker, in position order (or, for small models, per shard during
-// forward-backward and reduced in shard order: fused).
+// the expected counts of state features are summed by a scatter over the
+// rows in position order, each attribute by one worker (or, for small
+// models, per shard during forward-backward and reduced in shard order:
+// fused).
 //
 // Memory: beyond the corpus, the objective holds four full-size vectors
 // (weights, observed and expected counts, and m when every feature is
@@ -50,10 +50,9 @@ type objective struct {
 	threads int
 	n       float64 // number of sequences
 
-	// Column-major copy of c.Unary for the expectation pass.
-	colPtr []int32 // len U+1
-	colPos []int32 // position index of each entry
-	colVal []float64
+	// attrCum[a] is the number of occurrences of attributes below a in
+	// c.Unary (len U+1): it splits the expectation pass among workers.
+	attrCum []int32
 
 	obs counts // observed feature counts (sum over sequences)
 
@@ -79,14 +78,14 @@ type objective struct {
 
 	// fused: expected state counts are accumulated per shard during the
 	// forward-backward pass (dense U*L buffers, reduced in shard order)
-	// instead of by the column pass. Used when the buffers are small.
+	// instead of by the scatter pass. Used when the buffers are small.
 	fused bool
 
 	// refFused (working-set solver only): expected counts of the active
 	// state features are accumulated per shard during forward-backward into
 	// buffers indexed like the feature set's references (refLab), and
 	// reduced in shard order; used while those buffers fit in
-	// fusedBudget. It avoids a column pass over every position of every
+	// fusedBudget. It avoids a scatter pass over every position of every
 	// live attribute when the working set has few labels per attribute.
 	refFusedOK bool // the solver allows it
 	refFused   bool // in use for the current active set
@@ -134,9 +133,8 @@ func newObjective(fs *featureSet, c *sparse.Corpus, threads int) *objective {
 		for s := range o.shard {
 			o.shard[s].stateExp = make([]float64, m.NumUnary*L)
 		}
-	} else {
-		o.buildColumns()
 	}
+	o.attrCum = attributeCounts(&c.Unary, m.NumUnary)
 	if o.fused {
 		o.obs = counts{dense: observedCounts(m, c)}
 	} else {
@@ -193,36 +191,49 @@ func resizeFloats(s []float64, n int) []float64 {
 	return s[:n]
 }
 
-// buildColumns builds the column-major copy of the unary attributes.
-func (o *objective) buildColumns() {
-	U := o.m.NumUnary
-	x := &o.c.Unary
-	cnt := make([]int32, U+1)
+// attributeCounts returns the cumulative occurrence counts of the
+// attributes in x: entry a counts the attributes below a (len U+1).
+func attributeCounts(x *sparse.Matrix, U int) []int32 {
+	cum := make([]int32, U+1)
 	for _, a := range x.Col {
-		cnt[a+1]++
+		cum[a+1]++
 	}
 	for a := 0; a < U; a++ {
-		cnt[a+1] += cnt[a]
+		cum[a+1] += cum[a]
 	}
-	o.colPtr = cnt
-	o.colPos = make([]int32, len(x.Col))
+	return cum
+}
+
+// columns is a column-major copy of a corpus's unary attributes: the
+// positions (and values) of attribute a are pos[ptr[a]:ptr[a+1]], in
+// position order.
+type columns struct {
+	ptr, pos []int32
+	val      []float64
+}
+
+// buildColumns returns the column-major copy of c.Unary, given its
+// cumulative attribute counts.
+func buildColumns(x *sparse.Matrix, cum []int32) columns {
+	U := len(cum) - 1
+	col := columns{ptr: cum, pos: make([]int32, len(x.Col))}
 	if x.Val != nil {
-		o.colVal = make([]float64, len(x.Col))
+		col.val = make([]float64, len(x.Col))
 	}
 	next := make([]int32, U)
-	copy(next, cnt[:U])
+	copy(next, cum[:U])
 	for p := 0; p < x.Rows(); p++ {
-		lo, hi := x.RowPtr[p], x.RowPtr[p+1]
-		for k := lo; k < hi; k++ {
+		for k := x.RowPtr[p]; k < x.RowPtr[p+1]; k++ {
 			a := x.Col[k]
 			q := next[a]
 			next[a]++
-			o.colPos[q] = int32(p)
-			if o.colVal != nil {
-				o.colVal[q] = x.Val[k]
+			col.pos[q] = int32(p)
+			if col.val != nil {
+				col.val[q] = x.Val[k]
 			}
 		}
 	}
+	return col
 }
 
 // observedCounts returns F(x, y_gold) summed over the corpus, full size:
@@ -355,9 +366,6 @@ func (o *objective) loss(ctx context.Context, x []float64) (float64, error) {
 // the features outside the working set with. Transition and pair
 // expectations are always complete.
 func (o *objective) expectAll() {
-	if o.colPtr == nil {
-		o.buildColumns()
-	}
 	o.stateExpectations(true)
 }
 
@@ -548,36 +556,36 @@ func (o *objective) reduceShards() float64 {
 	return loss
 }
 
-// stateExpectations computes the expected state counts attribute by
-// attribute into o.exp: a reduction of the per-shard buffers in shard
-// order (fused), or a pass over the columns. With all, every attribute and
-// label is computed from the columns (a full pass); otherwise only live
-// attributes, and only their active labels in label-list mode: the rows of
-// the other attributes are stale until the next full pass, and nothing
-// reads them (residual reads the active features, whose attributes live).
+// stateExpectations computes the expected state counts into o.exp: a
+// reduction of the per-shard buffers in shard order (fused, refFused), or
+// a scatter of the stored node marginals in position order
+// (scatterExpectations). With all, every attribute and label is computed
+// (a full pass); otherwise only live attributes, and only their active
+// labels in label-list mode: the rows of the other attributes are stale
+// until the next full pass, and nothing reads them (residual reads the
+// active features, whose attributes live).
 func (o *objective) stateExpectations(all bool) {
 	const chunk = 256
 	U := o.m.NumUnary
-	par.For(o.threads, (U+chunk-1)/chunk, func(k int) {
-		for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
-			switch {
-			case all:
-				o.columnExpectation(a, nil)
-			case !o.fs.attrLive[a]:
-				// Not read until the next full pass (all), which rewrites
-				// it: clearing every dead attribute's row would be a write
-				// of size d per evaluation.
-			case o.fused:
-				o.reduceStateShards(a)
-			case o.refFused:
-				o.reduceRefShards(a)
-			case o.sparseLabels:
-				o.columnExpectation(a, o.fs.labels(int32(a)))
-			default:
-				o.columnExpectation(a, nil)
+	switch {
+	case all:
+		o.scatterExpectations(o.c, true)
+	case o.fused || o.refFused:
+		par.For(o.threads, (U+chunk-1)/chunk, func(k int) {
+			for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
+				switch {
+				case !o.fs.attrLive[a]:
+					// Not read until the next full pass, which rewrites it.
+				case o.fused:
+					o.reduceStateShards(a)
+				default:
+					o.reduceRefShards(a)
+				}
 			}
-		}
-	})
+		})
+	default:
+		o.scatterExpectations(o.live, false)
+	}
 }
 
 // reduceRefShards sums attribute a's per-shard expectations of its active
@@ -610,29 +618,73 @@ func (o *objective) reduceStateShards(a int) {
 	}
 }
 
-// columnExpectation sums attribute a's expected state counts over its
-// positions in position order: only the labels labs, or all when labs is
-// nil.
-func (o *objective) columnExpectation(a int, labs []int32) {
+// scatterExpectations sums the expected state counts over the unary rows
+// of c in position order, streaming the node marginals o.mu: with all, every
+// attribute and label; otherwise the live attributes (only their active
+// labels in label-list mode). Each worker owns a contiguous range of
+// attributes (split by occurrence counts) and scans every row, so each
+// count is summed in position order by one worker: bit-identical whatever
+// the number of workers, and the marginals are read in the order they are
+// stored instead of gathered per attribute (which missed the cache on
+// every frequent attribute).
+func (o *objective) scatterExpectations(c *sparse.Corpus, all bool) {
+	parts := o.attrParts()
+	par.For(len(parts)-1, len(parts)-1, func(k int) {
+		o.scatterRange(c, all, parts[k], parts[k+1])
+	})
+}
+
+// attrParts splits the attributes into o.threads contiguous ranges of
+// about equal occurrence counts, as boundaries [0, ..., U].
+func (o *objective) attrParts() []int32 {
+	U := int32(o.m.NumUnary)
+	n := max(1, min(o.threads, int(U)))
+	parts := make([]int32, n+1)
+	parts[n] = U
+	total := int64(o.attrCum[U])
+	a := int32(0)
+	for k := 1; k < n; k++ {
+		target := total * int64(k) / int64(n)
+		for a < U && int64(o.attrCum[a]) < target {
+			a++
+		}
+		parts[k] = a
+	}
+	return parts
+}
+
+// scatterRange is scatterExpectations for the attributes [alo, ahi).
+func (o *objective) scatterRange(c *sparse.Corpus, all bool, alo, ahi int32) {
 	L := o.m.NumLabels()
-	e := o.exp[a*L : a*L+L]
-	clear(e)
-	for q := o.colPtr[a]; q < o.colPtr[a+1]; q++ {
-		p := int(o.colPos[q])
+	fs := o.fs
+	labelList := !all && o.sparseLabels
+	for a := alo; a < ahi; a++ {
+		if all || fs.attrLive[a] {
+			clear(o.exp[int(a)*L : int(a)*L+L])
+		}
+	}
+	for p := 0; p < c.Unary.Rows(); p++ {
+		cols, vals := c.Unary.Row(p)
 		mu := o.mu[p*L : p*L+L]
-		switch {
-		case labs != nil:
+		for k, a := range cols {
+			if a < alo || a >= ahi || !(all || fs.attrLive[a]) {
+				continue
+			}
+			e := o.exp[int(a)*L : int(a)*L+L]
 			v := 1.0
-			if o.colVal != nil {
-				v = o.colVal[q]
+			if vals != nil {
+				v = vals[k]
 			}
-			for _, y := range labs {
-				e[y] += v * mu[y]
+			switch {
+			case labelList:
+				for _, y := range fs.labels(a) {
+					e[y] += v * mu[y]
+				}
+			case vals != nil:
+				floats.AddScaled(e, v, mu)
+			default:
+				floats.Add(e, mu)
 			}
-		case o.colVal != nil:
-			floats.AddScaled(e, o.colVal[q], mu)
-		default:
-			floats.Add(e, mu)
 		}
 	}
 }
@@ -690,23 +742,25 @@ func (cc *countCursor) at(j int32) float64 {
 }
 
 // sparseObserved returns the observed counts with a sparse state block,
-// built attribute by attribute from the columns (in position order, as
-// observedCounts adds them) and the transition and pair blocks of
+// built attribute by attribute from a column-major copy of the data that
+// lives only for this call (in position order, as observedCounts adds
+// them) and the transition and pair blocks of
 // observedCounts on a model with no unary attribute.
 func (o *objective) sparseObserved() counts {
 	m, c := o.m, o.c
 	L := m.NumLabels()
 	out := counts{stateLen: m.NumUnary * L}
+	col := buildColumns(&c.Unary, o.attrCum)
 	acc := make([]float64, L)
 	seen := make([]bool, L)
 	for a := 0; a < m.NumUnary; a++ {
 		clear(acc)
 		clear(seen)
-		for q := o.colPtr[a]; q < o.colPtr[a+1]; q++ {
-			y := c.Labels[o.colPos[q]]
+		for q := col.ptr[a]; q < col.ptr[a+1]; q++ {
+			y := c.Labels[col.pos[q]]
 			v := 1.0
-			if o.colVal != nil {
-				v = o.colVal[q]
+			if col.val != nil {
+				v = col.val[q]
 			}
 			acc[y] += v
 			seen[y] = true
