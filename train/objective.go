@@ -70,6 +70,12 @@ type objective struct {
 	live      *sparse.Corpus
 	liveAttrs int // number of live attributes when live was built
 
+	// refSpan[2k], refSpan[2k+1] are the reference range (refPtr[a],
+	// refPtr[a+1]) of the attribute a = live.Unary.Col[k], in label-list
+	// mode: scoring and expectations stream it beside the rows instead of
+	// looking up refPtr per occurrence.
+	refSpan []int32
+
 	// sparseLabels: when few state features are active, scoring and
 	// expectations visit only the active labels of each attribute (the
 	// feature set's references). Skipping features whose weight is zero
@@ -181,6 +187,23 @@ func (o *objective) follow(keep []int32) {
 	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
 		o.live, o.liveAttrs = o.compactCorpus(), fs.live
 	}
+	o.refSpan = o.refSpan[:0]
+	if o.sparseLabels || o.refFused {
+		o.buildRefSpans()
+	}
+}
+
+// buildRefSpans fills refSpan for the live corpus and the current
+// references.
+func (o *objective) buildRefSpans() {
+	col, ptr := o.live.Unary.Col, o.fs.refPtr
+	if cap(o.refSpan) < 2*len(col) {
+		o.refSpan = make([]int32, 2*len(col))
+	}
+	o.refSpan = o.refSpan[:2*len(col)]
+	for k, a := range col {
+		o.refSpan[2*k], o.refSpan[2*k+1] = ptr[a], ptr[a+1]
+	}
 }
 
 // resizeFloats returns s with length n, reusing its storage when it can.
@@ -271,18 +294,25 @@ func (o *objective) scoreSparse(s *chain.Scratch, c *sparse.Corpus, i int) *infe
 	L := m.NumLabels()
 	start, T := c.Span(i)
 	unary := s.ZeroUnary(T * L)
-	fs, x := o.fs, o.xState
+	lab, x, span := o.fs.refLab, o.xState, o.refSpan
+	vals := c.Unary.Val
 	for t := 0; t < T; t++ {
 		row := unary[t*L : t*L+L]
-		cols, vals := c.Unary.Row(start + t)
-		for k, a := range cols {
-			lo, hi := fs.refPtr[a], fs.refPtr[a+1]
-			labs, xs := fs.refLab[lo:hi], x[lo:hi]
-			if vals == nil {
+		for k := c.Unary.RowPtr[start+t]; k < c.Unary.RowPtr[start+t+1]; k++ {
+			lo, hi := span[2*k], span[2*k+1]
+			labs, xs := lab[lo:hi], x[lo:hi]
+			switch {
+			case len(labs) == L && vals == nil:
+				// Every label active (labs = 0..L-1): the same sums as the
+				// loop below, as one vector add.
+				floats.Add(row, xs)
+			case len(labs) == L:
+				floats.AddScaled(row, vals[k], xs)
+			case vals == nil:
 				for q, y := range labs {
 					row[y] += xs[q]
 				}
-			} else {
+			default:
 				v := vals[k]
 				for q, y := range labs {
 					row[y] += v * xs[q]
@@ -486,21 +516,30 @@ func (o *objective) accumulateState(e, node []float64, start, T int) {
 // one sequence into e, indexed like the feature set's references.
 func (o *objective) accumulateRefs(e, node []float64, start, T int) {
 	L := o.m.NumLabels()
-	c, fs := o.live, o.fs
+	x, lab, span := &o.live.Unary, o.fs.refLab, o.refSpan
 	for t := 0; t < T; t++ {
 		mu := node[t*L : t*L+L]
-		cols, vals := c.Unary.Row(start + t)
-		for k, a := range cols {
-			lo, hi := fs.refPtr[a], fs.refPtr[a+1]
-			if vals == nil {
-				for r := lo; r < hi; r++ {
-					e[r] += mu[fs.refLab[r]]
-				}
-				continue
+		for k := x.RowPtr[start+t]; k < x.RowPtr[start+t+1]; k++ {
+			lo, hi := span[2*k], span[2*k+1]
+			v := 1.0
+			if x.Val != nil {
+				v = x.Val[k]
 			}
-			v := vals[k]
-			for r := lo; r < hi; r++ {
-				e[r] += v * mu[fs.refLab[r]]
+			switch {
+			case int(hi-lo) == L && x.Val == nil:
+				// Every label active (refs lo..hi-1 hold labels 0..L-1):
+				// the sums of the loops below as one vector add.
+				floats.Add(e[lo:hi], mu)
+			case int(hi-lo) == L:
+				floats.AddScaled(e[lo:hi], v, mu)
+			case x.Val == nil:
+				for r := lo; r < hi; r++ {
+					e[r] += mu[lab[r]]
+				}
+			default:
+				for r := lo; r < hi; r++ {
+					e[r] += v * mu[lab[r]]
+				}
 			}
 		}
 	}
