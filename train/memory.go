@@ -64,6 +64,7 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 		add("m and label references over every feature (12 B x features)", 12*d)
 	} else {
 		add("working-set full pass vectors (feature ids, m, w, priorities: 36 B x features)", 36*d)
+		add("reference spans of the scoring rows (8 B x attribute occurrences)", 8*nnz)
 	}
 	sort.SliceStable(e.Terms, func(i, j int) bool { return e.Terms[i].Bytes > e.Terms[j].Bytes })
 	return e
