@@ -65,6 +65,9 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 	} else {
 		add("working-set full pass vectors (feature ids, m, w, priorities: 36 B x features)", 36*d)
 		add("reference spans of the scoring rows (8 B x attribute occurrences)", 8*nnz)
+		if op.Certificate != CertificateModel {
+			add("mixture certificate: m of the last full passes and the mixing buffers (6 x 8 B x features, less what screening removed)", 48*d)
+		}
 	}
 	sort.SliceStable(e.Terms, func(i, j int) bool { return e.Terms[i].Bytes > e.Terms[j].Bytes })
 	return e

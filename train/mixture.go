@@ -34,10 +34,6 @@ import (
 // Pinsker rule needs only a feasible dual point and an upper bound on its
 // gap (dual-certificate.md, section 2).
 
-// mixCertificate turns the mixture certificate on (a variable so that
-// tests and measurements can compare).
-var mixCertificate = true
-
 const (
 	mixPasses = 4  // earlier full passes kept
 	mixSteps  = 6  // Frank-Wolfe steps per certificate

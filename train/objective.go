@@ -70,6 +70,10 @@ type objective struct {
 	live      *sparse.Corpus
 	liveAttrs int // number of live attributes when live was built
 
+	// evals counts the passes over the data (evaluations) since the
+	// objective was made.
+	evals int
+
 	// refSpan[2k], refSpan[2k+1] are the reference range (refPtr[a],
 	// refPtr[a+1]) of the attribute a = live.Unary.Col[k], in label-list
 	// mode: scoring and expectations stream it beside the rows instead of
@@ -376,6 +380,7 @@ func (o *objective) evaluate(ctx context.Context, x, grad []float64, l2 float64)
 // active set into o.M. It leaves the expected counts of the active
 // features in o.exp and the node marginals in o.mu.
 func (o *objective) loss(ctx context.Context, x []float64) (float64, error) {
+	o.evals++
 	o.setWeights(x)
 	if err := o.forwardShards(ctx); err != nil {
 		return 0, err

@@ -46,6 +46,7 @@ import (
 type run struct {
 	res    *Result
 	t0     time.Time
+	evals0 int // the objective's evaluation count when the solve started
 	policy Solver
 	opt    *owlqn.Optimizer
 	grad   []float64 // gradient of evaluations outside the line search
@@ -115,7 +116,7 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 
 // newRun starts the bookkeeping of a solve and chooses its policy.
 func (tr *trainer) newRun() *run {
-	r := &run{t0: time.Now(), lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)}}
+	r := &run{t0: time.Now(), evals0: tr.obj.evals, lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)}}
 	r.policy, r.res = tr.choosePolicy()
 	tr.obj.refFusedOK = r.policy == SolverWorkingSet
 	r.u = tr.fs.unscreened(nil)
@@ -210,7 +211,7 @@ func (tr *trainer) price(r *run) float64 {
 	tr.obj.residualsInto(r.mU, r.u)
 	gap := tr.supportAndGap(r)
 	r.mScreen = nil
-	if !mixCertificate {
+	if tr.op.Certificate == CertificateModel {
 		return gap
 	}
 	sq := 0.0
@@ -406,7 +407,8 @@ func (tr *trainer) iterate(ctx context.Context, r *run) (bool, error) {
 // (pass, with the gap of the whole problem) or an inner iteration's.
 func (tr *trainer) logLine(r *run, gap float64, pass bool) Iteration {
 	it := Iteration{Iter: r.iter, Primal: r.opt.Objective(), Pass: pass, Active: len(tr.fs.active),
-		Screened: tr.fs.Screened(), NonZero: countNonZero(r.opt.X()), Seconds: time.Since(r.t0).Seconds()}
+		Screened: tr.fs.Screened(), NonZero: countNonZero(r.opt.X()), Seconds: time.Since(r.t0).Seconds(),
+		Evaluations: tr.obj.evals - r.evals0}
 	if pass {
 		it.Gap, it.Zeroed = gap, r.zeroed
 		r.passes++
@@ -499,7 +501,8 @@ func (tr *trainer) allScreened(ctx context.Context, r *run) (*Result, []float64,
 	if err != nil {
 		return nil, nil, err
 	}
-	it := Iteration{Iter: r.iter, Primal: f, Pass: true, Screened: tr.fs.Screened(), Seconds: time.Since(r.t0).Seconds()}
+	it := Iteration{Iter: r.iter, Primal: f, Pass: true, Screened: tr.fs.Screened(), Seconds: time.Since(r.t0).Seconds(),
+		Evaluations: tr.obj.evals - r.evals0}
 	r.res.Iterations = append(r.res.Iterations, it)
 	if tr.op.Progress != nil {
 		tr.op.Progress(it)
@@ -530,5 +533,6 @@ func (tr *trainer) finish(r *run) (*Result, []float64, error) {
 	res.SecondsScreening = tr.screenSecs
 	res.ScreenedStatic = tr.staticCount
 	res.Seconds = time.Since(r.t0).Seconds()
+	res.Evaluations = tr.obj.evals - r.evals0
 	return res, w, nil
 }

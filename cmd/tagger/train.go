@@ -74,6 +74,7 @@ func runTrain(e *env, args []string) error {
 	fs.IntVar(&tf.minFreq, "min-freq", 1, "drop attributes seen fewer than this many times")
 	fs.StringVar((*string)(&tf.op.Screen), "screen", string(d.Screen), "safe screening rule: none, pinsker, paper or both")
 	fs.StringVar((*string)(&tf.op.Solver), "solver", string(d.Solver), "`solver`: working-set (full passes over every feature give the gap and screening; OWL-QN runs on a working set between them; same certified optimum) or full (the paper's Algorithm 1: OWL-QN on every unscreened feature)")
+	fs.StringVar((*string)(&tf.op.Certificate), "certificate", string(d.Certificate), "dual point of the working set's certified gap: mixture (of the last full passes' model distributions; smaller gaps, more memory) or model (the model's own, the paper's)")
 	fs.BoolVar(&tf.op.ObservedPairs, "observed-pairs", false, "use only (attribute, label) pairs seen in training (CRFsuite's feature set)")
 	fs.BoolVar(&tf.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&tf.report, "report", "", "write the training report (settings, per-iteration log, final gap, timings) as JSON to `file`")

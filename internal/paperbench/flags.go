@@ -105,7 +105,7 @@ func (c *ScreenConfig) Flags(fs *flag.FlagSet) (parsed func() error) {
 // Flags registers the flags of tagger bench train; the function it returns
 // reads the lists into c and checks every value.
 func (c *TrainConfig) Flags(fs *flag.FlagSet) (parsed func() error) {
-	var data, threads string
+	var data, threads, certs string
 	fs.StringVar(&data, "data", "conll,ocr,ocr-letters", "comma-separated data sets: conll (CoNLL-2000 train, CRF++ chunking template, all pairs), ocr (chain), ocr-letters (T = 1), syn1-3")
 	fs.StringVar(&threads, "threads", "1,2", "comma-separated thread counts")
 	fs.Float64Var(&c.Scale, "scale", 1, "size factor of the synthetic and OCR sets")
@@ -116,6 +116,7 @@ func (c *TrainConfig) Flags(fs *flag.FlagSet) (parsed func() error) {
 	fs.IntVar(&c.MaxIter, "max-iter", 5000, "maximum OWL-QN iterations per solve")
 	fs.DurationVar(&c.Budget, "budget", 300*time.Second, "time budget of one solve (0: none)")
 	fs.IntVar(&c.Runs, "runs", 1, "repetitions of each (full, working-set) pair")
+	fs.StringVar(&certs, "certificates", "mixture", "comma-separated certificates of the working-set solves of each run: mixture, model (one solve each)")
 	fs.StringVar(&c.JSON, "json", "", "write the rows as JSON to `file`")
 	return func() error {
 		for _, s := range SplitList(threads) {
@@ -129,6 +130,15 @@ func (c *TrainConfig) Flags(fs *flag.FlagSet) (parsed func() error) {
 			c.Threads = append(c.Threads, t)
 		}
 		c.Data = SplitList(data)
+		c.Certificates = SplitList(certs)
+		for _, ct := range c.Certificates {
+			if err := (train.Options{Certificate: train.Certificate(ct)}).Validate(); err != nil {
+				return fmt.Errorf("--certificates: %w", err)
+			}
+		}
+		if len(c.Certificates) == 0 {
+			return errors.New("--certificates must not be empty")
+		}
 		if err := flagcheck.First(
 			checkBenchData(c.Data),
 			flagcheck.Fraction("scale", c.Scale),
