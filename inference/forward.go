@@ -99,15 +99,7 @@ func unaryRow(dst []float64, lat *Lattice, t int) []float64 {
 // bits) and returns max x and the range of the finite entries. ok is false
 // when no entry is finite (or x holds NaN).
 func expInPlace(x []float64) (max, rng float64, ok bool) {
-	max, min := negInf, math.Inf(1)
-	for _, v := range x {
-		if v > max {
-			max = v
-		}
-		if v < min && v > negInf {
-			min = v
-		}
-	}
+	max, min := maxMin(x)
 	if max == negInf || math.IsInf(max, 1) {
 		return 0, 0, false
 	}
@@ -235,7 +227,9 @@ func (ws *Workspace) forwardExp(lat *Lattice) bool {
 			if r > maxStepRange {
 				return false
 			}
-			copy(cur, eu)
+			for c := range cur {
+				cur[c] = 1 // normRow multiplies by eu
+			}
 		} else {
 			eA, M, rA, ok := ws.expBlock(lat, t) // eA runs to the end of its buffer
 			if !ok || r+rA > maxStepRange {
@@ -246,26 +240,11 @@ func (ws *Workspace) forwardExp(lat *Lattice) bool {
 			// row (or the slack after the last), which comes later.
 			prev := ws.alpha[(t-1)*L : t*L]
 			gemvT(ws.alpha[t*L:], prev, eA, L, 1, L, pad4(L))
-			eu := eu[:len(cur)]
-			for c := range cur {
-				cur[c] *= eu[c]
-			}
 			logZ += M
 		}
-		s := 0.0
-		for _, v := range cur {
-			s += v
-		}
-		if !(s > 0) || math.IsInf(s, 1) {
+		s, inv, low := normRow(cur, eu, alphaFloor)
+		if !(s > 0) || math.IsInf(s, 1) || low {
 			return false
-		}
-		inv := 1 / s
-		for c, v := range cur {
-			v *= inv
-			if v < alphaFloor && v != 0 {
-				return false
-			}
-			cur[c] = v
 		}
 		ws.scale[t] = inv
 		logZ += math.Log(s) + m

@@ -102,8 +102,8 @@ func gemvT(dst, x, a []float64, n, xs, as, w int) {
 	_ = x[(n-1)*xs]
 	_ = a[(n-1)*as+w-1]
 	_ = dst[w-1]
-	for c := 0; c < w; c += 16 {
-		nv := min(4, (w-c)/4)
+	for c := 0; c < w; c += 32 {
+		nv := min(8, (w-c)/4)
 		if useAsm {
 			gemvTAVX2(&dst[c], &x[0], &a[c], n, xs, as, nv)
 		} else {
@@ -132,8 +132,8 @@ func maxPlusT(m, arg, prev, a []float64, n, as, w int) {
 	_ = prev[n-1]
 	_ = a[(n-1)*as+w-1]
 	_, _ = m[w-1], arg[w-1]
-	for c := 0; c < w; c += 16 {
-		nv := min(4, (w-c)/4)
+	for c := 0; c < w; c += 24 {
+		nv := min(6, (w-c)/4)
 		if useAsm {
 			maxPlusAVX2(&m[c], &arg[c], &prev[0], &a[c], n, as, nv)
 		} else {
@@ -160,3 +160,50 @@ func maxPlusGo(m, arg, prev, a []float64, as int) {
 
 // pad4 rounds L up to a multiple of 4.
 func pad4(L int) int { return (L + 3) &^ 3 }
+
+// maxMin returns the maximum of x and the minimum of its entries above
+// -Inf (-Inf and +Inf for none), skipping NaN. A zero result is +0 (each
+// result has +0 added), so that the order of the comparisons, which decides
+// between -0 and +0, does not show.
+func maxMin(x []float64) (max, min float64) {
+	if useAsm && len(x) > 0 {
+		return maxMinAVX2(&x[0], len(x))
+	}
+	max, min = negInf, posInf
+	for _, v := range x {
+		if v > max {
+			max = v
+		}
+		if v < min && v > negInf {
+			min = v
+		}
+	}
+	return max + 0, min + 0
+}
+
+// normRow sets x[i] = x[i]·e[i], s = Σ x[i], x[i] *= 1/s, and reports
+// whether some x[i] is positive and below floor (or negative). The sum runs
+// in 4 lanes, lane j adding the entries i ≡ j mod 4 in increasing order
+// from +0, and s = (lane0 + lane1) + (lane2 + lane3).
+func normRow(x, e []float64, floor float64) (s, inv float64, low bool) {
+	e = e[:len(x)]
+	if useAsm && len(x) > 0 {
+		return normRowAVX2(&x[0], &e[0], len(x), floor)
+	}
+	var acc [4]float64
+	for i, v := range x {
+		v = float64(v * e[i])
+		x[i] = v
+		acc[i&3] += v
+	}
+	s = (acc[0] + acc[1]) + (acc[2] + acc[3])
+	inv = 1 / s
+	for i, v := range x {
+		v *= inv
+		if v < floor && v != 0 {
+			low = true
+		}
+		x[i] = v
+	}
+	return s, inv, low
+}

@@ -13,12 +13,22 @@ var haveAsm = cpu.X86.HasAVX && cpu.X86.HasAVX2
 //go:noescape
 func expShiftAVX2(x *float64, n int, max float64)
 
-// gemvTAVX2 is gemvTGo on nv ∈ {1, 2, 3, 4} vectors of 4 columns.
+// gemvTAVX2 is gemvTGo on nv ∈ [1, 8] vectors of 4 columns.
 //
 //go:noescape
 func gemvTAVX2(dst, x, a *float64, n, xs, as, nv int)
 
-// maxPlusAVX2 is maxPlusGo on nv ∈ {1, 2, 3, 4} vectors of 4 columns.
+// maxPlusAVX2 is maxPlusGo on nv ∈ [1, 6] vectors of 4 columns.
 //
 //go:noescape
 func maxPlusAVX2(m, arg, prev, a *float64, n, as, nv int)
+
+// maxMinAVX2 is maxMin on x[:n], n ≥ 1.
+//
+//go:noescape
+func maxMinAVX2(x *float64, n int) (max, min float64)
+
+// normRowAVX2 is normRow on x[:n] and e[:n], n ≥ 1.
+//
+//go:noescape
+func normRowAVX2(x, e *float64, n int, floor float64) (s, inv float64, low bool)

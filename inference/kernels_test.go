@@ -214,3 +214,49 @@ func TestMaxPlusAsmBits(t *testing.T) {
 		}
 	}
 }
+
+// TestRowKernelsAsmBits: maxMin and normRow give the same bits on the
+// assembly and in Go on every length (tails), with zeros of both signs,
+// ±Inf and NaN for maxMin, and rows that trip the floor for normRow.
+func TestRowKernelsAsmBits(t *testing.T) {
+	requireAsm(t)
+	rng := rand.New(rand.NewPCG(15, 16))
+	special := []float64{0, math.Copysign(0, -1), negInf, posInf, math.NaN(), 1e-300, -3}
+	for trial := range 20000 {
+		n := 1 + trial%37
+		x := make([]float64, n)
+		e := make([]float64, n)
+		for i := range x {
+			x[i] = rng.NormFloat64() * 10
+			if rng.IntN(6) == 0 {
+				x[i] = special[rng.IntN(len(special))]
+			}
+			e[i] = rng.Float64()
+			if rng.IntN(8) == 0 {
+				e[i] = []float64{0, 1e-200, 1}[rng.IntN(3)]
+			}
+		}
+		var a, g [2]float64
+		withAsm(true, func() { a[0], a[1] = maxMin(x) })
+		withAsm(false, func() { g[0], g[1] = maxMin(x) })
+		if i := sameBits(a[:], g[:]); i >= 0 {
+			t.Fatalf("trial %d: maxMin(%v) = %v, Go %v", trial, x, a, g)
+		}
+		for i := range x {
+			x[i] = math.Abs(x[i])
+			if math.IsInf(x[i], 0) || math.IsNaN(x[i]) {
+				x[i] = 1
+			}
+		}
+		xa, xg := append([]float64(nil), x...), append([]float64(nil), x...)
+		var la, lg bool
+		withAsm(true, func() { a[0], a[1], la = normRow(xa, e, alphaFloor) })
+		withAsm(false, func() { g[0], g[1], lg = normRow(xg, e, alphaFloor) })
+		if i := sameBits(a[:], g[:]); i >= 0 || la != lg {
+			t.Fatalf("trial %d: normRow s, inv, low = %v %v, Go %v %v", trial, a, la, g, lg)
+		}
+		if i := sameBits(xa, xg); i >= 0 {
+			t.Fatalf("trial %d: normRow entry %d: %v, Go %v", trial, i, xa[i], xg[i])
+		}
+	}
+}
