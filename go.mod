@@ -5,6 +5,7 @@ go 1.24.0
 require (
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/stretchr/testify v1.12.1
+	golang.org/x/sys v0.35.0
 	golang.org/x/term v0.28.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
@@ -21,7 +22,6 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/image v0.30.0 // indirect
-	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect
 )

@@ -9,9 +9,10 @@ import (
 	"github.com/sparsetag/sparsetag/inference/inferencetest"
 )
 
-// benchSizes are a CoNLL-like sentence with a large tag set (T=25, L=23)
-// and an OCR-like word (T=8, L=26).
-var benchSizes = [][2]int{{25, 23}, {8, 26}}
+// benchSizes are a CoNLL-like sentence with a large tag set (T=25, L=23),
+// an OCR-like word (T=8, L=26) and the CoNLL-2000 chunking shape (mean
+// sentence length 24, 22 labels).
+var benchSizes = [][2]int{{25, 23}, {8, 26}, {24, 22}}
 
 // BenchmarkForwardBackward: "cached" reuses the same Trans (exp(Trans) is
 // cached, as for all sequences of one training evaluation), "newTrans"

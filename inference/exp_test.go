@@ -6,10 +6,20 @@ import (
 	"testing"
 )
 
-// TestExpInPlaceZeros: rows with many exact zeros (the shortcut) and rows
-// with few give, bit for bit, exp(v - max) of every entry, the same max and
-// range, with -0, -Inf and all-zero rows included.
+// TestExpInPlaceZeros: rows with many exact zeros and rows with few give,
+// bit for bit, expKernel(v - max) of every entry (within 4e-16 of math.Exp),
+// the same max and range, with -0, -Inf and all-zero rows included, on the
+// assembly and on the Go kernels.
 func TestExpInPlaceZeros(t *testing.T) {
+	for _, asm := range []bool{false, true} {
+		if asm && !haveAsm {
+			continue
+		}
+		withAsm(asm, func() { testExpInPlaceZeros(t) })
+	}
+}
+
+func testExpInPlaceZeros(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 2000 {
 		n := 1 + rng.IntN(30)
@@ -37,7 +47,10 @@ func TestExpInPlaceZeros(t *testing.T) {
 			}
 		}
 		for i, v := range x {
-			want[i] = math.Exp(v - max)
+			want[i] = expKernel(v - max)
+			if e := math.Exp(v - max); math.Abs(want[i]-e) > 4e-16*e {
+				t.Fatalf("trial %d: exp(%v) = %v, math.Exp %v", trial, v-max, want[i], e)
+			}
 		}
 		m, r, ok := expInPlace(x)
 		if max == negInf {

@@ -5,16 +5,7 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
 )
-
-// kernels are gonum's BLAS routines. On amd64 their inner loops are SIMD
-// assembly (plain Go elsewhere): the L×L matrix-vector products of the
-// exp-space recursion run 2.6x (backward) to 4.9x (forward) faster than plain Go
-// loops at L = 26 (measured in the commit that introduced them).
-var kernels gonum.Implementation
 
 // Guards of the exp-space path (see ForwardBackward).
 const (
@@ -46,10 +37,19 @@ const (
 //
 // where s_t is the normaliser of position t, u_t the unary row (with Start
 // at t = 0 and End at t = T-1) and A_t = Trans + TransAt[t]. The inner loops
-// are T·L² multiply-adds with no exp. exp(Trans) is cached in ws and reused
-// while the contents of Trans do not change (training calls
-// ForwardBackward for many sequences with the same Trans); with TransAt,
-// each block is exponentiated once per call.
+// are T·L² multiply-adds with no exp. exp(Trans) and its transpose are
+// cached in ws and reused while the contents of Trans do not change
+// (training calls ForwardBackward for many sequences with the same Trans);
+// with TransAt, each block is exponentiated once per call.
+//
+// The exps, the products α̃_t = (eA_tᵀ α̃_{t-1}) ⊙ eu_t, β̃_{t-1} = eA_t w_t
+// and the edge sums, the row sums and the normalisation run on the kernels
+// of this package (see the package doc): AVX2 assembly on amd64 when the
+// CPU has it, else Go code with the same operations in the same order, so
+// the results are the same bits either way. The exp is within 1 ulp of the
+// exact value (not of math.Exp, from which it differs by up to 4e-16
+// relative); each product is summed over the predecessor (or successor, or
+// position) index in increasing order, and s_t in 4 interleaved lanes.
 //
 // That path loses the dominant label sequence when a factor underflows. It
 // is used only when, at every position, the range of the finite unary
@@ -104,43 +104,15 @@ func unaryRow(dst []float64, lat *Lattice, t int) []float64 {
 	return dst
 }
 
-// expInPlace replaces x by exp(x - max x) and returns max x and the range of
-// the finite entries. ok is false when no entry is finite (or x holds NaN).
-//
-// Entries that are exactly zero (labels without an active feature in a
-// sparse model) all get exp(-max), computed once when they are at least a
-// quarter of x: the same values, fewer exps.
+// expInPlace replaces x by exp(x - max x) (expShift: AVX2 or Go, same
+// bits) and returns max x and the range of the finite entries. ok is false
+// when no entry is finite (or x holds NaN).
 func expInPlace(x []float64) (max, rng float64, ok bool) {
-	max, min := negInf, math.Inf(1)
-	zeros := 0
-	for _, v := range x {
-		if v > max {
-			max = v
-		}
-		if v < min && v > negInf {
-			min = v
-		}
-		if v == 0 {
-			zeros++
-		}
-	}
+	max, min := maxMin(x)
 	if max == negInf || math.IsInf(max, 1) {
 		return 0, 0, false
 	}
-	if 4*zeros < len(x) {
-		for i, v := range x {
-			x[i] = math.Exp(v - max)
-		}
-		return max, max - min, true
-	}
-	e0 := math.Exp(-max) // = math.Exp(0 - max)
-	for i, v := range x {
-		if v == 0 {
-			x[i] = e0
-		} else {
-			x[i] = math.Exp(v - max)
-		}
-	}
+	expShift(x, max)
 	return max, max - min, true
 }
 
@@ -192,6 +164,7 @@ func (ws *Workspace) expTrans(trans []float64, L int) bool {
 		copy(ws.transCopy[:LL], trans)
 		ws.transMax, ws.transRange = m, r
 	}
+	transpose(ws.eTransT, e, L)
 	ws.transOK, ws.transNil, ws.transL = true, trans == nil, L
 	return true
 }
@@ -214,12 +187,14 @@ func floatBytes(x []float64) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&x[0])), len(x)*8)
 }
 
-// expBlock returns the exp-space transition block of position t ≥ 1, its
-// maximum and its range, computing it into ws.eAt when lat has TransAt.
+// expBlock returns the exp-space transition block of position t ≥ 1 (the
+// slice runs on to the end of its buffer, so the kernels may read past the
+// block's last row), its maximum and its range, computing it into ws.eAt
+// when lat has TransAt.
 func (ws *Workspace) expBlock(lat *Lattice, t int) (e []float64, max, rng float64, ok bool) {
 	LL := lat.L * lat.L
 	if lat.TransAt == nil {
-		return ws.eTrans[:LL], ws.transMax, ws.transRange, true
+		return ws.eTrans, ws.transMax, ws.transRange, true
 	}
 	e = ws.eAt[t*LL : t*LL+LL]
 	at := lat.TransAt[t*LL : t*LL+LL]
@@ -233,7 +208,7 @@ func (ws *Workspace) expBlock(lat *Lattice, t int) (e []float64, max, rng float6
 		}
 	}
 	max, rng, ok = expInPlace(e)
-	return e, max, rng, ok
+	return ws.eAt[t*LL:], max, rng, ok
 }
 
 // forwardExp runs the scaled exp-space forward pass. It reports false when a
@@ -246,7 +221,7 @@ func (ws *Workspace) forwardExp(lat *Lattice) bool {
 				return false
 			}
 		} else {
-			ws.eAt = grow(ws.eAt, T*L*L)
+			ws.eAt = grow(ws.eAt, T*L*L+slack)
 		}
 	}
 	logZ := 0.0
@@ -261,36 +236,24 @@ func (ws *Workspace) forwardExp(lat *Lattice) bool {
 			if r > maxStepRange {
 				return false
 			}
-			copy(cur, eu)
+			for c := range cur {
+				cur[c] = 1 // normRow multiplies by eu
+			}
 		} else {
-			eA, M, rA, ok := ws.expBlock(lat, t)
+			eA, M, rA, ok := ws.expBlock(lat, t) // eA runs to the end of its buffer
 			if !ok || r+rA > maxStepRange {
 				return false
 			}
-			// cur = eA^T prev: one axpy of row p per label p, in the
-			// order of the plain loop.
+			// cur = eA^T prev, summed over p in increasing order. The
+			// kernel writes pad4(L) entries: the rest land in the next
+			// row (or the slack after the last), which comes later.
 			prev := ws.alpha[(t-1)*L : t*L]
-			kernels.Dgemv(blas.Trans, L, L, 1, eA, L, prev, 1, 0, cur, 1)
-			eu := eu[:len(cur)]
-			for c := range cur {
-				cur[c] *= eu[c]
-			}
+			gemvT(ws.alpha[t*L:], prev, eA, L, 1, L, pad4(L))
 			logZ += M
 		}
-		s := 0.0
-		for _, v := range cur {
-			s += v
-		}
-		if !(s > 0) || math.IsInf(s, 1) {
+		s, inv, low := normRow(cur, eu, alphaFloor)
+		if !(s > 0) || math.IsInf(s, 1) || low {
 			return false
-		}
-		inv := 1 / s
-		for c, v := range cur {
-			v *= inv
-			if v < alphaFloor && v != 0 {
-				return false
-			}
-			cur[c] = v
 		}
 		ws.scale[t] = inv
 		logZ += math.Log(s) + m
@@ -308,7 +271,8 @@ func (ws *Workspace) forwardExp(lat *Lattice) bool {
 //
 // β̃ is set to zero where α̃ is zero: such labels are unreachable from the
 // start, take part in no sequence of positive probability, and their β̃
-// could otherwise overflow and turn 0·Inf into NaN.
+// could otherwise overflow and turn 0·Inf into NaN. Without TransAt the
+// work is in backwardShared; with it, one backStepAt per position.
 func (ws *Workspace) backwardExp(lat *Lattice) {
 	T, L := lat.T, lat.L
 	edge := ws.zeroEdge(T, L)
@@ -322,23 +286,15 @@ func (ws *Workspace) backwardExp(lat *Lattice) {
 			bLast[y] = 0
 		}
 	}
-	w := ws.row[:L]
-	for t := T - 1; t >= 1; t-- {
-		eA := ws.cachedBlock(lat, t)
-		ws.weights(w, t)
-		prevA := ws.alpha[(t-1)*L : t*L]
-		prevB := ws.beta[(t-1)*L : t*L]
-		if lat.TransAt == nil {
-			backStep(prevB, prevA, eA, w, edge)
-		} else {
-			backStepAt(prevB, prevA, eA, w, edge)
-		}
-	}
-	if lat.TransAt == nil && T > 1 {
-		// edge held Σ_t α̃_{t-1}(p) w_t(c); every position shares eA.
-		eA := ws.eTrans[:len(edge)]
-		for i := range edge {
-			edge[i] *= eA[i]
+	if lat.TransAt == nil {
+		ws.backwardShared(T, L, edge)
+	} else {
+		w := ws.row[:L]
+		for t := T - 1; t >= 1; t-- {
+			ws.weights(w, t)
+			prevA := ws.alpha[(t-1)*L : t*L]
+			prevB := ws.beta[(t-1)*L : t*L]
+			backStepAt(prevB, prevA, ws.cachedBlock(lat, t), w, edge)
 		}
 	}
 	node := ws.node[:T*L]
@@ -349,19 +305,44 @@ func (ws *Workspace) backwardExp(lat *Lattice) {
 	}
 }
 
-// backStep is one step of backwardExp when every position shares the
-// transition block eA: β̃_{t-1} = eA w (zero where α̃_{t-1} is zero) and
-// acc += α̃_{t-1} w^T, which backwardExp multiplies by eA once at the end.
-func backStep(prevB, prevA, eA, w, acc []float64) {
-	L := len(w)
-	kernels.Dgemv(blas.NoTrans, L, L, 1, eA, L, w, 1, 0, prevB, 1)
-	prevB = prevB[:len(prevA)]
-	for p, a := range prevA {
-		if a == 0 {
-			prevB[p] = 0
+// backwardShared is the backward recursion of backwardExp when every
+// position shares the transition block eA = ws.eTrans:
+// β̃_{t-1} = eA w_t = Σ_c w_t(c) eAᵀ(c, ·) (gemvT on the cached transpose;
+// zero where α̃_{t-1} is zero). The edge sums Σ_t α̃_{t-1}(p) w_t(c) are then
+// one product over all positions, row p at a time (gemvT over t with stride
+// L in α̃, summed in increasing t), multiplied by eA at the end. The kernels
+// write pad4(L) entries per call: ws.row holds them, and the extra entries
+// of an edge row land in the next row, written afterwards (or in the
+// slack).
+func (ws *Workspace) backwardShared(T, L int, edge []float64) {
+	Lp := pad4(L)
+	tmp := ws.row[:Lp]
+	for t := T - 1; t >= 1; t-- {
+		w := ws.wbuf[t*L : t*L+L]
+		ws.weights(w, t)
+		gemvT(tmp, w, ws.eTransT, L, 1, L, Lp)
+		prevA := ws.alpha[(t-1)*L : t*L]
+		prevB := ws.beta[(t-1)*L : t*L]
+		prevB = prevB[:len(prevA)]
+		for p, a := range prevA {
+			if a == 0 {
+				prevB[p] = 0
+			} else {
+				prevB[p] = tmp[p]
+			}
 		}
 	}
-	kernels.Dger(L, L, 1, prevA, 1, w, 1, acc, L)
+	if T < 2 {
+		return
+	}
+	edgeAll := ws.edge[:cap(ws.edge)]
+	for p := 0; p < L; p++ {
+		gemvT(edgeAll[p*L:], ws.alpha[p:], ws.wbuf[L:], T-1, L, L, Lp)
+	}
+	eA := ws.eTrans[:len(edge)]
+	for i := range edge {
+		edge[i] *= eA[i]
+	}
 }
 
 // backStepAt is one step of backwardExp with the transition block eA of

@@ -32,27 +32,26 @@ func Viterbi(ws *Workspace, lat *Lattice, path []int) float64 {
 	ws.Reserve(T, L)
 	prev := unaryRow(ws.row[:L], lat, 0)
 	cur := ws.row[L : 2*L]
-	// The inner loop runs over predecessors with the maximum in registers,
-	// so it reads the transition block transposed: AT[cur*L+prev].
-	AT := ws.etmp[:L*L]
+	Lp := pad4(L)
+	m := ws.row[2*L : 2*L+Lp]
+	arg := ws.row[2*L+Lp : 2*L+2*Lp]
+	// A copy of the transition block with slack after it, for maxPlusT.
+	A := ws.etmp
 	if lat.TransAt == nil && T > 1 {
-		transpose(AT, ws.transBlock(lat, 1), L)
+		copy(A, ws.transBlock(lat, 1))
 	}
 	for t := 1; t < T; t++ {
 		if lat.TransAt != nil {
-			transpose(AT, ws.transBlock(lat, t), L)
+			copy(A, ws.transBlock(lat, t))
 		}
+		maxPlusT(m, arg, prev, A, L, L, Lp)
 		back := ws.back[t*L : t*L+L]
 		back = back[:len(cur)]
-		for c := range cur {
-			m, arg := maxPlus(prev, AT[c*L:c*L+L])
-			cur[c] = m
-			back[c] = int32(arg)
-		}
 		u := lat.Unary[t*L : t*L+L]
 		u = u[:len(cur)]
 		for c := range cur {
-			cur[c] += u[c]
+			cur[c] = m[c] + u[c]
+			back[c] = int32(arg[c])
 		}
 		if t == T-1 && lat.End != nil {
 			en := lat.End[:len(cur)]
@@ -80,19 +79,6 @@ func Viterbi(ws *Workspace, lat *Lattice, path []int) float64 {
 		path[t-1] = int(ws.back[t*L+path[t]])
 	}
 	return prev[best]
-}
-
-// maxPlus returns max_p (prev[p] + col[p]) and the lowest p attaining it
-// (strict comparison); (-Inf, 0) if every sum is -Inf.
-func maxPlus(prev, col []float64) (float64, int) {
-	col = col[:len(prev)]
-	m, arg := negInf, 0
-	for p, v := range prev {
-		if x := v + col[p]; x > m {
-			m, arg = x, p
-		}
-	}
-	return m, arg
 }
 
 // transpose writes the transpose of the L×L matrix a into dst.

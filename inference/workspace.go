@@ -21,18 +21,20 @@ type Workspace struct {
 	// variables, eu the exp of each unary row (with Start/End) minus its
 	// maximum, scale[t] = 1/s_t the per-position normaliser. Log-space path:
 	// alpha and beta hold log α and log β, eu the unary rows with Start/End.
-	alpha, beta, eu, node []float64 // T×L
+	alpha, beta, eu, node []float64 // T×L (alpha + slack)
 	scale                 []float64 // T
-	edge                  []float64 // L×L: EdgeSum
+	edge                  []float64 // L×L (+ slack): EdgeSum
+	wbuf                  []float64 // T×L (+ slack): backward weights w_t
 	edgeZero              int       // edge[:edgeZero²] is known to be all zero (skips clearing it for T <= 1)
-	eAt                   []float64 // T×L×L: exp of each transition block, when TransAt is set
+	eAt                   []float64 // T×L×L (+ slack): exp of each transition block, when TransAt is set
 
 	// Cache of exp(Trans - max Trans): valid for transCopy when transOK.
 	transOK    bool
 	transNil   bool
 	transL     int
 	transCopy  []float64 // L×L
-	eTrans     []float64 // L×L
+	eTrans     []float64 // L×L (+ slack)
+	eTransT    []float64 // L×L (+ slack): the transpose of eTrans
 	transMax   float64
 	transRange float64
 
@@ -40,7 +42,7 @@ type Workspace struct {
 	tmp   []float64 // L×L: Trans + TransAt block
 	etmp  []float64 // L×L: per-position edge marginals in ExpectedScore
 	zeros []float64 // L×L, never written: the transition block when Trans and TransAt are nil
-	row   []float64 // 4L
+	row   []float64 // 4L + 8
 	back  []int32   // T×L Viterbi back pointers
 }
 
@@ -61,27 +63,33 @@ func (ws *Workspace) Reserve(T, L int) {
 		panic(fmt.Sprintf("inference: Reserve(%d, %d): negative size", T, L))
 	}
 	TL, LL := T*L, L*L
-	ws.alpha = grow(ws.alpha, TL)
+	ws.alpha = grow(ws.alpha, TL+slack)
 	ws.beta = grow(ws.beta, TL)
 	ws.eu = grow(ws.eu, TL)
 	ws.node = grow(ws.node, TL)
+	ws.wbuf = grow(ws.wbuf, TL+slack)
 	ws.scale = grow(ws.scale, T)
-	ws.edge = grow(ws.edge, LL)
-	if cap(ws.transCopy) < LL || cap(ws.eTrans) < LL {
+	ws.edge = grow(ws.edge, LL+slack)
+	if cap(ws.transCopy) < LL || cap(ws.eTrans) < LL+slack {
 		ws.transOK = false
 		ws.transCopy = grow(ws.transCopy, LL)
-		ws.eTrans = grow(ws.eTrans, LL)
+		ws.eTrans = grow(ws.eTrans, LL+slack)
+		ws.eTransT = grow(ws.eTransT, LL+slack)
 	}
 	ws.tmp = grow(ws.tmp, LL)
-	ws.etmp = grow(ws.etmp, LL)
+	ws.etmp = grow(ws.etmp, LL+slack)
 	if cap(ws.zeros) < LL {
 		ws.zeros = make([]float64, LL)
 	}
-	ws.row = grow(ws.row, 4*L)
+	ws.row = grow(ws.row, 4*L+8)
 	if cap(ws.back) < TL {
 		ws.back = make([]int32, TL)
 	}
 }
+
+// slack is the room left after the buffers that the kernels read or write
+// in rows of pad4(L) entries (kernels.go).
+const slack = 3
 
 // grow returns s if its capacity is at least n, else a new slice of length n.
 // The returned slice has its full capacity as length.
