@@ -35,9 +35,13 @@ func UnmarshalTagger(data []byte) (*Tagger, error) { return ReadTagger(bytes.New
 // whole either. For N non-zero weights, U unary and P pair attributes and
 // L labels the weights take at most 12·N + 4·(U+P+2) + 8·L² bytes (10
 // bytes per non-zero state weight, 12 per pair weight, the dense L×L
-// transitions), plus up to a quarter more from slice growth, where the
-// full load (ReadModel, NewTagger) takes 8·(U·L + L² + P·L²) bytes for W
-// and the sparse view besides.
+// transitions), where the full load (ReadModel, NewTagger) takes
+// 8·(U·L + L² + P·L²) bytes for W and the sparse view besides. The bound
+// is exact when the input's size is known (a file of LoadTagger, the bytes
+// of UnmarshalTagger, a bytes.Reader): the weights are then allocated at
+// once. From a reader of unknown size they grow as they arrive and may
+// keep the spare capacity of append. The dictionaries and the labels come
+// on top, as in the full load.
 //
 // ReadTagger accepts exactly the files ReadModel accepts and refuses the
 // others with the same errors: the same FormatError (section, byte offset,

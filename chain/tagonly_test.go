@@ -549,3 +549,116 @@ func TestTagOnlyConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadTagger: on any input ReadTagger and ReadModel agree: the same
+// error, or Taggers that describe the same model and tag, decode and
+// explain alike. Seeded with FuzzReadModel's seeds and corpus (copied into
+// testdata/fuzz/FuzzReadTagger).
+func FuzzReadTagger(f *testing.F) {
+	for _, g := range goldenModels {
+		m := g.model(f)
+		data, _ := m.MarshalBinary()
+		f.Add(data)
+		f.Add(data[:20])
+		v1, _ := m.encodeFile(1)
+		f.Add(v1)
+	}
+	f.Add([]byte(fileMagic))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		m, errM := UnmarshalModel(in)
+		lite, errT := UnmarshalTagger(in)
+		sameErr(t, "load", errM, errT)
+		if errM != nil || m.Dim() > 1<<16 {
+			return
+		}
+		full := NewTagger(m)
+		sameTaggerInfo(t, full, lite)
+		rng := rand.New(rand.NewPCG(uint64(len(in)), 1))
+		c := randomCorpus(rng, 3, 5, m.NumUnary, m.NumPair, m.L, true)
+		for i := range c.Len() {
+			sameOn(t, fmt.Sprint("sequence ", i), rng, full, lite, Encoded{Corpus: c, Seq: i})
+		}
+	})
+}
+
+// BenchmarkLoadTagger compares the full load (ReadModel, then NewTagger)
+// with the tag-only load (ReadTagger) of the model of BenchmarkReadModel
+// (100,000 attributes of which 4% have a non-zero weight, 22 labels) saved
+// compact, and, when SPARSETAG_BENCH_MODEL names a model file, of that file
+// (LoadFile and LoadTagger): time and bytes allocated per load.
+func BenchmarkLoadTagger(b *testing.B) {
+	data := benchModelFile(b)
+	b.Run("full", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			m, err := UnmarshalModel(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			NewTagger(m)
+		}
+	})
+	b.Run("tag-only", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := UnmarshalTagger(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	path := os.Getenv("SPARSETAG_BENCH_MODEL")
+	if path == "" {
+		return
+	}
+	b.Run("file-full", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			m, err := LoadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			NewTagger(m)
+		}
+	})
+	b.Run("file-tag-only", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := LoadTagger(path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// benchModelFile returns the compact file of BenchmarkReadModel's model.
+func benchModelFile(b *testing.B) []byte {
+	const U, L = 100_000, 22
+	rng := rand.New(rand.NewPCG(1, 1))
+	names := make([]string, U)
+	for a := range names {
+		names[a] = fmt.Sprintf("U%02d:attribute-%d", a%20, a)
+	}
+	enc, err := features.NewEncoderFrom(features.KindAttributes, "", 0, names, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := NewModel(labelNames(L), U, 0, true, enc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for a := range U {
+		if rng.IntN(25) == 0 {
+			m.W[m.StateIndex(a, rng.IntN(L))] = rng.NormFloat64()
+		}
+	}
+	for j := range m.Trans {
+		m.Trans[j] = rng.NormFloat64()
+	}
+	data, err := m.MarshalBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}

@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"slices"
+
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/sparsetag/sparsetag/inference"
@@ -19,8 +21,8 @@ import (
 //	       the L×L block (4 bytes) and a weight (8 bytes) each, and P+1
 //	       offsets (4 bytes)
 //
-// that is at most 12·N + 4·(U+P+2) + 8·L² bytes, plus up to a quarter more
-// from the growth of the slices while the file is read.
+// that is at most 12·N + 4·(U+P+2) + 8·L² bytes when reserve sized the
+// slices (see ReadTagger).
 type tagWeights struct {
 	layout sparse.Layout
 	state  stateView
@@ -50,6 +52,7 @@ func addCSR[K uint16 | uint32](off []int32, keys []K, a int, k K) ([]int32, []K)
 
 // closeCSR completes the offsets of a CSR view of n attributes.
 func closeCSR(off []int32, n, nnz int) []int32 {
+	off = slices.Grow(off, n+1-len(off))
 	for len(off) <= n {
 		off = append(off, int32(nnz))
 	}
