@@ -662,3 +662,28 @@ func benchModelFile(b *testing.B) []byte {
 	}
 	return data
 }
+
+// TestTagOnlyAllocations: a tag-only Tagger, like a full one, tags token
+// columns without allocating when the result is reused, pair features
+// included.
+func TestTagOnlyAllocations(t *testing.T) {
+	if decodeRace {
+		t.Skip("the race detector makes sync.Pool drop entries: allocation counts are meaningless")
+	}
+	data, err := fixedEncoderModel(t).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lite, err := UnmarshalTagger(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := features.Columns{{"the", "DT"}, {"cat", "NN"}, {"sleeps", "VBZ"}, {"a", "DT"}, {"dog", "NN"}}
+	dst, err := lite.Tag(nil, sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { dst, _ = lite.Tag(dst, sent) }); allocs != 0 {
+		t.Fatalf("Tag allocates %v times per call with a reused result", allocs)
+	}
+}
