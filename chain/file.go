@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/sparsetag/sparsetag/internal/atomicfile"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -280,11 +281,16 @@ func (mr *modelReader) read(n int64, what, section string) ([]byte, error) {
 // (whose size is known), so that reading them may allocate n bytes at once.
 func (mr *modelReader) present(n int64) bool { return mr.size >= 0 && n <= mr.size-mr.off }
 
-// readerSize returns the number of bytes left in r when r tells it
-// (bytes.Reader, strings.Reader, bytes.Buffer), else -1.
+// readerSize returns the number of bytes left in r when r is a
+// bytes.Reader, strings.Reader or bytes.Buffer, else -1.
 func readerSize(r io.Reader) int64 {
-	if l, ok := r.(interface{ Len() int }); ok {
-		return int64(l.Len())
+	switch x := r.(type) {
+	case *bytes.Reader:
+		return int64(x.Len())
+	case *strings.Reader:
+		return int64(x.Len())
+	case *bytes.Buffer:
+		return int64(x.Len())
 	}
 	return -1
 }

@@ -74,9 +74,11 @@ const weightChunk = 12 * 4096
 
 // streamWeights is decodeWeights for a tag-only read: it reads the
 // n-byte WGHT payload whose header sh starts at file offset start in
-// chunks, adds each weight to mr.tw, and reports errors as decodeWeights
-// would after reading the whole section: a truncated payload or checksum
-// first, then the checksum, then the first problem in the content.
+// chunks, adds each weight to mr.tw, and reports errors as readAndDecode
+// and decodeWeights would after reading the whole section: a truncated
+// payload or checksum first, then a checksum mismatch, then the first
+// problem in the content (a content error only stops the decoding, not
+// the reading).
 func (mr *modelReader) streamWeights(sh []byte, n uint32, start int64) error {
 	tag := string(sh[:4])
 	m := mr.m
@@ -91,7 +93,7 @@ func (mr *modelReader) streamWeights(sh []byte, n uint32, start int64) error {
 	buf := make([]byte, min(int(n), 4+weightChunk))
 	dim, prev := m.Dim(), int64(-1)
 	keep, read := 0, int64(0) // undecoded bytes at the front of buf; payload bytes read
-	for read < int64(n) || read == 0 {
+	for first := true; first || read < int64(n); first = false {
 		k := min(int64(len(buf)-keep), int64(n)-read)
 		got, err := io.ReadFull(mr.r, buf[keep:keep+int(k)])
 		mr.off += int64(got)
@@ -100,7 +102,7 @@ func (mr *modelReader) streamWeights(sh []byte, n uint32, start int64) error {
 		}
 		crc.Write(buf[keep : keep+int(k)])
 		d.b = buf[:keep+int(k)]
-		if read == 0 && mr.weightCount(d, n) && mr.present(int64(n)-k) {
+		if first && d.weightCount(n) && mr.present(int64(n)-k) {
 			w.reserve(int(n-4) / 12)
 		}
 		read += k
@@ -110,10 +112,7 @@ func (mr *modelReader) streamWeights(sh []byte, n uint32, start int64) error {
 			}
 		}
 		if keep = 0; d.err == nil {
-			keep = copy(buf, d.b)
-		}
-		if n == 0 {
-			break
+			keep = copy(buf, d.b) // a record cut by the chunk's end
 		}
 	}
 	if err := mr.checkCRC(crc.Sum32(), tag, start); err != nil {
@@ -130,7 +129,7 @@ func (mr *modelReader) streamWeights(sh []byte, n uint32, start int64) error {
 // weightCount decodes the weight count at the start of the n-byte WGHT
 // payload in d and checks it against n, as decodeWeights does. It reports
 // whether the count is right.
-func (mr *modelReader) weightCount(d *decoder, n uint32) bool {
+func (d *decoder) weightCount(n uint32) bool {
 	if cnt := d.u32(); d.err == nil && int64(cnt)*12 != int64(n)-4 {
 		d.fail("%d weights declared, payload holds %d bytes", cnt, int64(n)-4)
 	}
