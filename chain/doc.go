@@ -43,9 +43,28 @@
 // bounds what an n-best decoding allocates, and DecodeOptions.MaxBytes
 // refuses a sequence beyond a limit before allocating. When few
 // state weights are non-zero, the Tagger scores from a sparse view of them,
-// with bit-identical scores. Model.Explain breaks a path's score down by
-// position into state scores, attribute contributions, transition and pair
-// weights.
+// with bit-identical scores. Model.Explain (and Tagger.Explain, on raw or
+// encoded input) breaks a path's score down by position into state scores,
+// attribute contributions, transition and pair weights.
+//
+// # Tag-only load
+//
+// LoadTagger, ReadTagger and UnmarshalTagger read a model file into a
+// Tagger without building W: the weight section is streamed in chunks into
+// the sparse layout the Tagger scores from (per unary attribute its
+// non-zero labels and weights, contiguous; per pair attribute its non-zero
+// label pairs and weights), next to the dense L×L transitions, the labels
+// and the encoder (attribute dictionaries). For N non-zero weights, U
+// unary and P pair attributes and L labels the weights take at most
+// 12·N + 4·(U+P+2) + 8·L² bytes (a non-zero state weight 2+8 bytes, a pair
+// weight 4+8), against 8·(U·L + L² + P·L²) for W; the dictionaries and
+// labels come on top, as in the full load. A tag-only Tagger tags, decodes
+// and explains exactly as NewTagger of the full model, and the reader
+// refuses the files ReadModel refuses with the same errors. Its Model
+// method returns nil: what callers need of the model, every Tagger gives
+// (LabelNames, LabelID, Encoder, Layout, NonZero, StateWeights,
+// TransWeight, PairWeights). Since version 2 files are compact, their
+// dictionaries hold no attribute a tag-only Tagger could drop.
 //
 // # Model files, compaction and warm start
 //

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/sparsetag/sparsetag/internal/atomicfile"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -220,7 +221,7 @@ func LoadFile(path string) (*Model, error) {
 		return nil, fmt.Errorf("chain: loading model: %w", err)
 	}
 	defer f.Close()
-	m, err := ReadModel(bufio.NewReader(f))
+	m, err := readModel(bufio.NewReader(f), fileSize(f))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -235,14 +236,20 @@ func UnmarshalModel(data []byte) (*Model, error) { return ReadModel(bytes.NewRea
 // sections read so far declared.
 type modelReader struct {
 	r       io.Reader
+	size    int64 // bytes in the input, -1 when unknown
 	off     int64
 	version uint32
 
-	m        *Model // set by HEAD
-	hasEnc   bool   // HEAD says an ENCD section follows
-	labelCnt int    // labels declared by HEAD
-	stage    int    // index in sectionOrder of the first section still allowed
-	sawEnd   bool
+	m          *Model // set by HEAD; W stays nil in a tag-only read
+	hasEnc     bool   // HEAD says an ENCD section follows
+	labelCnt   int    // labels declared by HEAD
+	stage      int    // index in sectionOrder of the first section still allowed
+	sawWeights bool   // WGHT was read
+	sawEnd     bool
+
+	// tagOnly streams WGHT into tw instead of filling m.W (ReadTagger).
+	tagOnly bool
+	tw      *tagWeights
 }
 
 // sectionOrder is the fixed order of the sections; ENCD is present only when
@@ -250,43 +257,96 @@ type modelReader struct {
 var sectionOrder = []string{"HEAD", "LABL", "ENCD", "WGHT", "END "}
 
 func (mr *modelReader) read(n int64, what, section string) ([]byte, error) {
+	if mr.present(n) {
+		buf := make([]byte, n)
+		got, err := io.ReadFull(mr.r, buf)
+		mr.off += int64(got)
+		if err != nil {
+			return nil, mr.readError(err, n, int64(got), what, section)
+		}
+		return buf, nil
+	}
 	var buf bytes.Buffer
 	// CopyN grows the buffer as data arrives: a file that declares a huge
 	// section but is short fails without allocating the declared size.
 	got, err := io.CopyN(&buf, mr.r, n)
 	mr.off += got
 	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, &FormatError{Section: section, Offset: mr.off, Msg: fmt.Sprintf("truncated: want %d bytes of %s, got %d", n, what, got)}
-		}
-		return nil, fmt.Errorf("chain: reading model: %w", err)
+		return nil, mr.readError(err, n, got, what, section)
 	}
 	return buf.Bytes(), nil
+}
+
+// present reports whether the next n bytes are known to be in the input
+// (whose size is known), so that reading them may allocate n bytes at once.
+func (mr *modelReader) present(n int64) bool { return mr.size >= 0 && n <= mr.size-mr.off }
+
+// readerSize returns the number of bytes left in r when r is a
+// bytes.Reader, strings.Reader or bytes.Buffer, else -1.
+func readerSize(r io.Reader) int64 {
+	switch x := r.(type) {
+	case *bytes.Reader:
+		return int64(x.Len())
+	case *strings.Reader:
+		return int64(x.Len())
+	case *bytes.Buffer:
+		return int64(x.Len())
+	}
+	return -1
+}
+
+// fileSize returns the size of f when it is a regular file, else -1.
+func fileSize(f *os.File) int64 {
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		return fi.Size()
+	}
+	return -1
+}
+
+// readError turns the error of a read of want bytes of what, of which got
+// arrived, into a truncation FormatError (at EOF) or a wrapped I/O error.
+func (mr *modelReader) readError(err error, want, got int64, what, section string) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &FormatError{Section: section, Offset: mr.off, Msg: fmt.Sprintf("truncated: want %d bytes of %s, got %d", want, what, got)}
+	}
+	return fmt.Errorf("chain: reading model: %w", err)
 }
 
 // ReadModel reads a model in the model file format. It checks every declared
 // size against limits and against the data actually present before
 // allocating, verifies the checksum of every section, and rejects files from
 // a newer version, truncated or corrupted files and non-canonical encodings.
-func ReadModel(r io.Reader) (*Model, error) {
-	mr := &modelReader{r: r}
-	if err := mr.readFileHeader(); err != nil {
+func ReadModel(r io.Reader) (*Model, error) { return readModel(r, readerSize(r)) }
+
+// readModel is ReadModel of an input of size bytes (-1: unknown).
+func readModel(r io.Reader, size int64) (*Model, error) {
+	mr := &modelReader{r: r, size: size}
+	if err := mr.readAll(); err != nil {
 		return nil, err
+	}
+	return mr.m, nil
+}
+
+// readAll reads a whole model file: the header, every section through END,
+// and checks that nothing follows.
+func (mr *modelReader) readAll() error {
+	if err := mr.readFileHeader(); err != nil {
+		return err
 	}
 	for !mr.sawEnd {
 		if err := mr.readSection(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if mr.m == nil || mr.m.W == nil {
-		return nil, &FormatError{Offset: mr.off, Msg: "missing WGHT section"}
+	if mr.m == nil || !mr.sawWeights {
+		return &FormatError{Offset: mr.off, Msg: "missing WGHT section"}
 	}
 	// Nothing may follow END.
 	var one [1]byte
 	if n, _ := io.ReadFull(mr.r, one[:]); n != 0 {
-		return nil, &FormatError{Offset: mr.off, Msg: "data after END section"}
+		return &FormatError{Offset: mr.off, Msg: "data after END section"}
 	}
-	return mr.m, nil
+	return nil
 }
 
 // readFileHeader reads the magic and the version.
@@ -308,10 +368,30 @@ func (mr *modelReader) readFileHeader() error {
 	return nil
 }
 
-// readSection reads one section and decodes it into mr.m.
+// readSection reads one section and decodes it into mr.m (the weights of
+// a tag-only read into mr.tw, streamed).
 func (mr *modelReader) readSection() error {
 	start := mr.off
-	idx, d, err := mr.readFraming()
+	idx, sh, n, err := mr.readSectionHeader()
+	if err != nil {
+		return err
+	}
+	if mr.tagOnly && string(sh[:4]) == "WGHT" {
+		err = mr.streamWeights(sh, n, start)
+	} else {
+		err = mr.readAndDecode(sh, n, start)
+	}
+	if err != nil {
+		return err
+	}
+	mr.stage = idx + 1
+	return nil
+}
+
+// readAndDecode reads the payload and checksum of the section whose header
+// sh (at file offset start) declares n bytes, and decodes it.
+func (mr *modelReader) readAndDecode(sh []byte, n uint32, start int64) error {
+	d, err := mr.readPayload(sh, n, start)
 	if err != nil {
 		return err
 	}
@@ -336,43 +416,59 @@ func (mr *modelReader) readSection() error {
 	if len(d.b) != 0 {
 		return d.fail("%d trailing bytes in section", len(d.b))
 	}
-	mr.stage = idx + 1
 	return nil
 }
 
-// readFraming reads a section's tag, length, payload and checksum. It checks
-// the section order, the length limit and the checksum, and returns the
-// section's index in sectionOrder and a decoder over its payload.
-func (mr *modelReader) readFraming() (int, *decoder, error) {
+// readSectionHeader reads a section's tag and length and checks the
+// section order and the length limit. It returns the section's index in
+// sectionOrder, the 8 header bytes and the payload length.
+func (mr *modelReader) readSectionHeader() (int, []byte, uint32, error) {
 	start := mr.off
 	sh, err := mr.read(8, "section header", "")
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	tag := string(sh[:4])
 	idx, err := mr.checkOrder(tag, start)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	n := binary.LittleEndian.Uint32(sh[4:])
 	if n > maxSection {
-		return 0, nil, &FormatError{Section: tag, Offset: start, Msg: fmt.Sprintf("section length %d exceeds the limit %d", n, maxSection)}
+		return 0, nil, 0, &FormatError{Section: tag, Offset: start, Msg: fmt.Sprintf("section length %d exceeds the limit %d", n, maxSection)}
 	}
+	return idx, sh, n, nil
+}
+
+// readPayload reads the n-byte payload and the checksum of the section
+// whose header sh starts at file offset start, verifies the checksum and
+// returns a decoder over the payload.
+func (mr *modelReader) readPayload(sh []byte, n uint32, start int64) (*decoder, error) {
+	tag := string(sh[:4])
 	payload, err := mr.read(int64(n), "section payload", tag)
 	if err != nil {
-		return 0, nil, err
-	}
-	crcb, err := mr.read(4, "checksum", tag)
-	if err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	crc := crc32.NewIEEE()
 	crc.Write(sh[:4])
 	crc.Write(payload)
-	if crc.Sum32() != binary.LittleEndian.Uint32(crcb) {
-		return 0, nil, &FormatError{Section: tag, Offset: start, Msg: "checksum mismatch (file corrupted)"}
+	if err := mr.checkCRC(crc.Sum32(), tag, start); err != nil {
+		return nil, err
 	}
-	return idx, &decoder{b: payload, section: tag, base: start + 8}, nil
+	return &decoder{b: payload, section: tag, base: start + 8}, nil
+}
+
+// checkCRC reads the checksum of the section tag that starts at file
+// offset start and compares it with sum, the checksum of what was read.
+func (mr *modelReader) checkCRC(sum uint32, tag string, start int64) error {
+	crcb, err := mr.read(4, "checksum", tag)
+	if err != nil {
+		return err
+	}
+	if sum != binary.LittleEndian.Uint32(crcb) {
+		return &FormatError{Section: tag, Offset: start, Msg: "checksum mismatch (file corrupted)"}
+	}
+	return nil
 }
 
 // checkOrder returns the index in sectionOrder of a section with the given
@@ -454,9 +550,8 @@ func (mr *modelReader) decodeWeights(d *decoder, start int64) error {
 	if len(m.Labels) != mr.labelCnt {
 		return &FormatError{Section: d.section, Offset: start, Msg: "missing LABL section"}
 	}
-	dim, _ := m.dimension()
-	cnt := d.u32()
-	if d.err == nil && int64(cnt)*12 != int64(len(d.b)) {
+	dim := m.Dim() // HEAD checked it against maxLoadWeights
+	if cnt := d.u32(); d.err == nil && int64(cnt)*12 != int64(len(d.b)) {
 		return d.fail("%d weights declared, payload holds %d bytes", cnt, len(d.b))
 	}
 	if d.err != nil {
@@ -464,32 +559,56 @@ func (mr *modelReader) decodeWeights(d *decoder, start int64) error {
 	}
 	m.setWeights(make([]float64, dim))
 	prev := int64(-1)
-	for i := 0; i < int(cnt) && d.err == nil; i++ {
-		j := d.u32()
-		v := math.Float64frombits(d.u64())
-		if d.err != nil {
-			break
+	for len(d.b) > 0 && d.err == nil {
+		j, v, ok := d.weight(&prev, dim)
+		if ok {
+			m.W[j] = v
 		}
-		if int64(j) <= prev || int64(j) >= int64(dim) {
-			return d.fail("weight index %d out of order or out of range [0,%d)", j, dim)
-		}
-		if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return d.fail("weight %d has value %v (want finite, non-zero)", j, v)
-		}
-		prev = int64(j)
-		m.W[j] = v
 	}
-	if d.err != nil || mr.version < 2 || m.Encoder == nil {
+	mr.sawWeights = true
+	if d.err != nil {
 		return nil
 	}
-	if kind, a := m.firstDead(); kind != "" {
-		name := m.Encoder.Unary()
-		if kind == "pair" {
-			name = m.Encoder.Pair()
-		}
-		return &FormatError{Section: d.section, Offset: start, Msg: fmt.Sprintf("%s attribute %d (%q) has no non-zero weight: a version %d file holds only active attributes", kind, a, name.Name(int32(a)), mr.version)}
+	return mr.checkCompact(m.firstDead, d.section, start)
+}
+
+// weight decodes one (index, weight) pair of WGHT and checks it: indices
+// strictly increasing (prev is the last one) and below dim, weights finite
+// and non-zero. ok is false after an error, which d keeps.
+func (d *decoder) weight(prev *int64, dim int) (j int, v float64, ok bool) {
+	u := d.u32()
+	v = math.Float64frombits(d.u64())
+	if d.err != nil {
+		return 0, 0, false
 	}
-	return nil
+	if int64(u) <= *prev || int64(u) >= int64(dim) {
+		d.fail("weight index %d out of order or out of range [0,%d)", u, dim)
+		return 0, 0, false
+	}
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		d.fail("weight %d has value %v (want finite, non-zero)", u, v)
+		return 0, 0, false
+	}
+	*prev = int64(u)
+	return int(u), v, true
+}
+
+// checkCompact enforces the rule of version 2 files with an encoder, for
+// the WGHT section at file offset start: firstDead (see Model.firstDead)
+// finds no attribute without a non-zero weight.
+func (mr *modelReader) checkCompact(firstDead func() (string, int), section string, start int64) error {
+	if mr.version < 2 || mr.m.Encoder == nil {
+		return nil
+	}
+	kind, a := firstDead()
+	if kind == "" {
+		return nil
+	}
+	name := mr.m.Encoder.Unary()
+	if kind == "pair" {
+		name = mr.m.Encoder.Pair()
+	}
+	return &FormatError{Section: section, Offset: start, Msg: fmt.Sprintf("%s attribute %d (%q) has no non-zero weight: a version %d file holds only active attributes", kind, a, name.Name(int32(a)), mr.version)}
 }
 
 func printable(tag string) string {

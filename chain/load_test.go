@@ -1,25 +1,48 @@
 package chain
 
 import (
-	"github.com/sparsetag/sparsetag/features"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/sparse"
 )
 
 // TestTaggerLoad tags from 64 goroutines for a bounded time against one
 // shared Tagger and checks every result against serial tagging (run it with
-// -race).
+// -race): a Tagger of NewTagger, and the tag-only Tagger of the same model
+// file.
 func TestTaggerLoad(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	c := randomCorpus(rng, 200, 20, 12, 1, 6, true)
 	tg, serial := randomTagger(rng, c, 6)
-	d := 2 * time.Second
-	if testing.Short() {
-		d = 200 * time.Millisecond
+	data, err := tg.Model().MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
+	lite, err := UnmarshalTagger(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := time.Second
+	if testing.Short() {
+		d = 100 * time.Millisecond
+	}
+	for _, tc := range []struct {
+		name string
+		tg   *Tagger
+	}{{"full", tg}, {"tag-only", lite}} {
+		t.Run(tc.name, func(t *testing.T) { loadTest(t, tc.tg, c, serial, d) })
+	}
+}
+
+// loadTest tags the sequences of c with tg from 64 goroutines for d and
+// compares every path with serial.
+func loadTest(t *testing.T, tg *Tagger, c *sparse.Corpus, serial [][]int, d time.Duration) {
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	var bad, done atomic.Int64
@@ -31,11 +54,9 @@ func TestTaggerLoad(t *testing.T) {
 			for k := g; time.Now().Before(deadline); k++ {
 				i := k % c.Len()
 				path, _ = tg.Tag(path, Encoded{Corpus: c, Seq: i})
-				for t := range path {
-					if path[t] != serial[i][t] {
-						bad.Add(1)
-						return
-					}
+				if !slices.Equal(path, serial[i]) {
+					bad.Add(1)
+					return
 				}
 				done.Add(1)
 			}

@@ -180,36 +180,43 @@ func isNonZero(v float64) bool { return v != 0 }
 // scores) plus the transition and pair scores of w, and returns it.
 func (m *Model) FinishLattice(s *Scratch, w []float64, c *sparse.Corpus, i int, unary []float64) *inference.Lattice {
 	L := len(m.Labels)
-	start, T := c.Span(i)
-	s.lat = inference.Lattice{T: T, L: L, Unary: unary}
+	var trans []float64
 	if m.Transitions {
-		s.lat.Trans = w[m.TransOffset() : m.TransOffset()+L*L]
+		trans = w[m.TransOffset() : m.TransOffset()+L*L]
 	}
-	if m.NumPair > 0 && c.Pair.Rows() > 0 && T > 1 {
-		LL := L * L
-		if cap(s.transAt) < T*LL {
-			s.transAt = make([]float64, T*LL)
-		}
-		ta := s.transAt[:T*LL]
-		clear(ta)
-		pw := w[m.PairOffset():]
-		for t := 1; t < T; t++ {
-			blk := ta[t*LL : t*LL+LL]
-			cols, vals := c.Pair.Row(start + t)
-			for k, a := range cols {
-				v := 1.0
-				if vals != nil {
-					v = vals[k]
-				}
-				floats.AddScaled(blk, v, pw[int(a)*LL:int(a)*LL+LL])
+	return finishLattice(s, L, trans, pairWeights{dense: w[m.PairOffset():]}, m.NumPair, c, i, unary)
+}
+
+// finishLattice is FinishLattice over L labels, the label-bigram weights
+// trans (nil: none) and the weights pw of numPair pair attributes.
+func finishLattice(s *Scratch, L int, trans []float64, pw pairWeights, numPair int, c *sparse.Corpus, i int, unary []float64) *inference.Lattice {
+	start, T := c.Span(i)
+	s.lat = inference.Lattice{T: T, L: L, Unary: unary, Trans: trans}
+	if numPair == 0 || c.Pair.Rows() == 0 || T <= 1 {
+		return &s.lat
+	}
+	LL := L * L
+	if cap(s.transAt) < T*LL {
+		s.transAt = make([]float64, T*LL)
+	}
+	ta := s.transAt[:T*LL]
+	clear(ta)
+	for t := 1; t < T; t++ {
+		blk := ta[t*LL : t*LL+LL]
+		cols, vals := c.Pair.Row(start + t)
+		for k, a := range cols {
+			v := 1.0
+			if vals != nil {
+				v = vals[k]
 			}
+			pw.addTo(blk, a, v)
 		}
-		// All-zero pair scores (no pair attribute here, or only zero
-		// weights) leave the lattice without TransAt: the same scores,
-		// and the cheaper shared-transition forward-backward.
-		if slices.ContainsFunc(ta[LL:], isNonZero) {
-			s.lat.TransAt = ta
-		}
+	}
+	// All-zero pair scores (no pair attribute here, or only zero
+	// weights) leave the lattice without TransAt: the same scores,
+	// and the cheaper shared-transition forward-backward.
+	if slices.ContainsFunc(ta[LL:], isNonZero) {
+		s.lat.TransAt = ta
 	}
 	return &s.lat
 }

@@ -7,10 +7,12 @@ import (
 
 // stateView is a read-only view of the non-zero state weights of a model,
 // by attribute (compressed sparse rows): the labels and weights of
-// attribute a are lab[off[a]:off[a+1]] and val[off[a]:off[a+1]]. A Tagger
-// derives it from Model.W when it is built and scores positions from it,
-// touching only non-zero weights; the Model stays the one owner of the
-// weights (which is why a Model must not change under its Tagger).
+// attribute a are lab[off[a]:off[a+1]] and val[off[a]:off[a+1]], in label
+// order. A Tagger built by NewTagger derives it from Model.W and scores
+// positions from it, touching only non-zero weights; the Model stays the
+// one owner of the weights (which is why a Model must not change under its
+// Tagger). A tag-only Tagger (ReadTagger) has only the view, read from the
+// model file.
 //
 // Scores are bit-identical to the dense ones: for every label the same
 // non-zero terms are added in the same attribute order, and adding the
@@ -55,9 +57,16 @@ func newStateView(m *Model) *stateView {
 	return v
 }
 
-// score is Model.score from the view: the lattice of sequence i of c.
+// score is Model.Score from the view: the lattice of sequence i of c.
 func (v *stateView) score(m *Model, s *Scratch, c *sparse.Corpus, i int) *inference.Lattice {
-	L := len(m.Labels)
+	unary := v.unary(s, len(m.Labels), c, i)
+	return m.FinishLattice(s, m.W, c, i, unary)
+}
+
+// unary returns the state scores of sequence i of c over L labels (T×L,
+// in s's unary buffer). Each product is rounded before it is added, as
+// floats.AddScaled does, so that no platform fuses it into an FMA.
+func (v *stateView) unary(s *Scratch, L int, c *sparse.Corpus, i int) []float64 {
 	start, T := c.Span(i)
 	unary := s.ZeroUnary(T * L)
 	for t := range T {
@@ -74,9 +83,9 @@ func (v *stateView) score(m *Model, s *Scratch, c *sparse.Corpus, i int) *infere
 			}
 			x := vals[k]
 			for q, y := range lab {
-				row[y] += x * val[q]
+				row[y] += float64(x * val[q])
 			}
 		}
 	}
-	return m.FinishLattice(s, m.W, c, i, unary)
+	return unary
 }

@@ -14,16 +14,33 @@ import (
 // Tagger labels sequences with a trained Model by Viterbi decoding. It has
 // two operations over one Input type: Tag (the best label sequence) and
 // Decode (scores, n-best lists, probabilities and marginals, constrained and
-// forced decoding, as DecodeOptions asks).
+// forced decoding, as DecodeOptions asks), and Explain breaks a labeling's
+// score down.
+//
+// NewTagger builds a Tagger over a Model, which keeps its dense weights;
+// LoadTagger and ReadTagger read a model file into a tag-only Tagger that
+// holds only the non-zero weights (see ReadTagger for its memory). Both
+// give the same results, bit for bit. What callers need of the model is
+// available from every Tagger: LabelNames, LabelID, Encoder, Layout,
+// NonZero; Model returns the Model of NewTagger, and nil for a tag-only
+// Tagger.
 //
 // A Tagger is immutable and safe for concurrent use by multiple goroutines:
 // every call takes its scratch space (workspace, encoding buffers, lattice)
 // from a pool. The Model it was built from must not be modified while the
 // Tagger is in use.
 type Tagger struct {
-	m    *Model
-	view *stateView // nil: score from the dense weights
-	pool sync.Pool  // *tagScratch
+	m    *Model      // NewTagger; nil for a tag-only Tagger
+	view *stateView  // nil: score from the dense weights
+	lite *tagOnlyRef // tag-only: everything else (m is nil)
+	pool sync.Pool   // *tagScratch
+}
+
+// tagOnlyRef is what a tag-only Tagger knows of its model.
+type tagOnlyRef struct {
+	labels []string
+	enc    *features.Encoder
+	w      *tagWeights
 }
 
 type tagScratch struct {
@@ -36,18 +53,83 @@ type tagScratch struct {
 // NewTagger returns a Tagger for m.
 func NewTagger(m *Model) *Tagger {
 	t := &Tagger{m: m, view: newStateView(m)}
-	t.pool.New = func() any {
-		s := &tagScratch{ws: inference.NewWorkspace(16, len(m.Labels))}
-		if m.Encoder != nil {
-			s.enc = m.Encoder.Clone()
-		}
-		return s
-	}
+	t.pool.New = newScratch(len(m.Labels), m.Encoder)
 	return t
 }
 
-// Model returns the model the Tagger uses. It must not be modified.
+// newTagOnly returns the tag-only Tagger of a model file's labels,
+// weights and encoder (nil for a model of pre-encoded data).
+func newTagOnly(labels []string, w *tagWeights, enc *features.Encoder) *Tagger {
+	t := &Tagger{view: &w.state, lite: &tagOnlyRef{labels: labels, enc: enc, w: w}}
+	t.pool.New = newScratch(len(labels), enc)
+	return t
+}
+
+// newScratch returns the pool constructor of a Tagger's scratch.
+func newScratch(L int, enc *features.Encoder) func() any {
+	return func() any {
+		s := &tagScratch{ws: inference.NewWorkspace(16, L)}
+		if enc != nil {
+			s.enc = enc.Clone()
+		}
+		return s
+	}
+}
+
+// Model returns the model of a Tagger made by NewTagger, which must not be
+// modified, and nil for a tag-only Tagger (LoadTagger, ReadTagger), which
+// has no dense weights to give: use LabelNames, Encoder, Layout and the
+// other methods of Tagger, which every Tagger has.
 func (t *Tagger) Model() *Model { return t.m }
+
+// LabelNames returns the label names in id order. The slice is shared and
+// must not be modified.
+func (t *Tagger) LabelNames() []string {
+	if t.m != nil {
+		return t.m.Labels
+	}
+	return t.lite.labels
+}
+
+// NumLabels returns the number of labels.
+func (t *Tagger) NumLabels() int { return len(t.LabelNames()) }
+
+// LabelID returns the id of label name, or -1.
+func (t *Tagger) LabelID(name string) int {
+	for i, l := range t.LabelNames() {
+		if l == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Encoder returns the model's feature encoder (frozen; shared, so encode
+// with a Clone), or nil for a model of pre-encoded data.
+func (t *Tagger) Encoder() *features.Encoder {
+	if t.m != nil {
+		return t.m.Encoder
+	}
+	return t.lite.enc
+}
+
+// Layout returns the layout of the model's weights (see Model): the number
+// of unary and pair attributes, of labels, and whether there are
+// label-bigram features.
+func (t *Tagger) Layout() sparse.Layout {
+	if t.m != nil {
+		return t.m.Layout
+	}
+	return t.lite.w.layout
+}
+
+// NonZero returns the number of non-zero weights of the model.
+func (t *Tagger) NonZero() int {
+	if t.m != nil {
+		return t.m.NonZero()
+	}
+	return t.lite.w.nonZero()
+}
 
 // ErrNoEncoder is returned when raw input is tagged with a model that was
 // trained on pre-encoded data and so has no feature encoder.
@@ -95,7 +177,7 @@ func (t *Tagger) sequence(s *tagScratch, in Input) (*sparse.Corpus, int, error) 
 		}
 		return x.Corpus, x.Seq, nil
 	case features.Input:
-		if t.m.Encoder == nil {
+		if t.Encoder() == nil {
 			return nil, 0, ErrNoEncoder
 		}
 		s.seq.Reset()
@@ -125,9 +207,13 @@ func (t *Tagger) Tag(dst []int, in Input) ([]int, error) {
 	return dst, nil
 }
 
-// score returns the lattice of sequence i of c: from the sparse view of
-// the state weights when there is one, else from the dense weights.
+// score returns the lattice of sequence i of c: from the sparse weights of
+// a tag-only Tagger, else from the sparse view of the state weights when
+// there is one, else from the dense weights.
 func (t *Tagger) score(s *tagScratch, c *sparse.Corpus, i int) *inference.Lattice {
+	if t.lite != nil {
+		return t.lite.w.score(&s.lat, c, i)
+	}
 	if t.view != nil {
 		return t.view.score(t.m, &s.lat, c, i)
 	}
@@ -136,8 +222,9 @@ func (t *Tagger) score(s *tagScratch, c *sparse.Corpus, i int) *inference.Lattic
 
 // Labels converts label ids into names, appending to dst.
 func (t *Tagger) Labels(dst []string, ids []int) []string {
+	names := t.LabelNames()
 	for _, y := range ids {
-		dst = append(dst, t.m.Labels[y])
+		dst = append(dst, names[y])
 	}
 	return dst
 }

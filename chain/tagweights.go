@@ -1,0 +1,198 @@
+package chain
+
+import (
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// tagWeights are the weights of a tag-only Tagger (ReadTagger): only the
+// non-zero weights of a model file, never the dense vector W. For L labels,
+// U unary and P pair attributes and N non-zero weights it holds
+//
+//	state  the non-zero state weights by attribute (stateView): a label
+//	       (2 bytes) and a weight (8 bytes) each, and U+1 offsets (4 bytes)
+//	trans  the L×L label-bigram weights (8 bytes each), dense: the lattice
+//	       reads them as a matrix
+//	pair   the non-zero pair weights by attribute (pairView): an index in
+//	       the L×L block (4 bytes) and a weight (8 bytes) each, and P+1
+//	       offsets (4 bytes)
+//
+// that is at most 12·N + 4·(U+P+2) + 8·L² bytes when reserve sized the
+// slices (see ReadTagger).
+type tagWeights struct {
+	layout sparse.Layout
+	state  stateView
+	trans  []float64 // L×L; nil when the model has no transitions and the block is zero
+	pair   pairView
+	vals   []float64 // while reading: the state, then the pair weights
+}
+
+// pairView is the sparse counterpart of the pair block of W: the non-zero
+// weights of pair attribute a are at prev*L+cur = idx[q] for q in
+// [off[a], off[a+1]), with weights val[q], in index order.
+type pairView struct {
+	off []int32
+	idx []uint32
+	val []float64
+}
+
+// addCSR appends key k of attribute a to the keys and offsets of a CSR
+// view: keys must come in increasing (a, k) order. Attributes skipped
+// since the last one get empty rows.
+func addCSR[K uint16 | uint32](off []int32, keys []K, a int, k K) ([]int32, []K) {
+	for len(off) <= a {
+		off = append(off, int32(len(keys)))
+	}
+	return off, append(keys, k)
+}
+
+// closeCSR completes the offsets of a CSR view of n attributes.
+func closeCSR(off []int32, n, nnz int) []int32 {
+	off = slices.Grow(off, n+1-len(off))
+	for len(off) <= n {
+		off = append(off, int32(nnz))
+	}
+	return off
+}
+
+// newTagWeights returns empty weights for the layout, to be filled by add
+// in increasing index order and completed by finish.
+func newTagWeights(lay sparse.Layout) *tagWeights {
+	return &tagWeights{layout: lay, state: stateView{off: []int32{0}}, pair: pairView{off: []int32{0}}}
+}
+
+// reserve makes room for cnt weights at once, when the file is known to
+// hold them: it spares the copies of growing slices.
+func (w *tagWeights) reserve(cnt int) {
+	lay := w.layout
+	w.vals = make([]float64, 0, cnt)
+	w.state.lab = make([]uint16, 0, min(cnt, lay.StateLen()))
+	w.state.off = append(make([]int32, 0, lay.NumUnary+1), 0)
+	w.pair.off = append(make([]int32, 0, lay.NumPair+1), 0)
+}
+
+// add records weight v at index j of the layout; indices must increase
+// from one call to the next.
+func (w *tagWeights) add(j int, v float64) {
+	L, trans, pair := w.layout.L, w.layout.TransOffset(), w.layout.PairOffset()
+	switch {
+	case j < trans:
+		s := &w.state
+		s.off, s.lab = addCSR(s.off, s.lab, j/L, uint16(j%L))
+	case j < pair:
+		if w.trans == nil {
+			w.trans = make([]float64, L*L)
+		}
+		w.trans[j-trans] = v
+		return
+	default:
+		k, LL := j-pair, L*L
+		p := &w.pair
+		p.off, p.idx = addCSR(p.off, p.idx, k/LL, uint32(k%LL))
+	}
+	w.vals = append(w.vals, v)
+}
+
+// finish completes the views once every weight was added: the state
+// weights come first in vals, then the pair weights.
+func (w *tagWeights) finish() {
+	ns := len(w.state.lab)
+	w.state.val, w.pair.val = w.vals[:ns:ns], w.vals[ns:]
+	w.vals = nil
+	w.state.off = closeCSR(w.state.off, w.layout.NumUnary, ns)
+	w.pair.off = closeCSR(w.pair.off, w.layout.NumPair, len(w.pair.val))
+	if w.layout.Transitions && w.trans == nil {
+		w.trans = make([]float64, w.layout.L*w.layout.L)
+	}
+}
+
+// firstDead is Model.firstDead on the sparse weights: the kind and id of
+// the first attribute without a non-zero weight, or "".
+func (w *tagWeights) firstDead() (string, int) {
+	for a := range w.layout.NumUnary {
+		if w.state.off[a] == w.state.off[a+1] {
+			return "unary", a
+		}
+	}
+	for a := range w.layout.NumPair {
+		if w.pair.off[a] == w.pair.off[a+1] {
+			return "pair", a
+		}
+	}
+	return "", -1
+}
+
+// nonZero returns the number of non-zero weights.
+func (w *tagWeights) nonZero() int {
+	n := len(w.state.val) + len(w.pair.val)
+	for _, v := range w.trans {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// bytes returns the memory held by the weights (capacities included).
+func (w *tagWeights) bytes() int64 {
+	s, p := &w.state, &w.pair
+	return int64(4*(cap(s.off)+cap(p.off)) + 2*cap(s.lab) + 4*cap(p.idx) + 8*(cap(s.val)+cap(p.val)+cap(w.trans)))
+}
+
+// score returns the lattice of sequence i of c in s, as Model.Score does
+// from the dense weights, bit for bit.
+func (w *tagWeights) score(s *Scratch, c *sparse.Corpus, i int) *inference.Lattice {
+	unary := w.state.unary(s, w.layout.L, c, i)
+	var trans []float64
+	if w.layout.Transitions {
+		trans = w.trans
+	}
+	return finishLattice(s, w.layout.L, trans, pairWeights{view: &w.pair}, w.layout.NumPair, c, i, unary)
+}
+
+// pairWeights reads the pair weights of one attribute at a time: from a
+// dense vector laid out as W's pair block, or from a pairView.
+type pairWeights struct {
+	dense []float64
+	view  *pairView
+}
+
+// addTo adds v times the L×L pair weights of attribute a to blk. The
+// sparse path skips the zero weights and rounds each product before adding
+// it, as floats.AddScaled does (on amd64, MULPD then ADDPD), so the sums
+// are the same bit for bit.
+func (p pairWeights) addTo(blk []float64, a int32, v float64) {
+	if p.view == nil {
+		LL := len(blk)
+		floats.AddScaled(blk, v, p.dense[int(a)*LL:int(a)*LL+LL])
+		return
+	}
+	lo, hi := p.view.off[a], p.view.off[a+1]
+	idx, val := p.view.idx[lo:hi], p.view.val[lo:hi]
+	for q, k := range idx {
+		blk[k] += float64(v * val[q])
+	}
+}
+
+// row writes the L×L block of pair attribute a into dst (zeros included).
+func (p *pairView) row(dst []float64, a int) {
+	clear(dst)
+	lo, hi := p.off[a], p.off[a+1]
+	for q := lo; q < hi; q++ {
+		dst[p.idx[q]] = p.val[q]
+	}
+}
+
+// row writes the L state weights of unary attribute a into dst (zeros
+// included).
+func (v *stateView) row(dst []float64, a int) {
+	clear(dst)
+	lo, hi := v.off[a], v.off[a+1]
+	for q := lo; q < hi; q++ {
+		dst[v.lab[q]] = v.val[q]
+	}
+}
