@@ -26,15 +26,15 @@ type StreamOptions struct {
 	Decode    chain.DecodeOptions // Decode.N > 1 lists the N best sequences
 	Marginals bool                // also write marginals and sequence probabilities
 	Threads   int                 // goroutines (output order is input order)
-	// Fixer, if not nil, fixes the labels given in the input (models of
-	// this toolkit only).
+	// Fixer, if not nil, fixes the labels given in the input (forced
+	// decoding: models that support Forced).
 	Fixer *dataset.LabelFixer
 }
 
 // Stream decodes every sequence of r with m on o.Threads goroutines and
 // writes them to out in input order as soon as they and all before them
 // are done (output is flushed whenever the input is waited for).
-func Stream(out io.Writer, m *Model, r *dataset.Reader, o StreamOptions) error {
+func Stream(out io.Writer, m Tagger, r *dataset.Reader, o StreamOptions) error {
 	labels := m.Labels()
 	decs := make([]chain.Decoding, dataset.DefaultBatch)
 	w := bufio.NewWriter(out)
@@ -50,13 +50,7 @@ func Stream(out io.Writer, m *Model, r *dataset.Reader, o StreamOptions) error {
 }
 
 // decode decodes ex, sequence seq (0-based) of its input, into d as o asks.
-func decode(d *chain.Decoding, m *Model, ex *dataset.Example, seq int, o *StreamOptions) error {
-	if m.Peer != nil {
-		if err := PeerDecode(m.Peer, d, ex, o.Decode.N, o.Decode.Posterior); err != nil {
-			return fmt.Errorf("sequence %d: %w", seq+1, err)
-		}
-		return nil
-	}
+func decode(d *chain.Decoding, m Tagger, ex *dataset.Example, seq int, o *StreamOptions) error {
 	opt := o.Decode
 	if o.Fixer != nil {
 		var err error
@@ -64,7 +58,7 @@ func decode(d *chain.Decoding, m *Model, ex *dataset.Example, seq int, o *Stream
 			return err
 		}
 	}
-	if err := m.Tagger.Decode(d, ex.Input(), opt); err != nil {
+	if err := m.Decode(d, ex, opt); err != nil {
 		return fmt.Errorf("sequence %d: %w", seq+1, err)
 	}
 	return nil
@@ -92,7 +86,7 @@ func write(w *bufio.Writer, labels []string, ex *dataset.Example, d *chain.Decod
 // output of Stream over that input. A Writer is not safe for concurrent
 // use: make one per goroutine (they can share the Model).
 type Writer struct {
-	m      *Model
+	m      Tagger
 	o      StreamOptions
 	labels []string
 	dec    chain.Decoding
@@ -100,7 +94,7 @@ type Writer struct {
 
 // NewWriter returns a Writer of m's decodings in the format of o
 // (o.Threads is ignored).
-func NewWriter(m *Model, o StreamOptions) *Writer {
+func NewWriter(m Tagger, o StreamOptions) *Writer {
 	return &Writer{m: m, o: o, labels: m.Labels()}
 }
 
