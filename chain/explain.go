@@ -13,15 +13,17 @@ import (
 // weight of the feature it generates for the label (or label pair) in
 // question.
 type Contribution struct {
-	Attr  int32   // attribute id (unary or pair dictionary)
-	Name  string  // attribute name from the model's encoder, or "#id" without one
+	Attr  int32   // attribute id (unary or pair dictionary); -1 for a feature of a peer model (package peer)
+	Name  string  // attribute name from the model's encoder, or "#id" without one; a peer model's feature as its tool names it
 	Value float64 // attribute value × weight
 }
 
 // TokenExplanation says why a label was predicted at one position: the
 // state scores of every label (sum over the position's attributes of value
 // × state weight), the attributes behind the predicted label's state score,
-// and the transition from the previous label.
+// and the transition from the previous label. It is the one explanation
+// type of the toolkit: package peer explains the models of CRFsuite, CRF++
+// and Wapiti with it too (their features named as the tools name them).
 type TokenExplanation struct {
 	Label    int       // the predicted label
 	State    []float64 // state score of every label at this position (length L)
@@ -118,6 +120,19 @@ func (m *Model) Explain(c *sparse.Corpus, i int, path []int) ([]TokenExplanation
 		}
 	}
 	return out, nil
+}
+
+// Explain explains the labels path assigns to in (see Input), e.g. the
+// path of Tag or Decode of the same input: Model.Explain of the sequence
+// as the Tagger encodes it. Like Tag, it is safe for concurrent use.
+func (t *Tagger) Explain(in Input, path []int) ([]TokenExplanation, error) {
+	s := t.get()
+	defer t.put(s)
+	c, i, err := t.sequence(s, in)
+	if err != nil {
+		return nil, err
+	}
+	return t.m.Explain(c, i, path)
 }
 
 func compareAbs(a, b float64) int {

@@ -36,10 +36,10 @@ var allowed = map[string][]string{
 	"internal/version":        {},
 	"dataset":                 {"chain", "eval", "features", "corpora", "sparse", "internal/ctxio"},
 	"internal/paperbench":     {"chain", "train", "features", "corpora", "sparse", "dataset", "internal/atomicfile", "internal/flagcheck"},
-	"peer":                    {"inference", "corpora"},
+	"peer":                    {"chain", "inference", "corpora"},
 	"internal/progress":       {"train"},
 	"internal/memlimit":       {},
-	"tagging":                 {"chain", "corpora", "dataset", "peer", "sparse"},
+	"tagging":                 {"chain", "corpora", "dataset", "eval", "features", "peer"},
 	"cmd/tagger":              {"chain", "train", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile", "peer", "internal/progress", "internal/memlimit", "tagging", "eval", "internal/interrupt", "internal/flagcheck", "internal/ctxio", "internal/profile", "internal/version"},
 }
 

@@ -2,14 +2,11 @@ package dataset
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -267,12 +264,6 @@ func TestTagAllOrder(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tg.Labels(nil, path), pred[i], "workers %d, sequence %d", workers, i)
 		}
-		decs, err := DecodeAll(tg, many, chain.DecodeOptions{N: 2, Posterior: true}, nil, workers)
-		require.NoError(t, err)
-		require.Len(t, decs, len(many))
-		for i := range many {
-			assert.Equal(t, pred[i], tg.Labels(nil, decs[i].Best()))
-		}
 	}
 	ev, err := Evaluate(tg, exs, 2)
 	require.NoError(t, err)
@@ -281,24 +272,11 @@ func TestTagAllOrder(t *testing.T) {
 }
 
 func TestTagAllErrors(t *testing.T) {
-	tg, _ := trainToy(t)
-	// A pixel example for a template model: the encoder sees no columns, so
-	// it is the model's kind that decides what is read.
+	// A model without encoder cannot read examples.
 	m, err := chain.NewModel([]string{"a"}, 1, 0, false, nil)
 	require.NoError(t, err)
 	_, err = TagAll(chain.NewTagger(m), []Example{{}}, 1)
 	assert.ErrorIs(t, err, chain.ErrNoEncoder)
-	_, err = DecodeAll(chain.NewTagger(m), []Example{{}}, chain.DecodeOptions{}, nil, 1)
-	assert.ErrorIs(t, err, chain.ErrNoEncoder)
-
-	// Decoding with a fixed label that the constraints forbid fails with the
-	// sequence number; the first failing index is reported.
-	exs := readString(t, CoNLL, false, "He PRP\n\nthe DT\n")
-	cons := chain.NewConstraints(tg.Model().NumLabels())
-	cons.ForbidStart(0)
-	_, err = DecodeAll(tg, exs, chain.DecodeOptions{Constraints: cons}, [][]int{{0}, {0}}, 2)
-	assert.True(t, errors.Is(err, chain.ErrNoPath), "%v", err)
-	assert.ErrorContains(t, err, "sequence 1:")
 }
 
 // TestTagKindMismatch: attribute input for a template model is a
@@ -311,111 +289,4 @@ func TestTagKindMismatch(t *testing.T) {
 	require.ErrorAs(t, err, &ke)
 	assert.Equal(t, features.KindAttributes, ke.Input)
 	assert.ErrorContains(t, err, "sequence 1:")
-}
-
-// TestStreamOrder: Stream with any batch size and worker count emits every
-// example once, in input order, with work done before emit, and memory
-// bounded by the batch (indices i stay below it).
-func TestStreamOrder(t *testing.T) {
-	tg, exs := trainToy(t)
-	var src strings.Builder
-	for i := range 37 {
-		src.WriteString(strings.Repeat("x NN O\n", i%5+1))
-		src.WriteString("\n")
-	}
-	for _, c := range []struct{ workers, batch int }{{1, 1}, {2, 3}, {3, 10}, {0, 0}, {4, 100}} {
-		r, err := NewReader("in", strings.NewReader(src.String()), Options{Format: CoNLL})
-		require.NoError(t, err)
-		batch := c.batch
-		if batch <= 0 {
-			batch = DefaultBatch
-		}
-		lens := make([]int, batch)
-		var got []int
-		err = Stream(r, c.workers, c.batch, func(_, i, _ int, ex *Example) error {
-			lens[i] = ex.Len()
-			return nil
-		}, func(i, seq int, ex *Example) error {
-			assert.Equal(t, len(got), seq)
-			assert.Equal(t, ex.Len(), lens[i])
-			got = append(got, lens[i])
-			return nil
-		}, nil)
-		require.NoError(t, err)
-		require.Len(t, got, 37)
-		for k, n := range got {
-			assert.Equal(t, k%5+1, n, "workers %d batch %d seq %d", c.workers, c.batch, k)
-		}
-	}
-	// EvaluateStream agrees with Evaluate.
-	want, err := Evaluate(tg, exs, 1)
-	require.NoError(t, err)
-	r, err := NewReader("toy", strings.NewReader(toyCoNLL), Options{Format: CoNLL, Labeled: true})
-	require.NoError(t, err)
-	got, err := EvaluateStream(r, 2, 1, TagFunc(tg, 2))
-	require.NoError(t, err)
-	assert.Equal(t, want.Tokens, got.Tokens)
-	assert.Equal(t, want.Accuracy(), got.Accuracy())
-}
-
-// TestStreamError: the examples before a failing one are emitted, the
-// failing one and those after it are not, and its error is returned.
-func TestStreamError(t *testing.T) {
-	src := strings.Repeat("x NN O\n\n", 10)
-	r, err := NewReader("in", strings.NewReader(src), Options{Format: CoNLL})
-	require.NoError(t, err)
-	boom := errors.New("boom")
-	var emitted []int
-	err = Stream(r, 3, 4, func(_, _, seq int, _ *Example) error {
-		if seq == 6 || seq == 8 {
-			return boom
-		}
-		return nil
-	}, func(_, seq int, _ *Example) error {
-		emitted = append(emitted, seq)
-		return nil
-	}, nil)
-	assert.ErrorIs(t, err, boom)
-	assert.Equal(t, []int{0, 1, 2, 3, 4, 5}, emitted)
-
-	// Reader errors come after the sequences read before them.
-	r, err = NewReader("in", strings.NewReader("a NN O\n\nb NN\n"), Options{Format: CoNLL, Labeled: true})
-	require.NoError(t, err)
-	emitted = emitted[:0]
-	err = Stream(r, 1, 1, func(_, _, _ int, _ *Example) error { return nil }, func(_, seq int, _ *Example) error {
-		emitted = append(emitted, seq)
-		return nil
-	}, nil)
-	require.Error(t, err)
-	assert.Equal(t, []int{0}, emitted)
-}
-
-// TestStreamInteractive: a sequence is emitted (and flush called) as soon as
-// it is read and worked on, without waiting for a full batch: a program
-// that writes one sentence to a pipe and waits for its labels gets them.
-func TestStreamInteractive(t *testing.T) {
-	pr, pw := io.Pipe()
-	r, err := NewReader("pipe", pr, Options{Format: CoNLL})
-	require.NoError(t, err)
-	emitted := make(chan int)
-	flushed := 0
-	result := make(chan error, 1)
-	go func() {
-		result <- Stream(r, 2, 64, func(_, _, _ int, _ *Example) error { return nil },
-			func(_, seq int, _ *Example) error { emitted <- seq; return nil },
-			func() error { flushed++; return nil })
-	}()
-	for k := range 5 {
-		_, err := fmt.Fprintf(pw, "w%d NN O\n\n", k)
-		require.NoError(t, err)
-		select {
-		case seq := <-emitted:
-			assert.Equal(t, k, seq)
-		case <-time.After(10 * time.Second):
-			t.Fatalf("sequence %d not emitted before more input", k)
-		}
-	}
-	require.NoError(t, pw.Close())
-	require.NoError(t, <-result)
-	assert.Positive(t, flushed)
 }

@@ -3,17 +3,16 @@
 // (CoNLL columns, CRFsuite attributes, CoNLL-U, the OCR letters, raw text)
 // into [Example] values, interns label names ([Labels]), encodes examples
 // with a features.Encoder into a sparse.Corpus (growing the dictionaries for
-// training, frozen for tagging), and tags or decodes a whole set with a
-// chain.Tagger on a bounded number of goroutines, results in input order.
+// training, frozen for tagging), and tags or evaluates a whole set in memory
+// with a chain.Tagger on a bounded number of goroutines, results in input
+// order (for training and model selection; streamed tagging and evaluation
+// of any model, ours or a peer's, are package tagging's).
 // [Example.Input] is the one value both the encoder and the tagger take.
 //
 // # Streaming
 //
-// A [Reader] reads one sequence at a time, and [Stream] tags (or does any
-// work on) a Reader's examples in bounded batches on a bounded number of
-// goroutines and hands them back in input order: memory is bounded by two
-// batches of the longest sequences, not by the size of the input.
-// [EvaluateStream] accumulates evaluation counts the same way.
+// A [Reader] reads one sequence at a time: package tagging streams a
+// Reader's examples through any model in bounded batches, in input order.
 //
 // [OpenReader] opens a Reader that stops once a context is done (an
 // interrupt). For the commands that feed input to a model, [Format.CheckKind]
@@ -34,8 +33,7 @@
 //
 // # Concurrency
 //
-// [TagAll], [DecodeAll], [Evaluate] and [Stream] share one chain.Tagger (safe for
-// concurrent use) between at most the given number of goroutines; every
+// [TagAll] and [Evaluate] share one chain.Tagger (safe for concurrent use) between at most the given number of goroutines; every
 // result is stored at its input index, so the output order is the input
 // order and does not depend on scheduling. Everything else runs on the
 // caller's goroutine.

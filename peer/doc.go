@@ -68,7 +68,9 @@
 // trans for bigram templates that read no input, pair for those that do),
 // the tool's name for the feature, the labels and the value. Model.Explain
 // splits the score of a label path into the same weights per position
-// ([TokenExplanation]); they add up to the tool's path score.
+// (chain.TokenExplanation, the explanation type of every model of the
+// toolkit, with Attr -1 for the tools' features); they add up to the tool's
+// path score.
 //
 // # Not supported
 //

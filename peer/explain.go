@@ -5,34 +5,25 @@ import (
 	"math"
 	"slices"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/corpora"
 )
 
-// Contribution is one feature's part of a score: its value times a weight.
-type Contribution struct {
-	Name  string  // attribute, feature string or observation (see Weight.Feature)
-	Value float64 // value × weight (CRF++: × the cost factor)
-}
+// Explanations are chain.TokenExplanation values, the toolkit's one
+// explanation type, filled as follows for a peer model:
+//   - a Contribution is one feature's part of a score, its value times a
+//     weight (CRF++: times the cost factor); its Attr is -1 and its Name
+//     the attribute, feature string or observation (see Weight.Feature);
+//   - Attrs holds the non-zero contributions to State[Label], by
+//     decreasing absolute value (input order among ties); they sum to
+//     State[Label] up to rounding (CRF++ sums in float32);
+//   - Trans is the weight of Prev -> Label of the features that read no
+//     input (TransWeight), and Pairs the non-zero contributions of the
+//     bigram features that read the input (PairWeight), in template order.
 
-// TokenExplanation explains the label of one position, as
-// chain.TokenExplanation does for this toolkit's models.
-type TokenExplanation struct {
-	Label    int       // the explained label
-	State    []float64 // state score of every label at this position (length L)
-	RunnerUp int       // the label other than Label with the highest state score (lowest id among ties), -1 if L = 1
-	// Attrs holds the non-zero contributions to State[Label], by decreasing
-	// absolute value (input order among ties). They sum to State[Label] up
-	// to rounding (CRF++ sums in float32).
-	Attrs []Contribution
-	// Prev is the previous label, -1 at the first position, where Trans
-	// and Pairs are zero and empty.
-	Prev int
-	// Trans is the weight of Prev -> Label of the features that read no
-	// input (TransWeight).
-	Trans float64
-	// Pairs holds the non-zero contributions of the bigram features that
-	// read the input (PairWeight), in template order.
-	Pairs []Contribution
+// contribution is a peer feature's contribution: no attribute id.
+func contribution(name string, value float64) chain.Contribution {
+	return chain.Contribution{Attr: -1, Name: name, Value: value}
 }
 
 // checkPath reports a path that does not fit T positions and L labels.
@@ -49,8 +40,8 @@ func checkPath(path []int, T, L int) error {
 }
 
 // finish sorts e.Attrs and sets e.RunnerUp.
-func (e *TokenExplanation) finish() {
-	slices.SortStableFunc(e.Attrs, func(p, q Contribution) int {
+func finish(e *chain.TokenExplanation) {
+	slices.SortStableFunc(e.Attrs, func(p, q chain.Contribution) int {
 		return -cmp.Compare(math.Abs(p.Value), math.Abs(q.Value))
 	})
 	e.RunnerUp = -1
@@ -65,7 +56,7 @@ func (e *TokenExplanation) finish() {
 // position, the state scores of every label, the attributes behind the
 // chosen label's (value × weight of each known attribute), and the
 // transition weight from the previous label. It only reads m.
-func (m *CRFsuiteModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplanation, error) {
+func (m *CRFsuiteModel) Explain(seq corpora.Sequence, path []int) ([]chain.TokenExplanation, error) {
 	if seq.Tokens != nil && seq.Attrs == nil {
 		return nil, inputErr("a CRFsuite model tags attribute sequences (Sequence.Attrs), got columns")
 	}
@@ -73,7 +64,7 @@ func (m *CRFsuiteModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplan
 	if err := checkPath(path, len(seq.Attrs), L); err != nil {
 		return nil, err
 	}
-	out := make([]TokenExplanation, len(path))
+	out := make([]chain.TokenExplanation, len(path))
 	for t, y := range path {
 		e := &out[t]
 		e.Label, e.Prev, e.State = y, -1, make([]float64, L)
@@ -86,11 +77,11 @@ func (m *CRFsuiteModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplan
 				x := float64(m.refWeight[r] * a.Value)
 				e.State[m.refLabel[r]] += x
 				if int(m.refLabel[r]) == y && x != 0 {
-					e.Attrs = append(e.Attrs, Contribution{a.Name, x})
+					e.Attrs = append(e.Attrs, contribution(a.Name, x))
 				}
 			}
 		}
-		e.finish()
+		finish(e)
 		if t > 0 {
 			e.Prev = path[t-1]
 			e.Trans = m.trans[e.Prev*L+y]
@@ -103,7 +94,7 @@ func (m *CRFsuiteModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplan
 // strings of the model's templates (U02:the, B) and CRF++'s scores: each
 // weight times the cost factor, the state score of a label summed in
 // float32 as crf_test sums it.
-func (m *CRFPPModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplanation, error) {
+func (m *CRFPPModel) Explain(seq corpora.Sequence, path []int) ([]chain.TokenExplanation, error) {
 	if seq.Attrs != nil && seq.Tokens == nil {
 		return nil, inputErr("a CRF++ model tags column sequences (Sequence.Tokens), got attributes")
 	}
@@ -135,7 +126,7 @@ func (m *CRFPPModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplanati
 		return names, ids, nil
 	}
 	constant := m.constantBigrams()
-	out := make([]TokenExplanation, len(path))
+	out := make([]chain.TokenExplanation, len(path))
 	for t, y := range path {
 		e := &out[t]
 		e.Label, e.Prev, e.State = y, -1, make([]float64, L)
@@ -152,10 +143,10 @@ func (m *CRFPPModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplanati
 		}
 		for k, id := range ids {
 			if x := cf * float64(m.alpha[id+y]); x != 0 {
-				e.Attrs = append(e.Attrs, Contribution{names[k], x})
+				e.Attrs = append(e.Attrs, contribution(names[k], x))
 			}
 		}
-		e.finish()
+		finish(e)
 		if t == 0 {
 			continue
 		}
@@ -169,7 +160,7 @@ func (m *CRFPPModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplanati
 			case constant[names[k]]:
 				e.Trans += x
 			case x != 0:
-				e.Pairs = append(e.Pairs, Contribution{names[k], x})
+				e.Pairs = append(e.Pairs, contribution(names[k], x))
 			}
 		}
 	}
@@ -219,7 +210,7 @@ func (m *WapitiModel) constantPatterns() map[string]bool {
 
 // Explain explains path as CRFsuiteModel.Explain does, with the model's
 // observations (u02:the, b) and Wapiti's sums.
-func (m *WapitiModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplanation, error) {
+func (m *WapitiModel) Explain(seq corpora.Sequence, path []int) ([]chain.TokenExplanation, error) {
 	uobs, bobs, err := m.observations(seq)
 	if err != nil {
 		return nil, err
@@ -229,7 +220,7 @@ func (m *WapitiModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplanat
 		return nil, err
 	}
 	names, constant := m.obsNames(), m.constantPatterns()
-	out := make([]TokenExplanation, len(path))
+	out := make([]chain.TokenExplanation, len(path))
 	for t, y := range path {
 		e := &out[t]
 		e.Label, e.Prev, e.State = y, -1, make([]float64, Y)
@@ -238,10 +229,10 @@ func (m *WapitiModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplanat
 				e.State[l] += m.weight(m.uoff[o] + int64(l))
 			}
 			if x := m.weight(m.uoff[o] + int64(y)); x != 0 {
-				e.Attrs = append(e.Attrs, Contribution{names[o], x})
+				e.Attrs = append(e.Attrs, contribution(names[o], x))
 			}
 		}
-		e.finish()
+		finish(e)
 		if t == 0 {
 			continue
 		}
@@ -252,7 +243,7 @@ func (m *WapitiModel) Explain(seq corpora.Sequence, path []int) ([]TokenExplanat
 			case constant[names[o]]:
 				e.Trans += x
 			case x != 0:
-				e.Pairs = append(e.Pairs, Contribution{names[o], x})
+				e.Pairs = append(e.Pairs, contribution(names[o], x))
 			}
 		}
 	}

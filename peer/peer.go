@@ -10,6 +10,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/inference"
 )
@@ -65,7 +66,7 @@ type Model interface {
 	Weights(fn func(Weight) error) error
 	// Explain explains the labels path assigns to seq (see
 	// CRFsuiteModel.Explain), read-only.
-	Explain(seq corpora.Sequence, path []int) ([]TokenExplanation, error)
+	Explain(seq corpora.Sequence, path []int) ([]chain.TokenExplanation, error)
 }
 
 // Path is one decoded label sequence.

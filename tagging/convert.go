@@ -22,14 +22,14 @@ var ErrNotConvertible = errors.New("model cannot be converted exactly")
 // and for their feature strings, which our template language does not
 // reproduce exactly; they are refused with ErrNotConvertible (tag, eval,
 // dump and explain read them directly).
-func Convert(m *Model) (*chain.Model, error) {
-	if m.Ours != nil {
-		return m.Ours, nil
+func Convert(m Weighted) (*chain.Model, error) {
+	if o, ok := m.(ourWeights); ok {
+		return o.m, nil
 	}
-	if m.Peer.Format() != peer.FormatCRFsuite {
-		return nil, fmt.Errorf("%w: %s models expand their own templates, which this toolkit's templates do not reproduce exactly; tag, eval, dump and explain read them as they are", ErrNotConvertible, m.Peer.Format())
+	if m.Format() != peer.FormatCRFsuite.String() {
+		return nil, fmt.Errorf("%w: %s models expand their own templates, which this toolkit's templates do not reproduce exactly; tag, eval, dump and explain read them as they are", ErrNotConvertible, m.Format())
 	}
-	return convertCRFsuite(m.Peer)
+	return convertCRFsuite(m)
 }
 
 // Converted describes the model that ConvertFile wrote.
@@ -39,15 +39,15 @@ type Converted struct {
 	Size  int64        // bytes written
 }
 
-// ConvertFile converts the model file in (Load, then Convert) and writes
-// the result to out atomically (chain.Model.SaveFile): an existing file is
-// replaced only by a complete, validated model.
+// ConvertFile converts the model file in (LoadWeights, then Convert) and
+// writes the result to out atomically (chain.Model.SaveFile): an existing
+// file is replaced only by a complete, validated model.
 func ConvertFile(in, out string) (*Converted, error) {
-	am, err := Load(in)
+	w, err := LoadWeights(in)
 	if err != nil {
 		return nil, err
 	}
-	m, err := Convert(am)
+	m, err := Convert(w)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in, err)
 	}
@@ -58,14 +58,14 @@ func ConvertFile(in, out string) (*Converted, error) {
 	if err != nil {
 		return nil, err
 	}
-	from := "this toolkit's"
-	if am.Peer != nil {
-		from = am.Peer.Format().String()
+	from := w.Format()
+	if from == FormatOurs {
+		from = "this toolkit's"
 	}
 	return &Converted{Model: m, From: from, Size: st.Size()}, nil
 }
 
-func convertCRFsuite(pm peer.Model) (*chain.Model, error) {
+func convertCRFsuite(pm Weighted) (*chain.Model, error) {
 	labels := pm.Labels()
 	type state struct {
 		attr, label int

@@ -20,16 +20,20 @@ import (
 // printed), with the same marginals and
 // sequence probabilities to 1e-9; CRF++ and Wapiti models are refused.
 func TestConvertCRFsuite(t *testing.T) {
-	pm, err := Load("../peer/testdata/conll.crfsuite.gz")
+	pw, err := LoadWeights("../peer/testdata/conll.crfsuite.gz")
 	require.NoError(t, err)
-	cm, err := Convert(pm)
+	cm, err := Convert(pw)
+	require.NoError(t, err)
+	pm, err := Load("../peer/testdata/conll.crfsuite.gz")
 	require.NoError(t, err)
 	var file bytes.Buffer
 	_, err = cm.WriteTo(&file)
 	require.NoError(t, err)
 	ours, err := LoadBytes("converted", file.Bytes())
 	require.NoError(t, err)
-	require.Nil(t, ours.Peer)
+	require.Equal(t, FormatOurs, ours.Format())
+	require.True(t, ours.Supports(Constrained|Forced))
+	require.False(t, pm.Supports(Constrained) || pm.Supports(Forced))
 
 	input, err := dataset.ReadAll("../peer/testdata/test.crfsuite.gz")
 	require.NoError(t, err)
@@ -48,8 +52,8 @@ func TestConvertCRFsuite(t *testing.T) {
 	var labels []string
 	for i := range exs {
 		var want, got chain.Decoding
-		require.NoError(t, PeerDecode(pm.Peer, &want, &exs[i], 1, true))
-		require.NoError(t, ours.Tagger.Decode(&got, exs[i].Input(), opt))
+		require.NoError(t, pm.Decode(&want, &exs[i], opt))
+		require.NoError(t, ours.Decode(&got, &exs[i], opt))
 		require.Equal(t, want.Paths[0], got.Paths[0], "sentence %d", i+1)
 		require.InDelta(t, want.Probs[0], got.Probs[0], 1e-9)
 		for k := range want.Marginal {
@@ -62,7 +66,7 @@ func TestConvertCRFsuite(t *testing.T) {
 	require.Equal(t, printed, labels)
 
 	for _, path := range []string{"../peer/testdata/conll.crfpp.gz", "../peer/testdata/conll.wapiti.gz"} {
-		m, err := Load(path)
+		m, err := LoadWeights(path)
 		require.NoError(t, err)
 		_, err = Convert(m)
 		require.ErrorIs(t, err, ErrNotConvertible, path)

@@ -24,77 +24,7 @@ import (
 // attributes, CRF++ feature strings (U02:the), Wapiti observations; CRF++
 // and Wapiti bigram templates that read no input ("B", "b") give trans
 // lines, the others pair lines.
-func Dump(out io.Writer, am *Model, top int) error {
-	if am.Peer != nil {
-		return dumpPeer(out, am.Peer, top)
-	}
-	m := am.Ours
-	w := bufio.NewWriter(out)
-	L := m.NumLabels()
-	attrName := func(a int) string {
-		if m.Encoder != nil {
-			return m.Encoder.Unary().Name(int32(a))
-		}
-		return "#" + strconv.Itoa(a)
-	}
-	pairName := func(a int) string {
-		if m.Encoder != nil {
-			return m.Encoder.Pair().Name(int32(a))
-		}
-		return "#" + strconv.Itoa(a)
-	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	if top == 0 {
-		for a := 0; a < m.NumUnary; a++ {
-			for y := 0; y < L; y++ {
-				if v := m.W[m.StateIndex(a, y)]; v != 0 {
-					fmt.Fprintf(w, "state\t%s\t%s\t%s\n", attrName(a), m.Labels[y], f(v))
-				}
-			}
-		}
-	} else {
-		for y := 0; y < L; y++ {
-			var idx []int
-			for a := 0; a < m.NumUnary; a++ {
-				if m.W[m.StateIndex(a, y)] != 0 {
-					idx = append(idx, a)
-				}
-			}
-			sort.SliceStable(idx, func(i, j int) bool {
-				return math.Abs(m.W[m.StateIndex(idx[i], y)]) > math.Abs(m.W[m.StateIndex(idx[j], y)])
-			})
-			if len(idx) > top {
-				idx = idx[:top]
-			}
-			for _, a := range idx {
-				fmt.Fprintf(w, "state\t%s\t%s\t%s\n", attrName(a), m.Labels[y], f(m.W[m.StateIndex(a, y)]))
-			}
-		}
-	}
-	for p := 0; p < L; p++ {
-		for q := 0; q < L; q++ {
-			if v := m.W[m.TransIndex(p, q)]; v != 0 {
-				fmt.Fprintf(w, "trans\t%s\t%s\t%s\n", m.Labels[p], m.Labels[q], f(v))
-			}
-		}
-	}
-	for a := 0; a < m.NumPair; a++ {
-		for p := 0; p < L; p++ {
-			for q := 0; q < L; q++ {
-				if v := m.W[m.PairIndex(a, p, q)]; v != 0 {
-					fmt.Fprintf(w, "pair\t%s\t%s\t%s\t%s\n", pairName(a), m.Labels[p], m.Labels[q], f(v))
-				}
-			}
-		}
-	}
-	return w.Flush()
-}
-
-// fmtWeight is the shortest decimal that reads back as v.
-func fmtWeight(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// dumpPeer is Dump for a peer model.
-func dumpPeer(out io.Writer, m peer.Model, top int) error {
+func Dump(out io.Writer, m Weighted, top int) error {
 	labels := m.Labels()
 	byLabel := make([][]peer.Weight, len(labels)) // state weights, with top > 0
 	var trans, pair []peer.Weight
@@ -130,3 +60,6 @@ func dumpPeer(out io.Writer, m peer.Model, top int) error {
 	}
 	return w.Flush()
 }
+
+// fmtWeight is the shortest decimal that reads back as v.
+func fmtWeight(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

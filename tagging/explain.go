@@ -9,85 +9,32 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
-	"github.com/sparsetag/sparsetag/peer"
-	"github.com/sparsetag/sparsetag/sparse"
 )
 
 // Explain tags every example of exs with m and writes why, as tagger
 // explain prints it: for each token the predicted label with its marginal
 // probability, its state score and the runner-up label's, the transition
 // (and pair) weights from the previous label, and the top attributes by
-// absolute contribution (all with top = 0). Models of this toolkit are
-// explained by chain.Model.Explain, peer models by their Explain (their
-// features named as the tool names them).
-func Explain(out io.Writer, m *Model, exs []dataset.Example, top int) error {
+// absolute contribution (all with top = 0). The features are named as the
+// model names them (for a peer model, as its tool does).
+func Explain(out io.Writer, m Tagger, exs []dataset.Example, top int) error {
+	if err := Require(m, Posterior|Explanation); err != nil {
+		return err
+	}
 	w := bufio.NewWriter(out)
 	labels := m.Labels()
-	if m.Peer != nil {
-		var d chain.Decoding
-		for i := range exs {
-			if err := explainPeer(m.Peer, &d, &exs[i]); err != nil {
-				return fmt.Errorf("sequence %d: %w", i+1, err)
-			}
-			pe, err := m.Peer.Explain(PeerSequence(&exs[i]), d.Best())
-			if err != nil {
-				return fmt.Errorf("sequence %d: %w", i+1, err)
-			}
-			writeExplanation(w, labels, &exs[i], &d, fromPeer(pe), i, top)
-		}
-		return w.Flush()
-	}
-	mo, tg := m.Ours, m.Tagger
-	var c sparse.Corpus
 	var d chain.Decoding
 	for i := range exs {
-		c.Reset()
-		if err := dataset.Encode(mo.Encoder, &c, &exs[i], nil, false); err != nil {
+		if err := m.Decode(&d, &exs[i], chain.DecodeOptions{Posterior: true}); err != nil {
 			return fmt.Errorf("sequence %d: %w", i+1, err)
 		}
-		if err := tg.Decode(&d, chain.Encoded{Corpus: &c}, chain.DecodeOptions{Posterior: true}); err != nil {
-			return fmt.Errorf("sequence %d: %w", i+1, err)
-		}
-		ex, err := mo.Explain(&c, 0, d.Best())
+		exp, err := m.Explain(&exs[i], d.Best())
 		if err != nil {
 			return fmt.Errorf("sequence %d: %w", i+1, err)
 		}
-		writeExplanation(w, labels, &exs[i], &d, ex, i, top)
+		writeExplanation(w, labels, &exs[i], &d, exp, i, top)
 	}
 	return w.Flush()
-}
-
-// explainPeer decodes ex with a peer model into d: the tool's Viterbi
-// labels and the node marginals.
-func explainPeer(m peer.Model, d *chain.Decoding, ex *dataset.Example) error {
-	seq := PeerSequence(ex)
-	if cap(d.Paths) < 1 {
-		d.Paths = make([][]int, 1)
-	}
-	d.Paths = d.Paths[:1]
-	var err error
-	if d.Paths[0], err = m.Tag(d.Paths[0], seq); err != nil {
-		return err
-	}
-	d.Marginal, d.LogZ, err = m.Marginals(d.Marginal[:0], seq)
-	return err
-}
-
-// fromPeer converts a peer explanation (attribute ids are -1).
-func fromPeer(pe []peer.TokenExplanation) []chain.TokenExplanation {
-	conv := func(cs []peer.Contribution) []chain.Contribution {
-		var out []chain.Contribution
-		for _, c := range cs {
-			out = append(out, chain.Contribution{Attr: -1, Name: c.Name, Value: c.Value})
-		}
-		return out
-	}
-	out := make([]chain.TokenExplanation, len(pe))
-	for t, e := range pe {
-		out[t] = chain.TokenExplanation{Label: e.Label, State: e.State, RunnerUp: e.RunnerUp, Attrs: conv(e.Attrs),
-			Prev: e.Prev, Trans: e.Trans, Pairs: conv(e.Pairs)}
-	}
-	return out
 }
 
 func signed(v float64) string {

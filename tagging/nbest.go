@@ -22,18 +22,18 @@ const DefaultMemoryLimit = 4 << 30
 // NBestMemory returns the memory that Stream needs at Decode.N = n for
 // sequences of up to T positions over L labels on threads goroutines: the
 // n-best scratch of every goroutine and the results of the
-// dataset.DefaultBatch sequences that it keeps in flight
+// DefaultBatch sequences that it keeps in flight
 // (chain.NBestMemory).
 func NBestMemory(T, L, n, threads int) float64 {
 	scratch, result := chain.NBestMemory(T, L, n)
-	return float64(threads)*float64(scratch) + float64(dataset.DefaultBatch)*float64(result)
+	return float64(threads)*float64(scratch) + float64(DefaultBatch)*float64(result)
 }
 
 // NBestLimitError is returned by NBestBound when n-best decoding cannot
 // serve sequences of NBestServedLen positions under the memory limit.
 type NBestLimitError struct {
 	N, Len, Labels, Threads int
-	Batch                   int     // results buffered (dataset.DefaultBatch)
+	Batch                   int     // results buffered (DefaultBatch)
 	Need                    float64 // NBestMemory, bytes
 	Limit                   int64   // bytes
 }
@@ -54,7 +54,7 @@ func NBestBound(n, L, threads int, limit int64) (maxBytes int64, maxLen int, err
 		return 0, 0, nil
 	}
 	if need := NBestMemory(NBestServedLen, L, n, threads); need > float64(limit) {
-		return 0, 0, &NBestLimitError{N: n, Len: NBestServedLen, Labels: L, Threads: threads, Batch: dataset.DefaultBatch, Need: need, Limit: limit}
+		return 0, 0, &NBestLimitError{N: n, Len: NBestServedLen, Labels: L, Threads: threads, Batch: DefaultBatch, Need: need, Limit: limit}
 	}
 	// The longest sequence that fits: NBestMemory grows with T.
 	lo, hi := NBestServedLen, dataset.MaxSequenceLen

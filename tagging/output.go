@@ -26,22 +26,25 @@ type StreamOptions struct {
 	Decode    chain.DecodeOptions // Decode.N > 1 lists the N best sequences
 	Marginals bool                // also write marginals and sequence probabilities
 	Threads   int                 // goroutines (output order is input order)
-	// Fixer, if not nil, fixes the labels given in the input (models of
-	// this toolkit only).
+	// Fixer, if not nil, fixes the labels given in the input (forced
+	// decoding: models that support Forced).
 	Fixer *dataset.LabelFixer
 }
 
 // Stream decodes every sequence of r with m on o.Threads goroutines and
 // writes them to out in input order as soon as they and all before them
-// are done (output is flushed whenever the input is waited for).
-func Stream(out io.Writer, m *Model, r *dataset.Reader, o StreamOptions) error {
-	labels := m.Labels()
-	decs := make([]chain.Decoding, dataset.DefaultBatch)
+// are done (output is flushed whenever the input is waited for). It is a
+// Writer whose decoding runs on the goroutines and whose writing runs in
+// input order: its output is the output of a Writer over the same
+// sequences, by construction.
+func Stream(out io.Writer, m Tagger, r *dataset.Reader, o StreamOptions) error {
+	tw := NewWriter(m, o)
+	decs := make([]chain.Decoding, DefaultBatch)
 	w := bufio.NewWriter(out)
-	err := dataset.Stream(r, o.Threads, dataset.DefaultBatch, func(_, i, seq int, ex *dataset.Example) error {
-		return decode(&decs[i], m, ex, seq, &o)
+	err := inOrder(r, o.Threads, DefaultBatch, func(_, i, seq int, ex *dataset.Example) error {
+		return tw.decode(&decs[i], ex, seq)
 	}, func(i, _ int, ex *dataset.Example) error {
-		return write(w, labels, ex, &decs[i], &o)
+		return tw.write(w, ex, &decs[i])
 	}, w.Flush)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
@@ -49,50 +52,14 @@ func Stream(out io.Writer, m *Model, r *dataset.Reader, o StreamOptions) error {
 	return err
 }
 
-// decode decodes ex, sequence seq (0-based) of its input, into d as o asks.
-func decode(d *chain.Decoding, m *Model, ex *dataset.Example, seq int, o *StreamOptions) error {
-	if m.Peer != nil {
-		if err := PeerDecode(m.Peer, d, ex, o.Decode.N, o.Decode.Posterior); err != nil {
-			return fmt.Errorf("sequence %d: %w", seq+1, err)
-		}
-		return nil
-	}
-	opt := o.Decode
-	if o.Fixer != nil {
-		var err error
-		if opt.Fixed, err = o.Fixer.Fixed(ex, seq); err != nil {
-			return err
-		}
-	}
-	if err := m.Tagger.Decode(d, ex.Input(), opt); err != nil {
-		return fmt.Errorf("sequence %d: %w", seq+1, err)
-	}
-	return nil
-}
-
-// write writes the decoding d of ex in the output format of o.
-func write(w *bufio.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, o *StreamOptions) error {
-	switch o.Output {
-	case CoNLL:
-		writeTagCoNLL(w, labels, ex, d, o)
-	case Slash:
-		writeTagSlash(w, labels, ex, d, o)
-	case JSON:
-		return writeTagJSON(w, labels, ex, d, o)
-	default:
-		return fmt.Errorf("unknown output format %q (want conll, slash or json)", o.Output)
-	}
-	return nil
-}
-
-// Writer decodes and writes one sequence at a time, exactly as Stream
-// does: the building block of pipelines that read and order their input
-// themselves (the Apache Beam example in examples/beam). The output of a
-// Writer over the sequences of an input, in order, is byte for byte the
-// output of Stream over that input. A Writer is not safe for concurrent
-// use: make one per goroutine (they can share the Model).
+// Writer decodes and writes one sequence at a time in the format of its
+// StreamOptions: the one output path of the package (Stream is made of
+// it), and the building block of pipelines that read and order their input
+// themselves (the Apache Beam example in examples/beam). A Writer is not
+// safe for concurrent use: make one per goroutine (they can share the
+// Tagger).
 type Writer struct {
-	m      *Model
+	m      Tagger
 	o      StreamOptions
 	labels []string
 	dec    chain.Decoding
@@ -100,22 +67,53 @@ type Writer struct {
 
 // NewWriter returns a Writer of m's decodings in the format of o
 // (o.Threads is ignored).
-func NewWriter(m *Model, o StreamOptions) *Writer {
+func NewWriter(m Tagger, o StreamOptions) *Writer {
 	return &Writer{m: m, o: o, labels: m.Labels()}
 }
 
 // Write decodes ex, sequence seq (0-based) of its input, and writes it to
 // w. On error nothing is written.
 func (tw *Writer) Write(w *bufio.Writer, ex *dataset.Example, seq int) error {
-	if err := decode(&tw.dec, tw.m, ex, seq, &tw.o); err != nil {
+	if err := tw.decode(&tw.dec, ex, seq); err != nil {
 		return err
 	}
-	return write(w, tw.labels, ex, &tw.dec, &tw.o)
+	return tw.write(w, ex, &tw.dec)
 }
 
 // Best returns the label ids of the best sequence of the last successful
 // Write (valid until the next Write).
 func (tw *Writer) Best() []int { return tw.dec.Best() }
+
+// decode decodes ex, sequence seq (0-based) of its input, into d as the
+// options ask. It only reads tw: goroutines may share it.
+func (tw *Writer) decode(d *chain.Decoding, ex *dataset.Example, seq int) error {
+	opt := tw.o.Decode
+	if tw.o.Fixer != nil {
+		var err error
+		if opt.Fixed, err = tw.o.Fixer.Fixed(ex, seq); err != nil {
+			return err
+		}
+	}
+	if err := tw.m.Decode(d, ex, opt); err != nil {
+		return fmt.Errorf("sequence %d: %w", seq+1, err)
+	}
+	return nil
+}
+
+// write writes the decoding d of ex in the output format.
+func (tw *Writer) write(w *bufio.Writer, ex *dataset.Example, d *chain.Decoding) error {
+	switch tw.o.Output {
+	case CoNLL:
+		writeTagCoNLL(w, tw.labels, ex, d, &tw.o)
+	case Slash:
+		writeTagSlash(w, tw.labels, ex, d, &tw.o)
+	case JSON:
+		return writeTagJSON(w, tw.labels, ex, d, &tw.o)
+	default:
+		return fmt.Errorf("unknown output format %q (want conll, slash or json)", tw.o.Output)
+	}
+	return nil
+}
 
 // fmtProb formats a probability with 4 decimals (enough for reading, and
 // stable across platforms in golden tests).

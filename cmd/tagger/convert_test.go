@@ -23,10 +23,10 @@ func TestConvert(t *testing.T) {
 	assert.Contains(t, stdout, "converted CRFsuite model")
 	// The count the command prints is the peer model's own count of
 	// non-zero weights.
-	pm, err := tagging.Load("../../peer/testdata/conll.crfsuite.gz")
+	pm, err := tagging.LoadWeights("../../peer/testdata/conll.crfsuite.gz")
 	require.NoError(t, err)
 	nonZero := 0
-	require.NoError(t, pm.Peer.Weights(func(w peer.Weight) error {
+	require.NoError(t, pm.Weights(func(w peer.Weight) error {
 		if w.Value != 0 {
 			nonZero++
 		}

@@ -18,7 +18,7 @@ func runDump(e *env, args []string) error {
 	if top < 0 {
 		return usagef("--top must be >= 0")
 	}
-	am, err := tagging.Load(modelPath)
+	am, err := tagging.LoadWeights(modelPath)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/eval"
 	"github.com/sparsetag/sparsetag/internal/flagcheck"
@@ -52,24 +51,15 @@ func runEval(e *env, args []string) error {
 	if e.tuneGC {
 		memlimit.BoundHeap()
 	}
-	if m.Peer != nil {
-		if df.format, err = peerInputFormat(fs, df.format, m.Peer); err != nil {
-			return err
-		}
-	} else {
-		if m.Ours.Encoder == nil {
-			return chain.ErrNoEncoder
-		}
-		if err := dataset.Format(df.format).CheckKind(m.Ours.Encoder.Kind()); err != nil {
-			return usageError{err}
-		}
+	if df.format, err = modelInput(fs, m, df.format, false); err != nil {
+		return err
 	}
 	r, in, err := openExamples(e, input, df, true)
 	if err != nil {
 		return dataset.EvalInputError(err, input)
 	}
 	defer in.Close()
-	ev, err := dataset.EvaluateStream(r, threads, dataset.DefaultBatch, m.TagFunc(threads))
+	ev, err := tagging.Evaluate(r, m, threads)
 	if err != nil {
 		return dataset.EvalInputError(err, input)
 	}

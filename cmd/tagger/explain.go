@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/internal/ctxio"
 	"github.com/sparsetag/sparsetag/tagging"
@@ -61,21 +60,10 @@ func runExplain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	labeled := df.format == "ocr"
-	if m.Peer != nil {
-		if df.format, err = peerInputFormat(fs, df.format, m.Peer); err != nil {
-			return err
-		}
-		labeled = tagging.PeerLabeled(m.Peer, false)
-	} else {
-		if m.Ours.Encoder == nil {
-			return chain.ErrNoEncoder
-		}
-		if err := dataset.Format(df.format).CheckKind(m.Ours.Encoder.Kind()); err != nil {
-			return usageError{err}
-		}
+	if df.format, err = modelInput(fs, m, df.format, false); err != nil {
+		return err
 	}
-	exs, err := readExamples(pos[0], df, labeled, e.stdin)
+	exs, err := readExamples(pos[0], df, df.format == "ocr", e.stdin)
 	if err != nil {
 		return err
 	}

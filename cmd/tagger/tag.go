@@ -11,7 +11,6 @@ import (
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/internal/memlimit"
-	"github.com/sparsetag/sparsetag/peer"
 	"github.com/sparsetag/sparsetag/tagging"
 )
 
@@ -135,33 +134,22 @@ func runTag(e *env, args []string) error {
 	}
 	opt.MaxBytes = maxBytes
 	opt.Posterior = tf.marginals || tf.output == "json"
+	if (tf.bio && !m.Supports(tagging.Constrained)) || (tf.forced && !m.Supports(tagging.Forced)) {
+		return usagef("--bio and --forced need a model of this toolkit, not a %s model", m.Format())
+	}
+	if tf.format, err = modelInput(fs, m, tf.format, true); err != nil {
+		return err
+	}
+	if tf.bio {
+		if !chain.HasChunkLabels(m.Labels()) {
+			return fmt.Errorf("--bio: the labels of %s are not BIO chunk tags (B-X, I-X, O): %s",
+				tf.model, strings.Join(m.Labels(), " "))
+		}
+		opt.Constraints = chain.BIOConstraints(m.Labels())
+	}
 	// OCR input always carries its letters; other formats are read as
 	// labeled only for --forced.
 	labeled := tf.format == "ocr" || tf.forced
-	if m.Peer != nil {
-		if tf.bio || tf.forced {
-			return usagef("--bio and --forced need a model of this toolkit, not a %s model", m.Peer.Format())
-		}
-		if tf.format, err = peerInputFormat(fs, tf.format, m.Peer); err != nil {
-			return err
-		}
-		labeled = tagging.PeerLabeled(m.Peer, false)
-	} else {
-		if m.Ours.Encoder == nil {
-			return chain.ErrNoEncoder
-		}
-		format := dataset.Format(tf.format)
-		if err := flagcheck.First(format.CheckKind(m.Ours.Encoder.Kind()), format.CheckColumns(m.Ours.Encoder.Template())); err != nil {
-			return usageError{err}
-		}
-		if tf.bio {
-			if !chain.HasChunkLabels(m.Ours.Labels) {
-				return fmt.Errorf("--bio: the labels of %s are not BIO chunk tags (B-X, I-X, O): %s",
-					tf.model, strings.Join(m.Ours.Labels, " "))
-			}
-			opt.Constraints = chain.BIOConstraints(m.Ours.Labels)
-		}
-	}
 	r, in, err := openExamples(e, input, tf.dataFlags, labeled)
 	if err != nil {
 		return dataset.TagInputError(err, dataset.Format(tf.format)) // OCR input is read here, whole
@@ -169,7 +157,7 @@ func runTag(e *env, args []string) error {
 	defer in.Close()
 	so := tagging.StreamOptions{Output: tf.output, Decode: opt, Marginals: tf.marginals, Threads: tf.threads}
 	if tf.forced {
-		so.Fixer = dataset.NewLabelFixer(m.Ours.Labels, dataset.InputName(input))
+		so.Fixer = dataset.NewLabelFixer(m.Labels(), dataset.InputName(input))
 	}
 	return nbestError(dataset.TagInputError(tagging.Stream(e.stdout, m, r, so), dataset.Format(tf.format)), tf.nbest, maxLen)
 }
@@ -197,14 +185,17 @@ func inputArg(pos []string) (string, error) {
 	return "", usagef("want at most one input file (none or - for stdin), got %d", len(pos))
 }
 
-// peerInputFormat returns the input format for a peer model: the one the
-// model reads, or a usage error if --format was set to another.
-func peerInputFormat(fs *flag.FlagSet, format string, m peer.Model) (string, error) {
-	want := string(tagging.PeerFormat(m))
+// modelInput returns the input format to read for m: format, or the one
+// format m reads when --format was not set (tagging.CheckInput). A format
+// m cannot read is a usage error; with columns, so is one with fewer token
+// columns than m's template reads.
+func modelInput(fs *flag.FlagSet, m tagging.Tagger, format string, columns bool) (string, error) {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "format" })
-	if set && format != want {
-		return "", usagef("--format %s does not fit this %s model, which reads %s input", format, m.Format(), want)
+	f, err := tagging.CheckInput(m, dataset.Format(format), set, columns)
+	var fe *tagging.FormatError
+	if errors.As(err, &fe) {
+		return "", usageError{err}
 	}
-	return want, nil
+	return string(f), err
 }

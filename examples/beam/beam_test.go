@@ -47,7 +47,7 @@ func writeShards(t *testing.T, dir, split string, n, k int) []string {
 
 // cliTag is what tagger tag writes for the file at path (its own code path:
 // tagging.Stream with the CLI's read options for this model).
-func cliTag(t *testing.T, m *tagging.Model, path string, o tagging.StreamOptions, opts dataset.Options) string {
+func cliTag(t *testing.T, m tagging.Tagger, path string, o tagging.StreamOptions, opts dataset.Options) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -97,7 +97,7 @@ func TestTagPipeline(t *testing.T) {
 	m, err := tagging.Load(modelPath)
 	require.NoError(t, err)
 	o := tagging.StreamOptions{Output: tagging.CoNLL, Decode: chain.DecodeOptions{N: 1}}
-	opts := dataset.Options{Format: tagging.PeerFormat(m.Peer), Labeled: tagging.PeerLabeled(m.Peer, false)}
+	opts := dataset.Options{Format: m.Reads().Format}
 	var tokens int
 	freq := map[string]int{}
 	for _, sh := range shards {

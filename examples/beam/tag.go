@@ -93,10 +93,10 @@ var (
 // a model is parsed once per worker process, whatever the bundles.
 var models struct {
 	sync.Mutex
-	m map[[32]byte]*tagging.Model
+	m map[[32]byte]tagging.Tagger
 }
 
-func cachedModel(data []byte) (*tagging.Model, error) {
+func cachedModel(data []byte) (tagging.Tagger, error) {
 	key := sha256.Sum256(data)
 	models.Lock()
 	defer models.Unlock()
@@ -108,7 +108,7 @@ func cachedModel(data []byte) (*tagging.Model, error) {
 		return nil, err
 	}
 	if models.m == nil {
-		models.m = make(map[[32]byte]*tagging.Model)
+		models.m = make(map[[32]byte]tagging.Tagger)
 	}
 	models.m[key] = m
 	return m, nil
@@ -172,24 +172,21 @@ func (fn *tagFileFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, 
 	return nil
 }
 
-// readOptions returns how tagger tag reads input for m: a peer model reads
-// its own format, with the labels as its tool reads them.
-func (fn *tagFileFn) readOptions(m *tagging.Model) (dataset.Options, error) {
+// readOptions returns how tagger tag reads input for m: the format asked
+// for, if m reads it, else the format m reads (tagging.CheckInput).
+func (fn *tagFileFn) readOptions(m tagging.Tagger) (dataset.Options, error) {
 	format := dataset.Format(fn.Format)
-	if m.Peer != nil {
-		want := tagging.PeerFormat(m.Peer)
-		if format != "" && format != want {
-			return dataset.Options{}, fmt.Errorf("format %s does not fit this %s model, which reads %s input", format, m.Peer.Format(), want)
-		}
-		return dataset.Options{Format: want, Labeled: tagging.PeerLabeled(m.Peer, false)}, nil
-	}
 	if format == "" {
-		format = dataset.CoNLL
+		format = m.Reads().DefaultFormat()
 	}
 	if format == dataset.OCR {
 		return dataset.Options{}, errors.New("ocr input is one file of words with folds, not a sharded format: tag it with tagger tag")
 	}
-	return dataset.Options{Format: format}, nil
+	f, err := tagging.CheckInput(m, format, fn.Format != "", false)
+	if err != nil {
+		return dataset.Options{}, err
+	}
+	return dataset.Options{Format: f}, nil
 }
 
 func (fn *tagFileFn) streamOptions() tagging.StreamOptions {

@@ -65,7 +65,9 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/corpora"
+	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/tagging"
 )
 
 func main() {
@@ -84,7 +86,7 @@ func main() {
 func run(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	modelPath := fs.String("model", "", "model file written by `tagger train` or chain.(*Model).SaveFile (required)")
+	modelPath := fs.String("model", "", "model file written by `tagger train` or chain.(*Model).SaveFile, or a CRF++ or Wapiti model (required)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	var lim Limits
 	fs.Int64Var(&lim.MaxBody, "max-body", 1<<20, "largest accepted request body, in bytes")
@@ -100,7 +102,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("-model is required")
 	}
-	m, err := chain.LoadFile(*modelPath)
+	m, err := tagging.Load(*modelPath)
 	if err != nil {
 		return err
 	}
@@ -113,7 +115,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	logger := log.New(stderr, "server: ", log.LstdFlags)
-	logger.Printf("model %s: %d labels, %d non-zero weights; listening on http://%s", *modelPath, len(m.Labels), m.NonZero(), ln.Addr())
+	logger.Printf("model %s (%s): %d labels; listening on http://%s", *modelPath, m.Format(), len(m.Labels()), ln.Addr())
 	err = serve(ctx, ln, h, *grace, logger)
 	logger.Printf("stopped")
 	return err
@@ -158,7 +160,7 @@ type Limits struct {
 
 // handler serves /tag and /healthz for one model.
 type handler struct {
-	tg      *chain.Tagger
+	m       tagging.Tagger
 	labels  []string
 	columns int    // token columns the template reads
 	textErr string // why raw text cannot be tagged, "" if it can
@@ -166,14 +168,23 @@ type handler struct {
 	mux     *http.ServeMux
 }
 
-// NewHandler returns the HTTP handler of the service for m, which must have
-// been trained on token columns (a CRF++ template).
-func NewHandler(m *chain.Model, lim Limits) (http.Handler, error) {
-	if m.Encoder == nil {
+// NewHandler returns the HTTP handler of the service for m, which must
+// read token columns (a template model of this toolkit, or a CRF++ or
+// Wapiti model) and give marginals.
+func NewHandler(m tagging.Tagger, lim Limits) (http.Handler, error) {
+	r := m.Reads()
+	if r.Kind == 0 {
 		return nil, chain.ErrNoEncoder
 	}
-	if k := m.Encoder.Kind(); k != features.KindTemplate {
-		return nil, fmt.Errorf("the model reads %s input; this service tags token columns (template models) only", k)
+	if r.Kind != features.KindTemplate {
+		return nil, fmt.Errorf("the model reads %s input; this service tags token columns (template models) only", r.Kind)
+	}
+	if err := tagging.Require(m, tagging.Posterior); err != nil {
+		return nil, err
+	}
+	columns := 0 // a peer model's templates: the model checks the columns
+	if r.Template != nil {
+		columns = r.Template.Columns()
 	}
 	if lim.MaxBody <= 0 {
 		lim.MaxBody = 1 << 20
@@ -182,9 +193,9 @@ func NewHandler(m *chain.Model, lim Limits) (http.Handler, error) {
 		lim.MaxTokens = 2000
 	}
 	h := &handler{
-		tg:      chain.NewTagger(m),
-		labels:  m.Labels,
-		columns: m.Encoder.Template().Columns(),
+		m:       m,
+		labels:  m.Labels(),
+		columns: columns,
 		lim:     lim,
 		mux:     http.NewServeMux(),
 	}
@@ -298,20 +309,21 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 	}
 
 	var d chain.Decoding
-	if err := h.tg.Decode(&d, features.Columns(tokens), chain.DecodeOptions{Posterior: true}); err != nil {
+	if err := h.m.Decode(&d, &dataset.Example{Tokens: tokens}, chain.DecodeOptions{Posterior: true}); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	L := len(h.labels)
 	resp := TagResponse{
 		Tokens:       make([]string, len(tokens)),
-		Labels:       h.tg.Labels(make([]string, 0, len(tokens)), d.Best()),
+		Labels:       make([]string, len(tokens)),
 		Marginals:    make([]float64, len(tokens)),
 		SequenceProb: d.Probs[0],
 		Offsets:      offsets,
 	}
 	for t, y := range d.Best() {
 		resp.Tokens[t] = tokens[t][0]
+		resp.Labels[t] = h.labels[y]
 		resp.Marginals[t] = d.Marginal[t*L+y]
 	}
 	if req.All {

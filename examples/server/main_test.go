@@ -22,6 +22,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/tagging"
 	"github.com/sparsetag/sparsetag/train"
 )
 
@@ -79,7 +80,7 @@ func trainToy(t *testing.T, template string) *chain.Model {
 // newTestServer serves a handler for m on a loopback httptest server.
 func newTestServer(t *testing.T, m *chain.Model, lim Limits) *httptest.Server {
 	t.Helper()
-	h, err := NewHandler(m, lim)
+	h, err := NewHandler(tagging.NewTagger(chain.NewTagger(m)), lim)
 	noErr(t, err)
 	srv := httptest.NewServer(h) // listens on 127.0.0.1 only
 	t.Cleanup(srv.Close)
@@ -271,13 +272,13 @@ func TestMethodsAndHealth(t *testing.T) {
 func TestNewHandlerRejectsOtherModels(t *testing.T) {
 	m, err := chain.NewModel([]string{"a", "b"}, 128, 0, true, features.NewPixelEncoder(0))
 	noErr(t, err)
-	_, err = NewHandler(m, Limits{})
+	_, err = NewHandler(tagging.NewTagger(chain.NewTagger(m)), Limits{})
 	mustCheck(t, err != nil, "no error")
 	contains(t, err.Error(), "pixels")
 
 	m, err = chain.NewModel([]string{"a", "b"}, 3, 0, true, nil)
 	noErr(t, err)
-	_, err = NewHandler(m, Limits{})
+	_, err = NewHandler(tagging.NewTagger(chain.NewTagger(m)), Limits{})
 	check(t, errors.Is(err, chain.ErrNoEncoder), "err = %v, want ErrNoEncoder", err)
 }
 

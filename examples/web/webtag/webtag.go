@@ -15,6 +15,7 @@ package webtag
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -24,7 +25,6 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
-	"github.com/sparsetag/sparsetag/peer"
 	"github.com/sparsetag/sparsetag/tagging"
 )
 
@@ -52,7 +52,8 @@ type Info struct {
 	// words alone (column 0).
 	Text bool `json:"text"`
 	// Independent reports whether Options.Independent is available: models
-	// of ours, whose transitions can be zeroed.
+	// that explain their labels (tagging.Explanation), whose explanations
+	// give the state scores.
 	Independent bool `json:"independent"`
 	// Bytes is the size of the file as given; LoadMillis the time to parse it.
 	Bytes      int     `json:"bytes"`
@@ -126,8 +127,7 @@ type Session struct {
 
 type model struct {
 	info   Info
-	m      *tagging.Model
-	indep  *chain.Tagger // transitions zeroed: built on first use, never for peer models
+	m      tagging.Tagger
 	format dataset.Format
 }
 
@@ -142,56 +142,32 @@ func (s *Session) Load(name string, data []byte) (*Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &model{m: tm, info: Info{Name: name, Labels: tm.Labels(), Bytes: len(data)}}
-	if tm.Peer != nil {
-		e.info.Format = tm.Peer.Format().String()
-		e.format = tagging.PeerFormat(tm.Peer)
+	e := &model{m: tm, info: Info{Name: name, Format: tm.Format(), Labels: tm.Labels(), Bytes: len(data)}}
+	r := tm.Reads()
+	e.format = r.DefaultFormat()
+	switch r.Kind {
+	case features.KindTemplate:
 		e.info.Input = InputColumns
-		if tm.Peer.Format() == peer.FormatCRFsuite {
-			e.info.Input = InputAttributes
-		}
-	} else {
-		e.info.Format = "sparsetag"
-		enc := tm.Ours.Encoder
-		if enc == nil {
-			return nil, fmt.Errorf("%s: %w", name, chain.ErrNoEncoder)
-		}
-		switch enc.Kind() {
-		case features.KindTemplate:
-			e.info.Input, e.format = InputColumns, dataset.CoNLL
-			e.info.Columns = enc.Template().Columns()
+		if r.Template != nil {
+			e.info.Columns = r.Template.Columns()
 			e.info.Text = e.info.Columns <= 1
-		case features.KindAttributes:
-			e.info.Input, e.format = InputAttributes, dataset.CRFsuite
-		case features.KindPixels:
-			e.info.Input, e.format = InputPixels, dataset.OCR
-		default:
-			return nil, fmt.Errorf("%s: unknown input kind %v", name, enc.Kind())
 		}
-		e.info.Independent = true // its tagger is built on first use
+	case features.KindAttributes:
+		e.info.Input = InputAttributes
+	case features.KindPixels:
+		e.info.Input = InputPixels
+	case 0:
+		return nil, fmt.Errorf("%s: %w", name, chain.ErrNoEncoder)
+	default:
+		return nil, fmt.Errorf("%s: unknown input kind %v", name, r.Kind)
 	}
+	e.info.Independent = tm.Supports(tagging.Explanation)
 	e.info.LoadMillis = millis(time.Since(t0))
 	e.info.ID = s.next
 	s.next++
 	s.models[e.info.ID] = e
 	info := e.info
 	return &info, nil
-}
-
-// independentTagger returns a tagger of a copy of m without its transition
-// and pair weights: a chain whose positions do not interact.
-func independentTagger(m *chain.Model) (*chain.Tagger, error) {
-	b, err := m.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	c, err := chain.UnmarshalModel(b)
-	if err != nil {
-		return nil, err
-	}
-	clear(c.Trans)
-	clear(c.PairW)
-	return chain.NewTagger(c), nil
 }
 
 // Unload forgets model id; it reports whether there was one.
@@ -334,14 +310,10 @@ func (e *model) example(in *Input) (ex *dataset.Example, start, end []int, err e
 func (e *model) decode(ex *dataset.Example, opt Options) (*Result, error) {
 	t0 := time.Now()
 	var d chain.Decoding
-	if e.m.Peer != nil {
-		if opt.Independent {
-			return nil, fmt.Errorf("a %s model's transitions cannot be zeroed: independent decoding needs a model of this toolkit", e.info.Format)
-		}
-		if err := tagging.PeerDecode(e.m.Peer, &d, ex, opt.NBest, true); err != nil {
-			return nil, err
-		}
-	} else if err := e.m.Tagger.Decode(&d, ex.Input(), chain.DecodeOptions{N: opt.NBest, Posterior: true}); err != nil {
+	if opt.Independent && !e.info.Independent {
+		return nil, fmt.Errorf("independent decoding needs a model that explains its labels, not a %s model", e.info.Format)
+	}
+	if err := e.m.Decode(&d, ex, chain.DecodeOptions{N: opt.NBest, Posterior: true}); err != nil {
 		return nil, err
 	}
 	labels := e.info.Labels
@@ -357,20 +329,51 @@ func (e *model) decode(ex *dataset.Example, opt Options) (*Result, error) {
 		r.NBest = append(r.NBest, Path{Labels: names(labels, p), Score: d.Scores[k], Prob: d.Probs[k]})
 	}
 	if opt.Independent {
-		if e.indep == nil {
-			var err error
-			if e.indep, err = independentTagger(e.m.Ours); err != nil {
-				return nil, err
-			}
-		}
-		var di chain.Decoding
-		if err := e.indep.Decode(&di, ex.Input(), chain.DecodeOptions{Posterior: true}); err != nil {
+		var err error
+		if r.Independent, err = e.independent(ex, d.Paths[0]); err != nil {
 			return nil, err
 		}
-		r.Independent = &Independent{Labels: names(labels, di.Paths[0]), Marginals: rows(di.Marginal, len(labels))}
 	}
 	r.Millis = millis(time.Since(t0))
 	return r, nil
+}
+
+// independent decodes every position of ex on its own, as the model with
+// its transition and pair weights zeroed: each label is the argmax of the
+// position's state scores (the first among ties) and the marginals their
+// softmax. The state scores come from the explanation of path.
+func (e *model) independent(ex *dataset.Example, path []int) (*Independent, error) {
+	exp, err := e.m.Explain(ex, path)
+	if err != nil {
+		return nil, err
+	}
+	ind := &Independent{Labels: make([]string, len(exp)), Marginals: make([][]float64, len(exp))}
+	for t := range exp {
+		state := exp[t].State
+		best := 0
+		for y, s := range state {
+			if s > state[best] {
+				best = y
+			}
+		}
+		ind.Labels[t] = e.info.Labels[best]
+		ind.Marginals[t] = softmax(state, state[best])
+	}
+	return ind, nil
+}
+
+// softmax returns exp(x - max) normalised to sum 1.
+func softmax(x []float64, max float64) []float64 {
+	out := make([]float64, len(x))
+	var sum float64
+	for y, v := range x {
+		out[y] = math.Exp(v - max)
+		sum += out[y]
+	}
+	for y := range out {
+		out[y] /= sum
+	}
+	return out
 }
 
 func names(labels []string, ids []int) []string {

@@ -215,7 +215,7 @@ func TestGolden(t *testing.T) {
 }
 
 // TestMatchesLibrary checks the Session against the library called
-// directly (chain.Tagger.Decode, tagging.PeerDecode): the same numbers, bit
+// directly (tagging.Tagger.Decode): the same numbers, bit
 // for bit; and independent decoding against each letter decoded as a
 // sequence of its own, where no transition applies.
 func TestMatchesLibrary(t *testing.T) {
@@ -255,12 +255,7 @@ func TestMatchesLibrary(t *testing.T) {
 		labels := m.Labels()
 		for k := range exs {
 			var d chain.Decoding
-			if m.Peer != nil {
-				err = tagging.PeerDecode(m.Peer, &d, &exs[k], c.Options.NBest, true)
-			} else {
-				err = m.Tagger.Decode(&d, exs[k].Input(), chain.DecodeOptions{N: c.Options.NBest, Posterior: true})
-			}
-			if err != nil {
+			if err := m.Decode(&d, &exs[k], chain.DecodeOptions{N: c.Options.NBest, Posterior: true}); err != nil {
 				t.Fatal(err)
 			}
 			r := c.Results[k]
@@ -290,14 +285,14 @@ func TestMatchesLibrary(t *testing.T) {
 // checkIndependent decodes every letter alone with the full model: a
 // sequence of one position has no transition, so its label and marginals
 // are those of the independent decoding.
-func checkIndependent(t *testing.T, name string, m *tagging.Model, pixels [][]byte, ind *webtag.Independent) {
+func checkIndependent(t *testing.T, name string, m tagging.Tagger, pixels [][]byte, ind *webtag.Independent) {
 	t.Helper()
 	if ind == nil || len(ind.Labels) != len(pixels) {
 		t.Fatalf("%s: independent decoding missing or of the wrong length", name)
 	}
 	for pos, im := range pixels {
 		var d chain.Decoding
-		if err := m.Tagger.Decode(&d, features.Pixels{im}, chain.DecodeOptions{Posterior: true}); err != nil {
+		if err := m.Decode(&d, &dataset.Example{Pixels: [][]byte{im}}, chain.DecodeOptions{Posterior: true}); err != nil {
 			t.Fatal(err)
 		}
 		if got, want := ind.Labels[pos], m.Labels()[d.Paths[0][0]]; got != want {
@@ -357,7 +352,7 @@ func TestInfo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Format != "CRFsuite" || info.Input != webtag.InputAttributes || info.Independent || info.Text {
+	if info.Format != "CRFsuite" || info.Input != webtag.InputAttributes || !info.Independent || info.Text {
 		t.Errorf("CRFsuite model: info %+v", info)
 	}
 	if got, err := s.Info(info.ID); err != nil || got.ID != info.ID {
@@ -418,8 +413,19 @@ func TestErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Tag(info.ID, &webtag.Input{Tokens: [][]string{{"He", "PRP"}}}, webtag.Options{Independent: true}); err == nil || !strings.Contains(err.Error(), "cannot be zeroed") {
-		t.Errorf("independent decoding of a Wapiti model: error %v", err)
+	// A peer model explains its labels, so it decodes independently too.
+	r, err := s.Tag(info.ID, &webtag.Input{Tokens: [][]string{{"He", "PRP"}, {"reckons", "VBZ"}}}, webtag.Options{Independent: true})
+	if err != nil || !info.Independent || r.Independent == nil || len(r.Independent.Labels) != 2 {
+		t.Fatalf("independent decoding of a Wapiti model: %+v, error %v", r, err)
+	}
+	for _, row := range r.Independent.Marginals {
+		sum := 0.0
+		for _, p := range row {
+			sum += p
+		}
+		if !webtagtest.Close(sum, 1) {
+			t.Errorf("independent marginals of a Wapiti model sum to %v", sum)
+		}
 	}
 }
 

@@ -1,0 +1,44 @@
+package tagging
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/eval"
+)
+
+// Evaluate tags the labeled examples of r with m (its Tag labels) on
+// threads goroutines (<= 0: GOMAXPROCS) and compares them with their
+// labels: token accuracy and, for chunk labels, conlleval-style chunk
+// scores. The input is streamed in order, as by Stream: memory is bounded
+// by DefaultBatch sequences, whatever the input's size.
+func Evaluate(r *dataset.Reader, m Tagger, threads int) (*eval.Evaluation, error) {
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	paths := make([][]int, threads)
+	pred := make([][]string, DefaultBatch)
+	labels := m.Labels()
+	ev := eval.NewEvaluation()
+	err := inOrder(r, threads, DefaultBatch, func(w, i, seq int, ex *dataset.Example) error {
+		var err error
+		if paths[w], err = m.Tag(paths[w], ex); err != nil {
+			return fmt.Errorf("sequence %d: %w", seq+1, err)
+		}
+		pred[i] = pred[i][:0]
+		for _, y := range paths[w] {
+			pred[i] = append(pred[i], labels[y])
+		}
+		return nil
+	}, func(i, seq int, ex *dataset.Example) error {
+		if err := ev.Add(ex.Labels, pred[i]); err != nil {
+			return fmt.Errorf("%s:%d: sequence %d: %w", ex.File, ex.Line, seq+1, err)
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
