@@ -122,19 +122,6 @@ func (m *Model) Explain(c *sparse.Corpus, i int, path []int) ([]TokenExplanation
 	return out, nil
 }
 
-// Explain explains the labels path assigns to in (see Input), e.g. the
-// path of Tag or Decode of the same input: Model.Explain of the sequence
-// as the Tagger encodes it. Like Tag, it is safe for concurrent use.
-func (t *Tagger) Explain(in Input, path []int) ([]TokenExplanation, error) {
-	s := t.get()
-	defer t.put(s)
-	c, i, err := t.sequence(s, in)
-	if err != nil {
-		return nil, err
-	}
-	return t.m.Explain(c, i, path)
-}
-
 func compareAbs(a, b float64) int {
 	x, y := math.Abs(a), math.Abs(b)
 	switch {

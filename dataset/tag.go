@@ -50,7 +50,7 @@ func forEach(n, workers int, f func(w, i int) error) error {
 // goroutines (0: GOMAXPROCS) and returns the predicted label names in input
 // order. The model must have an encoder whose kind fits the examples.
 func TagAll(tg *chain.Tagger, exs []Example, workers int) ([][]string, error) {
-	if tg.Model().Encoder == nil {
+	if tg.Encoder() == nil {
 		return nil, chain.ErrNoEncoder
 	}
 	out := make([][]string, len(exs))

@@ -29,11 +29,11 @@ func Load(path string) (Tagger, error) {
 		}
 		return tool{pm}, nil
 	}
-	m, err := chain.LoadFile(path)
+	tg, err := chain.LoadTagger(path)
 	if err != nil {
 		return nil, err
 	}
-	return ours{chain.NewTagger(m)}, nil
+	return ours{tg}, nil
 }
 
 // LoadBytes is Load from the bytes of a model file (gzip-compressed or
@@ -51,11 +51,11 @@ func LoadBytes(name string, data []byte) (Tagger, error) {
 		}
 		return tool{pm}, nil
 	}
-	m, err := chain.UnmarshalModel(plain)
+	tg, err := chain.UnmarshalTagger(plain)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return ours{chain.NewTagger(m)}, nil
+	return ours{tg}, nil
 }
 
 // gunzip returns data decompressed if it is gzipped, else data.

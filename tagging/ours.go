@@ -18,11 +18,11 @@ type ours struct {
 func NewTagger(tg *chain.Tagger) Tagger { return ours{tg} }
 
 func (m ours) Format() string             { return FormatOurs }
-func (m ours) Labels() []string           { return m.tg.Model().Labels }
+func (m ours) Labels() []string           { return m.tg.LabelNames() }
 func (m ours) Supports(c Capability) bool { return true }
 
 func (m ours) Reads() Reads {
-	enc := m.tg.Model().Encoder
+	enc := m.tg.Encoder()
 	if enc == nil {
 		return Reads{}
 	}
