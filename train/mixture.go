@@ -118,7 +118,10 @@ func (mx *mixture) gather(r *run, hist [][]float64) {
 		if in {
 			s++
 		}
-		if !in && math.Abs(r.mU[q]) <= mx.l1 {
+		if !in {
+			in = math.Abs(r.mU[q]) > mx.l1
+		}
+		if !in {
 			for _, mk := range hist {
 				if math.Abs(mk[q]) > mx.l1 {
 					in = true
@@ -131,7 +134,7 @@ func (mx *mixture) gather(r *run, hist [][]float64) {
 		}
 	}
 	n, K := len(mx.idx), len(hist)+1
-	mx.buf = resizeFloats(mx.buf, n*K)
+	mx.buf = resizeFloats(mx.buf, n*(K+1))
 	mx.ms = mx.ms[:0]
 	for k := 0; k < K; k++ {
 		src := r.mU
@@ -144,6 +147,15 @@ func (mx *mixture) gather(r *run, hist [][]float64) {
 		}
 		mx.ms = append(mx.ms, v)
 	}
+	// The last component is the gold labelings q_i = delta(y_i): M(q) = 0
+	// (observed minus expected counts under q) and D = (1/n) sum_i
+	// KL(delta(y_i) || p_w,i) = L(w), the average loss, exactly. A little
+	// of it shrinks every m_j toward 0, which is what features outside the
+	// working set that violate |m_j| <= l1 need (Lasso's dual rescaling, as
+	// a convex combination), at a cost of L(w) per unit of weight.
+	gold := mx.buf[K*n : (K+1)*n]
+	clear(gold)
+	mx.ms = append(mx.ms, gold)
 	mx.w = resizeFloats(mx.w, n)
 	clear(mx.w)
 	i := 0
@@ -166,7 +178,7 @@ func (tr *trainer) mixGap(r *run, gap, loss float64) (float64, []float64) {
 		mw += r.mU[q] * r.suppW[s]
 	}
 	defer h.push(r.mU, loss, mw)
-	if len(h.m) == 0 || len(r.u) < mixMinLen || !(gap > 0) {
+	if len(r.u) < mixMinLen || !(gap > 0) {
 		return gap, r.mU
 	}
 	mx := &r.mix
@@ -181,6 +193,7 @@ func (tr *trainer) mixGap(r *run, gap, loss float64) (float64, []float64) {
 		mx.d = append(mx.d, math.Max(loss-h.loss[k]+mkw-h.mw[k], 0))
 	}
 	mx.gather(r, h.m)
+	mx.d = append(mx.d, loss) // the gold component (see gather)
 	// Phi at e_0 over J, which equals gap up to the order of summation.
 	phi0 := mx.valueAtVertex()
 	phi := mx.minimize(phi0)
@@ -193,6 +206,9 @@ func (tr *trainer) mixGap(r *run, gap, loss float64) (float64, []float64) {
 	for k, ck := range mx.c {
 		if ck == 0 {
 			continue
+		}
+		if k > len(h.m) {
+			continue // the gold component: m = 0
 		}
 		src := r.mU
 		if k > 0 {

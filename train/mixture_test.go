@@ -138,6 +138,9 @@ func TestMixtureCertifies(t *testing.T) {
 		own := fyGap(cur.w, cur.m, lam1, lam2)
 		mix, mScreen := tr.mixGap(r, own, cur.loss)
 		require.Len(t, mScreen, len(r.u))
+		// Phi at the current point alone is its own gap: the coordinates
+		// the mixture keeps include every term of it.
+		assert.InDelta(t, own, r.mix.valueAtVertex(), 1e-9*own, "trial %d", trial)
 		subopt := primal(cur) - pStar
 		assert.GreaterOrEqual(t, mix, subopt*(1-1e-9)-1e-14, "trial %d: the certificate is below the suboptimality", trial)
 		assert.LessOrEqual(t, mix, own*(1+1e-12), "trial %d", trial)
@@ -147,4 +150,69 @@ func TestMixtureCertifies(t *testing.T) {
 	}
 	assert.Positive(t, improved, "the mixture never improved on the point's own gap")
 	t.Logf("the mixture improved the certificate by more than 10%% in %d of 24 trials", improved)
+}
+
+// TestMixtureGoldComponent: the mixture's last component, the gold
+// labelings, has D = L(w) (the average KL(delta(y_i) || p_w,i), by
+// enumeration) and M = 0; with no earlier pass it alone lowers the
+// certificate of a point far from the optimum, which stays above the
+// true suboptimality.
+func TestMixtureGoldComponent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(85, 86))
+	c := randomCorpus(rng, 40, 5, 20, 0, 3, false)
+	m, err := chain.NewModel(labelNames(3), 20, 0, true, nil)
+	require.NoError(t, err)
+	op := Options{BetaRatio: 0.05, Epsilon: 1e-13, Screen: ScreenNone, Solver: SolverFull, MaxIter: 20000}
+	_, err = Train(context.Background(), m, c, op)
+	require.NoError(t, err)
+	wStar := append([]float64(nil), m.W...)
+	tr := newTrainer(m, c, op.defaults())
+	require.NoError(t, tr.prepare(context.Background()))
+	lam1, lam2, err := tr.lambdas(0, op.BetaRatio)
+	require.NoError(t, err)
+	tr.setPenalty(lam1, lam2)
+	primal := func(p pricedPoint) float64 {
+		return p.loss + lam1*floats.Norm(p.w, 1) + 0.5*lam2*floats.Dot(p.w, p.w)
+	}
+	pStar := primal(pricePoint(t, tr, wStar))
+	for _, scale := range []float64{0, 0.3, 0.9} {
+		w := make([]float64, len(wStar))
+		for j, v := range wStar {
+			w[j] = scale * v
+		}
+		cur := pricePoint(t, tr, w)
+		// D of the gold labelings, by enumeration: (1/n) sum_i -log p_w(y_i).
+		kl := 0.0
+		for i := 0; i < c.Len(); i++ {
+			s := bruteScores(m, w, c, i)
+			kl += floats.LogSumExp(s) - goldOf(m, w, c, i)
+		}
+		assert.InDelta(t, cur.loss, kl/float64(c.Len()), 1e-12*max(1, cur.loss), "scale %v", scale)
+		r := &run{u: tr.fs.allSlice(), mU: cur.m}
+		for q, j := range r.u {
+			if w[j] != 0 {
+				r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, w[j])
+			}
+		}
+		own := fyGap(w, cur.m, lam1, lam2)
+		mix, _ := tr.mixGap(r, own, cur.loss)
+		assert.InDelta(t, own, r.mix.valueAtVertex(), 1e-9*own, "scale %v", scale)
+		subopt := primal(cur) - pStar
+		assert.GreaterOrEqual(t, mix, subopt*(1-1e-9)-1e-14, "scale %v", scale)
+		assert.LessOrEqual(t, mix, own*(1+1e-12), "scale %v", scale)
+		if scale == 0 {
+			assert.Less(t, mix, 0.9*own, "the gold labelings did not lower the certificate at w = 0")
+		}
+		t.Logf("scale %v: own gap %.4g, with the gold labelings %.4g, suboptimality %.4g", scale, own, mix, subopt)
+	}
+}
+
+// goldOf returns the score of sequence i's gold labels under w.
+func goldOf(m *chain.Model, w []float64, c *sparse.Corpus, i int) float64 {
+	start, T := c.Span(i)
+	y := make([]int, T)
+	for t := range y {
+		y[t] = int(c.Labels[start+t])
+	}
+	return bruteScore(m, w, c, i, y)
 }

@@ -370,12 +370,34 @@ func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
 			r.ws.reached = true
 			return nil
 		}
+		if tr.innerStalled(r, i) {
+			return nil
+		}
 		if i+1 < maxInner && r.iter < tr.op.MaxIter {
 			tr.logLine(r, 0, false) // a full pass logs the last iteration
 		}
 	}
 	return nil
 }
+
+// innerStalled reports whether the inner solve, i+1 iterations in, gained
+// less than a quarter of the stopping rule's gap over its last
+// stallWindow iterations: the restricted gap (at p_w, loose near the
+// optimum) may still be far from its target, but a full pass now may
+// certify the point, and otherwise refreshes the set. It ends no solve
+// early: the full pass decides.
+func (tr *trainer) innerStalled(r *run, i int) bool {
+	if i+1 < stallWindow || len(r.hist) <= stallWindow {
+		return false
+	}
+	obj := r.hist[len(r.hist)-1]
+	gain := r.hist[len(r.hist)-1-stallWindow] - obj
+	tol := math.Max(tr.op.Epsilon, tr.op.RelEpsilon*math.Abs(obj))
+	return gain < 0.25*tol
+}
+
+// stallWindow is the number of inner iterations innerStalled looks back.
+const stallWindow = 5
 
 // iterate is one OWL-QN iteration: the optimizer hands out trial points
 // along its search direction, each is evaluated, until one is accepted. It
