@@ -3,6 +3,7 @@ package chain
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -214,18 +215,37 @@ func (m *Model) SaveFile(path string) error {
 	return nil
 }
 
-// LoadFile reads a model file.
+// LoadFile reads a model file, gzip-compressed or not. Errors name the
+// file.
 func LoadFile(path string) (*Model, error) {
+	return loadFile(path, readModel)
+}
+
+// loadFile opens the model file at path and reads it with read, through a
+// gzip reader when the file starts with gzip's magic bytes (the size is
+// then unknown to the reader).
+func loadFile[T any](path string, read func(io.Reader, int64) (T, error)) (T, error) {
+	var zero T
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("chain: loading model: %w", err)
+		return zero, fmt.Errorf("chain: loading model: %w", err)
 	}
 	defer f.Close()
-	m, err := readModel(bufio.NewReader(f), fileSize(f))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	size := fileSize(f)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return zero, fmt.Errorf("%s: gzip: %w", path, err)
+		}
+		r, size = zr, -1
 	}
-	return m, nil
+	v, err := read(r, size)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
 }
 
 // UnmarshalModel decodes a model from the bytes of a model file.

@@ -1,27 +1,15 @@
 package chain
 
 import (
-	"bufio"
 	"bytes"
-	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 )
 
-// LoadTagger reads a model file into a tag-only Tagger: see ReadTagger.
-// Errors name the file.
+// LoadTagger reads a model file, gzip-compressed or not, into a tag-only
+// Tagger: see ReadTagger. Errors name the file.
 func LoadTagger(path string) (*Tagger, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("chain: loading model: %w", err)
-	}
-	defer f.Close()
-	t, err := readTagger(bufio.NewReader(f), fileSize(f))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
+	return loadFile(path, readTagger)
 }
 
 // UnmarshalTagger is ReadTagger from the bytes of a model file.

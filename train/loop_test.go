@@ -126,3 +126,26 @@ func TestInterruptEndsGracefully(t *testing.T) {
 		assert.Equal(t, res.Iterations, ck.Iterations, "%s", s)
 	}
 }
+
+// TestInnerStalled: an inner solve hands over to a full pass once its last
+// stallWindow iterations gained less than a quarter of the stopping rule's
+// gap (absolute Epsilon or RelEpsilon of the objective), not before
+// stallWindow inner iterations, and not while it still gains.
+func TestInnerStalled(t *testing.T) {
+	tr := &trainer{op: Options{RelEpsilon: 1e-3}}
+	hist := func(gains ...float64) *run {
+		r := &run{hist: []float64{2.5}}
+		for _, g := range gains {
+			r.hist = append(r.hist, r.hist[len(r.hist)-1]-g)
+		}
+		return r
+	}
+	// 1e-3 x 2.5 = 2.5e-3: a quarter is 6.25e-4 over 5 iterations.
+	slow := hist(1e-4, 1e-4, 1e-4, 1e-4, 1e-4) // 5e-4 gained
+	fast := hist(2e-4, 2e-4, 2e-4, 2e-4, 2e-4) // 1e-3 gained
+	assert.True(t, tr.innerStalled(slow, stallWindow-1))
+	assert.False(t, tr.innerStalled(fast, stallWindow-1))
+	assert.False(t, tr.innerStalled(slow, stallWindow-2), "before stallWindow inner iterations")
+	tr.op = Options{Epsilon: 1e-2} // absolute: a quarter is 2.5e-3
+	assert.True(t, tr.innerStalled(fast, stallWindow-1))
+}
