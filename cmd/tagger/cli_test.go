@@ -66,7 +66,7 @@ func TestTrainEvalDumpCoNLL(t *testing.T) {
 	// Early stopping on a validation set.
 	_, errs, code := runTagger(t, "train", "--format", "conll", "--beta-ratio", "0.01", "--valid", data, "--valid-every", "2",
 		"--patience", "1", "--model", filepath.Join(dir, "m3.model"), data)
-	if code != 0 || !strings.Contains(errs, "validation at iteration 2: f1 ") {
+	if code != 0 || !regexp.MustCompile(`(?m)^validation at iteration \d+: f1 [\d.]+ \(best `).MatchString(errs) {
 		t.Fatalf("--valid: exit %d, stderr:\n%s", code, errs)
 	}
 	// Input of a format the model cannot read is a usage error, not empty output.
