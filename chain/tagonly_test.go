@@ -584,7 +584,7 @@ func FuzzReadTagger(f *testing.F) {
 // BenchmarkLoadTagger compares the full load (ReadModel, then NewTagger)
 // with the tag-only load (ReadTagger) of the model of BenchmarkReadModel
 // (100,000 attributes of which 4% have a non-zero weight, 22 labels) saved
-// compact, and, when SPARSETAG_BENCH_MODEL names a model file, of that file
+// compact, and, when TAGGER_BENCH_MODEL names a model file, of that file
 // (LoadFile and LoadTagger): time and bytes allocated per load.
 func BenchmarkLoadTagger(b *testing.B) {
 	data := benchModelFile(b)
@@ -608,7 +608,7 @@ func BenchmarkLoadTagger(b *testing.B) {
 			}
 		}
 	})
-	path := os.Getenv("SPARSETAG_BENCH_MODEL")
+	path := os.Getenv("TAGGER_BENCH_MODEL")
 	if path == "" {
 		return
 	}
