@@ -31,7 +31,7 @@
 //   - full pass: m over every unscreened feature at the current point and
 //     the gap of the whole problem (with the working set, at the best
 //     convex combination of the model distributions of this and the last
-//     four full passes: mixture.go); unless the gap certifies the point,
+//     four full passes and of the gold labelings: mixture.go); unless the gap certifies the point,
 //     screening (screen.Pinsker, or the paper's rule for T = 1) removes
 //     features proven zero at the optimum (if that zeroed a weight, the
 //     point moved: the loop evaluates it and the log line says so); the log

@@ -33,6 +33,11 @@ import (
 // each pass suffice. Screening with the mixture uses M(q) and Phi, as the
 // Pinsker rule needs only a feasible dual point and an upper bound on its
 // gap (dual-certificate.md, section 2).
+//
+// One more component needs no pass: the gold labelings q_i = delta(y_i),
+// with M(q) = 0 and D = (1/n) sum_i -log p_w(y_i | x_i) = L(w) exactly
+// (see gather). It makes the certificate useful from the first full pass,
+// where no history exists yet.
 
 const (
 	mixPasses = 4  // earlier full passes kept
@@ -169,7 +174,8 @@ func (mx *mixture) gather(r *run, hist [][]float64) {
 
 // mixGap returns the mixture certificate Phi(c) of this full pass (at most
 // gap, the certificate of the current point alone) and M of the mixture
-// over u, for screening; with too little history it returns gap and mU.
+// over u, for screening; below mixMinLen unscreened features it returns gap
+// and mU.
 // loss is L(w) at the current point. It records this pass in the history.
 func (tr *trainer) mixGap(r *run, gap, loss float64) (float64, []float64) {
 	h := &r.dual
