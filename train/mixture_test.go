@@ -78,28 +78,49 @@ func TestMixtureBregmanIsKL(t *testing.T) {
 	}
 }
 
+// solvedProblem is a small chain problem (3 labels, no pairs) solved to
+// 1e-13 with the full solver, and a trainer at its penalty for pricing
+// other points.
+type solvedProblem struct {
+	tr         *trainer
+	m          *chain.Model
+	c          *sparse.Corpus
+	wStar      []float64
+	lam1, lam2 float64
+	pStar      float64
+}
+
+func newSolvedProblem(t *testing.T, rng *rand.Rand, n, attrs int) *solvedProblem {
+	t.Helper()
+	c := randomCorpus(rng, n, 5, attrs, 0, 3, false)
+	m, err := chain.NewModel(labelNames(3), attrs, 0, true, nil)
+	require.NoError(t, err)
+	op := Options{BetaRatio: 0.05, Epsilon: 1e-13, Screen: ScreenNone, Solver: SolverFull, MaxIter: 20000}
+	_, err = Train(context.Background(), m, c, op)
+	require.NoError(t, err)
+	sp := &solvedProblem{m: m, c: c, wStar: append([]float64(nil), m.W...)}
+	sp.tr = newTrainer(m, c, op.defaults())
+	require.NoError(t, sp.tr.prepare(context.Background()))
+	sp.lam1, sp.lam2, err = sp.tr.lambdas(0, op.BetaRatio)
+	require.NoError(t, err)
+	sp.tr.setPenalty(sp.lam1, sp.lam2)
+	sp.pStar = sp.primal(pricePoint(t, sp.tr, sp.wStar))
+	return sp
+}
+
+// primal returns P at a priced point.
+func (sp *solvedProblem) primal(p pricedPoint) float64 {
+	return p.loss + sp.lam1*floats.Norm(p.w, 1) + 0.5*sp.lam2*floats.Dot(p.w, p.w)
+}
+
 // TestMixtureCertifies: on small chains solved to 1e-12, the mixture
 // certificate of a point w with earlier points w_1..w_K is at least the
 // true suboptimality P(w) - P(w*) and at most the point's own gap, and it
 // is below it on iterates near the optimum (where averaging the dual pays).
 func TestMixtureCertifies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(83, 84))
-	c := randomCorpus(rng, 60, 5, 30, 0, 3, false)
-	m, err := chain.NewModel(labelNames(3), 30, 0, true, nil)
-	require.NoError(t, err)
-	op := Options{BetaRatio: 0.05, Epsilon: 1e-13, Screen: ScreenNone, Solver: SolverFull, MaxIter: 20000}
-	_, err = Train(context.Background(), m, c, op)
-	require.NoError(t, err)
-	wStar := append([]float64(nil), m.W...)
-	tr := newTrainer(m, c, op.defaults())
-	require.NoError(t, tr.prepare(context.Background()))
-	lam1, lam2, err := tr.lambdas(0, op.BetaRatio)
-	require.NoError(t, err)
-	tr.setPenalty(lam1, lam2)
-	primal := func(p pricedPoint) float64 {
-		return p.loss + lam1*floats.Norm(p.w, 1) + 0.5*lam2*floats.Dot(p.w, p.w)
-	}
-	pStar := primal(pricePoint(t, tr, wStar))
+	sp := newSolvedProblem(t, rng, 60, 30)
+	tr, wStar, lam1, lam2, pStar := sp.tr, sp.wStar, sp.lam1, sp.lam2, sp.pStar
 	improved := 0
 	for trial := range 24 {
 		// Iterates around the optimum at a distance that shrinks; in every
@@ -141,7 +162,7 @@ func TestMixtureCertifies(t *testing.T) {
 		// Phi at the current point alone is its own gap: the coordinates
 		// the mixture keeps include every term of it.
 		assert.InDelta(t, own, r.mix.valueAtVertex(), 1e-9*own, "trial %d", trial)
-		subopt := primal(cur) - pStar
+		subopt := sp.primal(cur) - pStar
 		assert.GreaterOrEqual(t, mix, subopt*(1-1e-9)-1e-14, "trial %d: the certificate is below the suboptimality", trial)
 		assert.LessOrEqual(t, mix, own*(1+1e-12), "trial %d", trial)
 		if mix < 0.9*own {
@@ -159,22 +180,8 @@ func TestMixtureCertifies(t *testing.T) {
 // true suboptimality.
 func TestMixtureGoldComponent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(85, 86))
-	c := randomCorpus(rng, 40, 5, 20, 0, 3, false)
-	m, err := chain.NewModel(labelNames(3), 20, 0, true, nil)
-	require.NoError(t, err)
-	op := Options{BetaRatio: 0.05, Epsilon: 1e-13, Screen: ScreenNone, Solver: SolverFull, MaxIter: 20000}
-	_, err = Train(context.Background(), m, c, op)
-	require.NoError(t, err)
-	wStar := append([]float64(nil), m.W...)
-	tr := newTrainer(m, c, op.defaults())
-	require.NoError(t, tr.prepare(context.Background()))
-	lam1, lam2, err := tr.lambdas(0, op.BetaRatio)
-	require.NoError(t, err)
-	tr.setPenalty(lam1, lam2)
-	primal := func(p pricedPoint) float64 {
-		return p.loss + lam1*floats.Norm(p.w, 1) + 0.5*lam2*floats.Dot(p.w, p.w)
-	}
-	pStar := primal(pricePoint(t, tr, wStar))
+	sp := newSolvedProblem(t, rng, 40, 20)
+	tr, m, c, wStar, lam1, lam2, pStar := sp.tr, sp.m, sp.c, sp.wStar, sp.lam1, sp.lam2, sp.pStar
 	for _, scale := range []float64{0, 0.3, 0.9} {
 		w := make([]float64, len(wStar))
 		for j, v := range wStar {
@@ -197,7 +204,7 @@ func TestMixtureGoldComponent(t *testing.T) {
 		own := fyGap(w, cur.m, lam1, lam2)
 		mix, _ := tr.mixGap(r, own, cur.loss)
 		assert.InDelta(t, own, r.mix.valueAtVertex(), 1e-9*own, "scale %v", scale)
-		subopt := primal(cur) - pStar
+		subopt := sp.primal(cur) - pStar
 		assert.GreaterOrEqual(t, mix, subopt*(1-1e-9)-1e-14, "scale %v", scale)
 		assert.LessOrEqual(t, mix, own*(1+1e-12), "scale %v", scale)
 		if scale == 0 {
