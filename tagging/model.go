@@ -18,15 +18,11 @@ import (
 // reads only what decoding needs; LoadWeights reads a whole model (dump,
 // convert).
 func Load(path string) (Tagger, error) {
-	f, err := DetectPeer(path)
+	pm, err := openPeer(path)
 	if err != nil {
 		return nil, err
 	}
-	if f != peer.FormatUnknown {
-		pm, err := peer.Open(path)
-		if err != nil {
-			return nil, err
-		}
+	if pm != nil {
 		return tool{pm}, nil
 	}
 	tg, err := chain.LoadTagger(path)
@@ -34,6 +30,16 @@ func Load(path string) (Tagger, error) {
 		return nil, err
 	}
 	return ours{tg}, nil
+}
+
+// openPeer opens the model file at path if a peer toolkit wrote it, and
+// returns nil and no error if it is not a peer model (then it is ours).
+func openPeer(path string) (peer.Model, error) {
+	f, err := DetectPeer(path)
+	if err != nil || f == peer.FormatUnknown {
+		return nil, err
+	}
+	return peer.Open(path)
 }
 
 // LoadBytes is Load from the bytes of a model file (gzip-compressed or

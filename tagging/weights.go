@@ -26,15 +26,11 @@ type Weighted interface {
 // LoadWeights reads the model file at path whole, ours or a peer's (see
 // Load).
 func LoadWeights(path string) (Weighted, error) {
-	f, err := DetectPeer(path)
+	pm, err := openPeer(path)
 	if err != nil {
 		return nil, err
 	}
-	if f != peer.FormatUnknown {
-		pm, err := peer.Open(path)
-		if err != nil {
-			return nil, err
-		}
+	if pm != nil {
 		return tool{pm}, nil
 	}
 	m, err := chain.LoadFile(path)
