@@ -122,6 +122,18 @@ func fmtProb(p float64) string { return strconv.FormatFloat(p, 'f', 4, 64) }
 // tokenMarginal returns the marginal probability of label y at position t.
 func tokenMarginal(d *chain.Decoding, L, t, y int) float64 { return d.Marginal[t*L+y] }
 
+// writePathHeader writes the comment line before path k of a conll or
+// conllu sentence: its rank and probability with n-best lists, its
+// probability with marginals, nothing otherwise.
+func writePathHeader(w *bufio.Writer, d *chain.Decoding, k int, o *StreamOptions) {
+	switch {
+	case o.Decode.N > 1:
+		fmt.Fprintf(w, "# nbest %d prob %s\n", k+1, fmtProb(d.Probs[k]))
+	case o.Marginals:
+		fmt.Fprintf(w, "# prob %s\n", fmtProb(d.Probs[k]))
+	}
+}
+
 func writeTagCoNLL(w *bufio.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, o *StreamOptions) {
 	if ex.CoNLLU != nil {
 		writeTagCoNLLU(w, labels, ex.CoNLLU, d, o)
@@ -129,12 +141,7 @@ func writeTagCoNLL(w *bufio.Writer, labels []string, ex *dataset.Example, d *cha
 	}
 	L := len(labels)
 	for k, path := range d.Paths {
-		switch {
-		case o.Decode.N > 1:
-			fmt.Fprintf(w, "# nbest %d prob %s\n", k+1, fmtProb(d.Probs[k]))
-		case o.Marginals:
-			fmt.Fprintf(w, "# prob %s\n", fmtProb(d.Probs[k]))
-		}
+		writePathHeader(w, d, k, o)
 		for t, y := range path {
 			if ex.Tokens != nil {
 				for c, col := range ex.Tokens[t] {
@@ -167,12 +174,7 @@ func writeTagCoNLL(w *bufio.Writer, labels []string, ex *dataset.Example, d *cha
 func writeTagCoNLLU(w *bufio.Writer, labels []string, s *corpora.CoNLLUSentence, d *chain.Decoding, o *StreamOptions) {
 	L := len(labels)
 	for k, path := range d.Paths {
-		switch {
-		case o.Decode.N > 1:
-			fmt.Fprintf(w, "# nbest %d prob %s\n", k+1, fmtProb(d.Probs[k]))
-		case o.Marginals:
-			fmt.Fprintf(w, "# prob %s\n", fmtProb(d.Probs[k]))
-		}
+		writePathHeader(w, d, k, o)
 		t := 0
 		for i, line := range s.Lines {
 			if t >= len(path) || s.Words[t] != i {
