@@ -453,28 +453,7 @@ func tagAll(t *testing.T, cc compactCase, m *Model, in any) tagResult {
 // a CoNLL-2000 chunking model trained with c1 = 1), as an uncompacted
 // version 1 file and as the compact file it is saved as.
 func BenchmarkReadModel(b *testing.B) {
-	const U, L = 100_000, 22
-	rng := rand.New(rand.NewPCG(1, 1))
-	names := make([]string, U)
-	for a := range names {
-		names[a] = fmt.Sprintf("U%02d:attribute-%d", a%20, a)
-	}
-	enc, err := features.NewEncoderFrom(features.KindAttributes, "", 0, names, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := NewModel(labelNames(L), U, 0, true, enc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for a := 0; a < U; a++ {
-		if rng.IntN(25) == 0 {
-			m.W[m.StateIndex(a, rng.IntN(L))] = rng.NormFloat64()
-		}
-	}
-	for j := range m.Trans {
-		m.Trans[j] = rng.NormFloat64()
-	}
+	m := benchModel(b)
 	v1, err := m.encodeFile(1)
 	if err != nil {
 		b.Fatal(err)
@@ -497,4 +476,32 @@ func BenchmarkReadModel(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchModel is BenchmarkReadModel's model: 100,000 attributes, 22 labels,
+// 4% of the attributes with a non-zero weight, dense transitions.
+func benchModel(b *testing.B) *Model {
+	const U, L = 100_000, 22
+	rng := rand.New(rand.NewPCG(1, 1))
+	names := make([]string, U)
+	for a := range names {
+		names[a] = fmt.Sprintf("U%02d:attribute-%d", a%20, a)
+	}
+	enc, err := features.NewEncoderFrom(features.KindAttributes, "", 0, names, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := NewModel(labelNames(L), U, 0, true, enc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for a := 0; a < U; a++ {
+		if rng.IntN(25) == 0 {
+			m.W[m.StateIndex(a, rng.IntN(L))] = rng.NormFloat64()
+		}
+	}
+	for j := range m.Trans {
+		m.Trans[j] = rng.NormFloat64()
+	}
+	return m
 }

@@ -2,9 +2,10 @@ package chain_test
 
 import (
 	"fmt"
-	"github.com/sparsetag/sparsetag/features"
 	"log"
 	"strings"
+
+	"github.com/sparsetag/sparsetag/features"
 
 	"github.com/sparsetag/sparsetag/chain"
 )

@@ -3,13 +3,14 @@ package chain
 import (
 	"errors"
 	"fmt"
-	"github.com/sparsetag/sparsetag/features"
-	"github.com/stretchr/testify/require"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/sparsetag/sparsetag/features"
+	"github.com/stretchr/testify/require"
 
 	"github.com/sparsetag/sparsetag/sparse"
 )

@@ -1,12 +1,13 @@
 package chain
 
 import (
-	"github.com/sparsetag/sparsetag/features"
 	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sparsetag/sparsetag/features"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

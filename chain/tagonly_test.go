@@ -555,15 +555,7 @@ func TestTagOnlyConcurrent(t *testing.T) {
 // explain alike. Seeded with FuzzReadModel's seeds and corpus (copied into
 // testdata/fuzz/FuzzReadTagger).
 func FuzzReadTagger(f *testing.F) {
-	for _, g := range goldenModels {
-		m := g.model(f)
-		data, _ := m.MarshalBinary()
-		f.Add(data)
-		f.Add(data[:20])
-		v1, _ := m.encodeFile(1)
-		f.Add(v1)
-	}
-	f.Add([]byte(fileMagic))
+	addModelSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		m, errM := UnmarshalModel(in)
 		lite, errT := UnmarshalTagger(in)
@@ -634,29 +626,7 @@ func BenchmarkLoadTagger(b *testing.B) {
 
 // benchModelFile returns the compact file of BenchmarkReadModel's model.
 func benchModelFile(b *testing.B) []byte {
-	const U, L = 100_000, 22
-	rng := rand.New(rand.NewPCG(1, 1))
-	names := make([]string, U)
-	for a := range names {
-		names[a] = fmt.Sprintf("U%02d:attribute-%d", a%20, a)
-	}
-	enc, err := features.NewEncoderFrom(features.KindAttributes, "", 0, names, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := NewModel(labelNames(L), U, 0, true, enc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for a := range U {
-		if rng.IntN(25) == 0 {
-			m.W[m.StateIndex(a, rng.IntN(L))] = rng.NormFloat64()
-		}
-	}
-	for j := range m.Trans {
-		m.Trans[j] = rng.NormFloat64()
-	}
-	data, err := m.MarshalBinary()
+	data, err := benchModel(b).MarshalBinary()
 	if err != nil {
 		b.Fatal(err)
 	}
