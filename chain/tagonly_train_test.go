@@ -8,7 +8,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/features"
-	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/internal/chaintest"
 	"github.com/sparsetag/sparsetag/train"
 )
 
@@ -20,23 +20,10 @@ const pairTemplate = toyTemplate + "B01:%x[0,1]\nB02:%x[-1,1]/%x[0,1]\n"
 func trainedToy(t *testing.T) *chain.Model {
 	t.Helper()
 	tokens, labels := parseToy()
-	enc := features.NewTemplateEncoder(features.MustCompile(pairTemplate))
-	c := &sparse.Corpus{}
-	var names []string
-	for i := range tokens {
-		y := make([]int32, len(labels[i]))
-		for p, l := range labels[i] {
-			k := slices.Index(names, l)
-			if k < 0 {
-				k, names = len(names), append(names, l)
-			}
-			y[p] = int32(k)
-		}
-		if err := enc.Encode(c, features.Columns(tokens[i]), y, true); err != nil {
-			t.Fatal(err)
-		}
+	enc, c, names, err := chaintest.EncodeLabeled(pairTemplate, tokens, labels)
+	if err != nil {
+		t.Fatal(err)
 	}
-	enc.Freeze(0)
 	m, err := chain.NewModel(names, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
 	if err != nil {
 		t.Fatal(err)

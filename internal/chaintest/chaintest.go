@@ -120,25 +120,37 @@ const ToyTemplate = "U00:%x[0,0]\nU01:%x[0,1]\nU02:%x[-1,1]/%x[0,1]\nB\nB01:%x[0
 // EncodeToy encodes ToyChunks with ToyTemplate and returns the frozen
 // encoder, the corpus and the label names (in order of first appearance).
 func EncodeToy() (*features.Encoder, *sparse.Corpus, []string, error) {
-	enc := features.NewTemplateEncoder(features.MustCompile(ToyTemplate))
+	cols := make([][][]string, len(ToyChunks))
+	labels := make([][]string, len(ToyChunks))
+	for i, s := range ToyChunks {
+		cols[i], labels[i] = s.Cols, s.Labels
+	}
+	return EncodeLabeled(ToyTemplate, cols, labels)
+}
+
+// EncodeLabeled encodes labeled token columns (cols[i][t] is token t of
+// sequence i) with a CRF++ template and returns the frozen encoder, the
+// corpus and the label names (in order of first appearance).
+func EncodeLabeled(template string, cols [][][]string, labels [][]string) (*features.Encoder, *sparse.Corpus, []string, error) {
+	enc := features.NewTemplateEncoder(features.MustCompile(template))
 	labelID := map[string]int32{}
-	var labels []string
+	var names []string
 	c := &sparse.Corpus{}
-	for _, s := range ToyChunks {
-		ids := make([]int32, len(s.Labels))
-		for i, l := range s.Labels {
+	for i, seq := range labels {
+		ids := make([]int32, len(seq))
+		for t, l := range seq {
 			id, ok := labelID[l]
 			if !ok {
-				id = int32(len(labels))
+				id = int32(len(names))
 				labelID[l] = id
-				labels = append(labels, l)
+				names = append(names, l)
 			}
-			ids[i] = id
+			ids[t] = id
 		}
-		if err := enc.Encode(c, features.Columns(s.Cols), ids, true); err != nil {
+		if err := enc.Encode(c, features.Columns(cols[i]), ids, true); err != nil {
 			return nil, nil, nil, err
 		}
 	}
 	enc.Freeze(0)
-	return enc, c, labels, nil
+	return enc, c, names, nil
 }
