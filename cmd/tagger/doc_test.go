@@ -157,13 +157,7 @@ func TestDocumentedCommands(t *testing.T) {
 func writeDocInputs(t *testing.T, dir string) {
 	t.Helper()
 	for _, in := range docInputs {
-		seqs, err := corpora.EmbeddedCoNLL2000(in.split)
-		require.NoError(t, err)
-		var b bytes.Buffer
-		for _, s := range seqs[:in.n] {
-			require.NoError(t, corpora.WriteCoNLL(&b, s))
-		}
-		require.NoError(t, os.WriteFile(filepath.Join(dir, in.file), b.Bytes(), 0o644))
+		writeCoNLLHead(t, filepath.Join(dir, in.file), in.split, in.n)
 	}
 	// The README's peer models and their inputs, at the same relative paths.
 	for _, name := range []string{"conll.crfsuite.gz", "test.crfsuite.gz", "conll.crfpp.gz", "conll.wapiti.gz", "test.txt.gz"} {
@@ -172,6 +166,25 @@ func writeDocInputs(t *testing.T, dir string) {
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, "peer/testdata"), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "peer/testdata", name), b, 0o644))
 	}
+	writeMySentences(t, dir)
+}
+
+// writeCoNLLHead writes the first n sentences of a CoNLL-2000 split to path.
+func writeCoNLLHead(t *testing.T, path, split string, n int) {
+	t.Helper()
+	seqs, err := corpora.EmbeddedCoNLL2000(split)
+	require.NoError(t, err)
+	var b bytes.Buffer
+	for _, s := range seqs[:n] {
+		require.NoError(t, corpora.WriteCoNLL(&b, s))
+	}
+	require.NoError(t, os.WriteFile(path, b.Bytes(), 0o644))
+}
+
+// writeMySentences writes the unlabeled my-sentences.txt the README tags
+// (word and part of speech) into dir.
+func writeMySentences(t *testing.T, dir string) {
+	t.Helper()
 	const sentences = "He PRP\nreckons VBZ\nthe DT\ncurrent JJ\naccount NN\ndeficit NN\n\nThe DT\npound NN\nfell VBD\n. .\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "my-sentences.txt"), []byte(sentences), 0o644))
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/sparsetag/sparsetag/corpora"
 )
 
 // This file holds README.md to the tool: every tagger command of its code
@@ -415,16 +412,9 @@ func TestREADMECommands(t *testing.T) {
 func writeREADMEInputs(t *testing.T, dir string) {
 	t.Helper()
 	for _, in := range readmeInputs {
-		seqs, err := corpora.EmbeddedCoNLL2000(in.split)
-		require.NoError(t, err)
-		var b bytes.Buffer
-		for _, s := range seqs[:in.n] {
-			require.NoError(t, corpora.WriteCoNLL(&b, s))
-		}
-		require.NoError(t, os.WriteFile(filepath.Join(dir, in.file), b.Bytes(), 0o644))
+		writeCoNLLHead(t, filepath.Join(dir, in.file), in.split, in.n)
 	}
-	const sentences = "He PRP\nreckons VBZ\nthe DT\ncurrent JJ\naccount NN\ndeficit NN\n\nThe DT\npound NN\nfell VBD\n. .\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "my-sentences.txt"), []byte(sentences), 0o644))
+	writeMySentences(t, dir)
 }
 
 var printedNumberRE = regexp.MustCompile(`[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?`)
