@@ -45,19 +45,6 @@ var recipes = []recipe{
 // is left for testing (the e2e test draws words of fold 0).
 var ocrTrainFolds = []int{1, 2, 3}
 
-// wordsTemplate reads the words alone (column 0), so that the model tags
-// typed text after tokenization: examples/server/words.template.
-const wordsTemplate = `# words only (column 0), label bigrams
-U00:%x[-2,0]
-U01:%x[-1,0]
-U02:%x[0,0]
-U03:%x[1,0]
-U04:%x[2,0]
-U05:%x[-1,0]/%x[0,0]
-U06:%x[0,0]/%x[1,0]
-B
-`
-
 // wordsSentences is the number of CoNLL-2000 training sentences (the first
 // ones) the chunker over words is trained on.
 const wordsSentences = 2000
@@ -80,7 +67,9 @@ func trainOCR(ctx context.Context, po features.PixelOptions) (*chain.Model, *tra
 // sentences of the embedded CoNLL-2000 training split, with the settings of
 // examples/chunking and a looser gap.
 func trainWords(ctx context.Context) (*chain.Model, *train.Result, error) {
-	tmpl, err := features.Compile(wordsTemplate)
+	// The default template reads the words alone (column 0), so that the
+	// model tags typed text after tokenization.
+	tmpl, err := features.Compile(dataset.DefaultTemplate)
 	if err != nil {
 		return nil, nil, err
 	}
