@@ -427,9 +427,26 @@ func (ws *Workspace) forwardBackwardLog(lat *Lattice) {
 	for t := 0; t < T; t++ {
 		unaryRow(ws.eu[t*L:t*L+L], lat, t)
 	}
-	la, lb := ws.alpha, ws.beta
 	node := ws.node[:T*L]
 	edge := ws.zeroEdge(T, L)
+	if !ws.forwardLog(lat) {
+		clear(node)
+		return
+	}
+	ws.backwardLog(lat, edge)
+	alpha := ws.alpha[:len(node)]
+	beta := ws.beta[:len(node)]
+	for i := range node {
+		node[i] = math.Exp(alpha[i] + beta[i])
+	}
+}
+
+// forwardLog runs the log-space forward pass over the unary rows in ws.eu,
+// normalising each position (ws.scale) and setting ws.logZ. It reports
+// false when log Z is -Inf or NaN (no label sequence has a finite score).
+func (ws *Workspace) forwardLog(lat *Lattice) bool {
+	T, L := lat.T, lat.L
+	la := ws.alpha
 	logZ := 0.0
 	for t := 0; t < T; t++ {
 		cur := la[t*L : t*L+L]
@@ -460,8 +477,7 @@ func (ws *Workspace) forwardBackwardLog(lat *Lattice) {
 		d := logSumExp(cur)
 		if d == negInf || math.IsNaN(d) {
 			ws.logZ = d
-			clear(node)
-			return
+			return false
 		}
 		for c := range cur {
 			cur[c] -= d
@@ -470,6 +486,14 @@ func (ws *Workspace) forwardBackwardLog(lat *Lattice) {
 		logZ += d
 	}
 	ws.logZ = logZ
+	return true
+}
+
+// backwardLog runs the log-space backward pass after forwardLog and adds
+// the edge marginals into edge.
+func (ws *Workspace) backwardLog(lat *Lattice, edge []float64) {
+	T, L := lat.T, lat.L
+	la, lb := ws.alpha, ws.beta
 	clear(lb[(T-1)*L : T*L])
 	x := ws.row[:L]
 	for t := T - 1; t >= 1; t-- {
@@ -516,11 +540,6 @@ func (ws *Workspace) forwardBackwardLog(lat *Lattice) {
 				e[c] += f * v
 			}
 		}
-	}
-	alpha := la[:len(node)]
-	beta := lb[:len(node)]
-	for i := range node {
-		node[i] = math.Exp(alpha[i] + beta[i])
 	}
 }
 
