@@ -53,6 +53,9 @@ type objective struct {
 	// attrCum[a] is the number of occurrences of attributes below a in
 	// c.Unary (len U+1): it splits the expectation pass among workers.
 	attrCum []int32
+	// attrSplit are the boundaries of the workers' attribute ranges in
+	// the expectation scatter (attrParts), fixed for the objective.
+	attrSplit []int32
 
 	obs counts // observed feature counts (sum over sequences)
 
@@ -145,6 +148,7 @@ func newObjective(fs *featureSet, c *sparse.Corpus, threads int) *objective {
 		}
 	}
 	o.attrCum = attributeCounts(&c.Unary, m.NumUnary)
+	o.attrSplit = o.attrParts()
 	if o.fused {
 		o.obs = counts{dense: observedCounts(m, c)}
 	} else {
@@ -672,7 +676,7 @@ func (o *objective) reduceStateShards(a int) {
 // stored instead of gathered per attribute (which missed the cache on
 // every frequent attribute).
 func (o *objective) scatterExpectations(c *sparse.Corpus, all bool) {
-	parts := o.attrParts()
+	parts := o.attrSplit
 	par.For(len(parts)-1, len(parts)-1, func(k int) {
 		o.scatterRange(c, all, parts[k], parts[k+1])
 	})
