@@ -81,6 +81,7 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.cpuprof, "cpuprofile", "", "write a CPU profile of training to `file`")
 	fs.StringVar(&tf.memLimit, "memory-limit", "auto", "refuse up front a problem whose estimated memory exceeds `size` (e.g. 800M, 4G; 0: no limit; auto: half of the machine's RAM), and keep the Go heap under it")
 	fs.StringVar(&tf.memprof, "memprofile", "", "write a heap profile (live objects at the end of training, before the model is freed) to `file`")
+	fs.IntVar(&tf.op.WarmEpochs, "warm-epochs", d.WarmEpochs, "start the solve from `N` epochs of SGD with the cumulative L1 penalty (0: from zero; not with --init, --resume or --select)")
 	fs.IntVar(&tf.op.Memory, "memory", d.Memory, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
 	fs.StringVar(&tf.ckpt, "checkpoint", "", "write a checkpoint to `file` every --checkpoint-every iterations (atomically)")
 	fs.IntVar(&tf.ckptEvery, "checkpoint-every", d.CheckpointEvery, "iterations between checkpoints")
@@ -200,6 +201,10 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 	finish()
 	if err != nil {
 		return nil, err
+	}
+	if w := res.Warm; w != nil && !tf.quiet {
+		fmt.Fprintf(e.stderr, "warm start: %d SGD epochs (eta0 %g after %d calibration trials), average loss %.6g, %.1fs before the solve%s\n",
+			w.Epochs, w.Eta0, w.Trials, w.Loss, w.Seconds, map[bool]string{true: " (not finite: discarded)"}[w.Discarded])
 	}
 	if early != nil {
 		// Keep the best validated weights unless the final model is better.
@@ -349,6 +354,7 @@ func (tf *trainFlags) validate(pos []string) error {
 		flagcheck.NonNegative("rel-epsilon", tf.op.RelEpsilon),
 		flagcheck.NonNegative("delta", tf.op.Delta),
 		flagcheck.AtLeast("max-iter", tf.op.MaxIter, 1),
+		flagcheck.AtLeast("warm-epochs", tf.op.WarmEpochs, 0),
 		flagcheck.Threads(tf.op.Threads),
 		flagcheck.AtLeast("min-freq", tf.minFreq, 0),
 		flagcheck.Range("memory", tf.op.Memory, 1, maxLBFGSMemory),
