@@ -106,6 +106,9 @@ type sgd struct {
 	frozen sparse.Bitset // features kept at zero (nil: none)
 	deadU  []bool        // unary attributes all of whose features are frozen
 	deadP  []bool        // pair attributes all of whose features are frozen
+	partU  []bool        // unary attributes some (not all) of whose features are frozen
+	partP  []bool        // pair attributes some (not all) of whose features are frozen
+	partT  bool          // some transitions are frozen
 
 	v, q []float64 // w = a v; q: L1 penalty applied to each v_j so far (units of v)
 	a, u float64   // the scale and the total L1 penalty so far (units of v)
@@ -138,28 +141,31 @@ func newSGD(m *chain.Model, c *sparse.Corpus, pen penalty, frozen sparse.Bitset)
 	for a := range s.slotP {
 		s.slotP[a] = -1
 	}
-	s.deadU = deadBlocks(frozen, 0, m.NumUnary, L)
-	s.deadP = deadBlocks(frozen, m.PairOffset(), m.NumPair, L*L)
+	s.deadU, s.partU = frozenBlocks(frozen, 0, m.NumUnary, L)
+	s.deadP, s.partP = frozenBlocks(frozen, m.PairOffset(), m.NumPair, L*L)
+	_, partT := frozenBlocks(frozen, m.TransOffset(), 1, L*L)
+	s.partT = partT[0]
 	return s
 }
 
-// deadBlocks returns, for count consecutive blocks of size features from
-// off, whether every feature of the block is frozen (nil: none is).
-func deadBlocks(frozen sparse.Bitset, off, count, size int) []bool {
-	dead := make([]bool, count)
+// frozenBlocks returns, for count consecutive blocks of size features
+// from off, whether every feature of the block is frozen (dead) and
+// whether some but not all are (partial).
+func frozenBlocks(frozen sparse.Bitset, off, count, size int) (dead, partial []bool) {
+	dead, partial = make([]bool, count), make([]bool, count)
 	if frozen == nil {
-		return dead
+		return dead, partial
 	}
 	for b := range dead {
-		dead[b] = true
+		n := 0
 		for j := off + b*size; j < off+(b+1)*size; j++ {
-			if !frozen.Has(j) {
-				dead[b] = false
-				break
+			if frozen.Has(j) {
+				n++
 			}
 		}
+		dead[b], partial[b] = n == size, n > 0 && n < size
 	}
-	return dead
+	return dead, partial
 }
 
 // reset returns the state to w = 0 (O(d)).
@@ -250,23 +256,26 @@ func (s *sgd) catchUp() {
 
 // clipBlock applies the penalty to the features [off, off+size).
 func (s *sgd) clipBlock(off, size int) {
-	for j := off; j < off+size; j++ {
-		s.clip(j)
-	}
+	clipRange(s.v[off:off+size], s.q[off:off+size], s.u)
 }
 
-// clip is Tsuruoka et al.'s ApplyPenalty on v_j with the total penalty u.
-func (s *sgd) clip(j int) {
-	z := s.v[j]
-	switch {
-	case z > 0:
-		s.v[j] = max(0, z-(s.u+s.q[j]))
-	case z < 0:
-		s.v[j] = min(0, z+(s.u-s.q[j]))
-	default:
-		return
+// clipRange is Tsuruoka et al.'s ApplyPenalty with the total penalty u on
+// the weights v (in the units of v) and their penalty records q:
+//
+//	v_j > 0: v_j <- max(0, v_j - (u + q_j));  v_j < 0: v_j <- min(0, v_j + (u - q_j));
+//	q_j <- q_j + (new v_j - old v_j)
+//
+// written without branches (the sign of v_j is unpredictable): with
+// s = sign(v_j), v_j <- s max(0, |v_j| - (u + s q_j)). For v_j = 0 it
+// leaves v_j at (signed) zero and q_j unchanged, as |q_j| <= u.
+func clipRange(v, q []float64, u float64) {
+	q = q[:len(v)]
+	for k, z := range v {
+		sg := math.Copysign(1, z)
+		nz := sg * max(0, math.Abs(z)-(u+sg*q[k]))
+		v[k] = nz
+		q[k] += nz - z
 	}
-	s.q[j] += s.v[j] - z
 }
 
 // score returns the lattice of sequence i at w = a v (it aliases the
@@ -386,34 +395,43 @@ func (s *sgd) descend(step float64) {
 	m := s.m
 	L := m.NumLabels()
 	for k, a := range s.attrs {
-		s.descendBlock(int(a)*L, s.gU[k*L:k*L+L], step)
+		s.descendBlock(int(a)*L, s.gU[k*L:k*L+L], step, s.partU[a])
 	}
 	if m.Transitions {
-		s.descendBlock(m.TransOffset(), s.gT, step)
+		s.descendBlock(m.TransOffset(), s.gT, step, s.partT)
 	}
 	for k, a := range s.pairs {
-		s.descendBlock(m.PairOffset()+int(a)*L*L, s.gP[k*L*L:(k+1)*L*L], step)
+		s.descendBlock(m.PairOffset()+int(a)*L*L, s.gP[k*L*L:(k+1)*L*L], step, s.partP[a])
 	}
 }
 
-// descendBlock is descend on the features off, off+1, ... with gradient g.
-func (s *sgd) descendBlock(off int, g []float64, step float64) {
-	for k, gk := range g {
-		j := off + k
-		if s.frozen != nil && s.frozen.Has(j) {
-			continue
-		}
-		s.v[j] -= step * gk
-		s.clip(j)
+// descendBlock is descend on the features off, off+1, ... with gradient
+// g; partial says some of them are frozen (they are skipped).
+func (s *sgd) descendBlock(off int, g []float64, step float64, partial bool) {
+	if !partial {
+		descendRange(s.v[off:off+len(g)], s.q[off:off+len(g)], g, step, s.u)
+		return
 	}
+	for k := range g {
+		if j := off + k; !s.frozen.Has(j) {
+			descendRange(s.v[j:j+1], s.q[j:j+1], g[k:k+1], step, s.u)
+		}
+	}
+}
+
+// descendRange sets v -= step g and applies the penalty (clipRange).
+func descendRange(v, q, g []float64, step, u float64) {
+	q, g = q[:len(v)], g[:len(v)]
+	for k := range v {
+		v[k] -= step * g[k]
+	}
+	clipRange(v, q, u)
 }
 
 // weights brings every feature up to date and returns w = a v (in v's
 // storage; the state is consumed).
 func (s *sgd) weights() []float64 {
-	for j := range s.v {
-		s.clip(j)
-	}
+	clipRange(s.v, s.q, s.u)
 	floats.Scale(s.a, s.v)
 	w := s.v
 	s.v, s.q = nil, nil
@@ -423,9 +441,9 @@ func (s *sgd) weights() []float64 {
 // penaltyValue returns l2/2 ||w||^2 + l1 ||w||_1 at the current point
 // (bringing every feature up to date).
 func (s *sgd) penaltyValue() float64 {
+	clipRange(s.v, s.q, s.u)
 	sq, abs := 0.0, 0.0
 	for j := range s.v {
-		s.clip(j)
 		w := s.a * s.v[j]
 		sq += w * w
 		abs += math.Abs(w)
