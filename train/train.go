@@ -131,6 +131,14 @@ type Options struct {
 	// start). It is not modified.
 	Init []float64
 
+	// WarmEpochs > 0 starts the solve from WarmEpochs epochs of stochastic
+	// gradient descent with the cumulative L1 penalty from zero (train/sgd.go)
+	// instead of from zero, when neither Init nor Resume is given; 0 is off.
+	// It is deterministic (a fixed seed) and single-threaded, and holds two
+	// more full-size vectors (16 B x features) while it runs. Path does not
+	// use it (its betas start from the previous solution).
+	WarmEpochs int
+
 	// Progress, when not nil, is called with every line of the log: the
 	// start, every OWL-QN iteration of either policy, with its exact
 	// objective (the working set's w is zero outside the set), and the
@@ -220,6 +228,9 @@ type Result struct {
 	SecondsScreening     float64
 	Converged            bool // the gap reached Epsilon (or the Delta rule fired)
 	StopReason           StopReason
+	// Warm describes the stochastic warm start (nil when none ran); Seconds
+	// includes it, the Iterations' seconds (since the solve started) do not.
+	Warm *WarmStart `json:",omitempty"`
 	// Score is the PathOptions.Score of the solution (nil when not scored).
 	Score *float64 `json:",omitempty"`
 	// ScreenedSet holds the full indices of the features removed by
@@ -331,8 +342,8 @@ func (o *Options) validate() error {
 	if o.SumForm && o.C2 == 0 {
 		return errors.New("train: c2 must be > 0 (the duality gap and the screening rules need an L2 term)")
 	}
-	if o.MaxIter < 0 || o.Memory < 0 || o.Period < 0 || o.Threads < 0 {
-		return errors.New("train: max-iter, memory, period and threads must be >= 0")
+	if o.MaxIter < 0 || o.Memory < 0 || o.Period < 0 || o.Threads < 0 || o.WarmEpochs < 0 {
+		return errors.New("train: max-iter, memory, period, threads and warm epochs must be >= 0")
 	}
 	switch o.Solver {
 	case "", SolverFull, SolverWorkingSet:
@@ -382,10 +393,17 @@ func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	res, w, err := tr.solve(ctx, lam1, lam2, op.Init, op.Resume)
+	init, warm := op.Init, (*WarmStart)(nil)
+	if op.WarmEpochs > 0 && init == nil && op.Resume == nil {
+		if init, warm, err = tr.warmStart(ctx, lam1, lam2, nil); err != nil {
+			return nil, err
+		}
+	}
+	res, w, err := tr.solve(ctx, lam1, lam2, init, op.Resume)
 	if err != nil {
 		return nil, err
 	}
+	res.Warm = warm
 	copy(m.W, w)
 	res.NonZero = m.NonZero()
 	res.Seconds = time.Since(t0).Seconds()

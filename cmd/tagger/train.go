@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -81,6 +82,7 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.cpuprof, "cpuprofile", "", "write a CPU profile of training to `file`")
 	fs.StringVar(&tf.memLimit, "memory-limit", "auto", "refuse up front a problem whose estimated memory exceeds `size` (e.g. 800M, 4G; 0: no limit; auto: half of the machine's RAM), and keep the Go heap under it")
 	fs.StringVar(&tf.memprof, "memprofile", "", "write a heap profile (live objects at the end of training, before the model is freed) to `file`")
+	fs.IntVar(&tf.op.WarmEpochs, "warm-epochs", d.WarmEpochs, "start the solve from `N` epochs of SGD with the cumulative L1 penalty (0: from zero; ignored with --init, --resume, --select and --select-folds)")
 	fs.IntVar(&tf.op.Memory, "memory", d.Memory, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
 	fs.StringVar(&tf.ckpt, "checkpoint", "", "write a checkpoint to `file` every --checkpoint-every iterations (atomically)")
 	fs.IntVar(&tf.ckptEvery, "checkpoint-every", d.CheckpointEvery, "iterations between checkpoints")
@@ -201,6 +203,9 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 	if err != nil {
 		return nil, err
 	}
+	if res.Warm != nil && !tf.quiet {
+		printWarmStart(e.stderr, res.Warm)
+	}
 	if early != nil {
 		// Keep the best validated weights unless the final model is better.
 		kept, f1, err := early.KeepBest(m.W)
@@ -215,6 +220,16 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 		progress.Summary(e.stderr, res)
 	}
 	return res, nil
+}
+
+// printWarmStart writes the log line of the stochastic warm start.
+func printWarmStart(w io.Writer, ws *train.WarmStart) {
+	note := ""
+	if ws.Discarded {
+		note = " (not finite: discarded, the solve starts from zero)"
+	}
+	fmt.Fprintf(w, "warm start: %d SGD epochs (eta0 %g after %d calibration trials), average loss %.6g, %.1fs before the solve%s\n",
+		ws.Epochs, ws.Eta0, ws.Trials, ws.Loss, ws.Seconds, note)
 }
 
 // save writes the model, then the report; a report that cannot be written
@@ -349,6 +364,7 @@ func (tf *trainFlags) validate(pos []string) error {
 		flagcheck.NonNegative("rel-epsilon", tf.op.RelEpsilon),
 		flagcheck.NonNegative("delta", tf.op.Delta),
 		flagcheck.AtLeast("max-iter", tf.op.MaxIter, 1),
+		flagcheck.AtLeast("warm-epochs", tf.op.WarmEpochs, 0),
 		flagcheck.Threads(tf.op.Threads),
 		flagcheck.AtLeast("min-freq", tf.minFreq, 0),
 		flagcheck.Range("memory", tf.op.Memory, 1, maxLBFGSMemory),

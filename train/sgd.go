@@ -1,0 +1,611 @@
+package train
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/screen"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// The stochastic warm start (Options.WarmEpochs): a few epochs of SGD with
+// the cumulative L1 penalty of Tsuruoka, Tsujii and Ananiadou
+// ["Stochastic gradient descent training for L1-regularized log-linear
+// models with cumulative penalty", ACL 2009] from w = 0, whose result is
+// the starting point of the solver loop.
+//
+// Step k (k = 0, 1, ...) visits one sequence i, in a fixed pseudo-random
+// order (a new permutation every epoch, from a fixed seed), with the step
+// size eta_k = eta0 / (1 + k/n). The average-form objective is
+// P(w) = (1/n) sum_i NLL_i(w) + l2/2 ||w||^2 + l1 ||w||_1, so
+// NLL_i(w) + l2/2 ||w||^2 + l1 ||w||_1 is an unbiased estimate of P(w)
+// (times 1, not n: in the sum form n P, one sequence's share of the
+// penalties C2 ||w||^2 + C1 ||w||_1 is 1/n of them). Step k is, on every
+// feature j,
+//
+//	w_j <- (1 - eta_k l2) w_j - eta_k g_j          g = grad NLL_i(w), zero off sequence i
+//	U   <- (1 - eta_k l2) U + eta_k l1             total L1 penalty so far
+//	q_j <- (1 - eta_k l2) q_j                      L1 penalty applied to w_j so far
+//	ApplyPenalty(j): z = w_j;
+//	  w_j > 0: w_j <- max(0, w_j - (U + q_j));  w_j < 0: w_j <- min(0, w_j + (U - q_j));
+//	  q_j <- q_j + w_j - z
+//
+// (Tsuruoka et al.'s Figure 2, with the L2 term's shrinking of w also
+// applied to the penalty records, whose units are those of w). Over an
+// epoch the penalty applied in total is about l1 sum_k eta_k, that is n l1
+// = C1 per unit step: the sum-form penalty once per epoch.
+//
+// Lazily, no step costs O(d): w = a v with a global scale a (the L2 term
+// multiplies a by 1 - eta_k l2), U and q are kept in the units of v (u =
+// U/a, so u grows by eta_k l1 / a), and a feature off sequence i is
+// brought up to date only when a later sequence uses it: ApplyPenalty with
+// the penalty accumulated since its last visit, which equals the same
+// clip applied at every step in between (a weight off the sequence moves
+// only by the penalty). Step k therefore (1) brings the features of
+// sequence i up to date, (2) scores the sequence and runs forward-backward
+// at w = a v, (3) shrinks a and grows u, (4) on each feature of i sets
+// v_j -= eta_k g_j / a and applies the penalty. It costs O(features of
+// the sequence x L) plus the forward-backward; only when a falls below
+// sgdMinScale does an O(d) rescale fold a into v and q.
+//
+// eta0 is calibrated as CRFsuite's l2sgd does (train_l2sgd.c,
+// l2sgd_calibration): one epoch from zero over a sample of the sequences
+// per candidate, the candidates going up by a factor of 2 from
+// sgdEtaStart while the sample objective improves, then down; the best
+// one wins.
+//
+// Features outside the model's feature set (Options.ObservedPairs) and
+// those the static range rule removes (zero at the optimum whatever the
+// point) stay at zero, and attributes all of whose features do are not
+// scored.
+//
+// Memory: v and q are two full-size vectors (16 B x features); v becomes
+// the starting point handed to the solver loop (which keeps only its
+// gather over the first working set) and q is dropped before it starts.
+// The rest is O(attributes) (one int32 slot per unary and pair attribute)
+// and O(longest sequence x L^2).
+
+// Calibration and numerical constants of the warm start.
+const (
+	sgdSeed        = 0x5eed5eed // the permutations' seed
+	sgdSample      = 1000       // sequences of the calibration sample (CRFsuite: 1000)
+	sgdEtaStart    = 0.1        // first calibration candidate (CRFsuite: 0.1)
+	sgdEtaRate     = 2          // factor between candidates (CRFsuite: 2)
+	sgdMaxTrials   = 8          // calibration epochs at most
+	sgdMaxL2Shrink = 0.5        // eta_k l2 is capped here: a never more than halves per step
+)
+
+// sgdMinScale is the scale a below which v and q are rescaled (a variable
+// so that tests can force rescales).
+var sgdMinScale = 1e-9
+
+// WarmStart describes the stochastic warm start of a run
+// (Options.WarmEpochs).
+type WarmStart struct {
+	Epochs  int     `json:"epochs"`  // epochs run (fewer than asked when interrupted)
+	Eta0    float64 `json:"eta0"`    // calibrated initial step size
+	Trials  int     `json:"trials"`  // calibration epochs over the sample
+	Loss    float64 `json:"loss"`    // average NLL over the steps of the last epoch, at the points visited
+	Seconds float64 `json:"seconds"` // wall time, calibration included
+	// Discarded says the result was not finite (the solver loop started
+	// from zero instead).
+	Discarded bool `json:"discarded,omitempty"`
+}
+
+// sgd is the state of the warm start; see the comment above.
+type sgd struct {
+	m      *chain.Model
+	c      *sparse.Corpus
+	pen    penalty
+	frozen sparse.Bitset // features kept at zero (nil: none)
+	deadU  []bool        // unary attributes all of whose features are frozen
+	deadP  []bool        // pair attributes all of whose features are frozen
+	partU  []bool        // unary attributes some (not all) of whose features are frozen
+	partP  []bool        // pair attributes some (not all) of whose features are frozen
+	partT  bool          // some transitions are frozen
+
+	v, q []float64 // w = a v; q: L1 penalty applied to each v_j so far (units of v)
+	a, u float64   // the scale and the total L1 penalty so far (units of v)
+
+	// Scratch of one step. slotU[a] (slotP) is the position of attribute
+	// a in attrs (pairs) while the current sequence is processed, -1
+	// otherwise; gU, gP and gT are the gradient of its NLL on the state
+	// features of attrs, the pair features of pairs and the transitions.
+	slotU, slotP []int32
+	attrs, pairs []int32
+	gU, gP, gT   []float64
+	trans, edge  []float64
+	scr          chain.Scratch
+	ws           *inference.Workspace
+}
+
+// newSGD returns the warm start's state at w = 0 for the layout of m on c
+// with penalty pen; frozen (nil: none) are features kept at zero.
+func newSGD(m *chain.Model, c *sparse.Corpus, pen penalty, frozen sparse.Bitset) *sgd {
+	L := m.NumLabels()
+	d := len(m.W)
+	s := &sgd{m: m, c: c, pen: pen, frozen: frozen, a: 1,
+		v: make([]float64, d), q: make([]float64, d),
+		slotU: make([]int32, m.NumUnary), slotP: make([]int32, m.NumPair),
+		gT: make([]float64, L*L), trans: make([]float64, L*L), edge: make([]float64, L*L),
+		ws: inference.NewWorkspace(c.MaxLen(), L)}
+	for a := range s.slotU {
+		s.slotU[a] = -1
+	}
+	for a := range s.slotP {
+		s.slotP[a] = -1
+	}
+	s.deadU, s.partU = frozenBlocks(frozen, 0, m.NumUnary, L)
+	s.deadP, s.partP = frozenBlocks(frozen, m.PairOffset(), m.NumPair, L*L)
+	_, partT := frozenBlocks(frozen, m.TransOffset(), 1, L*L)
+	s.partT = partT[0]
+	return s
+}
+
+// frozenBlocks returns, for count consecutive blocks of size features
+// from off, whether every feature of the block is frozen (dead) and
+// whether some but not all are (partial).
+func frozenBlocks(frozen sparse.Bitset, off, count, size int) (dead, partial []bool) {
+	dead, partial = make([]bool, count), make([]bool, count)
+	if frozen == nil {
+		return dead, partial
+	}
+	for b := range dead {
+		n := 0
+		for j := off + b*size; j < off+(b+1)*size; j++ {
+			if frozen.Has(j) {
+				n++
+			}
+		}
+		dead[b], partial[b] = n == size, n > 0 && n < size
+	}
+	return dead, partial
+}
+
+// reset returns the state to w = 0 (O(d)).
+func (s *sgd) reset() {
+	clear(s.v)
+	clear(s.q)
+	s.a, s.u = 1, 0
+}
+
+// step runs step k on sequence i with step size eta and returns NLL_i at
+// the point before the step.
+func (s *sgd) step(i int, eta float64) float64 {
+	s.collect(i)
+	s.catchUp()
+	lat := s.score(i)
+	logZ := inference.ForwardBackward(s.ws, lat)
+	start, T := s.c.Span(i)
+	nll := logZ - goldScore(lat, s.c.Labels[start:start+T])
+	s.gradient(i, lat)
+	s.shrink(eta)
+	s.descend(eta / s.a)
+	s.release()
+	return nll
+}
+
+// collect lists the live unary and pair attributes of sequence i, each
+// once, in attrs and pairs, and sets their slots; it zeroes their
+// gradient buffers.
+func (s *sgd) collect(i int) {
+	c := s.c
+	start, T := c.Span(i)
+	s.attrs = s.attrs[:0]
+	s.pairs = s.pairs[:0]
+	for p := start; p < start+T; p++ {
+		cols, _ := c.Unary.Row(p)
+		s.attrs = addAttrs(s.attrs, s.slotU, s.deadU, cols)
+		if c.Pair.Rows() > 0 && p > start {
+			pc, _ := c.Pair.Row(p)
+			s.pairs = addAttrs(s.pairs, s.slotP, s.deadP, pc)
+		}
+	}
+	L := s.m.NumLabels()
+	s.gU = resizeFloats(s.gU, len(s.attrs)*L)
+	clear(s.gU)
+	s.gP = resizeFloats(s.gP, len(s.pairs)*L*L)
+	clear(s.gP)
+	clear(s.gT)
+}
+
+// addAttrs appends to list the attributes of cols that are not dead and
+// not yet in it, recording their positions in slot.
+func addAttrs(list, slot []int32, dead []bool, cols []int32) []int32 {
+	for _, a := range cols {
+		if slot[a] < 0 && !dead[a] {
+			slot[a] = int32(len(list))
+			list = append(list, a)
+		}
+	}
+	return list
+}
+
+// release clears the slots of the current sequence.
+func (s *sgd) release() {
+	for _, a := range s.attrs {
+		s.slotU[a] = -1
+	}
+	for _, a := range s.pairs {
+		s.slotP[a] = -1
+	}
+}
+
+// catchUp brings the features of the current sequence up to date: the
+// penalty accumulated since their last visit (those that are frozen hold
+// zero, which the penalty leaves alone).
+func (s *sgd) catchUp() {
+	m := s.m
+	L := m.NumLabels()
+	for _, a := range s.attrs {
+		s.clipBlock(int(a)*L, L)
+	}
+	if m.Transitions {
+		s.clipBlock(m.TransOffset(), L*L)
+	}
+	for _, a := range s.pairs {
+		s.clipBlock(m.PairOffset()+int(a)*L*L, L*L)
+	}
+}
+
+// clipBlock applies the penalty to the features [off, off+size).
+func (s *sgd) clipBlock(off, size int) {
+	clipRange(s.v[off:off+size], s.q[off:off+size], s.u)
+}
+
+// clipRange is Tsuruoka et al.'s ApplyPenalty with the total penalty u on
+// the weights v (in the units of v) and their penalty records q:
+//
+//	v_j > 0: v_j <- max(0, v_j - (u + q_j));  v_j < 0: v_j <- min(0, v_j + (u - q_j));
+//	q_j <- q_j + (new v_j - old v_j)
+//
+// written without branches (the sign of v_j is unpredictable): with
+// s = sign(v_j), v_j <- s max(0, |v_j| - (u + s q_j)). For v_j = 0 it
+// leaves v_j at (signed) zero and q_j unchanged, as |q_j| <= u.
+func clipRange(v, q []float64, u float64) {
+	q = q[:len(v)]
+	for k, z := range v {
+		sg := math.Copysign(1, z)
+		nz := sg * max(0, math.Abs(z)-(u+sg*q[k]))
+		v[k] = nz
+		q[k] += nz - z
+	}
+}
+
+// score returns the lattice of sequence i at w = a v (it aliases the
+// scratch).
+func (s *sgd) score(i int) *inference.Lattice {
+	m, c := s.m, s.c
+	L := m.NumLabels()
+	start, T := c.Span(i)
+	unary := s.scr.ZeroUnary(T * L)
+	for t := 0; t < T; t++ {
+		row := unary[t*L : t*L+L]
+		cols, vals := c.Unary.Row(start + t)
+		for k, a := range cols {
+			switch {
+			case s.slotU[a] < 0: // dead: every weight is zero
+			case vals == nil:
+				floats.Add(row, s.v[int(a)*L:int(a)*L+L])
+			default:
+				floats.AddScaled(row, vals[k], s.v[int(a)*L:int(a)*L+L])
+			}
+		}
+	}
+	floats.Scale(s.a, unary)
+	lat := m.FinishLattice(&s.scr, s.v, c, i, unary)
+	if lat.Trans != nil {
+		floats.ScaleTo(s.trans, s.a, lat.Trans)
+		lat.Trans = s.trans
+	}
+	if lat.TransAt != nil {
+		floats.Scale(s.a, lat.TransAt)
+	}
+	return lat
+}
+
+// gradient writes grad NLL_i = expected - observed counts of sequence i
+// into gU, gT and gP, after forward-backward on its lattice.
+func (s *sgd) gradient(i int, lat *inference.Lattice) {
+	c := s.c
+	L := s.m.NumLabels()
+	start, T := c.Span(i)
+	node := s.ws.Node()
+	for t := 0; t < T; t++ {
+		mu := node[t*L : t*L+L]
+		y := int(c.Labels[start+t])
+		cols, vals := c.Unary.Row(start + t)
+		for k, a := range cols {
+			if q := s.slotU[a]; q >= 0 {
+				v := 1.0
+				if vals != nil {
+					v = vals[k]
+				}
+				g := s.gU[int(q)*L : int(q)*L+L]
+				floats.AddScaled(g, v, mu)
+				g[y] -= v
+			}
+		}
+	}
+	if T > 1 && s.m.Transitions {
+		floats.Add(s.gT, s.ws.EdgeSum())
+		for p := start + 1; p < start+T; p++ {
+			s.gT[int(c.Labels[p-1])*L+int(c.Labels[p])]--
+		}
+	}
+	if len(s.pairs) > 0 {
+		s.pairGradient(lat, start, T)
+	}
+}
+
+// pairGradient adds the gradient of the pair features of the current
+// sequence (positions start..start+T-1) into gP.
+func (s *sgd) pairGradient(lat *inference.Lattice, start, T int) {
+	c := s.c
+	L := s.m.NumLabels()
+	LL := L * L
+	for t := 1; t < T; t++ {
+		pc, pv := c.Pair.Row(start + t)
+		if len(pc) == 0 {
+			continue
+		}
+		e := s.ws.EdgeAt(s.edge, lat, t)
+		obs := int(c.Labels[start+t-1])*L + int(c.Labels[start+t])
+		for k, a := range pc {
+			if q := s.slotP[a]; q >= 0 {
+				v := 1.0
+				if pv != nil {
+					v = pv[k]
+				}
+				g := s.gP[int(q)*LL : int(q)*LL+LL]
+				floats.AddScaled(g, v, e)
+				g[obs] -= v
+			}
+		}
+	}
+}
+
+// shrink applies the L2 term of a step of size eta to the scale and adds
+// the step's L1 penalty to u; it first folds a tiny scale into v and q.
+func (s *sgd) shrink(eta float64) {
+	if s.a < sgdMinScale {
+		s.rescale()
+	}
+	s.a *= 1 - min(eta*s.pen.l2, sgdMaxL2Shrink)
+	s.u += eta * s.pen.l1 / s.a
+}
+
+// rescale folds the scale into v, q and u (O(d)).
+func (s *sgd) rescale() {
+	floats.Scale(s.a, s.v)
+	floats.Scale(s.a, s.q)
+	s.u *= s.a
+	s.a = 1
+}
+
+// descend moves the features of the current sequence by -step times their
+// gradient (step = eta/a: the units of v) and applies the penalty.
+func (s *sgd) descend(step float64) {
+	m := s.m
+	L := m.NumLabels()
+	for k, a := range s.attrs {
+		s.descendBlock(int(a)*L, s.gU[k*L:k*L+L], step, s.partU[a])
+	}
+	if m.Transitions {
+		s.descendBlock(m.TransOffset(), s.gT, step, s.partT)
+	}
+	for k, a := range s.pairs {
+		s.descendBlock(m.PairOffset()+int(a)*L*L, s.gP[k*L*L:(k+1)*L*L], step, s.partP[a])
+	}
+}
+
+// descendBlock is descend on the features off, off+1, ... with gradient
+// g; partial says some of them are frozen (they are skipped).
+func (s *sgd) descendBlock(off int, g []float64, step float64, partial bool) {
+	if !partial {
+		descendRange(s.v[off:off+len(g)], s.q[off:off+len(g)], g, step, s.u)
+		return
+	}
+	for k := range g {
+		if j := off + k; !s.frozen.Has(j) {
+			descendRange(s.v[j:j+1], s.q[j:j+1], g[k:k+1], step, s.u)
+		}
+	}
+}
+
+// descendRange sets v -= step g and applies the penalty (clipRange).
+func descendRange(v, q, g []float64, step, u float64) {
+	q, g = q[:len(v)], g[:len(v)]
+	for k := range v {
+		v[k] -= step * g[k]
+	}
+	clipRange(v, q, u)
+}
+
+// weights brings every feature up to date and returns w = a v (in v's
+// storage; the state is consumed).
+func (s *sgd) weights() []float64 {
+	clipRange(s.v, s.q, s.u)
+	floats.Scale(s.a, s.v)
+	w := s.v
+	s.v, s.q = nil, nil
+	return w
+}
+
+// penaltyValue returns l2/2 ||w||^2 + l1 ||w||_1 at the current point
+// (bringing every feature up to date).
+func (s *sgd) penaltyValue() float64 {
+	clipRange(s.v, s.q, s.u)
+	sq, abs := 0.0, 0.0
+	for j := range s.v {
+		w := s.a * s.v[j]
+		sq += w * w
+		abs += math.Abs(w)
+	}
+	return s.pen.l2/2*sq + s.pen.l1*abs
+}
+
+// epoch runs one step per sequence of order, with step sizes
+// eta0 / (1 + k/n) for k = *k, *k+1, ... (it advances *k), and returns
+// the average NLL over its steps. It stops early, with stopped = true,
+// when ctx is cancelled (err) or intr is closed.
+func (s *sgd) epoch(ctx context.Context, intr <-chan struct{}, order []int32, eta0, n float64, k *int) (loss float64, stopped bool, err error) {
+	for q, i := range order {
+		if q&63 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, true, err
+			}
+			if closed(intr) {
+				return 0, true, nil
+			}
+		}
+		loss += s.step(int(i), eta0/(1+float64(*k)/n))
+		*k++
+	}
+	return loss / float64(len(order)), false, nil
+}
+
+// closed reports whether ch is closed (nil: never).
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// trial runs one calibration epoch from zero over sample with initial
+// step size eta0 and returns the sample objective: the average NLL over
+// the steps plus the penalty at the end.
+func (s *sgd) trial(ctx context.Context, sample []int32, eta0 float64) (float64, error) {
+	s.reset()
+	k := 0
+	loss, _, err := s.epoch(ctx, nil, sample, eta0, float64(len(sample)), &k)
+	if err != nil {
+		return 0, err
+	}
+	f := loss + s.penaltyValue()
+	if math.IsNaN(f) {
+		f = math.Inf(1)
+	}
+	return f, nil
+}
+
+// calibrate returns the initial step size with the lowest sample objective
+// (see the comment at the top of the file) and the number of trials.
+func (s *sgd) calibrate(ctx context.Context, sample []int32) (float64, int, error) {
+	best, bestF := sgdEtaStart, math.Inf(1)
+	trials := 0
+	try := func(eta float64) (bool, error) {
+		trials++
+		f, err := s.trial(ctx, sample, eta)
+		if err != nil || !(f < bestF) {
+			return false, err
+		}
+		best, bestF = eta, f
+		return true, nil
+	}
+	eta := sgdEtaStart
+	if _, err := try(eta); err != nil {
+		return 0, trials, err
+	}
+	up := true
+	for trials < sgdMaxTrials {
+		if up {
+			eta *= sgdEtaRate
+		} else {
+			eta /= sgdEtaRate
+		}
+		better, err := try(eta)
+		if err != nil {
+			return 0, trials, err
+		}
+		switch {
+		case better:
+		case up && trials == 2: // no better than the start: go down
+			up, eta = false, sgdEtaStart
+		default:
+			return best, trials, nil
+		}
+	}
+	return best, trials, nil
+}
+
+// warmStart runs the stochastic warm start of Options.WarmEpochs at the
+// penalty (lam1, lam2) and returns its point (full size) and what it did.
+// onEpoch, when not nil, is called after every epoch with the number of
+// epochs so far (tests).
+func (tr *trainer) warmStart(ctx context.Context, lam1, lam2 float64, onEpoch func(int, *sgd)) ([]float64, *WarmStart, error) {
+	t0 := time.Now()
+	n := tr.c.Len()
+	s := newSGD(tr.m, tr.c, penalty{l1: lam1, l2: lam2}, tr.frozenFeatures(lam1))
+	rng := rand.New(rand.NewPCG(sgdSeed, uint64(n)))
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+	eta0, trials, err := s.calibrate(ctx, order[:min(n, sgdSample)])
+	if err != nil {
+		return nil, nil, err
+	}
+	s.reset()
+	ws := &WarmStart{Eta0: eta0, Trials: trials}
+	k := 0
+	for e := 0; e < tr.op.WarmEpochs; e++ {
+		if e > 0 {
+			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		loss, stopped, err := s.epoch(ctx, tr.op.Interrupt, order, eta0, float64(n), &k)
+		if err != nil {
+			return nil, nil, err
+		}
+		if stopped {
+			break
+		}
+		ws.Epochs, ws.Loss = e+1, loss
+		if onEpoch != nil {
+			onEpoch(e+1, s)
+		}
+	}
+	w := s.weights()
+	ws.Seconds = time.Since(t0).Seconds()
+	if checkFinite(w) != nil {
+		ws.Discarded = true
+		return nil, ws, nil
+	}
+	return w, ws, nil
+}
+
+// frozenFeatures returns the features the warm start keeps at zero (nil:
+// none): those outside the model's feature set and those the static range
+// rule removes at L1 coefficient lam1 (the threshold of staticScreen).
+func (tr *trainer) frozenFeatures(lam1 float64) sparse.Bitset {
+	d := len(tr.m.W)
+	var drop []bool
+	if tr.static != nil && lam1 > 0 {
+		thr := math.Nextafter(float64(tr.c.Len())*lam1, 0)
+		if tr.op.SumForm {
+			thr = tr.op.C1
+		}
+		drop = make([]bool, d)
+		screen.RangeScreen(drop, tr.static, thr)
+	}
+	if drop == nil && tr.fs.size == d {
+		return nil
+	}
+	frozen := sparse.NewBitset(d)
+	for j := 0; j < d; j++ {
+		if !tr.fs.inSet.Has(j) || (drop != nil && drop[j]) {
+			frozen.Set(j)
+		}
+	}
+	return frozen
+}

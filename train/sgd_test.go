@@ -1,0 +1,391 @@
+package train
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// sgdProblem returns a model layout and a random corpus with pair
+// attributes (so that every block of the layout takes part).
+func sgdProblem(t testing.TB, seed uint64, n, numAttr, numPair, L int, real bool) (*chain.Model, *sparse.Corpus) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	c := randomCorpus(rng, n, 6, numAttr, numPair, L, real)
+	m, err := chain.NewModel(labelNames(L), numAttr, numPair, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, c
+}
+
+// plantedCorpus returns a corpus of n sequences whose labels follow their
+// attributes (the label of a position is its first attribute mod L, with
+// probability 0.8), so that the optimum is far from zero.
+func plantedCorpus(seed uint64, n, numAttr, L int) *sparse.Corpus {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	c := &sparse.Corpus{NumUnary: numAttr}
+	for i := 0; i < n; i++ {
+		T := 1 + rng.IntN(6)
+		unary := make([][]int32, T)
+		labels := make([]int32, T)
+		for t := range unary {
+			for a := 0; a < numAttr; a++ {
+				if rng.Float64() < 0.25 {
+					unary[t] = append(unary[t], int32(a))
+				}
+			}
+			labels[t] = int32(rng.IntN(L))
+			if len(unary[t]) > 0 && rng.Float64() < 0.8 {
+				labels[t] = unary[t][0] % int32(L)
+			}
+		}
+		c.AppendSequence(unary, nil, nil, nil, labels)
+	}
+	return c
+}
+
+// preparedTrainer returns a trainer ready to solve with op, and the
+// average-form penalty of op.
+func preparedTrainer(t testing.TB, m *chain.Model, c *sparse.Corpus, op Options) (*trainer, float64, float64) {
+	t.Helper()
+	tr := newTrainer(m, c, op.defaults())
+	if err := tr.prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	lam1, lam2, err := tr.lambdas(tr.op.Beta, tr.op.BetaRatio)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, lam1, lam2
+}
+
+// primalAt returns P(w) = L(w) + lam2/2 ||w||^2 + lam1 ||w||_1 over every
+// feature of the trainer's feature set (w full size).
+func primalAt(t testing.TB, tr *trainer, w []float64, lam1, lam2 float64) float64 {
+	t.Helper()
+	all := tr.fs.allSlice()
+	tr.setActive(all)
+	x := make([]float64, len(all))
+	sparse.Gather(x, w, all)
+	loss, err := tr.obj.loss(context.Background(), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loss + lam2/2*floats.Dot(w, w) + lam1*floats.Norm(w, 1)
+}
+
+// sgdPoint returns the current point of the warm start, w = a v, after
+// bringing every feature up to date (which does not change the run: the
+// penalty of several steps applied at once equals applying it step by
+// step).
+func sgdPoint(s *sgd) []float64 {
+	clipRange(s.v, s.q, s.u)
+	w := make([]float64, len(s.v))
+	floats.ScaleTo(w, s.a, s.v)
+	return w
+}
+
+// TestWarmStartLowersObjective: from P(0), every epoch of the warm start
+// lowers the exact average-form objective on average, and the last epoch
+// ends below the first.
+func TestWarmStartLowersObjective(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		op   Options
+		real bool
+	}{
+		{"paper form", Options{BetaRatio: 0.05, WarmEpochs: 6}, false},
+		{"sum form, real values, static screening", Options{SumForm: true, C1: 0.5, C2: 1, WarmEpochs: 6}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, c := sgdProblem(t, 3, 150, 30, 2, 3, tc.real)
+			tr, lam1, lam2 := preparedTrainer(t, m, c, tc.op)
+			p := []float64{primalAt(t, tr, make([]float64, len(m.W)), lam1, lam2)}
+			var ws []([]float64)
+			_, info, err := tr.warmStart(context.Background(), lam1, lam2, func(e int, s *sgd) {
+				ws = append(ws, sgdPoint(s))
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Epochs != tc.op.WarmEpochs || len(ws) != tc.op.WarmEpochs {
+				t.Fatalf("ran %d epochs (%d callbacks), want %d", info.Epochs, len(ws), tc.op.WarmEpochs)
+			}
+			for _, w := range ws {
+				p = append(p, primalAt(t, tr, w, lam1, lam2))
+			}
+			E := len(p) - 1
+			t.Logf("P by epoch: %.6f (eta0 %g, %d trials)", p, info.Eta0, info.Trials)
+			if !(p[1] < p[0]) || !(p[E] < p[1]) {
+				t.Fatalf("P by epoch %v: want P(1) < P(0) and P(%d) < P(1)", p, E)
+			}
+			rises := 0
+			for e := 1; e <= E; e++ {
+				if p[e] > p[e-1] {
+					rises++
+				}
+			}
+			if rises > E/3 {
+				t.Fatalf("P rose in %d of %d epochs: %v", rises, E, p)
+			}
+		})
+	}
+}
+
+// TestWarmStartApproachesOptimum checks the scale of the penalty per
+// step: many epochs of the warm start end near the optimum of the
+// average-form objective (a penalty off by a factor of n, or applied per
+// sequence instead of per epoch, would end far from it), in objective and
+// in weights.
+func TestWarmStartApproachesOptimum(t *testing.T) {
+	c := plantedCorpus(5, 100, 12, 3)
+	m, err := chain.NewModel(labelNames(3), 12, 0, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := Options{BetaRatio: 0.05, Epsilon: 1e-10, WarmEpochs: 60}
+	opt, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
+	res, err := Train(context.Background(), opt, c, Options{BetaRatio: op.BetaRatio, Epsilon: op.Epsilon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, lam1, lam2 := preparedTrainer(t, m, c, op)
+	w, _, err := tr.warmStart(context.Background(), lam1, lam2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p0 := primalAt(t, tr, make([]float64, len(m.W)), lam1, lam2)
+	pw := primalAt(t, tr, w, lam1, lam2)
+	t.Logf("P(0) %.6f, P(sgd) %.6f, P* %.6f", p0, pw, res.Primal)
+	if excess := (pw - res.Primal) / (p0 - res.Primal); !(excess < 0.01) {
+		t.Errorf("P(sgd) - P* is %.3g of P(0) - P*, want < 0.01", excess)
+	}
+	d := make([]float64, len(w))
+	floats.SubTo(d, w, opt.W)
+	if r := floats.Norm(d, 2) / floats.Norm(opt.W, 2); !(r < 0.1) {
+		t.Errorf("||w_sgd - w*|| / ||w*|| = %.3g, want < 0.1", r)
+	}
+}
+
+// TestWarmStartDeterministic: the warm start and the model trained from it
+// are bit-identical from run to run and whatever the number of threads.
+func TestWarmStartDeterministic(t *testing.T) {
+	m, c := sgdProblem(t, 9, 120, 25, 2, 3, false)
+	train := func(threads int) ([]float64, *Result) {
+		mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
+		res, err := Train(context.Background(), mm, c, Options{SumForm: true, C1: 0.5, C2: 1, WarmEpochs: 3, Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mm.W, res
+	}
+	w1, r1 := train(1)
+	if r1.Warm == nil || r1.Warm.Epochs != 3 {
+		t.Fatalf("Result.Warm = %+v, want 3 epochs", r1.Warm)
+	}
+	for _, threads := range []int{1, 2} {
+		w, _ := train(threads)
+		for j := range w {
+			if math.Float64bits(w[j]) != math.Float64bits(w1[j]) {
+				t.Fatalf("threads %d: weight %d is %v, first run %v", threads, j, w[j], w1[j])
+			}
+		}
+	}
+	tr, lam1, lam2 := preparedTrainer(t, m, c, Options{WarmEpochs: 2})
+	a, _, _ := tr.warmStart(context.Background(), lam1, lam2, nil)
+	b, _, _ := tr.warmStart(context.Background(), lam1, lam2, nil)
+	for j := range a {
+		if math.Float64bits(a[j]) != math.Float64bits(b[j]) {
+			t.Fatalf("warm start weight %d: %v then %v", j, a[j], b[j])
+		}
+	}
+}
+
+// TestWarmStartReachesSameOptimum: training from the warm start stops at
+// the optimum of training from zero, within the certified gaps.
+func TestWarmStartReachesSameOptimum(t *testing.T) {
+	for _, solver := range []Solver{SolverWorkingSet, SolverFull} {
+		t.Run(string(solver), func(t *testing.T) {
+			m, c := sgdProblem(t, 11, 150, 30, 2, 3, false)
+			train := func(warm int) ([]float64, *Result) {
+				mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
+				res, err := Train(context.Background(), mm, c, Options{BetaRatio: 0.05, Epsilon: 1e-7, Solver: solver, WarmEpochs: warm})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.Converged {
+					t.Fatalf("warm %d: stopped by %s", warm, res.StopReason)
+				}
+				return mm.W, res
+			}
+			wc, rc := train(0)
+			ww, rw := train(4)
+			if rc.Warm != nil || rw.Warm == nil {
+				t.Fatalf("Result.Warm: cold %+v, warm %+v", rc.Warm, rw.Warm)
+			}
+			t.Logf("iterations: cold %d, warm %d", rc.NumIterations(), rw.NumIterations())
+			// ||w - w*|| <= sqrt(2 G / (alpha beta)) for each solution.
+			bound := math.Sqrt(2*rw.Gap/rw.Lambda2) + math.Sqrt(2*rc.Gap/rc.Lambda2)
+			d := make([]float64, len(wc))
+			floats.SubTo(d, ww, wc)
+			if dist := floats.Norm(d, 2); dist > bound {
+				t.Fatalf("warm and cold solutions differ by %g > %g", dist, bound)
+			}
+			if diff := math.Abs(rw.Primal - rc.Primal); diff > rw.Gap+rc.Gap {
+				t.Fatalf("objectives %v and %v differ by more than the gaps", rw.Primal, rc.Primal)
+			}
+		})
+	}
+}
+
+// TestWarmStartValidate: a negative number of epochs is refused.
+func TestWarmStartValidate(t *testing.T) {
+	if err := (Options{WarmEpochs: -1}).Validate(); err == nil {
+		t.Fatal("WarmEpochs -1 validated")
+	}
+}
+
+// eagerSGD is the reference of the warm start's steps: every step updates
+// every feature, O(d), in the units of w, following the formulas at the
+// top of sgd.go literally.
+type eagerSGD struct {
+	m      *chain.Model
+	c      *sparse.Corpus
+	pen    penalty
+	frozen sparse.Bitset
+	w, q   []float64
+	u      float64
+	scr    chain.Scratch
+	ws     *inference.Workspace
+}
+
+// step runs one step on sequence i with step size eta and returns NLL_i
+// before it.
+func (e *eagerSGD) step(i int, eta float64) float64 {
+	lat := e.m.Score(&e.scr, e.w, e.c, i)
+	logZ := inference.ForwardBackward(e.ws, lat)
+	start, T := e.c.Span(i)
+	nll := logZ - goldScore(lat, e.c.Labels[start:start+T])
+	g := e.gradient(i, lat)
+	shrink := 1 - eta*e.pen.l2
+	e.u = shrink*e.u + eta*e.pen.l1
+	for j := range e.w {
+		if e.frozen != nil && e.frozen.Has(j) {
+			continue
+		}
+		e.w[j] = shrink*e.w[j] - eta*g[j]
+		e.q[j] *= shrink
+		z := e.w[j]
+		if z > 0 {
+			e.w[j] = math.Max(0, z-(e.u+e.q[j]))
+		} else if z < 0 {
+			e.w[j] = math.Min(0, z+(e.u-e.q[j]))
+		}
+		e.q[j] += e.w[j] - z
+	}
+	return nll
+}
+
+// gradient returns grad NLL_i at w, full size, computed feature by
+// feature from the marginals.
+func (e *eagerSGD) gradient(i int, lat *inference.Lattice) []float64 {
+	m, c := e.m, e.c
+	L := m.NumLabels()
+	g := make([]float64, len(e.w))
+	start, T := c.Span(i)
+	node := e.ws.Node()
+	edge := make([]float64, L*L)
+	for t := 0; t < T; t++ {
+		y := int(c.Labels[start+t])
+		cols, vals := c.Unary.Row(start + t)
+		for k, a := range cols {
+			v := 1.0
+			if vals != nil {
+				v = vals[k]
+			}
+			for yy := 0; yy < L; yy++ {
+				g[m.StateIndex(int(a), yy)] += v * node[t*L+yy]
+			}
+			g[m.StateIndex(int(a), y)] -= v
+		}
+		if t == 0 {
+			continue
+		}
+		yp := int(c.Labels[start+t-1])
+		e.ws.EdgeAt(edge, lat, t)
+		for p := 0; p < L; p++ {
+			for q := 0; q < L; q++ {
+				g[m.TransIndex(p, q)] += edge[p*L+q]
+			}
+		}
+		g[m.TransIndex(yp, y)]--
+		pc, pv := c.Pair.Row(start + t)
+		for k, a := range pc {
+			v := 1.0
+			if pv != nil {
+				v = pv[k]
+			}
+			for p := 0; p < L; p++ {
+				for q := 0; q < L; q++ {
+					g[m.PairIndex(int(a), p, q)] += v * edge[p*L+q]
+				}
+			}
+			g[m.PairIndex(int(a), yp, y)] -= v
+		}
+	}
+	return g
+}
+
+// TestSGDLazyMatchesEager: the lazy bookkeeping (scale, cumulative
+// penalty in the units of v, penalties caught up on visit, rescales)
+// gives the weights and per-step losses of the eager O(d) steps, on a
+// tiny problem with real values, pair attributes and frozen features.
+func TestSGDLazyMatchesEager(t *testing.T) {
+	old := sgdMinScale
+	sgdMinScale = 0.97 // rescale every few steps
+	t.Cleanup(func() { sgdMinScale = old })
+	m, c := sgdProblem(t, 13, 10, 6, 2, 3, true)
+	pen := penalty{l1: 0.05, l2: 0.04}
+	frozen := sparse.NewBitset(len(m.W))
+	for _, j := range []int{0, 1, 2, 7, m.TransIndex(1, 2), m.PairIndex(1, 0, 0)} {
+		frozen.Set(j) // attribute 0 whole (dead), parts of others
+	}
+	lazy := newSGD(m, c, pen, frozen)
+	eager := &eagerSGD{m: m, c: c, pen: pen, frozen: frozen, w: make([]float64, len(m.W)), q: make([]float64, len(m.W)),
+		ws: inference.NewWorkspace(c.MaxLen(), m.NumLabels())}
+	rng := rand.New(rand.NewPCG(1, 2))
+	rescales := 0
+	for k := 0; k < 60; k++ {
+		i, eta := rng.IntN(c.Len()), 0.8/(1+float64(k)/float64(c.Len()))
+		if lazy.a*(1-eta*pen.l2) < sgdMinScale || lazy.a < sgdMinScale {
+			rescales++
+		}
+		got, want := lazy.step(i, eta), eager.step(i, eta)
+		approxScalar(t, "NLL", want, got, 1e-12, 1e-10)
+	}
+	if rescales == 0 {
+		t.Fatal("no rescale happened: the test does not cover it")
+	}
+	w := lazy.weights()
+	nz := 0
+	for j := range w {
+		if frozen.Has(j) && w[j] != 0 {
+			t.Fatalf("frozen feature %d has weight %v", j, w[j])
+		}
+		if eager.w[j] != 0 {
+			nz++
+		}
+	}
+	if nz == 0 || nz == len(w)-frozen.Count() {
+		t.Fatalf("%d non-zero weights of %d: the penalty's clipping is not exercised", nz, len(w))
+	}
+	approxEqual(t, "weights", eager.w, w, 1e-12, 1e-9)
+}
