@@ -56,6 +56,9 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 	}
 	add("per-shard pair expectations (64 x 8 B x pair features)", numShards*P*L*L*8)
 	add("feature set and screened set (2 bits x features)", d/4)
+	if op.WarmEpochs > 0 && op.Init == nil && op.Resume == nil {
+		add("stochastic warm start (weights and penalty records, 2 x 8 B x features, before the solve)", 16*d)
+	}
 	if op.Screen != ScreenNone {
 		add("screening bounds at preparation (Rnorm and static range bounds, 2 x 8 B x features)", 16*d)
 	}

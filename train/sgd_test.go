@@ -226,7 +226,7 @@ func TestWarmStartReachesSameOptimum(t *testing.T) {
 				}
 				return mm.W, res
 			}
-			wc, rc := train(0)
+			wc, rc := train(-1)
 			ww, rw := train(4)
 			if rc.Warm != nil || rw.Warm == nil {
 				t.Fatalf("Result.Warm: cold %+v, warm %+v", rc.Warm, rw.Warm)
@@ -246,10 +246,28 @@ func TestWarmStartReachesSameOptimum(t *testing.T) {
 	}
 }
 
-// TestWarmStartValidate: a negative number of epochs is refused.
-func TestWarmStartValidate(t *testing.T) {
-	if err := (Options{WarmEpochs: -1}).Validate(); err == nil {
-		t.Fatal("WarmEpochs -1 validated")
+// TestWarmStartDefault: the zero Options run DefaultWarmEpochs epochs and
+// a negative count none; both validate.
+func TestWarmStartDefault(t *testing.T) {
+	if got := DefaultOptions().WarmEpochs; got != DefaultWarmEpochs {
+		t.Fatalf("DefaultOptions().WarmEpochs = %d, want %d", got, DefaultWarmEpochs)
+	}
+	m, c := sgdProblem(t, 13, 40, 10, 0, 3, false)
+	for _, warm := range []int{0, -1} {
+		if err := (Options{WarmEpochs: warm}).Validate(); err != nil {
+			t.Fatalf("WarmEpochs %d: %v", warm, err)
+		}
+		mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
+		res, err := Train(context.Background(), mm, c, Options{WarmEpochs: warm, MaxIter: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ran := res.Warm != nil; ran != (warm == 0) {
+			t.Fatalf("WarmEpochs %d: warm start ran: %v", warm, ran)
+		}
+		if warm == 0 && res.Warm.Epochs != DefaultWarmEpochs {
+			t.Fatalf("the default warm start ran %d epochs, want %d", res.Warm.Epochs, DefaultWarmEpochs)
+		}
 	}
 }
 

@@ -29,6 +29,13 @@ const (
 // most 0.1% of the objective (see README "Stopping rule").
 const DefaultRelEpsilon = 1e-3
 
+// DefaultWarmEpochs is the default number of epochs of the stochastic warm
+// start (Options.WarmEpochs). On CoNLL-2000 (c1 = c2 = 1) two epochs cut
+// the OWL-QN iterations to a certified 0.1% from 280 to 75, and on the OCR
+// words (beta_max/100, gap 1e-6) from 366 to 159; a third epoch saves
+// fewer iterations than it costs.
+const DefaultWarmEpochs = 2
+
 // Solver names a training algorithm.
 type Solver string
 
@@ -63,7 +70,7 @@ const (
 
 // Options configures Train. The zero value trains with the paper's form of
 // the objective, alpha = 1 and beta = 0.1 beta_max, Pinsker screening, the
-// working-set solver, and stops when the certified duality gap is at most
+// working-set solver started from DefaultWarmEpochs epochs of SGD, and stops when the certified duality gap is at most
 // DefaultRelEpsilon (0.1%) of the objective. tagger train's defaults are
 // these (its flags only set the fields).
 //
@@ -131,12 +138,13 @@ type Options struct {
 	// start). It is not modified.
 	Init []float64
 
-	// WarmEpochs > 0 starts the solve from WarmEpochs epochs of stochastic
-	// gradient descent with the cumulative L1 penalty from zero (train/sgd.go)
-	// instead of from zero, when neither Init nor Resume is given; 0 is off.
-	// It is deterministic (a fixed seed) and single-threaded, and holds two
-	// more full-size vectors (16 B x features) while it runs. Path does not
-	// use it (its betas start from the previous solution).
+	// WarmEpochs is the number of epochs of stochastic gradient descent
+	// with the cumulative L1 penalty (train/sgd.go) that give the solve its
+	// starting point when neither Init nor Resume is given; 0 means
+	// DefaultWarmEpochs and a negative value starts from zero. It is
+	// deterministic (a fixed seed) and single-threaded, and holds two more
+	// full-size vectors (16 B x features) while it runs. Path does not use
+	// it (its betas start from the previous solution).
 	WarmEpochs int
 
 	// Progress, when not nil, is called with every line of the log: the
@@ -301,6 +309,9 @@ func (o *Options) defaults() Options {
 	if r.Memory == 0 {
 		r.Memory = 10
 	}
+	if r.WarmEpochs == 0 {
+		r.WarmEpochs = DefaultWarmEpochs
+	}
 	if r.Screen == "" {
 		r.Screen = ScreenPinsker
 	}
@@ -342,8 +353,8 @@ func (o *Options) validate() error {
 	if o.SumForm && o.C2 == 0 {
 		return errors.New("train: c2 must be > 0 (the duality gap and the screening rules need an L2 term)")
 	}
-	if o.MaxIter < 0 || o.Memory < 0 || o.Period < 0 || o.Threads < 0 || o.WarmEpochs < 0 {
-		return errors.New("train: max-iter, memory, period, threads and warm epochs must be >= 0")
+	if o.MaxIter < 0 || o.Memory < 0 || o.Period < 0 || o.Threads < 0 {
+		return errors.New("train: max-iter, memory, period and threads must be >= 0")
 	}
 	switch o.Solver {
 	case "", SolverFull, SolverWorkingSet:

@@ -1,14 +1,18 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sparsetag/sparsetag/train"
 )
 
 // TestTrainWarmEpochs: --warm-epochs N runs the stochastic warm start and
-// says so (epochs and time) before the summary; a negative count is a
-// usage error that names the flag.
+// says so (epochs and time) before the summary; by default it runs
+// train.DefaultWarmEpochs epochs and --warm-epochs 0 none; a negative
+// count is a usage error that names the flag.
 func TestTrainWarmEpochs(t *testing.T) {
 	dir := t.TempDir()
 	file := writeTinyCoNLL(t, dir)
@@ -19,6 +23,14 @@ func TestTrainWarmEpochs(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "warm start: 2 SGD epochs") || !strings.Contains(stderr, "s before the solve") {
 		t.Fatalf("no warm start line in:\n%s", stderr)
+	}
+	_, stderr, code = runTagger(t, "train", "--format", "conll", "--model", model, file)
+	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("warm start: %d SGD epochs", train.DefaultWarmEpochs)) {
+		t.Fatalf("default: exit %d, no warm start line in:\n%s", code, stderr)
+	}
+	_, stderr, code = runTagger(t, "train", "--format", "conll", "--warm-epochs", "0", "--model", model, file)
+	if code != 0 || strings.Contains(stderr, "warm start:") {
+		t.Fatalf("--warm-epochs 0: exit %d, a warm start ran:\n%s", code, stderr)
 	}
 	_, stderr, code = runTagger(t, "train", "--warm-epochs", "-1", "--model", model, file)
 	if code != 2 || !strings.Contains(stderr, "--warm-epochs -1") {

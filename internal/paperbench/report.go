@@ -33,6 +33,10 @@ type TrainReport struct {
 	SecondsScreening float64           `json:"seconds_screening"`
 	StopReason       string            `json:"stop_reason"`
 	Converged        bool              `json:"converged"`
+	// WarmStart is the stochastic warm start before the solve (absent when
+	// none ran); seconds_total includes its seconds, the iterations'
+	// seconds (since the solve started) do not.
+	WarmStart *train.WarmStart `json:"warm_start,omitempty"`
 }
 
 // PathReport is the JSON report of a regularization path (tagger path
@@ -59,7 +63,7 @@ func NewTrainReport(data string, res *train.Result, gamma float64) TrainReport {
 		Screen: string(res.Screen), Solver: string(res.Solver), SolverReason: res.SolverReason, ScreenedStatic: res.ScreenedStatic, Epsilon: res.Epsilon, RelEpsilon: res.RelEpsilon, Gamma: gamma, Iterations: res.Iterations,
 		NonzeroFinal: res.NonZero, ScreenedFinal: res.Screened, GapFinal: res.Gap,
 		SecondsTotal: res.Seconds, SecondsScreening: res.SecondsScreening,
-		StopReason: string(res.StopReason), Converged: res.Converged,
+		StopReason: string(res.StopReason), Converged: res.Converged, WarmStart: res.Warm,
 	}
 	if res.BetaMax > 0 {
 		r.BetaRatio = res.Beta / res.BetaMax
