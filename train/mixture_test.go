@@ -23,7 +23,7 @@ type pricedPoint struct {
 }
 
 // price evaluates L and m at w over every feature of the model.
-func pricePoint(t *testing.T, tr *trainer, w []float64) pricedPoint {
+func pricePoint(t testing.TB, tr *trainer, w []float64) pricedPoint {
 	t.Helper()
 	all := tr.fs.allSlice()
 	tr.setActive(all)

@@ -71,14 +71,7 @@ func preparedTrainer(t testing.TB, m *chain.Model, c *sparse.Corpus, op Options)
 // feature of the trainer's feature set (w full size).
 func primalAt(t testing.TB, tr *trainer, w []float64, lam1, lam2 float64) float64 {
 	t.Helper()
-	all := tr.fs.allSlice()
-	tr.setActive(all)
-	x := make([]float64, len(all))
-	sparse.Gather(x, w, all)
-	loss, err := tr.obj.loss(context.Background(), x)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loss := pricePoint(t, tr, w).loss
 	return loss + lam2/2*floats.Dot(w, w) + lam1*floats.Norm(w, 1)
 }
 
