@@ -399,7 +399,7 @@ func TestDualAscentBruteForce(t *testing.T) {
 }
 
 // TestDualAscentCoNLL measures the ascent on CoNLL-2000 (see the top of
-// this file): ASCENT_CONLL=<OWL-QN iterations before it>.
+// this file): ASCENT_CONLL=<OWL-QN iterations before it, from zero>.
 func TestDualAscentCoNLL(t *testing.T) {
 	iters, _ := strconv.Atoi(os.Getenv("ASCENT_CONLL"))
 	if iters == 0 {
@@ -417,7 +417,7 @@ func TestDualAscentCoNLL(t *testing.T) {
 	require.NoError(t, err)
 	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
 	require.NoError(t, err)
-	res, err := Train(context.Background(), m, c, Options{SumForm: true, C1: 1, C2: 1, Threads: 2, MaxIter: iters})
+	res, err := Train(context.Background(), m, c, Options{SumForm: true, C1: 1, C2: 1, Threads: 2, MaxIter: iters, WarmEpochs: -1})
 	require.NoError(t, err)
 	P := res.Primal
 	t.Logf("after %d iterations: P %.8g, gap %.4g (rel %.3g)", iters, P, res.Gap, res.Gap/P)
