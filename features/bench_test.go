@@ -140,3 +140,23 @@ func TestChunkingTemplate(t *testing.T) {
 			tm.NumUnary(), tm.NumPair(), tm.HasTransitions(), tm.Columns())
 	}
 }
+
+// BenchmarkFrozenIndex builds the frozen lookup of the CoNLL-2000 chunking
+// dictionary (every attribute of the training set, no cutoff): the one-off
+// cost of the first tagging call after loading a model.
+func BenchmarkFrozenIndex(b *testing.B) {
+	sents, _ := readCoNLL(b, conllTrain)
+	tm := readTemplate(b, "testdata/chunking.template")
+	e := NewTemplateEncoder(tm)
+	for _, s := range sents {
+		if err := e.Count(Columns(s.cols)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	e.Freeze(0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		newFrozenIndex(tm, e.Unary(), e.Pair())
+	}
+}

@@ -70,9 +70,11 @@ type Encoder struct {
 	pix   PixelOptions
 	unary *Dictionary
 	pair  *Dictionary
+	lazy  *lazyIndex // the frozen lookup of a template encoder, shared by clones
 
 	// scratch, reused across calls
-	buf  []byte
+	buf   []byte
+	cells []int32 // value ids of a sequence's cells (frozen index)
 	ids  []int32
 	vals []float64
 	strs []string
@@ -87,7 +89,7 @@ func NewTemplateEncoder(t *Template) *Encoder {
 	if t == nil {
 		panic("features: NewTemplateEncoder: nil template")
 	}
-	return &Encoder{kind: KindTemplate, tmpl: t, unary: NewDictionary(), pair: NewDictionary()}
+	return &Encoder{kind: KindTemplate, tmpl: t, unary: NewDictionary(), pair: NewDictionary(), lazy: new(lazyIndex)}
 }
 
 // NewAttributeEncoder returns a growing encoder for name:value attributes.
@@ -118,7 +120,7 @@ func NewEncoderFrom(kind Kind, templateSource string, opts PixelOptions, unary, 
 		if err != nil {
 			return nil, fmt.Errorf("features: NewEncoderFrom: %w", err)
 		}
-		e.tmpl = t
+		e.tmpl, e.lazy = t, new(lazyIndex)
 	case KindAttributes:
 	case KindPixels:
 		if opts&^pixelAll != 0 {
@@ -148,7 +150,7 @@ func NewEncoderFrom(kind Kind, templateSource string, opts PixelOptions, unary, 
 // with its own scratch buffers. Clones may encode concurrently with grow=false
 // once the dictionaries are frozen.
 func (e *Encoder) Clone() *Encoder {
-	return &Encoder{kind: e.kind, tmpl: e.tmpl, pix: e.pix, unary: e.unary, pair: e.pair}
+	return &Encoder{kind: e.kind, tmpl: e.tmpl, pix: e.pix, unary: e.unary, pair: e.pair, lazy: e.lazy}
 }
 
 // Kind returns what the encoder reads.
@@ -439,6 +441,10 @@ func (e *Encoder) encode(dst *sparse.Corpus, in Input, labels []int32, grow bool
 
 // columns expands every position; dst nil means count only.
 func (e *Encoder) columns(dst *sparse.Corpus, cols [][]string, grow bool) error {
+	if x := e.frozen(); x != nil && !grow && dst != nil {
+		e.columnsFrozen(dst, x, cols)
+		return nil
+	}
 	tm := e.tmpl
 	pair := e.hasPair()
 	for t := range cols {
@@ -489,6 +495,47 @@ func (e *Encoder) expand(rules []rule, d *Dictionary, cols [][]string, t int, gr
 		count(d, ids)
 	}
 	return ids, nil
+}
+
+// columnsFrozen is columns through the frozen index x: the same rows,
+// without building attribute strings (except for fallback rules).
+func (e *Encoder) columnsFrozen(dst *sparse.Corpus, x *frozenIndex, cols [][]string) {
+	e.cells = x.internCells(e.cells[:0], cols)
+	pair := len(x.pair) > 0
+	for t := range cols {
+		appendBinaryRow(&dst.Unary, e.lookupRules(x.unary, e.tmpl.unary, e.unary, len(x.cols), cols, t))
+		if !pair {
+			continue
+		}
+		ids := e.ids[:0]
+		if t > 0 {
+			ids = e.lookupRules(x.pair, e.tmpl.pair, e.pair, len(x.cols), cols, t)
+		}
+		appendBinaryRow(&dst.Pair, ids)
+	}
+}
+
+// lookupRules returns the sorted, deduplicated ids of the known attributes
+// of rules at position t (in e.ids), found through their tables; w is
+// the number of cell value ids per token in e.cells.
+func (e *Encoder) lookupRules(tabs []ruleTable, rules []rule, d *Dictionary, w int, cols [][]string, t int) []int32 {
+	ids := e.ids[:0]
+	for k := range tabs {
+		tb := &tabs[k]
+		if tb.fallback {
+			e.buf = appendRule(e.buf[:0], &rules[k], cols, t)
+			if id, ok := d.lookup(e.buf); ok {
+				ids = append(ids, id)
+			}
+			continue
+		}
+		if id := tb.lookup(e.cells, w, len(cols), t); id >= 0 {
+			ids = append(ids, id)
+		}
+	}
+	ids = sortDedup(ids)
+	e.ids = ids
+	return ids
 }
 
 func checkAttributes(names [][]string, values [][]float64) error {
