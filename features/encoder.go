@@ -75,10 +75,10 @@ type Encoder struct {
 	// scratch, reused across calls
 	buf   []byte
 	cells []int32 // value ids of a sequence's cells (frozen index)
-	ids  []int32
-	vals []float64
-	strs []string
-	srt  idValSorter
+	ids   []int32
+	vals  []float64
+	strs  []string
+	srt   idValSorter
 }
 
 var sharedPixelNames = sync.OnceValue(newPixelNames)

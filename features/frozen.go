@@ -204,7 +204,7 @@ func (x *frozenIndex) parseAll(rules []rule, d *Dictionary) []parsed {
 	out := make([]parsed, len(rules))
 	budget := make([]int, len(rules))
 	byLead := map[string][]int{} // leading literal → rules
-	var leadLens []int            // the distinct lengths of leading literals
+	var leadLens []int           // the distinct lengths of leading literals
 	for k := range rules {
 		budget[k] = maxParses*len(d.names) + 1024
 		lead := ""
