@@ -285,13 +285,33 @@ func appendBinaryRow(m *sparse.Matrix, ids []int32) {
 	m.AppendRow(ids, nil)
 }
 
-// sortDedup sorts ids and removes repeats, in place.
+// sortDedup sorts ids and removes repeats, in place. Rows of a template
+// have one id per rule, a few dozen at most, which insertion sort orders
+// faster than slices.Sort (pdqsort's pivot selection and partitioning
+// cost more than they save below about 50 elements).
 func sortDedup(ids []int32) []int32 {
 	if len(ids) < 2 {
 		return ids
 	}
-	slices.Sort(ids)
-	return slices.Compact(ids)
+	if len(ids) > 48 {
+		slices.Sort(ids)
+		return slices.Compact(ids)
+	}
+	for i := 1; i < len(ids); i++ {
+		id, j := ids[i], i
+		for ; j > 0 && ids[j-1] > id; j-- {
+			ids[j] = ids[j-1]
+		}
+		ids[j] = id
+	}
+	n := 1
+	for _, id := range ids[1:] {
+		if id != ids[n-1] {
+			ids[n] = id
+			n++
+		}
+	}
+	return ids[:n]
 }
 
 // count adds one occurrence of every id (a deduplicated row).
