@@ -58,6 +58,7 @@ type colVocab struct {
 type macroRef struct {
 	row    int     // row offset
 	slot   int     // index of the macro's column in frozenIndex.cols
+	off    int     // row*len(frozenIndex.cols) + slot: the cell from the current token's first
 	stride uint64  // weight of the value id in the key
 	bnd    []int32 // bnd[k-1]: value id of _B-k (row < 0) or _B+k (row > 0), -1 if unknown
 }
@@ -71,6 +72,7 @@ type macroRef struct {
 type ruleTable struct {
 	fallback bool // use the string path for this rule
 	macros   []macroRef
+	lo, hi   int // smallest and largest row offset of the macros: rows t+lo..t+hi are read
 	dense    []int32     // dense[key]: attribute id or -1; nil for a hash table
 	packed   []uint64    // hash table of keys below 2^32: key<<32 | id, emptySlot when empty
 	wide     []tableSlot // hash table of larger keys; empty slots have id -1
@@ -97,13 +99,18 @@ func hashKey(key uint64, shift uint) uint64 { return (key * 0x9E3779B97F4A7C15) 
 
 // find returns the id of key, or -1.
 func (r *ruleTable) find(key uint64) int32 {
-	switch {
-	case r.dense != nil:
+	if r.dense != nil {
 		if key < uint64(len(r.dense)) {
 			return r.dense[key]
 		}
 		return -1
-	case r.packed != nil:
+	}
+	return r.findHash(key)
+}
+
+// findHash is find in a hash table.
+func (r *ruleTable) findHash(key uint64) int32 {
+	if r.packed != nil {
 		mask := uint64(len(r.packed) - 1)
 		for i := hashKey(key, r.shift); ; i = (i + 1) & mask {
 			s := r.packed[i]
@@ -322,9 +329,16 @@ func (x *frozenIndex) tables(rules []rule, ps []parsed) []ruleTable {
 			continue
 		}
 		space, ok := uint64(1), true // the number of possible keys
-		for _, s := range macroSegs(r.segs) {
+		for j, s := range macroSegs(r.segs) {
 			size := uint64(len(x.vocab[s.col].ids))
-			tb.macros = append(tb.macros, macroRef{row: s.row, slot: x.slot[s.col], stride: space, bnd: x.boundary(s.col, s.row)})
+			slot := x.slot[s.col]
+			tb.macros = append(tb.macros, macroRef{row: s.row, slot: slot, off: s.row*len(x.cols) + slot, stride: space, bnd: x.boundary(s.col, s.row)})
+			if j == 0 || s.row < tb.lo {
+				tb.lo = s.row
+			}
+			if j == 0 || s.row > tb.hi {
+				tb.hi = s.row
+			}
 			hi, lo := bits.Mul64(space, max(size, 1))
 			space, ok = lo, ok && hi == 0
 		}
@@ -417,6 +431,9 @@ func (x *frozenIndex) internCells(vals []int32, cols [][]string) []int32 {
 // sequence of n tokens whose cell value ids are vals, or -1 when the
 // attribute is unknown. r must not be a fallback rule.
 func (r *ruleTable) lookup(vals []int32, w, n, t int) int32 {
+	if t+r.lo >= 0 && t+r.hi < n {
+		return r.lookupInside(vals, t*w)
+	}
 	var key uint64
 	for j := range r.macros {
 		m := &r.macros[j]
@@ -433,6 +450,24 @@ func (r *ruleTable) lookup(vals []int32, w, n, t int) int32 {
 			return -1
 		}
 		key += uint64(v) * m.stride
+	}
+	return r.find(key)
+}
+
+// lookupInside is lookup at a position where every row the rule reads is
+// inside the sequence (no boundary cells): base is the index of the
+// position's first cell in vals.
+func (r *ruleTable) lookupInside(vals []int32, base int) int32 {
+	var key uint64
+	var neg int32 // the OR of the value ids: negative if one is unknown
+	for j := range r.macros {
+		m := &r.macros[j]
+		v := vals[base+m.off]
+		neg |= v
+		key += uint64(uint32(v)) * m.stride
+	}
+	if neg < 0 {
+		return -1
 	}
 	return r.find(key)
 }
