@@ -72,7 +72,7 @@ type macroRef struct {
 type ruleTable struct {
 	fallback bool // use the string path for this rule
 	macros   []macroRef
-	lo, hi   int // smallest and largest row offset of the macros: rows t+lo..t+hi are read
+	lo, hi   int         // smallest and largest row offset of the macros: rows t+lo..t+hi are read
 	dense    []int32     // dense[key]: attribute id or -1; nil for a hash table
 	packed   []uint64    // hash table of keys below 2^32: key<<32 | id, emptySlot when empty
 	wide     []tableSlot // hash table of larger keys; empty slots have id -1
