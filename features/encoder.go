@@ -521,36 +521,34 @@ func (e *Encoder) expand(rules []rule, d *Dictionary, cols [][]string, t int, gr
 // without building attribute strings (except for fallback rules).
 func (e *Encoder) columnsFrozen(dst *sparse.Corpus, x *frozenIndex, cols [][]string) {
 	e.cells = x.internCells(e.cells[:0], cols)
-	pair := len(x.pair) > 0
+	pair := len(x.pair.tabs) > 0
 	for t := range cols {
-		appendBinaryRow(&dst.Unary, e.lookupRules(x.unary, e.tmpl.unary, e.unary, len(x.cols), cols, t))
+		appendBinaryRow(&dst.Unary, e.lookupRules(&x.unary, e.tmpl.unary, e.unary, len(x.cols), cols, t))
 		if !pair {
 			continue
 		}
 		ids := e.ids[:0]
 		if t > 0 {
-			ids = e.lookupRules(x.pair, e.tmpl.pair, e.pair, len(x.cols), cols, t)
+			ids = e.lookupRules(&x.pair, e.tmpl.pair, e.pair, len(x.cols), cols, t)
 		}
 		appendBinaryRow(&dst.Pair, ids)
 	}
 }
 
 // lookupRules returns the sorted, deduplicated ids of the known attributes
-// of rules at position t (in e.ids), found through their tables; w is
+// of rules at position t (in e.ids), found through their tables rs; w is
 // the number of cell value ids per token in e.cells.
-func (e *Encoder) lookupRules(tabs []ruleTable, rules []rule, d *Dictionary, w int, cols [][]string, t int) []int32 {
-	ids := e.ids[:0]
-	for k := range tabs {
-		tb := &tabs[k]
-		if tb.fallback {
+func (e *Encoder) lookupRules(rs *ruleSet, rules []rule, d *Dictionary, w int, cols [][]string, t int) []int32 {
+	ids := rs.appendIDs(e.ids[:0], e.cells, w, len(cols), t)
+	if rs.fallback {
+		for k := range rs.tabs {
+			if !rs.tabs[k].fallback {
+				continue
+			}
 			e.buf = appendRule(e.buf[:0], &rules[k], cols, t)
 			if id, ok := d.lookup(e.buf); ok {
 				ids = append(ids, id)
 			}
-			continue
-		}
-		if id := tb.lookup(e.cells, w, len(cols), t); id >= 0 {
-			ids = append(ids, id)
 		}
 	}
 	ids = sortDedup(ids)

@@ -42,11 +42,18 @@ import (
 // per attribute. The vocabularies hold one map entry per distinct cell value
 // per column, whose strings are substrings of the names (no copies).
 type frozenIndex struct {
-	vocab []colVocab  // by template column; nil ids for columns no macro reads
-	cols  []int       // the columns macros read, in order; vals has len(cols) per token
-	slot  []int       // slot[c]: index of column c in cols, -1 when unread
-	unary []ruleTable // by unary rule
-	pair  []ruleTable // by pair rule
+	vocab []colVocab // by template column; nil ids for columns no macro reads
+	cols  []int      // the columns macros read, in order; vals has len(cols) per token
+	slot  []int      // slot[c]: index of column c in cols, -1 when unread
+	unary ruleSet    // the unary rules
+	pair  ruleSet    // the pair rules
+}
+
+// ruleSet is the tables of the unary or of the pair rules of a template.
+type ruleSet struct {
+	tabs     []ruleTable // by rule
+	lo, hi   int         // smallest and largest row offset of the tables' macros
+	fallback bool        // some rule keeps the string path
 }
 
 // colVocab maps the cell values of one column to value ids.
@@ -200,8 +207,8 @@ func newFrozenIndex(t *Template, unary, pair *Dictionary) *frozenIndex {
 	}
 	pu := x.parseAll(t.unary, unary)
 	pp := x.parseAll(t.pair, pair)
-	x.unary = x.tables(t.unary, pu)
-	x.pair = x.tables(t.pair, pp)
+	x.unary = x.ruleSet(t.unary, pu)
+	x.pair = x.ruleSet(t.pair, pp)
 	return x
 }
 
@@ -319,40 +326,50 @@ func parseName(name string, segs []segment, pieces []string, budget *int, emit f
 	}
 }
 
-// tables builds the rule tables from the parses.
-func (x *frozenIndex) tables(rules []rule, ps []parsed) []ruleTable {
-	out := make([]ruleTable, len(rules))
+// ruleSet builds the rule tables from the parses.
+func (x *frozenIndex) ruleSet(rules []rule, ps []parsed) ruleSet {
+	rs := ruleSet{tabs: make([]ruleTable, len(rules))}
 	for k := range rules {
-		r, p, tb := &rules[k], &ps[k], &out[k]
-		if p.over {
-			tb.fallback = true
+		x.table(&rs.tabs[k], &rules[k], &ps[k])
+		tb := &rs.tabs[k]
+		if tb.fallback {
+			rs.fallback = true
 			continue
 		}
-		space, ok := uint64(1), true // the number of possible keys
-		for j, s := range macroSegs(r.segs) {
-			size := uint64(len(x.vocab[s.col].ids))
-			slot := x.slot[s.col]
-			tb.macros = append(tb.macros, macroRef{row: s.row, slot: slot, off: s.row*len(x.cols) + slot, stride: space, bnd: x.boundary(s.col, s.row)})
-			if j == 0 || s.row < tb.lo {
-				tb.lo = s.row
-			}
-			if j == 0 || s.row > tb.hi {
-				tb.hi = s.row
-			}
-			hi, lo := bits.Mul64(space, max(size, 1))
-			space, ok = lo, ok && hi == 0
-		}
-		if !ok {
-			tb.fallback, tb.macros = true, nil
-			continue
-		}
-		tb.alloc(space, len(p.ids))
-		n := len(tb.macros)
-		for i, id := range p.ids {
-			tb.insert(tb.key(p.vals[i*n:i*n+n]), id)
-		}
+		rs.lo, rs.hi = min(rs.lo, tb.lo), max(rs.hi, tb.hi)
 	}
-	return out
+	return rs
+}
+
+// table builds the table of rule r from its parses p.
+func (x *frozenIndex) table(tb *ruleTable, r *rule, p *parsed) {
+	if p.over {
+		tb.fallback = true
+		return
+	}
+	space, ok := uint64(1), true // the number of possible keys
+	for j, s := range macroSegs(r.segs) {
+		size := uint64(len(x.vocab[s.col].ids))
+		slot := x.slot[s.col]
+		tb.macros = append(tb.macros, macroRef{row: s.row, slot: slot, off: s.row*len(x.cols) + slot, stride: space, bnd: x.boundary(s.col, s.row)})
+		if j == 0 || s.row < tb.lo {
+			tb.lo = s.row
+		}
+		if j == 0 || s.row > tb.hi {
+			tb.hi = s.row
+		}
+		hi, lo := bits.Mul64(space, max(size, 1))
+		space, ok = lo, ok && hi == 0
+	}
+	if !ok {
+		tb.fallback, tb.macros = true, nil
+		return
+	}
+	tb.alloc(space, len(p.ids))
+	n := len(tb.macros)
+	for i, id := range p.ids {
+		tb.insert(tb.key(p.vals[i*n:i*n+n]), id)
+	}
 }
 
 // alloc makes the empty table for n keys out of space possible ones: a
@@ -431,9 +448,6 @@ func (x *frozenIndex) internCells(vals []int32, cols [][]string) []int32 {
 // sequence of n tokens whose cell value ids are vals, or -1 when the
 // attribute is unknown. r must not be a fallback rule.
 func (r *ruleTable) lookup(vals []int32, w, n, t int) int32 {
-	if t+r.lo >= 0 && t+r.hi < n {
-		return r.lookupInside(vals, t*w)
-	}
 	var key uint64
 	for j := range r.macros {
 		m := &r.macros[j]
@@ -454,20 +468,53 @@ func (r *ruleTable) lookup(vals []int32, w, n, t int) int32 {
 	return r.find(key)
 }
 
-// lookupInside is lookup at a position where every row the rule reads is
-// inside the sequence (no boundary cells): base is the index of the
-// position's first cell in vals.
-func (r *ruleTable) lookupInside(vals []int32, base int) int32 {
-	var key uint64
-	var neg int32 // the OR of the value ids: negative if one is unknown
-	for j := range r.macros {
-		m := &r.macros[j]
-		v := vals[base+m.off]
-		neg |= v
-		key += uint64(uint32(v)) * m.stride
+// appendIDs appends the ids of the attributes of the (not fallback) rules
+// at position t of a sequence of n tokens whose cell value ids are cells,
+// w per token, in rule order, skipping the unknown ones.
+func (rs *ruleSet) appendIDs(dst []int32, cells []int32, w, n, t int) []int32 {
+	if t+rs.lo < 0 || t+rs.hi >= n {
+		for k := range rs.tabs {
+			if tb := &rs.tabs[k]; !tb.fallback {
+				if id := tb.lookup(cells, w, n, t); id >= 0 {
+					dst = append(dst, id)
+				}
+			}
+		}
+		return dst
 	}
-	if neg < 0 {
-		return -1
+	// Inside the sequence: no boundary cells. Unknown values and
+	// attributes are frequent and unpredictable, so they are skipped
+	// without branches: an unknown value turns the key into 0 and the
+	// id into -1, and every id is written, the count advancing only
+	// for known ones.
+	dst = slices.Grow(dst, len(rs.tabs))
+	out := dst[len(dst) : len(dst)+len(rs.tabs)]
+	c := 0
+	base := t * w
+	for k := range rs.tabs {
+		tb := &rs.tabs[k]
+		if tb.fallback {
+			continue
+		}
+		var key uint64
+		var neg int32 // the OR of the value ids: negative if one is unknown
+		for j := range tb.macros {
+			m := &tb.macros[j]
+			v := cells[base+m.off]
+			neg |= v
+			key += uint64(uint32(v)) * m.stride
+		}
+		unknown := neg >> 31 // -1 or 0
+		key &^= uint64(int64(unknown))
+		var id int32
+		if tb.dense != nil {
+			id = tb.dense[key]
+		} else {
+			id = tb.findHash(key)
+		}
+		id |= unknown
+		out[c] = id
+		c += int(uint32(^id) >> 31) // 1 when id >= 0
 	}
-	return r.find(key)
+	return dst[:len(dst)+c]
 }

@@ -178,7 +178,7 @@ func TestFrozenIndexTables(t *testing.T) {
 				}
 			}
 			e.Freeze(0)
-			if tb := &e.frozen().unary[0]; !tc.check(tb) {
+			if tb := &e.frozen().unary.tabs[0]; !tc.check(tb) {
 				t.Fatalf("rule table: fallback %v, %d dense, %d packed, %d wide: not of the kind tested",
 					tb.fallback, len(tb.dense), len(tb.packed), len(tb.wide))
 			}
