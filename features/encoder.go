@@ -523,23 +523,23 @@ func (e *Encoder) columnsFrozen(dst *sparse.Corpus, x *frozenIndex, cols [][]str
 	e.cells = x.internCells(e.cells[:0], cols)
 	pair := len(x.pair.tabs) > 0
 	for t := range cols {
-		appendBinaryRow(&dst.Unary, e.lookupRules(&x.unary, e.tmpl.unary, e.unary, len(x.cols), cols, t))
+		appendBinaryRow(&dst.Unary, e.lookupRules(&x.unary, e.tmpl.unary, e.unary, cols, t))
 		if !pair {
 			continue
 		}
 		ids := e.ids[:0]
 		if t > 0 {
-			ids = e.lookupRules(&x.pair, e.tmpl.pair, e.pair, len(x.cols), cols, t)
+			ids = e.lookupRules(&x.pair, e.tmpl.pair, e.pair, cols, t)
 		}
 		appendBinaryRow(&dst.Pair, ids)
 	}
 }
 
 // lookupRules returns the sorted, deduplicated ids of the known attributes
-// of rules at position t (in e.ids), found through their tables rs; w is
-// the number of cell value ids per token in e.cells.
-func (e *Encoder) lookupRules(rs *ruleSet, rules []rule, d *Dictionary, w int, cols [][]string, t int) []int32 {
-	ids := rs.appendIDs(e.ids[:0], e.cells, w, len(cols), t)
+// of rules at position t (in e.ids), found through their tables rs (the
+// fallback rules through the string dictionary d).
+func (e *Encoder) lookupRules(rs *ruleSet, rules []rule, d *Dictionary, cols [][]string, t int) []int32 {
+	ids := e.lazy.idx.appendIDs(e.ids[:0], rs, e.cells, len(cols), t)
 	if rs.fallback {
 		for k := range rs.tabs {
 			if !rs.tabs[k].fallback {

@@ -47,7 +47,22 @@ type frozenIndex struct {
 	slot  []int      // slot[c]: index of column c in cols, -1 when unread
 	unary ruleSet    // the unary rules
 	pair  ruleSet    // the pair rules
+
+	// Boundary padding: when the rules read at most maxPad rows before and
+	// after the current one, internCells writes padLo virtual positions
+	// before the tokens and padHi after them, whose cells are the value
+	// ids of _B-padLo.._B-1 and _B+1.._B+padHi (pad holds them, w per
+	// position, in that order), so that every position reads its rows
+	// without boundary checks. padded is false for larger offsets, which
+	// are resolved per macro (macroRef.bnd).
+	padded       bool
+	padLo, padHi int
+	pad          []int32
 }
+
+// maxPad is the largest row offset the boundary padding covers: CRF++
+// only accepts offsets in [-8, 8].
+const maxPad = 8
 
 // ruleSet is the tables of the unary or of the pair rules of a template.
 type ruleSet struct {
@@ -209,7 +224,34 @@ func newFrozenIndex(t *Template, unary, pair *Dictionary) *frozenIndex {
 	pp := x.parseAll(t.pair, pair)
 	x.unary = x.ruleSet(t.unary, pu)
 	x.pair = x.ruleSet(t.pair, pp)
+	x.padLo, x.padHi = -min(x.unary.lo, x.pair.lo), max(x.unary.hi, x.pair.hi)
+	if x.padded = x.padLo <= maxPad && x.padHi <= maxPad; x.padded {
+		x.pad = x.boundaryCells()
+	} else {
+		x.padLo, x.padHi = 0, 0
+	}
 	return x
+}
+
+// boundaryCells returns the cells of the padding positions.
+func (x *frozenIndex) boundaryCells() []int32 {
+	var pad []int32
+	for k := -x.padLo; k <= x.padHi; k++ {
+		if k == 0 {
+			continue
+		}
+		for _, c := range x.cols {
+			pad = append(pad, x.boundary(c, k)[abs(k)-1])
+		}
+	}
+	return pad
+}
+
+func abs(k int) int {
+	if k < 0 {
+		return -k
+	}
+	return k
 }
 
 // parseAll parses every name of d against every rule whose leading
@@ -430,8 +472,11 @@ func (x *frozenIndex) boundary(col, row int) []int32 {
 }
 
 // internCells writes the value ids of the cells macros read into vals,
-// len(x.cols) per token (-1 for values no attribute has), and returns it.
+// len(x.cols) per position (-1 for values no attribute has), with the
+// boundary padding around them when x is padded, and returns it.
 func (x *frozenIndex) internCells(vals []int32, cols [][]string) []int32 {
+	w := len(x.cols)
+	vals = append(vals, x.pad[:x.padLo*w]...)
 	for _, tok := range cols {
 		for _, c := range x.cols {
 			v, ok := x.vocab[c].ids[tok[c]]
@@ -441,12 +486,12 @@ func (x *frozenIndex) internCells(vals []int32, cols [][]string) []int32 {
 			vals = append(vals, v)
 		}
 	}
-	return vals
+	return append(vals, x.pad[x.padLo*w:]...)
 }
 
 // lookup returns the id of the attribute of rule r at position t of a
-// sequence of n tokens whose cell value ids are vals, or -1 when the
-// attribute is unknown. r must not be a fallback rule.
+// sequence of n tokens whose cell value ids are vals (not padded), or -1
+// when the attribute is unknown. r must not be a fallback rule.
 func (r *ruleTable) lookup(vals []int32, w, n, t int) int32 {
 	var key uint64
 	for j := range r.macros {
@@ -469,10 +514,11 @@ func (r *ruleTable) lookup(vals []int32, w, n, t int) int32 {
 }
 
 // appendIDs appends the ids of the attributes of the (not fallback) rules
-// at position t of a sequence of n tokens whose cell value ids are cells,
-// w per token, in rule order, skipping the unknown ones.
-func (rs *ruleSet) appendIDs(dst []int32, cells []int32, w, n, t int) []int32 {
-	if t+rs.lo < 0 || t+rs.hi >= n {
+// of rs at position t of a sequence of n tokens whose cell value ids are
+// cells (from internCells), in rule order, skipping the unknown ones.
+func (x *frozenIndex) appendIDs(dst []int32, rs *ruleSet, cells []int32, n, t int) []int32 {
+	w := len(x.cols)
+	if !x.padded && (t+rs.lo < 0 || t+rs.hi >= n) {
 		for k := range rs.tabs {
 			if tb := &rs.tabs[k]; !tb.fallback {
 				if id := tb.lookup(cells, w, n, t); id >= 0 {
@@ -482,15 +528,15 @@ func (rs *ruleSet) appendIDs(dst []int32, cells []int32, w, n, t int) []int32 {
 		}
 		return dst
 	}
-	// Inside the sequence: no boundary cells. Unknown values and
-	// attributes are frequent and unpredictable, so they are skipped
-	// without branches: an unknown value turns the key into 0 and the
-	// id into -1, and every id is written, the count advancing only
-	// for known ones.
+	// Every row read is a token or padding: no boundary checks. Unknown
+	// values and attributes are frequent and unpredictable, so they are
+	// skipped without branches: an unknown value turns the key into 0
+	// and the id into -1, and every id is written, the count advancing
+	// only for known ones.
 	dst = slices.Grow(dst, len(rs.tabs))
 	out := dst[len(dst) : len(dst)+len(rs.tabs)]
 	c := 0
-	base := t * w
+	base := (t + x.padLo) * w
 	for k := range rs.tabs {
 		tb := &rs.tabs[k]
 		if tb.fallback {

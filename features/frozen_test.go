@@ -104,7 +104,7 @@ func randomTemplate(r *rand.Rand, ncols int) string {
 }
 
 func randomSentence(r *rand.Rand, ncols int, alphabet []string) [][]string {
-	n := 1 + r.IntN(6)
+	n := 1 + r.IntN(14)
 	s := make([][]string, n)
 	for i := range s {
 		s[i] = make([]string, ncols)
@@ -168,6 +168,7 @@ func TestFrozenIndexTables(t *testing.T) {
 		{"wide", "U:%x[-2,0]/%x[-1,0]/%x[0,0]/%x[1,0]/%x[2,0]\n", words, func(r *ruleTable) bool { return r.wide != nil }},
 		{"wide key", "U:" + wide + "\n", words, func(r *ruleTable) bool { return r.fallback }},
 		{"parses", "U:%x[-1,0]%x[0,0]%x[1,0]\n", []string{"", "a", "aa", "aaa", "aaaa"}, func(r *ruleTable) bool { return r.fallback }},
+		{"far rows, no padding", "U:%x[-9,0]/%x[0,0]/%x[2,0]\nU:%x[1,0]/%x[10,0]\n", []string{"a", "b", "_B-1", "_B-9", "_B+1", "_B+9", "_B+10"}, func(r *ruleTable) bool { return r.dense != nil || r.packed != nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tm := MustCompile(tc.template)
@@ -181,6 +182,9 @@ func TestFrozenIndexTables(t *testing.T) {
 			if tb := &e.frozen().unary.tabs[0]; !tc.check(tb) {
 				t.Fatalf("rule table: fallback %v, %d dense, %d packed, %d wide: not of the kind tested",
 					tb.fallback, len(tb.dense), len(tb.packed), len(tb.wide))
+			}
+			if far := strings.Contains(tc.name, "far"); e.frozen().padded == far {
+				t.Fatalf("padded is %v", !far)
 			}
 			for range 200 {
 				checkFrozen(t, e, randomSentence(r, 1, tc.alphabet))
