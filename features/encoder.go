@@ -58,8 +58,12 @@ func (k Kind) String() string {
 // same scores as CRFsuite, which keeps both and sums their contributions.
 //
 // In steady state (grow=false, or no new attribute, and a corpus with
-// enough capacity) encoding allocates nothing: expanded strings are built in
-// a reused byte buffer and looked up with m[string(b)].
+// enough capacity) encoding allocates nothing. While the dictionaries grow,
+// expanded strings are built in a reused byte buffer and looked up with
+// m[string(b)]; once both are frozen, template attributes are found from
+// the tokens' interned cell values by a lookup built on first use and
+// shared by clones (see frozenIndex), which gives the same ids without
+// building strings.
 //
 // An Encoder is not safe for concurrent use; use Clone to get one per
 // goroutine (clones share the template and the dictionaries, which must then

@@ -10,16 +10,23 @@ import (
 
 // frozenIndex finds the attribute ids of template rules against frozen
 // dictionaries without building attribute strings. It is what tagging uses:
-// the growing (training) path keeps the string dictionary.
+// the growing (training) path keeps the string dictionary, and the ids it
+// gives are the string path's, row for row (frozen_test.go checks it).
 //
 // # Design
 //
 // Every cell a macro reads is turned once per token into a small value id
 // (one map lookup per token and column, see colVocab), and the attribute of
 // a rule at a position is then the tuple of the value ids of its macros,
-// packed into a uint64 key and looked up in the rule's open-addressing
-// table (ruleTable) of key → attribute id: one probe of flat memory instead
-// of building a string, hashing it and comparing it with the stored name.
+// as a mixed-radix key looked up in the rule's table (ruleTable) of key →
+// attribute id: a plain array when the key space is small (a rule with
+// one macro, or over a small column such as POS tags), an open-addressing
+// hash table otherwise. That is one probe of flat memory instead of
+// building a string, hashing it and comparing it with the stored name.
+// Boundary cells (_B-1, _B+1, ...) are the strings CRF++ gives them,
+// looked up in the same vocabularies once at build time and written
+// around each sequence's cells (padding), so that no position needs a
+// boundary check.
 //
 // The tables are built from the dictionary names by parsing every name
 // against every rule (parseName): a name can be the expansion of several
@@ -28,19 +35,24 @@ import (
 // tuples whose expansion is a name. A cell value that no parse produced for
 // its column cannot be part of any known attribute, so it gets value id -1
 // and the rules reading it are skipped, as the string path skips unknown
-// attributes. Boundary cells (_B-1, _B+1, ...) are the strings CRF++ gives
-// them, looked up in the same vocabularies once at build time.
+// attributes.
 //
-// A rule whose key would need more than 64 bits, or whose names have too
-// many parses (adjacent macros without a literal between them), keeps the
-// string path (fallback).
+// A rule whose key space exceeds 2^64, or whose names have too many parses
+// (adjacent macros without a literal between them), keeps the string path
+// (fallback).
 //
 // # Memory
 //
-// A table slot is 16 bytes (uint64 key, int32 id, padding) and tables are
-// at most 2/3 full: 24 to 48 bytes per (rule, tuple), in practice one tuple
-// per attribute. The vocabularies hold one map entry per distinct cell value
-// per column, whose strings are substrings of the names (no copies).
+// A hash table slot is 8 bytes (key<<32 | id) for keys below 2^32 and 16
+// bytes above, and hash tables are at most 2/3 full: 12 to 24 bytes per
+// (rule, tuple), in practice one tuple per attribute. A dense array takes 4
+// bytes per possible key and is only used when that is at most twice the
+// packed hash table's size. The vocabularies hold one map entry per distinct
+// cell value per column, whose strings are substrings of the names (no
+// copies). For the CoNLL-2000 chunking template and its 338,551 attributes
+// (no cutoff) the tables take 5.0 MB (14.8 bytes per attribute) plus the
+// vocabularies' maps (19,475 words and 48 POS tags); the Dictionary's own
+// string map stays, for Dictionary.ID and the fallback rules.
 type frozenIndex struct {
 	vocab []colVocab // by template column; nil ids for columns no macro reads
 	cols  []int      // the columns macros read, in order; vals has len(cols) per token
