@@ -290,9 +290,10 @@ func appendBinaryRow(m *sparse.Matrix, ids []int32) {
 }
 
 // sortDedup sorts ids and removes repeats, in place. Rows of a template
-// have one id per rule, a few dozen at most, which insertion sort orders
-// faster than slices.Sort (pdqsort's pivot selection and partitioning
-// cost more than they save below about 50 elements).
+// have one id per rule, a few dozen at most, which a branch-free insertion
+// sort orders faster than slices.Sort: inserting x into the sorted prefix
+// s is m[j] = max(s[j-1], min(s[j], x)), compiled to conditional moves,
+// so the unpredictable comparisons of random ids cost no mispredictions.
 func sortDedup(ids []int32) []int32 {
 	if len(ids) < 2 {
 		return ids
@@ -302,11 +303,11 @@ func sortDedup(ids []int32) []int32 {
 		return slices.Compact(ids)
 	}
 	for i := 1; i < len(ids); i++ {
-		id, j := ids[i], i
-		for ; j > 0 && ids[j-1] > id; j-- {
-			ids[j] = ids[j-1]
+		x := ids[i]
+		for j := i; j >= 1; j-- {
+			ids[j] = max(ids[j-1], min(ids[j], x))
 		}
-		ids[j] = id
+		ids[0] = min(ids[0], x)
 	}
 	n := 1
 	for _, id := range ids[1:] {
