@@ -224,3 +224,21 @@ func TestFrozenIndexEmptyDictionary(t *testing.T) {
 	}
 	checkFrozen(t, e, [][]string{{"a"}, {""}, {"_B-1"}})
 }
+
+// TestSortDedup checks sortDedup against slices.Sort and slices.Compact on
+// random rows with repeats, short (insertion) and long (slices.Sort).
+func TestSortDedup(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 20000 {
+		ids := make([]int32, r.IntN(60))
+		for i := range ids {
+			ids[i] = int32(r.IntN(1 + r.IntN(100)))
+		}
+		want := slices.Clone(ids)
+		slices.Sort(want)
+		want = slices.Compact(want)
+		if got := sortDedup(slices.Clone(ids)); !slices.Equal(got, want) {
+			t.Fatalf("sortDedup(%v) = %v, want %v", ids, got, want)
+		}
+	}
+}
