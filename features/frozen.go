@@ -104,7 +104,7 @@ type macroRef struct {
 // product of the vocabulary sizes of the macros before j), so keys are
 // dense in [0, product of the sizes): when that range is small the table
 // is a plain array indexed by the key (dense), else an open-addressing
-// hash table (slots).
+// hash table (packed, or wide for keys of 2^32 and above).
 type ruleTable struct {
 	fallback bool // use the string path for this rule
 	macros   []macroRef
