@@ -69,21 +69,26 @@ func (v *stateView) score(m *Model, s *Scratch, c *sparse.Corpus, i int) *infere
 func (v *stateView) unary(s *Scratch, L int, c *sparse.Corpus, i int) []float64 {
 	start, T := c.Span(i)
 	unary := s.ZeroUnary(T * L)
+	// Local copies of the view's slices: the stores into row would
+	// otherwise make the compiler reload them for every attribute.
+	off, lab, val := v.off, v.lab, v.val
 	for t := range T {
 		row := unary[t*L : t*L+L]
 		cols, vals := c.Unary.Row(start + t)
-		for k, a := range cols {
-			lo, hi := v.off[a], v.off[a+1]
-			lab, val := v.lab[lo:hi], v.val[lo:hi]
-			if vals == nil {
-				for q, y := range lab {
-					row[y] += val[q]
+		if vals == nil { // binary attributes, the usual case
+			for _, a := range cols {
+				lo, hi := off[a], off[a+1]
+				for q := lo; q < hi; q++ {
+					row[lab[q]] += val[q]
 				}
-				continue
 			}
+			continue
+		}
+		for k, a := range cols {
 			x := vals[k]
-			for q, y := range lab {
-				row[y] += float64(x * val[q])
+			lo, hi := off[a], off[a+1]
+			for q := lo; q < hi; q++ {
+				row[lab[q]] += float64(x * val[q])
 			}
 		}
 	}

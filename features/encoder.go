@@ -58,8 +58,12 @@ func (k Kind) String() string {
 // same scores as CRFsuite, which keeps both and sums their contributions.
 //
 // In steady state (grow=false, or no new attribute, and a corpus with
-// enough capacity) encoding allocates nothing: expanded strings are built in
-// a reused byte buffer and looked up with m[string(b)].
+// enough capacity) encoding allocates nothing. While the dictionaries grow,
+// expanded strings are built in a reused byte buffer and looked up with
+// m[string(b)]; once both are frozen, template attributes are found from
+// the tokens' interned cell values by a lookup built on first use and
+// shared by clones (see frozenIndex), which gives the same ids without
+// building strings.
 //
 // An Encoder is not safe for concurrent use; use Clone to get one per
 // goroutine (clones share the template and the dictionaries, which must then
@@ -70,13 +74,15 @@ type Encoder struct {
 	pix   PixelOptions
 	unary *Dictionary
 	pair  *Dictionary
+	lazy  *lazyIndex // the frozen lookup of a template encoder, shared by clones
 
 	// scratch, reused across calls
-	buf  []byte
-	ids  []int32
-	vals []float64
-	strs []string
-	srt  idValSorter
+	buf   []byte
+	cells []int32 // value ids of a sequence's cells (frozen index)
+	ids   []int32
+	vals  []float64
+	strs  []string
+	srt   idValSorter
 }
 
 var sharedPixelNames = sync.OnceValue(newPixelNames)
@@ -87,7 +93,7 @@ func NewTemplateEncoder(t *Template) *Encoder {
 	if t == nil {
 		panic("features: NewTemplateEncoder: nil template")
 	}
-	return &Encoder{kind: KindTemplate, tmpl: t, unary: NewDictionary(), pair: NewDictionary()}
+	return &Encoder{kind: KindTemplate, tmpl: t, unary: NewDictionary(), pair: NewDictionary(), lazy: new(lazyIndex)}
 }
 
 // NewAttributeEncoder returns a growing encoder for name:value attributes.
@@ -118,7 +124,7 @@ func NewEncoderFrom(kind Kind, templateSource string, opts PixelOptions, unary, 
 		if err != nil {
 			return nil, fmt.Errorf("features: NewEncoderFrom: %w", err)
 		}
-		e.tmpl = t
+		e.tmpl, e.lazy = t, new(lazyIndex)
 	case KindAttributes:
 	case KindPixels:
 		if opts&^pixelAll != 0 {
@@ -148,7 +154,7 @@ func NewEncoderFrom(kind Kind, templateSource string, opts PixelOptions, unary, 
 // with its own scratch buffers. Clones may encode concurrently with grow=false
 // once the dictionaries are frozen.
 func (e *Encoder) Clone() *Encoder {
-	return &Encoder{kind: e.kind, tmpl: e.tmpl, pix: e.pix, unary: e.unary, pair: e.pair}
+	return &Encoder{kind: e.kind, tmpl: e.tmpl, pix: e.pix, unary: e.unary, pair: e.pair, lazy: e.lazy}
 }
 
 // Kind returns what the encoder reads.
@@ -283,13 +289,34 @@ func appendBinaryRow(m *sparse.Matrix, ids []int32) {
 	m.AppendRow(ids, nil)
 }
 
-// sortDedup sorts ids and removes repeats, in place.
+// sortDedup sorts ids and removes repeats, in place. Rows of a template
+// have one id per rule, a few dozen at most, which a branch-free insertion
+// sort orders faster than slices.Sort: inserting x into the sorted prefix
+// s is m[j] = max(s[j-1], min(s[j], x)), compiled to conditional moves,
+// so the unpredictable comparisons of random ids cost no mispredictions.
 func sortDedup(ids []int32) []int32 {
 	if len(ids) < 2 {
 		return ids
 	}
-	slices.Sort(ids)
-	return slices.Compact(ids)
+	if len(ids) > 48 {
+		slices.Sort(ids)
+		return slices.Compact(ids)
+	}
+	for i := 1; i < len(ids); i++ {
+		x := ids[i]
+		for j := i; j >= 1; j-- {
+			ids[j] = max(ids[j-1], min(ids[j], x))
+		}
+		ids[0] = min(ids[0], x)
+	}
+	n := 1
+	for _, id := range ids[1:] {
+		if id != ids[n-1] {
+			ids[n] = id
+			n++
+		}
+	}
+	return ids[:n]
 }
 
 // count adds one occurrence of every id (a deduplicated row).
@@ -439,6 +466,10 @@ func (e *Encoder) encode(dst *sparse.Corpus, in Input, labels []int32, grow bool
 
 // columns expands every position; dst nil means count only.
 func (e *Encoder) columns(dst *sparse.Corpus, cols [][]string, grow bool) error {
+	if x := e.frozen(); x != nil && !grow && dst != nil {
+		e.columnsFrozen(dst, x, cols)
+		return nil
+	}
 	tm := e.tmpl
 	pair := e.hasPair()
 	for t := range cols {
@@ -489,6 +520,45 @@ func (e *Encoder) expand(rules []rule, d *Dictionary, cols [][]string, t int, gr
 		count(d, ids)
 	}
 	return ids, nil
+}
+
+// columnsFrozen is columns through the frozen index x: the same rows,
+// without building attribute strings (except for fallback rules).
+func (e *Encoder) columnsFrozen(dst *sparse.Corpus, x *frozenIndex, cols [][]string) {
+	e.cells = x.internCells(e.cells[:0], cols)
+	pair := len(x.pair.tabs) > 0
+	for t := range cols {
+		appendBinaryRow(&dst.Unary, e.lookupRules(&x.unary, e.tmpl.unary, e.unary, cols, t))
+		if !pair {
+			continue
+		}
+		ids := e.ids[:0]
+		if t > 0 {
+			ids = e.lookupRules(&x.pair, e.tmpl.pair, e.pair, cols, t)
+		}
+		appendBinaryRow(&dst.Pair, ids)
+	}
+}
+
+// lookupRules returns the sorted, deduplicated ids of the known attributes
+// of rules at position t (in e.ids), found through their tables rs (the
+// fallback rules through the string dictionary d).
+func (e *Encoder) lookupRules(rs *ruleSet, rules []rule, d *Dictionary, cols [][]string, t int) []int32 {
+	ids := e.lazy.idx.appendIDs(e.ids[:0], rs, e.cells, len(cols), t)
+	if rs.fallback {
+		for k := range rs.tabs {
+			if !rs.tabs[k].fallback {
+				continue
+			}
+			e.buf = appendRule(e.buf[:0], &rules[k], cols, t)
+			if id, ok := d.lookup(e.buf); ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	ids = sortDedup(ids)
+	e.ids = ids
+	return ids
 }
 
 func checkAttributes(names [][]string, values [][]float64) error {

@@ -15,6 +15,9 @@ package features
 // weights are all zero can be dropped without changing any score.
 func (e *Encoder) Restrict(keepUnary, keepPair func(id int32) bool) (r *Encoder, unaryMap, pairMap []int32) {
 	r = e.Clone()
+	if r.lazy != nil {
+		r.lazy = new(lazyIndex) // other dictionaries, another index
+	}
 	r.unary, unaryMap = e.unary.Subset(keepUnary)
 	r.pair, pairMap = e.pair.Subset(keepPair)
 	return r, unaryMap, pairMap
