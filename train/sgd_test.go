@@ -240,7 +240,8 @@ func TestWarmStartReachesSameOptimum(t *testing.T) {
 }
 
 // TestWarmStartDefault: the zero Options run DefaultWarmEpochs epochs and
-// a negative count none; both validate.
+// a negative count none; both validate; the log's clock starts with the
+// warm start.
 func TestWarmStartDefault(t *testing.T) {
 	if got := DefaultOptions().WarmEpochs; got != DefaultWarmEpochs {
 		t.Fatalf("DefaultOptions().WarmEpochs = %d, want %d", got, DefaultWarmEpochs)
@@ -260,6 +261,9 @@ func TestWarmStartDefault(t *testing.T) {
 		}
 		if warm == 0 && res.Warm.Epochs != DefaultWarmEpochs {
 			t.Fatalf("the default warm start ran %d epochs, want %d", res.Warm.Epochs, DefaultWarmEpochs)
+		}
+		if warm == 0 && res.Iterations[0].Seconds < res.Warm.Seconds {
+			t.Fatalf("the log's first line at %vs, before the warm start's %vs ended", res.Iterations[0].Seconds, res.Warm.Seconds)
 		}
 	}
 }

@@ -116,12 +116,23 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 
 // newRun starts the bookkeeping of a solve and chooses its policy.
 func (tr *trainer) newRun() *run {
-	r := &run{t0: time.Now(), evals0: tr.obj.evals, lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)}}
+	r := &run{t0: tr.solveStart(), evals0: tr.obj.evals, lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)}}
 	r.policy, r.res = tr.choosePolicy()
 	tr.obj.refFusedOK = r.policy == SolverWorkingSet
 	r.u = tr.fs.unscreened(nil)
 	r.ws.carry, tr.carry = tr.carry, nil
 	return r
+}
+
+// solveStart returns when the clock of a new solve starts: when its warm
+// start began (Train sets warmT0), otherwise now.
+func (tr *trainer) solveStart() time.Time {
+	t0 := tr.warmT0
+	tr.warmT0 = time.Time{}
+	if t0.IsZero() {
+		return time.Now()
+	}
+	return t0
 }
 
 // choosePolicy returns the policy of this solve and a result that says

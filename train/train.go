@@ -195,7 +195,8 @@ type Iteration struct {
 	Active   int     `json:"active"`
 	Screened int     `json:"screened"`
 	NonZero  int     `json:"nonzero"`
-	Seconds  float64 `json:"seconds"`
+	// Seconds since the solve started, its warm start included.
+	Seconds float64 `json:"seconds"`
 	// Evaluations is the number of passes over the data (objective
 	// evaluations: forward-backward on every sequence) since the solve
 	// started (a resumed run counts from the resume).
@@ -237,7 +238,8 @@ type Result struct {
 	Converged            bool // the gap reached Epsilon (or the Delta rule fired)
 	StopReason           StopReason
 	// Warm describes the stochastic warm start (nil when none ran); Seconds
-	// includes it, the Iterations' seconds (since the solve started) do not.
+	// and the Iterations' seconds include it, Evaluations does not count
+	// its epochs.
 	Warm *WarmStart `json:",omitempty"`
 	// Score is the PathOptions.Score of the solution (nil when not scored).
 	Score *float64 `json:",omitempty"`
@@ -406,6 +408,7 @@ func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 	}
 	init, warm := op.Init, (*WarmStart)(nil)
 	if op.WarmEpochs > 0 && init == nil && op.Resume == nil {
+		tr.warmT0 = time.Now()
 		if init, warm, err = tr.warmStart(ctx, lam1, lam2, nil); err != nil {
 			return nil, err
 		}

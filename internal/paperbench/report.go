@@ -34,8 +34,8 @@ type TrainReport struct {
 	StopReason       string            `json:"stop_reason"`
 	Converged        bool              `json:"converged"`
 	// WarmStart is the stochastic warm start before the solve (absent when
-	// none ran); seconds_total includes its seconds, the iterations'
-	// seconds (since the solve started) do not.
+	// none ran); seconds_total and the iterations' seconds include its
+	// seconds, their evaluations do not count its epochs.
 	WarmStart *train.WarmStart `json:"warm_start,omitempty"`
 }
 
