@@ -411,12 +411,7 @@ func TestDualAscentCoNLL(t *testing.T) {
 	for i, s := range seqs {
 		exs[i] = dataset.FromSequence("conll2000/train", s)
 	}
-	enc, err := dataset.NewEncoder(dataset.CoNLL, "embedded:conll2000/chunking.template")
-	require.NoError(t, err)
-	c, labels, err := dataset.EncodeTraining(enc, exs, 1)
-	require.NoError(t, err)
-	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
-	require.NoError(t, err)
+	m, c := encodeWith(t, exs, "embedded:conll2000/chunking.template")
 	res, err := Train(context.Background(), m, c, Options{SumForm: true, C1: 1, C2: 1, Threads: 2, MaxIter: iters, WarmEpochs: -1})
 	require.NoError(t, err)
 	P := res.Primal

@@ -107,7 +107,14 @@ func dominantCoNLL(t testing.TB, split string, n int, keep string) []dataset.Exa
 // encodeExamples encodes training examples with the default template.
 func encodeExamples(t testing.TB, exs []dataset.Example) (*chain.Model, *sparse.Corpus) {
 	t.Helper()
-	enc, err := dataset.NewEncoder(dataset.CoNLL, "")
+	return encodeWith(t, exs, "")
+}
+
+// encodeWith encodes training examples with the template file (dataset.NewEncoder's
+// templatePath; "" is the default template).
+func encodeWith(t testing.TB, exs []dataset.Example, template string) (*chain.Model, *sparse.Corpus) {
+	t.Helper()
+	enc, err := dataset.NewEncoder(dataset.CoNLL, template)
 	require.NoError(t, err)
 	c, labels, err := dataset.EncodeTraining(enc, exs, 1)
 	require.NoError(t, err)
