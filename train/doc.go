@@ -25,8 +25,11 @@
 // # The solver loop
 //
 // One loop (solve.go) owns every evaluation of the objective; m, the gap
-// and the optimizer are its variables. It starts by evaluating the starting
-// point, then repeats a full pass and an inner solve:
+// and the optimizer are its variables. Train's starting point, unless
+// Options.Init or Resume gives one, is the stochastic warm start
+// (sgd.go): DefaultWarmEpochs epochs of SGD with the cumulative L1 penalty,
+// which only chooses where the loop begins. The loop starts by evaluating
+// the starting point, then repeats a full pass and an inner solve:
 //
 //   - full pass: m over every unscreened feature at the current point and
 //     the gap of the whole problem (with the working set, at the best
