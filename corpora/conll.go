@@ -166,17 +166,45 @@ func (r *CoNLLReader) end() bool {
 	return false
 }
 
-// emit makes the current sequence r.seq: one string holds all its cells,
-// one slice all their substrings.
+// emit makes the current sequence r.seq out of one string holding all its
+// cells and one slice of all their substrings (see cellStrings); Tokens and
+// Labels are windows of that slice.
 func (r *CoNLLReader) emit() bool {
-	text := string(r.block)
-	cells := make([]string, len(r.cells))
-	for i, c := range r.cells {
-		cells[i] = text[c.start:c.end]
+	w := r.ncols // token columns
+	if !r.opts.Unlabeled {
+		w--
 	}
-	r.seq = buildColumns(cells, r.ncols, !r.opts.Unlabeled, r.first)
+	cells := r.cellStrings(w)
+	T := len(r.cells) / r.ncols
+	r.seq = Sequence{Tokens: make([][]string, T), Line: r.first}
+	for t := range T {
+		r.seq.Tokens[t] = cells[t*w : (t+1)*w : (t+1)*w]
+	}
+	if w < r.ncols {
+		r.seq.Labels = cells[T*w:]
+	}
 	r.count++
 	return true
+}
+
+// cellStrings returns the cells of the current sequence as substrings of
+// one string: the w token cells of each position, position by position, then
+// the labels (the last column, when w < r.ncols) of every position.
+func (r *CoNLLReader) cellStrings(w int) []string {
+	text := string(r.block)
+	cells := make([]string, len(r.cells))
+	k := r.ncols
+	T := len(r.cells) / k
+	for t := range T {
+		row := r.cells[t*k : (t+1)*k]
+		for j, c := range row[:w] {
+			cells[t*w+j] = text[c.start:c.end]
+		}
+		if w < k {
+			cells[T*w+t] = text[row[w].start:row[w].end]
+		}
+	}
+	return cells
 }
 
 func (r *CoNLLReader) fail(col int, err error) {
