@@ -67,7 +67,8 @@ func NewCoNLLReader(name string, r io.Reader, opts CoNLLOptions) *CoNLLReader {
 //
 // The cells of a sequence are gathered into one reused buffer and handed out
 // as substrings of one string per sequence: reading allocates a fixed number
-// of times per sequence, not per position.
+// of times per sequence, not per position. Nothing handed out is reused, so
+// callers may keep sequences; a kept cell keeps its sequence's string alive.
 func (r *CoNLLReader) Next() bool {
 	if r.err != nil || r.done {
 		return false
