@@ -43,12 +43,19 @@ type CoNLLReader struct {
 	lr    *lineReader
 	opts  CoNLLOptions
 	ncols int
-	spans []span
+	split []span // fields of the current line, in line offsets (scratch)
+	block []byte // the cells of the current sequence, concatenated
+	cells []span // the cells of the current sequence, in block offsets
+	first int    // line of the current sequence's first position
 	seq   Sequence
 	count int
 	err   error
 	done  bool
 }
+
+// maxKeptBlock bounds the sequence buffers a reader keeps between sequences:
+// one huge sequence does not pin its buffers for the rest of the input.
+const maxKeptBlock = 1 << 20
 
 // NewCoNLLReader returns a reader of r; name is used in error messages.
 func NewCoNLLReader(name string, r io.Reader, opts CoNLLOptions) *CoNLLReader {
@@ -57,79 +64,148 @@ func NewCoNLLReader(name string, r io.Reader, opts CoNLLOptions) *CoNLLReader {
 
 // Next reads the next sequence and reports whether there was one. It returns
 // false at the end of the input or at the first error.
+//
+// The cells of a sequence are gathered into one reused buffer and handed out
+// as substrings of one string per sequence: reading allocates a fixed number
+// of times per sequence, not per position. Nothing handed out is reused, so
+// callers may keep sequences; a kept cell keeps its sequence's string alive.
 func (r *CoNLLReader) Next() bool {
 	if r.err != nil || r.done {
 		return false
 	}
-	var cells []string
-	if r.ncols > 0 {
-		cells = make([]string, 0, 32*r.ncols)
+	if cap(r.block) > maxKeptBlock {
+		r.block, r.cells = nil, nil
 	}
-	T, first := 0, 0
-	emit := func() bool {
-		r.seq = buildColumns(cells, r.ncols, !r.opts.Unlabeled, first)
-		r.count++
-		return true
-	}
+	r.block, r.cells = r.block[:0], r.cells[:0]
 	for {
 		line, ok := r.lr.next()
 		if !ok {
-			if r.lr.err != nil {
-				r.err = r.lr.err
-				return false
+			return r.end()
+		}
+		switch r.addLine(line) {
+		case lineToken:
+		case lineSeparator:
+			if len(r.cells) > 0 {
+				return r.emit()
 			}
-			r.done = true
-			if T > 0 {
-				return emit()
-			}
-			if r.count == 0 {
-				r.err = &ParseError{File: r.lr.name, Line: max(r.lr.line, 1), Err: errorf(ErrEmpty, "no sequences in input")}
-			}
+		case lineFailed:
 			return false
 		}
-		if isBlank(line) {
-			if T > 0 {
-				return emit()
-			}
-			continue
-		}
-		if col := checkUTF8(line); col > 0 {
-			r.fail(col, errorf(ErrInvalidUTF8, "invalid UTF-8"))
-			return false
-		}
-		sp := splitSpans(r.spans[:0], line, isSpaceOrTab)
-		r.spans = sp
-		if bytes.Equal(line[sp[0].start:sp[0].end], docStart) {
-			if T > 0 {
-				return emit()
-			}
-			continue
-		}
-		k := len(sp)
-		switch {
-		case r.ncols == 0 && k < 2 && !r.opts.Unlabeled:
-			r.fail(len(line)+1, errorf(ErrMissingLabel, "expected a token column and a label column, got 1 column"))
-			return false
-		case r.ncols == 0:
-			r.ncols = k
-			cells = make([]string, 0, 32*k)
-		case k != r.ncols:
-			col := len(line) + 1
-			if k > r.ncols {
-				col = sp[r.ncols].start + 1
-			}
-			r.fail(col, errorf(ErrFieldCount, "expected %d columns, got %d", r.ncols, k))
-			return false
-		}
-		s := string(line)
-		for _, f := range sp {
-			cells = append(cells, s[f.start:f.end])
-		}
-		if T == 0 {
-			first = r.lr.line
-		}
-		T++
 	}
+}
+
+// The kinds of line addLine reports.
+const (
+	lineToken     = iota // a position, added to the current sequence
+	lineSeparator        // a blank or -DOCSTART- line
+	lineFailed           // an error, recorded in r.err
+)
+
+// addLine checks one line and adds its cells to the current sequence.
+func (r *CoNLLReader) addLine(line []byte) int {
+	if isBlank(line) {
+		return lineSeparator
+	}
+	if col := checkUTF8(line); col > 0 {
+		r.fail(col, errorf(ErrInvalidUTF8, "invalid UTF-8"))
+		return lineFailed
+	}
+	sp := splitColumns(r.split[:0], line)
+	r.split = sp
+	if bytes.Equal(line[sp[0].start:sp[0].end], docStart) {
+		return lineSeparator
+	}
+	if !r.checkColumns(line, sp) {
+		return lineFailed
+	}
+	if len(r.cells) == 0 {
+		r.first = r.lr.line
+	}
+	for _, f := range sp {
+		start := len(r.block)
+		r.block = append(r.block, line[f.start:f.end]...)
+		r.cells = append(r.cells, span{start, len(r.block)})
+	}
+	return lineToken
+}
+
+// checkColumns checks the number of fields sp of line against the first
+// line's (which fixes it) and reports whether it is right.
+func (r *CoNLLReader) checkColumns(line []byte, sp []span) bool {
+	k := len(sp)
+	switch {
+	case r.ncols == 0 && k < 2 && !r.opts.Unlabeled:
+		r.fail(len(line)+1, errorf(ErrMissingLabel, "expected a token column and a label column, got 1 column"))
+		return false
+	case r.ncols == 0:
+		r.ncols = k
+	case k != r.ncols:
+		col := len(line) + 1
+		if k > r.ncols {
+			col = sp[r.ncols].start + 1
+		}
+		r.fail(col, errorf(ErrFieldCount, "expected %d columns, got %d", r.ncols, k))
+		return false
+	}
+	return true
+}
+
+// end handles the end of the input (or a read error): it emits the last
+// sequence, if any.
+func (r *CoNLLReader) end() bool {
+	if r.lr.err != nil {
+		r.err = r.lr.err
+		return false
+	}
+	r.done = true
+	if len(r.cells) > 0 {
+		return r.emit()
+	}
+	if r.count == 0 {
+		r.err = &ParseError{File: r.lr.name, Line: max(r.lr.line, 1), Err: errorf(ErrEmpty, "no sequences in input")}
+	}
+	return false
+}
+
+// emit makes the current sequence r.seq out of one string holding all its
+// cells and one slice of all their substrings (see cellStrings); Tokens and
+// Labels are windows of that slice.
+func (r *CoNLLReader) emit() bool {
+	w := r.ncols // token columns
+	if !r.opts.Unlabeled {
+		w--
+	}
+	cells := r.cellStrings(w)
+	T := len(r.cells) / r.ncols
+	r.seq = Sequence{Tokens: make([][]string, T), Line: r.first}
+	for t := range T {
+		r.seq.Tokens[t] = cells[t*w : (t+1)*w : (t+1)*w]
+	}
+	if w < r.ncols {
+		r.seq.Labels = cells[T*w:]
+	}
+	r.count++
+	return true
+}
+
+// cellStrings returns the cells of the current sequence as substrings of
+// one string: the w token cells of each position, position by position, then
+// the labels (the last column, when w < r.ncols) of every position.
+func (r *CoNLLReader) cellStrings(w int) []string {
+	text := string(r.block)
+	cells := make([]string, len(r.cells))
+	k := r.ncols
+	T := len(r.cells) / k
+	for t := range T {
+		row := r.cells[t*k : (t+1)*k]
+		for j, c := range row[:w] {
+			cells[t*w+j] = text[c.start:c.end]
+		}
+		if w < k {
+			cells[T*w+t] = text[row[w].start:row[w].end]
+		}
+	}
+	return cells
 }
 
 func (r *CoNLLReader) fail(col int, err error) {

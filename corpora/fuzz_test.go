@@ -31,6 +31,7 @@ func FuzzCoNLL(f *testing.F) {
 	f.Add([]byte("a b\r\nc d\r\n"), true)
 	f.Fuzz(func(t *testing.T, in []byte, unlabeled bool) {
 		opts := CoNLLOptions{Unlabeled: unlabeled, MaxLineBytes: fuzzMaxLine}
+		requireSameCoNLL(t, in, opts) // the reader it replaced, on the same bytes
 		seqs, err := ReadCoNLL("f", bytes.NewReader(in), opts)
 		checkParseError(t, err)
 		if err != nil {

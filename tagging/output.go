@@ -119,6 +119,12 @@ func (tw *Writer) write(w *bufio.Writer, ex *dataset.Example, d *chain.Decoding)
 // stable across platforms in golden tests).
 func fmtProb(p float64) string { return strconv.FormatFloat(p, 'f', 4, 64) }
 
+// writeProb writes p as fmtProb formats it, without allocating (it formats
+// into w's free buffer).
+func writeProb(w *bufio.Writer, p float64) {
+	w.Write(strconv.AppendFloat(w.AvailableBuffer(), p, 'f', 4, 64))
+}
+
 // tokenMarginal returns the marginal probability of label y at position t.
 func tokenMarginal(d *chain.Decoding, L, t, y int) float64 { return d.Marginal[t*L+y] }
 
@@ -157,7 +163,7 @@ func writeTagCoNLL(w *bufio.Writer, labels []string, ex *dataset.Example, d *cha
 			w.WriteString(labels[y])
 			if o.Marginals {
 				w.WriteByte(' ')
-				w.WriteString(fmtProb(tokenMarginal(d, L, t, y)))
+				writeProb(w, tokenMarginal(d, L, t, y))
 			}
 			w.WriteByte('\n')
 		}
@@ -182,11 +188,11 @@ func writeTagCoNLLU(w *bufio.Writer, labels []string, s *corpora.CoNLLUSentence,
 				w.WriteByte('\n')
 				continue
 			}
-			misc := ""
+			var marginal float64
 			if o.Marginals {
-				misc = "Marginal=" + fmtProb(tokenMarginal(d, L, t, path[t]))
+				marginal = tokenMarginal(d, L, t, path[t])
 			}
-			writeCoNLLUWord(w, line, s.LabelColumn, labels[path[t]], misc)
+			writeCoNLLUWord(w, line, s.LabelColumn, labels[path[t]], o.Marginals, marginal)
 			t++
 		}
 		w.WriteByte('\n')
@@ -194,9 +200,9 @@ func writeTagCoNLLU(w *bufio.Writer, labels []string, s *corpora.CoNLLUSentence,
 }
 
 // writeCoNLLUWord writes a word line of 10 TAB-separated columns with
-// column col replaced by label and, if misc is not empty, misc added to the
-// MISC column (which "_" means empty).
-func writeCoNLLUWord(w *bufio.Writer, line string, col int, label, misc string) {
+// column col replaced by label and, if withMarginal, a Marginal=P entry
+// (P the marginal) added to the MISC column (which "_" means empty).
+func writeCoNLLUWord(w *bufio.Writer, line string, col int, label string, withMarginal bool, marginal float64) {
 	const miscCol = 9
 	for c := 0; c <= miscCol; c++ {
 		cell, rest, _ := strings.Cut(line, "\t")
@@ -206,13 +212,17 @@ func writeCoNLLUWord(w *bufio.Writer, line string, col int, label, misc string) 
 		}
 		switch {
 		case c == col:
-			cell = label
-		case c == miscCol && misc != "" && cell == "_":
-			cell = misc
-		case c == miscCol && misc != "":
-			cell += "|" + misc
+			w.WriteString(label)
+		case c == miscCol && withMarginal:
+			if cell != "_" {
+				w.WriteString(cell)
+				w.WriteByte('|')
+			}
+			w.WriteString("Marginal=")
+			writeProb(w, marginal)
+		default:
+			w.WriteString(cell)
 		}
-		w.WriteString(cell)
 	}
 	w.WriteByte('\n')
 }
@@ -229,7 +239,7 @@ func writeTagSlash(w *bufio.Writer, labels []string, ex *dataset.Example, d *cha
 			w.WriteString(labels[y])
 			if o.Marginals {
 				w.WriteByte('/')
-				w.WriteString(fmtProb(tokenMarginal(d, L, t, y)))
+				writeProb(w, tokenMarginal(d, L, t, y))
 			}
 		}
 		if o.Decode.N > 1 {
