@@ -113,7 +113,7 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 			start = predictStart(start, prev, w, math.Log(betas[k-1]/beta)/math.Log(betas[k-2]/betas[k-1]))
 			init = start
 		}
-		res, sol, err := tr.solve(ctx, lam1, lam2, init, nil)
+		res, sol, err := tr.solve(ctx, lam1, lam2, init, nil, false)
 		if err != nil {
 			return out, err
 		}

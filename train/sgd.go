@@ -10,7 +10,6 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
-	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -539,13 +538,14 @@ func (s *sgd) calibrate(ctx context.Context, sample []int32) (float64, int, erro
 }
 
 // warmStart runs the stochastic warm start of Options.WarmEpochs at the
-// penalty (lam1, lam2) and returns its point (full size) and what it did.
-// onEpoch, when not nil, is called after every epoch with the number of
-// epochs so far (tests).
-func (tr *trainer) warmStart(ctx context.Context, lam1, lam2 float64, onEpoch func(int, *sgd)) ([]float64, *WarmStart, error) {
+// penalty of the solve (setPenalty, which has screened the features that
+// are zero whatever the data's dual point) and returns its point (full
+// size) and what it did. onEpoch, when not nil, is called after every
+// epoch with the number of epochs so far (tests).
+func (tr *trainer) warmStart(ctx context.Context, onEpoch func(int, *sgd)) ([]float64, *WarmStart, error) {
 	t0 := time.Now()
 	n := tr.c.Len()
-	s := newSGD(tr.m, tr.c, penalty{l1: lam1, l2: lam2}, tr.frozenFeatures(lam1))
+	s := newSGD(tr.m, tr.c, tr.pen, tr.frozenFeatures())
 	rng := rand.New(rand.NewPCG(sgdSeed, uint64(n)))
 	order := make([]int32, n)
 	for i := range order {
@@ -585,25 +585,16 @@ func (tr *trainer) warmStart(ctx context.Context, lam1, lam2 float64, onEpoch fu
 }
 
 // frozenFeatures returns the features the warm start keeps at zero (nil:
-// none): those outside the model's feature set and those the static range
-// rule removes at L1 coefficient lam1 (the threshold of staticScreen).
-func (tr *trainer) frozenFeatures(lam1 float64) sparse.Bitset {
+// none): those outside the model's feature set and those setPenalty
+// screened (Rnorm 0, and the static range rule's).
+func (tr *trainer) frozenFeatures() sparse.Bitset {
 	d := len(tr.m.W)
-	var drop []bool
-	if tr.static != nil && lam1 > 0 {
-		thr := math.Nextafter(float64(tr.c.Len())*lam1, 0)
-		if tr.op.SumForm {
-			thr = tr.op.C1
-		}
-		drop = make([]bool, d)
-		screen.RangeScreen(drop, tr.static, thr)
-	}
-	if drop == nil && tr.fs.size == d {
+	if tr.fs.size == d && tr.fs.Screened() == 0 {
 		return nil
 	}
 	frozen := sparse.NewBitset(d)
 	for j := 0; j < d; j++ {
-		if !tr.fs.inSet.Has(j) || (drop != nil && drop[j]) {
+		if !tr.fs.inSet.Has(j) || tr.fs.screened.Has(j) {
 			frozen.Set(j)
 		}
 	}

@@ -64,6 +64,7 @@ func preparedTrainer(t testing.TB, m *chain.Model, c *sparse.Corpus, op Options)
 	if err != nil {
 		t.Fatal(err)
 	}
+	tr.setPenalty(lam1, lam2) // as solve does before the warm start
 	return tr, lam1, lam2
 }
 
@@ -103,7 +104,7 @@ func TestWarmStartLowersObjective(t *testing.T) {
 			tr, lam1, lam2 := preparedTrainer(t, m, c, tc.op)
 			p := []float64{primalAt(t, tr, make([]float64, len(m.W)), lam1, lam2)}
 			var ws []([]float64)
-			_, info, err := tr.warmStart(context.Background(), lam1, lam2, func(e int, s *sgd) {
+			_, info, err := tr.warmStart(context.Background(), func(e int, s *sgd) {
 				ws = append(ws, sgdPoint(s))
 			})
 			if err != nil {
@@ -151,7 +152,7 @@ func TestWarmStartApproachesOptimum(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr, lam1, lam2 := preparedTrainer(t, m, c, op)
-	w, _, err := tr.warmStart(context.Background(), lam1, lam2, nil)
+	w, _, err := tr.warmStart(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,9 +193,9 @@ func TestWarmStartDeterministic(t *testing.T) {
 			}
 		}
 	}
-	tr, lam1, lam2 := preparedTrainer(t, m, c, Options{WarmEpochs: 2})
-	a, _, _ := tr.warmStart(context.Background(), lam1, lam2, nil)
-	b, _, _ := tr.warmStart(context.Background(), lam1, lam2, nil)
+	tr, _, _ := preparedTrainer(t, m, c, Options{WarmEpochs: 2})
+	a, _, _ := tr.warmStart(context.Background(), nil)
+	b, _, _ := tr.warmStart(context.Background(), nil)
 	for j := range a {
 		if math.Float64bits(a[j]) != math.Float64bits(b[j]) {
 			t.Fatalf("warm start weight %d: %v then %v", j, a[j], b[j])

@@ -78,13 +78,20 @@ type run struct {
 }
 
 // solve minimizes the objective at L1 coefficient lam1 and L2 coefficient
-// lam2 from the full-size starting point init (nil: zero), or from a
-// checkpoint, and returns the full-size solution.
-func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64, resume *Checkpoint) (*Result, []float64, error) {
+// lam2 from the full-size starting point init (nil: zero, or the
+// stochastic warm start when warm), or from a checkpoint, and returns the
+// full-size solution.
+func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64, resume *Checkpoint, warm bool) (*Result, []float64, error) {
 	tr.setPenalty(lam1, lam2)
 	r := tr.newRun()
 	if len(r.u) == 0 {
 		return tr.allScreened(ctx, r)
+	}
+	if warm && init == nil && resume == nil {
+		var err error
+		if init, r.res.Warm, err = tr.warmStart(ctx, nil); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := tr.start(ctx, r, init, resume); err != nil {
 		return nil, nil, err
@@ -116,23 +123,12 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 
 // newRun starts the bookkeeping of a solve and chooses its policy.
 func (tr *trainer) newRun() *run {
-	r := &run{t0: tr.solveStart(), evals0: tr.obj.evals, lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)}}
+	r := &run{t0: time.Now(), evals0: tr.obj.evals, lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)}}
 	r.policy, r.res = tr.choosePolicy()
 	tr.obj.refFusedOK = r.policy == SolverWorkingSet
 	r.u = tr.fs.unscreened(nil)
 	r.ws.carry, tr.carry = tr.carry, nil
 	return r
-}
-
-// solveStart returns when the clock of a new solve starts: when its warm
-// start began (Train sets warmT0), otherwise now.
-func (tr *trainer) solveStart() time.Time {
-	t0 := tr.warmT0
-	tr.warmT0 = time.Time{}
-	if t0.IsZero() {
-		return time.Now()
-	}
-	return t0
 }
 
 // choosePolicy returns the policy of this solve and a result that says

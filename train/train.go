@@ -406,18 +406,10 @@ func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	init, warm := op.Init, (*WarmStart)(nil)
-	if op.WarmEpochs > 0 && init == nil && op.Resume == nil {
-		tr.warmT0 = time.Now()
-		if init, warm, err = tr.warmStart(ctx, lam1, lam2, nil); err != nil {
-			return nil, err
-		}
-	}
-	res, w, err := tr.solve(ctx, lam1, lam2, init, op.Resume)
+	res, w, err := tr.solve(ctx, lam1, lam2, op.Init, op.Resume, op.WarmEpochs > 0)
 	if err != nil {
 		return nil, err
 	}
-	res.Warm = warm
 	copy(m.W, w)
 	res.NonZero = m.NonZero()
 	res.Seconds = time.Since(t0).Seconds()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/screen"
@@ -39,9 +38,6 @@ type trainer struct {
 	// those with Rnorm 0) for the current penalty.
 	staticCount int
 	onePenalty  bool // Train: a single solve (the static bounds can go after use)
-	// warmT0 is when the stochastic warm start of the next solve began
-	// (zero: none): the solve's clock, and so its log's seconds, start there.
-	warmT0 time.Time
 
 	// Along a path: the L1 coefficient of the previous solve (0: none; the
 	// strong rule) and the curvature its working-set solve ended with.
