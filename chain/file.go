@@ -571,10 +571,7 @@ func (mr *modelReader) decodeWeights(d *decoder, start int64) error {
 		return &FormatError{Section: d.section, Offset: start, Msg: "missing LABL section"}
 	}
 	dim := m.Dim() // HEAD checked it against maxLoadWeights
-	if cnt := d.u32(); d.err == nil && int64(cnt)*12 != int64(len(d.b)) {
-		return d.fail("%d weights declared, payload holds %d bytes", cnt, len(d.b))
-	}
-	if d.err != nil {
+	if !d.weightCount(uint32(len(d.b))) {
 		return d.err
 	}
 	m.setWeights(make([]float64, dim))

@@ -122,14 +122,7 @@ func (m *Model) NonZero() int {
 }
 
 // LabelID returns the id of label name, or -1.
-func (m *Model) LabelID(name string) int {
-	for i, l := range m.Labels {
-		if l == name {
-			return i
-		}
-	}
-	return -1
-}
+func (m *Model) LabelID(name string) int { return slices.Index(m.Labels, name) }
 
 // Scratch holds the score lattice of one sequence and its buffers, reused
 // from one sequence to the next: the caller owns one per goroutine.

@@ -196,9 +196,6 @@ func (t *Tagger) TransWeight(prev, cur int) float64 {
 		return t.m.Trans[prev*t.m.L+cur]
 	}
 	w := t.lite.w
-	if w.trans == nil {
-		return 0
-	}
 	return w.trans[prev*w.layout.L+cur]
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/sparsetag/sparsetag/features"
@@ -60,7 +61,7 @@ func NewTagger(m *Model) *Tagger {
 // newTagOnly returns the tag-only Tagger of a model file's labels,
 // weights and encoder (nil for a model of pre-encoded data).
 func newTagOnly(labels []string, w *tagWeights, enc *features.Encoder) *Tagger {
-	t := &Tagger{view: &w.state, lite: &tagOnlyRef{labels: labels, enc: enc, w: w}}
+	t := &Tagger{lite: &tagOnlyRef{labels: labels, enc: enc, w: w}}
 	t.pool.New = newScratch(len(labels), enc)
 	return t
 }
@@ -95,14 +96,7 @@ func (t *Tagger) LabelNames() []string {
 func (t *Tagger) NumLabels() int { return len(t.LabelNames()) }
 
 // LabelID returns the id of label name, or -1.
-func (t *Tagger) LabelID(name string) int {
-	for i, l := range t.LabelNames() {
-		if l == name {
-			return i
-		}
-	}
-	return -1
-}
+func (t *Tagger) LabelID(name string) int { return slices.Index(t.LabelNames(), name) }
 
 // Encoder returns the model's feature encoder (frozen; shared, so encode
 // with a Clone), or nil for a model of pre-encoded data.

@@ -657,3 +657,29 @@ func TestTagOnlyAllocations(t *testing.T) {
 		t.Fatalf("Tag allocates %v times per call with a reused result", allocs)
 	}
 }
+
+// TestTagOnlyMemoryPairs checks the documented bound on a model whose
+// non-zero weights are mostly pair weights (labels reserved for every
+// weight and indices grown by append would exceed it).
+func TestTagOnlyMemoryPairs(t *testing.T) {
+	m, err := NewModel([]string{"a", "b"}, 1, 1000, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range m.W {
+		m.W[j] = float64(j%7) + 0.5
+	}
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lite, err := UnmarshalTagger(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	N, lay := m.NonZero(), m.Layout
+	bound := int64(12*N + 4*(lay.NumUnary+lay.NumPair+2) + 8*lay.L*lay.L)
+	if got := lite.lite.w.bytes(); got > bound {
+		t.Fatalf("tag-only weights hold %d bytes, more than the bound %d (N=%d)", got, bound, N)
+	}
+}

@@ -26,7 +26,7 @@ import (
 type tagWeights struct {
 	layout sparse.Layout
 	state  stateView
-	trans  []float64 // L×L; nil when the model has no transitions and the block is zero
+	trans  []float64 // L×L
 	pair   pairView
 	vals   []float64 // while reading: the state, then the pair weights
 }
@@ -62,7 +62,7 @@ func closeCSR(off []int32, n, nnz int) []int32 {
 // newTagWeights returns empty weights for the layout, to be filled by add
 // in increasing index order and completed by finish.
 func newTagWeights(lay sparse.Layout) *tagWeights {
-	return &tagWeights{layout: lay, state: stateView{off: []int32{0}}, pair: pairView{off: []int32{0}}}
+	return &tagWeights{layout: lay, state: stateView{off: []int32{0}}, trans: make([]float64, lay.L*lay.L), pair: pairView{off: []int32{0}}}
 }
 
 // reserve makes room for cnt weights at once, when the file is known to
@@ -84,9 +84,6 @@ func (w *tagWeights) add(j int, v float64) {
 		s := &w.state
 		s.off, s.lab = addCSR(s.off, s.lab, j/L, uint16(j%L))
 	case j < pair:
-		if w.trans == nil {
-			w.trans = make([]float64, L*L)
-		}
 		w.trans[j-trans] = v
 		return
 	default:
@@ -100,14 +97,27 @@ func (w *tagWeights) add(j int, v float64) {
 // finish completes the views once every weight was added: the state
 // weights come first in vals, then the pair weights.
 func (w *tagWeights) finish() {
+	// Labels and pair indices to their exact size: reserve sized the labels
+	// for every weight and the indices grew by append, which would break
+	// the documented bound (vals may keep room for the transitions, which
+	// the bound's 12 bytes per weight cover).
+	w.state.lab, w.pair.idx = exact(w.state.lab), exact(w.pair.idx)
 	ns := len(w.state.lab)
 	w.state.val, w.pair.val = w.vals[:ns:ns], w.vals[ns:]
 	w.vals = nil
 	w.state.off = closeCSR(w.state.off, w.layout.NumUnary, ns)
 	w.pair.off = closeCSR(w.pair.off, w.layout.NumPair, len(w.pair.val))
-	if w.layout.Transitions && w.trans == nil {
-		w.trans = make([]float64, w.layout.L*w.layout.L)
+}
+
+// exact returns s with no spare capacity (a copy when it has some;
+// slices.Clone would round the capacity up to an allocation size class).
+func exact[T any](s []T) []T {
+	if cap(s) == len(s) {
+		return s
 	}
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
 }
 
 // firstDead is Model.firstDead on the sparse weights: the kind and id of

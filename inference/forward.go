@@ -364,7 +364,7 @@ func backStepAt(prevB, prevA, eA, w, edge []float64) {
 		for c, x := range row {
 			v := x * w[c]
 			s += v
-			e[c] += a * v
+			e[c] += float64(a * v) // rounded before the add: no fused multiply-add on any machine
 		}
 		prevB[p] = s
 	}
