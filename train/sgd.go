@@ -320,17 +320,7 @@ func (s *sgd) gradient(i int, lat *inference.Lattice) {
 		mu := node[t*L : t*L+L]
 		y := int(c.Labels[start+t])
 		cols, vals := c.Unary.Row(start + t)
-		for k, a := range cols {
-			if q := s.slotU[a]; q >= 0 {
-				v := 1.0
-				if vals != nil {
-					v = vals[k]
-				}
-				g := s.gU[int(q)*L : int(q)*L+L]
-				floats.AddScaled(g, v, mu)
-				g[y] -= v
-			}
-		}
+		addCounts(s.gU, s.slotU, cols, vals, mu, y)
 	}
 	if T > 1 && s.m.Transitions {
 		floats.Add(s.gT, s.ws.EdgeSum())
@@ -356,16 +346,25 @@ func (s *sgd) pairGradient(lat *inference.Lattice, start, T int) {
 		}
 		e := s.ws.EdgeAt(s.edge, lat, t)
 		obs := int(c.Labels[start+t-1])*L + int(c.Labels[start+t])
-		for k, a := range pc {
-			if q := s.slotP[a]; q >= 0 {
-				v := 1.0
-				if pv != nil {
-					v = pv[k]
-				}
-				g := s.gP[int(q)*LL : int(q)*LL+LL]
-				floats.AddScaled(g, v, e)
-				g[obs] -= v
+		addCounts(s.gP, s.slotP, pc, pv, e[:LL], obs)
+	}
+}
+
+// addCounts adds, for each attribute a of one position (values vals, nil:
+// 1) that has a gradient slot, its expected minus observed counts into the
+// slot's block of g: the marginals marg scaled by the value, less the value
+// at the observed outcome obs.
+func addCounts(g []float64, slot, cols []int32, vals, marg []float64, obs int) {
+	n := len(marg)
+	for k, a := range cols {
+		if q := slot[a]; q >= 0 {
+			v := 1.0
+			if vals != nil {
+				v = vals[k]
 			}
+			blk := g[int(q)*n : int(q)*n+n]
+			floats.AddScaled(blk, v, marg)
+			blk[obs] -= v
 		}
 	}
 }
@@ -541,8 +540,8 @@ func (s *sgd) calibrate(ctx context.Context, sample []int32) (float64, int, erro
 // penalty of the solve (setPenalty, which has screened the features that
 // are zero whatever the data's dual point) and returns its point (full
 // size) and what it did. onEpoch, when not nil, is called after every
-// epoch with the number of epochs so far (tests).
-func (tr *trainer) warmStart(ctx context.Context, onEpoch func(int, *sgd)) ([]float64, *WarmStart, error) {
+// epoch (tests).
+func (tr *trainer) warmStart(ctx context.Context, onEpoch func(*sgd)) ([]float64, *WarmStart, error) {
 	t0 := time.Now()
 	n := tr.c.Len()
 	s := newSGD(tr.m, tr.c, tr.pen, tr.frozenFeatures())
@@ -572,7 +571,7 @@ func (tr *trainer) warmStart(ctx context.Context, onEpoch func(int, *sgd)) ([]fl
 		}
 		ws.Epochs, ws.Loss = e+1, loss
 		if onEpoch != nil {
-			onEpoch(e+1, s)
+			onEpoch(s)
 		}
 	}
 	w := s.weights()

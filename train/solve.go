@@ -270,14 +270,7 @@ func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, er
 }
 
 // interrupted reports whether Options.Interrupt was closed.
-func (tr *trainer) interrupted() bool {
-	select {
-	case <-tr.op.Interrupt:
-		return true
-	default:
-		return false
-	}
-}
+func (tr *trainer) interrupted() bool { return closed(tr.op.Interrupt) }
 
 // stopInterrupted ends an interrupted solve at the point of this full pass:
 // its log line (with the gap), StopInterrupt, and a checkpoint when one was
