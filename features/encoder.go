@@ -309,14 +309,7 @@ func sortDedup(ids []int32) []int32 {
 		}
 		ids[0] = min(ids[0], x)
 	}
-	n := 1
-	for _, id := range ids[1:] {
-		if id != ids[n-1] {
-			ids[n] = id
-			n++
-		}
-	}
-	return ids[:n]
+	return slices.Compact(ids)
 }
 
 // count adds one occurrence of every id (a deduplicated row).
@@ -526,25 +519,25 @@ func (e *Encoder) expand(rules []rule, d *Dictionary, cols [][]string, t int, gr
 // without building attribute strings (except for fallback rules).
 func (e *Encoder) columnsFrozen(dst *sparse.Corpus, x *frozenIndex, cols [][]string) {
 	e.cells = x.internCells(e.cells[:0], cols)
-	pair := len(x.pair.tabs) > 0
+	pair := e.hasPair()
 	for t := range cols {
-		appendBinaryRow(&dst.Unary, e.lookupRules(&x.unary, e.tmpl.unary, e.unary, cols, t))
+		appendBinaryRow(&dst.Unary, e.lookupRules(x, &x.unary, e.tmpl.unary, e.unary, cols, t))
 		if !pair {
 			continue
 		}
 		ids := e.ids[:0]
 		if t > 0 {
-			ids = e.lookupRules(&x.pair, e.tmpl.pair, e.pair, cols, t)
+			ids = e.lookupRules(x, &x.pair, e.tmpl.pair, e.pair, cols, t)
 		}
 		appendBinaryRow(&dst.Pair, ids)
 	}
 }
 
 // lookupRules returns the sorted, deduplicated ids of the known attributes
-// of rules at position t (in e.ids), found through their tables rs (the
-// fallback rules through the string dictionary d).
-func (e *Encoder) lookupRules(rs *ruleSet, rules []rule, d *Dictionary, cols [][]string, t int) []int32 {
-	ids := e.lazy.idx.appendIDs(e.ids[:0], rs, e.cells, len(cols), t)
+// of rules at position t (in e.ids), found through their tables rs in the
+// index x (the fallback rules through the string dictionary d).
+func (e *Encoder) lookupRules(x *frozenIndex, rs *ruleSet, rules []rule, d *Dictionary, cols [][]string, t int) []int32 {
+	ids := x.appendIDs(e.ids[:0], rs, e.cells, len(cols), t)
 	if rs.fallback {
 		for k := range rs.tabs {
 			if !rs.tabs[k].fallback {
