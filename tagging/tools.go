@@ -49,8 +49,8 @@ func (m tool) Explain(ex *dataset.Example, path []int) ([]chain.TokenExplanation
 // opt.Posterior or opt.N > 1 its n-best list with path probabilities
 // exp(score - log Z) and node marginals.
 func (m tool) Decode(d *chain.Decoding, ex *dataset.Example, opt chain.DecodeOptions) error {
-	if !m.Supports(needs(&opt)) {
-		return &UnsupportedError{Format: m.Format(), Need: needs(&opt) &^ toolCapabilities}
+	if err := Require(m, needs(&opt)); err != nil {
+		return err
 	}
 	seq := sequence(ex)
 	d.Probs, d.Marginal, d.Scores = d.Probs[:0], d.Marginal[:0], d.Scores[:0]
