@@ -172,12 +172,19 @@ func isNonZero(v float64) bool { return v != 0 }
 // scores (T×L, row-major, typically s.ZeroUnary plus the caller's state
 // scores) plus the transition and pair scores of w, and returns it.
 func (m *Model) FinishLattice(s *Scratch, w []float64, c *sparse.Corpus, i int, unary []float64) *inference.Lattice {
+	return m.FinishLatticeTail(s, w[m.StateLen():], c, i, unary)
+}
+
+// FinishLatticeTail is FinishLattice given only the weights after the
+// state block, tail = w[StateLen():] (transitions, then pairs): a caller
+// that scores states from its own sparse weights needs no full-size vector.
+func (m *Model) FinishLatticeTail(s *Scratch, tail []float64, c *sparse.Corpus, i int, unary []float64) *inference.Lattice {
 	L := len(m.Labels)
 	var trans []float64
 	if m.Transitions {
-		trans = w[m.TransOffset() : m.TransOffset()+L*L]
+		trans = tail[:L*L]
 	}
-	return finishLattice(s, L, trans, pairWeights{dense: w[m.PairOffset():]}, m.NumPair, c, i, unary)
+	return finishLattice(s, L, trans, pairWeights{dense: tail[m.PairOffset()-m.StateLen():]}, m.NumPair, c, i, unary)
 }
 
 // finishLattice is FinishLattice over L labels, the label-bigram weights

@@ -60,12 +60,15 @@ type objective struct {
 	obs counts // observed feature counts (sum over sequences)
 
 	// Per evaluation.
-	wfull  []float64 // full-size weights (zeros outside the active set)
+	wtail  []float64 // the weights after the state block (transitions, pairs)
+	wfull  []float64 // full-size weights for dense scoring (nil in label-list mode)
 	xState []float64 // the weights of the active state features, in reference order
-	exp    []float64 // full-size expected counts
+	exp    []float64 // expected counts of the active state features, in reference order
+	eTail  []float64 // expected counts after the state block (transitions, pairs)
 	mu     []float64 // node marginals of every position, Positions()*L
 	M      []float64 // m = -grad L over the active set, at the last evaluation
 	shard  []shardState
+	uPtr   []int32 // residualsAll: start of each attribute's features in its index list
 
 	// live is the corpus used for scoring: c itself, or a copy of it whose
 	// Unary rows omit the attributes with no active state feature, so that
@@ -127,11 +130,10 @@ type shardState struct {
 func newObjective(fs *featureSet, c *sparse.Corpus, threads int) *objective {
 	m := fs.m
 	L := m.NumLabels()
-	d := len(m.W)
+	tail := len(m.W) - m.StateLen()
 	o := &objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len())}
-	o.wfull = make([]float64, d)
-	o.exp = make([]float64, d)
-	o.mu = make([]float64, c.Positions()*L)
+	o.wtail = make([]float64, tail)
+	o.eTail = make([]float64, tail)
 	o.shard = make([]shardState, numShards)
 	for s := range o.shard {
 		o.shard[s].ws = inference.NewWorkspace(c.MaxLen(), L)
@@ -174,9 +176,10 @@ func (o *objective) follow(keep []int32) {
 	if keep != nil {
 		o.M = sparse.Compact(o.M, keep)
 	} else {
-		o.M = resizeFloats(o.M, len(fs.active))
+		o.M = fitFloats(o.M, len(fs.active))
 	}
-	clear(o.wfull)
+	o.exp = fitFloats(o.exp, fs.numState())
+	clear(o.wtail)
 	o.refFused = o.refFusedOK && !o.fused && numShards*fs.numState()*8 <= refFusedBudget
 	for sh := range o.shard {
 		if o.refFused {
@@ -186,6 +189,12 @@ func (o *objective) follow(keep []int32) {
 		}
 	}
 	o.sparseLabels = float64(fs.numState()) < sparseLabelFraction*float64(fs.live*o.m.NumLabels())
+	if o.sparseLabels {
+		o.wfull = nil
+	} else {
+		o.wfull = resizeFloats(o.wfull, len(o.m.W))
+		clear(o.wfull)
+	}
 	// The scoring corpus must hold every live attribute: a subset of the
 	// active set (keep != nil) keeps the current one until enough
 	// attributes died to pay for a new copy; any other new set rebuilds it.
@@ -220,6 +229,16 @@ func resizeFloats(s []float64, n int) []float64 {
 		return make([]float64, n)
 	}
 	return s[:n]
+}
+
+// fitFloats is resizeFloats for buffers that follow a shrinking set: it
+// gives back storage of more than twice n, so that a buffer sized for
+// the first, largest set does not stay that large for the whole run.
+func fitFloats(s []float64, n int) []float64 {
+	if cap(s) > 2*n+1024 {
+		return make([]float64, n)
+	}
+	return resizeFloats(s, n)
 }
 
 // attributeCounts returns the cumulative occurrence counts of the
@@ -328,7 +347,7 @@ func (o *objective) scoreSparse(s *chain.Scratch, c *sparse.Corpus, i int) *infe
 			}
 		}
 	}
-	return m.FinishLattice(s, o.wfull, c, i, unary)
+	return m.FinishLatticeTail(s, o.wtail, c, i, unary)
 }
 
 // compactCorpus returns a copy of the corpus whose unary rows keep only the
@@ -382,7 +401,7 @@ func (o *objective) evaluate(ctx context.Context, x, grad []float64, l2 float64)
 
 // loss computes L(x) for the active weights x and m = -grad L(x) over the
 // active set into o.M. It leaves the expected counts of the active
-// features in o.exp and the node marginals in o.mu.
+// features in o.exp and o.eTail and the node marginals in o.mu.
 func (o *objective) loss(ctx context.Context, x []float64) (float64, error) {
 	o.evals++
 	o.setWeights(x)
@@ -390,8 +409,8 @@ func (o *objective) loss(ctx context.Context, x []float64) (float64, error) {
 		return 0, err
 	}
 	loss := o.reduceShards()
-	o.stateExpectations(false)
-	o.residual()
+	o.stateExpectations()
+	o.residualsFrom(o.M, o.fs.active, o.exp)
 	inv := 1 / o.n
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return loss * inv, errNonFinite
@@ -399,25 +418,52 @@ func (o *objective) loss(ctx context.Context, x []float64) (float64, error) {
 	return loss * inv, nil
 }
 
-// expectAll computes, after an evaluation, the expected counts of every
-// state feature (not only the active ones) into o.exp, from the marginals
-// of that evaluation: what a full pass of the working-set solver prices
-// the features outside the working set with. Transition and pair
-// expectations are always complete.
-func (o *objective) expectAll() {
-	o.stateExpectations(true)
+// residualsAll returns m = -grad L over the features idx (increasing, any
+// features of the model, active or not) in dst (resized to len(idx)),
+// after an evaluation and from its marginals: what a full pass of the
+// working-set solver prices the features outside the working set with.
+// The expected state counts are scattered into dst itself, in position
+// order as for the active set, so nothing of the model's full size is
+// needed; transition and pair expectations are always complete.
+func (o *objective) residualsAll(dst []float64, idx []int32) []float64 {
+	dst = resizeFloats(dst, len(idx))
+	U, L := o.m.NumUnary, o.m.NumLabels()
+	if cap(o.uPtr) < U+1 {
+		o.uPtr = make([]int32, U+1)
+	}
+	o.uPtr = o.uPtr[:U+1]
+	k := 0
+	for a := 0; a <= U; a++ {
+		for k < len(idx) && int(idx[k]) < a*L {
+			k++
+		}
+		o.uPtr[a] = int32(k)
+	}
+	o.scatterExpectations(o.c, o.uPtr, idx, dst)
+	o.residualsFrom(dst, idx, dst)
+	return dst
 }
 
-// setWeights scatters the active weights into the full-size vector.
+// setWeights installs the active weights x: the state part in reference
+// order (xState), the rest into wtail, and everything into the full-size
+// vector when scoring is dense.
 func (o *objective) setWeights(x []float64) {
-	sparse.Scatter(o.wfull, x, o.fs.active)
-	o.xState = x[:o.fs.numState()]
+	ns := o.fs.numState()
+	o.xState = x[:ns]
+	off := o.m.StateLen()
+	for k := ns; k < len(x); k++ {
+		o.wtail[int(o.fs.active[k])-off] = x[k]
+	}
+	if o.wfull != nil {
+		sparse.Scatter(o.wfull, x, o.fs.active)
+	}
 }
 
 // forwardShards runs forward-backward on every sequence, shard by shard:
 // each shard's loss, edge and pair expectations (and fused state
 // expectations) into its own buffers, the node marginals into o.mu.
 func (o *objective) forwardShards(ctx context.Context) error {
+	o.mu = resizeFloats(o.mu, o.c.Positions()*o.m.NumLabels())
 	par.For(o.threads, numShards, func(s int) {
 		sh := &o.shard[s]
 		sh.loss, sh.err = 0, nil
@@ -584,7 +630,7 @@ func (o *objective) reduceShards() float64 {
 		loss += o.shard[s].loss
 	}
 	if m.Transitions {
-		e := o.exp[m.TransOffset() : m.TransOffset()+LL]
+		e := o.eTail[:LL]
 		clear(e)
 		for s := range o.shard {
 			for k, v := range o.shard[s].edge {
@@ -593,7 +639,7 @@ func (o *objective) reduceShards() float64 {
 		}
 	}
 	if m.NumPair > 0 {
-		e := o.exp[m.PairOffset():]
+		e := o.eTail[m.PairOffset()-m.StateLen():]
 		clear(e)
 		for s := range o.shard {
 			for k, v := range o.shard[s].pairExp {
@@ -604,81 +650,70 @@ func (o *objective) reduceShards() float64 {
 	return loss
 }
 
-// stateExpectations computes the expected state counts into o.exp: a
-// reduction of the per-shard buffers in shard order (fused, refFused), or
-// a scatter of the stored node marginals in position order
-// (scatterExpectations). With all, every attribute and label is computed
-// (a full pass); otherwise only live attributes, and only their active
-// labels in label-list mode: the rows of the other attributes are stale
-// until the next full pass, and nothing reads them (residual reads the
-// active features, whose attributes live).
-func (o *objective) stateExpectations(all bool) {
+// stateExpectations computes the expected counts of the active state
+// features into o.exp (reference order): a reduction of the per-shard
+// buffers in shard order (fused, refFused), or a scatter of the stored node
+// marginals in position order over the live corpus (scatterExpectations).
+func (o *objective) stateExpectations() {
 	const chunk = 256
 	U := o.m.NumUnary
-	switch {
-	case all:
-		o.scatterExpectations(o.c, true)
-	case o.fused || o.refFused:
-		par.For(o.threads, (U+chunk-1)/chunk, func(k int) {
-			for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
-				switch {
-				case !o.fs.attrLive[a]:
-					// Not read until the next full pass, which rewrites it.
-				case o.fused:
-					o.reduceStateShards(a)
-				default:
-					o.reduceRefShards(a)
-				}
-			}
-		})
-	default:
-		o.scatterExpectations(o.live, false)
+	if !o.fused && !o.refFused {
+		o.scatterExpectations(o.live, o.fs.refPtr, o.fs.active, o.exp)
+		return
 	}
+	par.For(o.threads, (U+chunk-1)/chunk, func(k int) {
+		for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
+			if o.fused {
+				o.reduceStateShards(a)
+			} else {
+				o.reduceRefShards(a)
+			}
+		}
+	})
 }
 
 // reduceRefShards sums attribute a's per-shard expectations of its active
 // labels in shard order.
 func (o *objective) reduceRefShards(a int) {
-	L := o.m.NumLabels()
 	fs := o.fs
-	e := o.exp[a*L : a*L+L]
-	clear(e)
 	for r := fs.refPtr[a]; r < fs.refPtr[a+1]; r++ {
 		v := 0.0
 		for s := range o.shard {
 			v += o.shard[s].refExp[r]
 		}
-		e[fs.refLab[r]] = v
+		o.exp[r] = v
 	}
 }
 
 // reduceStateShards sums attribute a's fused per-shard state expectations
-// in shard order.
+// of its active labels in shard order.
 func (o *objective) reduceStateShards(a int) {
 	L := o.m.NumLabels()
-	e := o.exp[a*L : a*L+L]
-	clear(e)
-	for s := range o.shard {
-		se := o.shard[s].stateExp[a*L : a*L+L]
-		for y := range e {
-			e[y] += se[y]
+	fs := o.fs
+	for r := fs.refPtr[a]; r < fs.refPtr[a+1]; r++ {
+		j := a*L + int(fs.refLab[r])
+		v := 0.0
+		for s := range o.shard {
+			v += o.shard[s].stateExp[j]
 		}
+		o.exp[r] = v
 	}
 }
 
-// scatterExpectations sums the expected state counts over the unary rows
-// of c in position order, streaming the node marginals o.mu: with all, every
-// attribute and label; otherwise the live attributes (only their active
-// labels in label-list mode). Each worker owns a contiguous range of
-// attributes (split by occurrence counts) and scans every row, so each
-// count is summed in position order by one worker: bit-identical whatever
-// the number of workers, and the marginals are read in the order they are
-// stored instead of gathered per attribute (which missed the cache on
-// every frequent attribute).
-func (o *objective) scatterExpectations(c *sparse.Corpus, all bool) {
+// scatterExpectations sums into dst the expected counts of the state
+// features ids over the unary rows of c in position order, streaming the
+// node marginals o.mu. The features of attribute a are
+// ids[ptr[a]:ptr[a+1]] (increasing, so label ids[r] - a*L), and dst is
+// indexed like ids. Each worker owns a contiguous range of attributes
+// (split by occurrence counts) and scans every row, so each count is
+// summed in position order by one worker: bit-identical whatever the
+// number of workers and whichever features ids holds, and the marginals
+// are read in the order they are stored instead of gathered per attribute
+// (which missed the cache on every frequent attribute).
+func (o *objective) scatterExpectations(c *sparse.Corpus, ptr, ids []int32, dst []float64) {
 	parts := o.attrSplit
 	par.For(len(parts)-1, len(parts)-1, func(k int) {
-		o.scatterRange(c, all, parts[k], parts[k+1])
+		o.scatterRange(c, ptr, ids, dst, parts[k], parts[k+1])
 	})
 }
 
@@ -702,52 +737,57 @@ func (o *objective) attrParts() []int32 {
 }
 
 // scatterRange is scatterExpectations for the attributes [alo, ahi).
-func (o *objective) scatterRange(c *sparse.Corpus, all bool, alo, ahi int32) {
+func (o *objective) scatterRange(c *sparse.Corpus, ptr, ids []int32, dst []float64, alo, ahi int32) {
 	L := o.m.NumLabels()
-	fs := o.fs
-	labelList := !all && o.sparseLabels
-	for a := alo; a < ahi; a++ {
-		if all || fs.attrLive[a] {
-			clear(o.exp[int(a)*L : int(a)*L+L])
-		}
-	}
+	clear(dst[ptr[alo]:ptr[ahi]])
 	for p := 0; p < c.Unary.Rows(); p++ {
 		cols, vals := c.Unary.Row(p)
 		mu := o.mu[p*L : p*L+L]
 		for k, a := range cols {
-			if a < alo || a >= ahi || !(all || fs.attrLive[a]) {
+			if a < alo || a >= ahi {
 				continue
 			}
-			e := o.exp[int(a)*L : int(a)*L+L]
+			lo, hi := ptr[a], ptr[a+1]
+			if lo == hi {
+				continue
+			}
 			v := 1.0
 			if vals != nil {
 				v = vals[k]
 			}
+			e := dst[lo:hi]
 			switch {
-			case labelList:
-				for _, y := range fs.labels(a) {
-					e[y] += v * mu[y]
-				}
-			case vals != nil:
+			case len(e) == L && vals == nil:
+				// Every label (ids lo..hi-1 are a*L .. a*L+L-1): the sums
+				// of the loop below as one vector add.
+				floats.Add(e, mu)
+			case len(e) == L:
 				floats.AddScaled(e, v, mu)
 			default:
-				floats.Add(e, mu)
+				base := a * int32(L)
+				for r, j := range ids[lo:hi] {
+					e[r] += v * mu[j-base]
+				}
 			}
 		}
 	}
 }
 
-// residual forms m = (obs - exp)/n over the active set.
-func (o *objective) residual() { o.residualsInto(o.M, o.fs.active) }
-
-// residualsInto writes m_j = (obs_j - exp_j)/n into dst[k] for the
-// features idx[k] (increasing), from the last evaluation's expected counts
-// (valid for every feature after expectAll).
-func (o *objective) residualsInto(dst []float64, idx []int32) {
+// residualsFrom writes m_j = (obs_j - e_j)/n into dst[k] for the features
+// idx[k] (increasing), where e_j is exp[k] for a state feature and comes
+// from eTail otherwise (dst may be exp itself).
+func (o *objective) residualsFrom(dst []float64, idx []int32, exp []float64) {
 	inv := 1 / o.n
+	off := int32(o.m.StateLen())
 	cur := o.obs.cursor()
 	for k, j := range idx {
-		dst[k] = (cur.at(j) - o.exp[j]) * inv
+		e := 0.0
+		if j < off {
+			e = exp[k]
+		} else {
+			e = o.eTail[j-off]
+		}
+		dst[k] = (cur.at(j) - e) * inv
 	}
 }
 

@@ -213,9 +213,7 @@ func (tr *trainer) price(r *run) float64 {
 	if r.policy == SolverFull {
 		return fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
 	}
-	tr.obj.expectAll()
-	r.mU = resizeFloats(r.mU, len(r.u))
-	tr.obj.residualsInto(r.mU, r.u)
+	r.mU = tr.obj.residualsAll(r.mU, r.u)
 	gap := tr.supportAndGap(r)
 	r.mScreen = nil
 	if tr.op.Certificate == CertificateModel {

@@ -136,12 +136,7 @@ func (tr *trainer) computeBetaMax(ctx context.Context) error {
 	if _, err := tr.obj.loss(ctx, nil); err != nil {
 		return err
 	}
-	tr.obj.expectAll()
-	cur := tr.obj.obs.cursor()
-	tr.betaMax = 0
-	for j := range fs.all {
-		tr.betaMax = math.Max(tr.betaMax, math.Abs((cur.at(j)-tr.obj.exp[j])*(1/tr.obj.n)))
-	}
+	tr.betaMax = screen.BetaMax(tr.obj.residualsAll(nil, fs.allSlice()))
 	return nil
 }
 
