@@ -576,7 +576,7 @@ func (tr *trainer) warmStart(ctx context.Context, onEpoch func(*sgd)) ([]float64
 	}
 	w := s.weights()
 	ws.Seconds = time.Since(t0).Seconds()
-	if checkFinite(w) != nil {
+	if checkFinite(w, nil) != nil {
 		ws.Discarded = true
 		return nil, ws, nil
 	}

@@ -532,17 +532,25 @@ func (tr *trainer) allScreened(ctx context.Context, r *run) (*Result, []float64,
 	return tr.finish(r)
 }
 
-// finish completes the result with the full-size solution.
+// finish completes the result with the full-size solution, written into
+// tr.out when the caller gave one (Train: the model's weights, so that no
+// second full-size vector exists at the end), else into a new vector.
 func (tr *trainer) finish(r *run) (*Result, []float64, error) {
-	w := make([]float64, len(tr.m.W))
+	if r.opt != nil {
+		if err := checkFinite(r.opt.X(), tr.fs.active); err != nil {
+			return nil, nil, err
+		}
+	}
+	w := tr.out
+	if w == nil {
+		w = make([]float64, len(tr.m.W))
+	}
+	clear(w)
 	if r.opt != nil {
 		sparse.Scatter(w, r.opt.X(), tr.fs.active)
 		if tr.path && (r.policy == SolverWorkingSet || r.switched) {
 			tr.carry = &carriedState{st: r.opt.Snapshot(), w: slices.Clone(tr.fs.active), lam2: tr.pen.l2}
 		}
-	}
-	if err := checkFinite(w); err != nil {
-		return nil, nil, err
 	}
 	res := r.res
 	last := res.Iterations[len(res.Iterations)-1]

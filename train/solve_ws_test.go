@@ -57,20 +57,33 @@ func testWorkingSetMatchesFull(t *testing.T) {
 	}
 }
 
-func TestKthSmallest(t *testing.T) {
+// TestSmallest: the bounded heap's i-th smallest equals the sorted
+// values' for every capacity k and i <= k, with ties and infinities.
+func TestSmallest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{1, 2, 5, 17, 100, 1000} {
 		v := make([]float64, n)
 		for i := range v {
 			v[i] = float64(rng.IntN(n/2 + 1)) // many ties
+			if rng.IntN(20) == 0 {
+				v[i] = math.Inf(1)
+			}
 		}
-		sorted := append([]float64(nil), v...)
+		sorted := slices.Clone(v)
 		slices.Sort(sorted)
-		for k := 1; k < n; k++ {
-			got := kthSmallest(append([]float64(nil), v...), k)
-			require.Equal(t, sorted[k-1], got, "n %d k %d", n, k)
+		var s smallest
+		for _, k := range []int{1, 2, 3, n / 2, n - 1, n} {
+			if k < 1 || k > n {
+				continue
+			}
+			for i := 1; i <= k; i++ {
+				s.reset(k)
+				for _, x := range v {
+					s.add(x)
+				}
+				require.Equal(t, sorted[i-1], s.kth(i), "n %d k %d i %d", n, k, i)
+			}
 		}
-		assert.True(t, math.IsInf(kthSmallest(v, n), 1))
 	}
 }
 

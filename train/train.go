@@ -406,11 +406,13 @@ func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	res, w, err := tr.solve(ctx, lam1, lam2, op.Init, op.Resume, op.WarmEpochs > 0)
+	// The solution goes straight into m.W (finish); m is unchanged until
+	// then, as the solve's errors all come before it.
+	tr.out = m.W
+	res, _, err := tr.solve(ctx, lam1, lam2, op.Init, op.Resume, op.WarmEpochs > 0)
 	if err != nil {
 		return nil, err
 	}
-	copy(m.W, w)
 	res.NonZero = m.NonZero()
 	res.Seconds = time.Since(t0).Seconds()
 	return res, nil

@@ -38,6 +38,7 @@ type trainer struct {
 	// those with Rnorm 0) for the current penalty.
 	staticCount int
 	onePenalty  bool // Train: a single solve (the static bounds can go after use)
+	out         []float64 // Train: where finish writes the solution (the model's weights)
 
 	// Along a path: the L1 coefficient of the previous solve (0: none; the
 	// strong rule) and the curvature its working-set solve ended with.
@@ -247,10 +248,15 @@ func countNonZero(x []float64) int {
 	return n
 }
 
-// checkFinite reports the first weight that is NaN or infinite.
-func checkFinite(w []float64) error {
-	for j, v := range w {
+// checkFinite reports the first weight that is NaN or infinite: w[k] is
+// the weight of feature idx[k] (idx nil: of feature k).
+func checkFinite(w []float64, idx []int32) error {
+	for k, v := range w {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
+			j := k
+			if idx != nil {
+				j = int(idx[k])
+			}
 			return fmt.Errorf("train: weight %d is %v", j, v)
 		}
 	}

@@ -39,7 +39,7 @@ var wsSwitchMin = 1024
 type wsState struct {
 	size  int       // size of the last working set
 	floor int       // smallest working set: wsInitialSize, or the strong rule's set along a path
-	sel   []float64 // scratch of nextWorkingSet
+	sel   smallest // scratch of chooseWorkingSet
 	// reached: the last inner solve met its target (a slow full gap then
 	// means the set was too small, not the solve too short).
 	reached bool
@@ -251,14 +251,19 @@ func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
 	if r.passes >= 2 && st.reached && r.gaps[1] > wsInnerFraction*r.gaps[0] {
 		size = max(size, 2*st.size)
 	}
-	st.sel = st.sel[:0]
+	// The threshold is the size-th smallest priority: the must features
+	// of priority -Inf, then the (size - must)-th smallest finite one,
+	// which the size smallest finite priorities hold (O(size) memory,
+	// not O(len(u))).
+	st.sel.reset(max(size, 1))
 	must, s := 0, 0
 	for q := range r.u {
 		p := tr.priority(r, q, &s)
 		if math.IsInf(p, -1) {
 			must++
+		} else {
+			st.sel.add(p)
 		}
-		st.sel = append(st.sel, p)
 	}
 	if strong {
 		// The strong rule's set (Tibshirani et al., JRSS-B 2012): the
@@ -268,7 +273,13 @@ func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
 		st.floor = size
 	}
 	size = min(len(r.u), max(size, must))
-	thr := kthSmallest(st.sel, size)
+	thr := math.Inf(-1)
+	switch {
+	case size >= len(r.u):
+		thr = math.Inf(1)
+	case size > must:
+		thr = st.sel.kth(size - must)
+	}
 	ws, x, mw = make([]int32, 0, size), make([]float64, 0, size), make([]float64, 0, size)
 	s = 0
 	for q, j := range r.u {
@@ -358,41 +369,55 @@ func (tr *trainer) carriedMemory(r *run, prevW, ws []int32) *owlqn.State {
 	return out
 }
 
-// kthSmallest returns the k-th smallest value of v (k >= 1), +Inf when k
-// reaches len(v). v is reordered. Quickselect with a median-of-three
-// pivot: O(len(v)) expected, deterministic.
-func kthSmallest(v []float64, k int) float64 {
-	if k >= len(v) {
-		return math.Inf(1)
-	}
-	lo, hi, want := 0, len(v)-1, k-1
-	for hi-lo > 16 {
-		mid := lo + (hi-lo)/2
-		a, b, c := v[lo], v[mid], v[hi]
-		pivot := max(min(a, b), min(max(a, b), c))
-		i, j := lo, hi
-		for i <= j {
-			for v[i] < pivot {
-				i++
+// smallest keeps the k smallest of a stream of values (a max-heap), to
+// find a small order statistic of many values in O(k) memory.
+type smallest struct {
+	h []float64
+	k int
+}
+
+// reset empties the heap and sets its capacity k >= 1.
+func (s *smallest) reset(k int) { s.h, s.k = s.h[:0], k }
+
+// add offers v.
+func (s *smallest) add(v float64) {
+	h := s.h
+	if len(h) < s.k {
+		h = append(h, v)
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !(h[p] < h[i]) {
+				break
 			}
-			for v[j] > pivot {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i++
-				j--
-			}
+			h[p], h[i] = h[i], h[p]
+			i = p
 		}
-		switch {
-		case want <= j:
-			hi = j
-		case want >= i:
-			lo = i
-		default:
-			return v[want]
-		}
+		s.h = h
+		return
 	}
-	slices.Sort(v[lo : hi+1])
-	return v[want]
+	if !(v < h[0]) {
+		return
+	}
+	h[0] = v
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= len(h) {
+			break
+		}
+		if c+1 < len(h) && h[c+1] > h[c] {
+			c++
+		}
+		if !(h[c] > h[i]) {
+			break
+		}
+		h[c], h[i] = h[i], h[c]
+		i = c
+	}
+}
+
+// kth returns the i-th smallest value offered (1 <= i <= k, and at least
+// i values offered). It reorders the heap: call it once per reset.
+func (s *smallest) kth(i int) float64 {
+	slices.Sort(s.h)
+	return s.h[i-1]
 }
