@@ -18,6 +18,13 @@ import (
 // gradient are bit-identical whatever the number of workers.
 const numShards = 64
 
+// refGroups is the number of fixed groups of consecutive shards that share
+// one buffer of expected counts per reference (refFused): a group's shards
+// run in order on one goroutine, and the groups are reduced in group
+// order, so the sums stay bit-identical whatever the number of workers
+// while the buffers take refGroups, not numShards, copies.
+const refGroups = 8
+
 // objective computes, in one pass over the data, the average negative
 // log-likelihood L(w) and m = -grad L(w) over the active features of its
 // feature set, for a model layout (see Model) over an encoded corpus. It
@@ -122,7 +129,7 @@ type shardState struct {
 	edge     []float64 // L*L expected transition counts
 	pairExp  []float64 // P*L*L expected pair counts (only when P > 0)
 	stateExp []float64 // U*L expected state counts (only when fused)
-	refExp   []float64 // expected counts per reference (only when refFused)
+	refExp   []float64 // expected counts per reference (only when refFused; one per group of shards, shared by its shards)
 	edgeBuf  []float64
 	err      error
 }
@@ -180,12 +187,16 @@ func (o *objective) follow(keep []int32) {
 	}
 	o.exp = fitFloats(o.exp, fs.numState())
 	clear(o.wtail)
-	o.refFused = o.refFusedOK && !o.fused && numShards*fs.numState()*8 <= refFusedBudget
+	o.refFused = o.refFusedOK && !o.fused && refGroups*fs.numState()*8 <= refFusedBudget
+	const per = numShards / refGroups
 	for sh := range o.shard {
-		if o.refFused {
-			o.shard[sh].refExp = resizeFloats(o.shard[sh].refExp, fs.numState())
-		} else {
+		switch {
+		case !o.refFused:
 			o.shard[sh].refExp = nil
+		case sh%per == 0:
+			o.shard[sh].refExp = resizeFloats(o.shard[sh].refExp, fs.numState())
+		default:
+			o.shard[sh].refExp = o.shard[sh-sh%per].refExp
 		}
 	}
 	o.sparseLabels = float64(fs.numState()) < sparseLabelFraction*float64(fs.live*o.m.NumLabels())
@@ -220,6 +231,16 @@ func (o *objective) buildRefSpans() {
 	o.refSpan = o.refSpan[:2*len(col)]
 	for k, a := range col {
 		o.refSpan[2*k], o.refSpan[2*k+1] = ptr[a], ptr[a+1]
+	}
+}
+
+// release drops the per-evaluation buffers (the objective cannot evaluate
+// again): what Train gives back before it writes the solution.
+func (o *objective) release() {
+	o.mu, o.wfull, o.exp, o.M, o.refSpan, o.uPtr = nil, nil, nil, nil, nil, nil
+	o.live = o.c
+	for s := range o.shard {
+		o.shard[s] = shardState{}
 	}
 }
 
@@ -464,24 +485,11 @@ func (o *objective) setWeights(x []float64) {
 // expectations) into its own buffers, the node marginals into o.mu.
 func (o *objective) forwardShards(ctx context.Context) error {
 	o.mu = resizeFloats(o.mu, o.c.Positions()*o.m.NumLabels())
-	par.For(o.threads, numShards, func(s int) {
-		sh := &o.shard[s]
-		sh.loss, sh.err = 0, nil
-		clear(sh.edge)
-		if sh.pairExp != nil {
-			clear(sh.pairExp)
-		}
-		if sh.stateExp != nil {
-			clear(sh.stateExp)
-		}
-		clear(sh.refExp)
-		nseq := o.live.Len()
-		for i := s * nseq / numShards; i < (s+1)*nseq/numShards; i++ {
-			if i&63 == 0 && ctx.Err() != nil {
-				sh.err = ctx.Err()
-				return
-			}
-			o.forwardOne(sh, i)
+	const per = numShards / refGroups
+	par.For(o.threads, refGroups, func(g int) {
+		clear(o.shard[g*per].refExp) // the group's shared buffer
+		for s := g * per; s < (g+1)*per; s++ {
+			o.forwardShard(ctx, s)
 		}
 	})
 	for s := range o.shard {
@@ -519,6 +527,27 @@ func (o *objective) forwardOne(sh *shardState, i int) {
 		if sh.pairExp != nil && c.Pair.Rows() > 0 {
 			o.accumulatePairs(sh, lat, start, T)
 		}
+	}
+}
+
+// forwardShard runs forward-backward on the sequences of shard s.
+func (o *objective) forwardShard(ctx context.Context, s int) {
+	sh := &o.shard[s]
+	sh.loss, sh.err = 0, nil
+	clear(sh.edge)
+	if sh.pairExp != nil {
+		clear(sh.pairExp)
+	}
+	if sh.stateExp != nil {
+		clear(sh.stateExp)
+	}
+	nseq := o.live.Len()
+	for i := s * nseq / numShards; i < (s+1)*nseq/numShards; i++ {
+		if i&63 == 0 && ctx.Err() != nil {
+			sh.err = ctx.Err()
+			return
+		}
+		o.forwardOne(sh, i)
 	}
 }
 
@@ -672,14 +701,15 @@ func (o *objective) stateExpectations() {
 	})
 }
 
-// reduceRefShards sums attribute a's per-shard expectations of its active
-// labels in shard order.
+// reduceRefShards sums attribute a's per-group expectations of its active
+// labels in group order.
 func (o *objective) reduceRefShards(a int) {
+	const per = numShards / refGroups
 	fs := o.fs
 	for r := fs.refPtr[a]; r < fs.refPtr[a+1]; r++ {
 		v := 0.0
-		for s := range o.shard {
-			v += o.shard[s].refExp[r]
+		for g := range refGroups {
+			v += o.shard[g*per].refExp[r]
 		}
 		o.exp[r] = v
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -532,6 +533,17 @@ func (tr *trainer) allScreened(ctx context.Context, r *run) (*Result, []float64,
 	return tr.finish(r)
 }
 
+// release drops the buffers of a finished single solve (Train) that the
+// result does not need, and returns the freed memory to the operating
+// system (one forced collection).
+func (tr *trainer) release(r *run) {
+	r.dual, r.mix, r.mU, r.mScreen, r.ws.sel = dualHistory{}, mixture{}, nil, nil, smallest{}
+	r.hist, r.grad = nil, nil
+	tr.obj.release()
+	tr.static, tr.wMon = nil, nil
+	debug.FreeOSMemory()
+}
+
 // finish completes the result with the full-size solution, written into
 // tr.out when the caller gave one (Train: the model's weights, so that no
 // second full-size vector exists at the end), else into a new vector.
@@ -544,6 +556,11 @@ func (tr *trainer) finish(r *run) (*Result, []float64, error) {
 	w := tr.out
 	if w == nil {
 		w = make([]float64, len(tr.m.W))
+	} else {
+		// Train's last step: the run's and the objective's buffers go back
+		// to the operating system before the model's weights are written,
+		// so that the peak is the solve's or the result's, not their sum.
+		tr.release(r)
 	}
 	clear(w)
 	if r.opt != nil {
