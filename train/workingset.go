@@ -110,7 +110,10 @@ func (tr *trainer) screenU(r *run, gap float64) (int, error) {
 	case r.policy == SolverFull:
 		mu = r.m
 	case r.mScreen != nil:
-		mu = r.mScreen // the mixture's dual point, certified by this pass's gap
+		// The mixture's dual point, certified by this pass's gap (its Phi):
+		// its M at the worst case over the float32 history's rounding
+		// intervals, so the Pinsker rule stays safe (mixture_f32.go).
+		mu = r.mScreen
 	}
 	drop, removed, err := tr.screenTest(&tr.scratch, r.u, mu, gap, r.opt.X())
 	if err != nil || removed == 0 {
