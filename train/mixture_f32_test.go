@@ -138,7 +138,10 @@ func TestMixtureF32Adversarial(t *testing.T) {
 			mk := make([]float64, n)
 			for j := range n {
 				v := ideal(j)
-				if w[j] == 0 && j%2 == 0 {
+				// Trials 2 and 6: no |m| beyond l1; the intervals of M then
+				// cost second order (g is flat at the ideal m) and the
+				// slack of D_k is what keeps Phi above the exact value.
+				if w[j] == 0 && j%2 == 0 && trial%4 != 2 {
 					v = math.Copysign(l1*(1+1e-3*rng.Float64()), rng.NormFloat64())
 				}
 				mk[j] = awayFromZero(float32(v))
@@ -161,14 +164,19 @@ func TestMixtureF32Adversarial(t *testing.T) {
 		require.Less(t, mix32, gap, "trial %d: the mixture did not beat the plain gap", trial)
 		exact := phiExact(w, ms, loss, losses, mws, c, l1, l2)
 		assert.GreaterOrEqual(t, mix32, exact*(1-1e-13), "trial %d: the float32 certificate is below the exact Phi at its c", trial)
-		// The slack: sum_j E_j |g'| and 2^-24 sum_j |s_j w_j| in D, large
-		// here against D_k = 1e-7 and ab = 1e-3 by design.
-		assert.LessOrEqual(t, mix32, exact*(1+1e-2), "trial %d: loose", trial)
+		// The slack: sum_j E_j |g'| (at most 1e-2 relative here) and at
+		// most 2^-24 sum_j |m_j w_j| + tiny in D_k (large against D_k =
+		// 1e-7 by design).
+		dSlack := 0.0
+		for _, v := range w {
+			dSlack += 0x1p-23 * math.Abs(v) * (l1 + l2*math.Abs(v))
+		}
+		assert.LessOrEqual(t, mix32, exact*(1+1e-2)+dSlack, "trial %d: loose", trial)
 		// Six Frank-Wolfe steps take another path with the exact history
-		// and may end 2x higher or 8% lower here: the float32 certificate
-		// is within a small factor of it.
+		// and may end 6x higher or 25% lower here (the search, not the
+		// bound: compare the same c above): within a small factor.
 		mix64, _, _ := runMixture(w, ms, loss, losses, mws, gap, l1, l2, true)
-		assert.LessOrEqual(t, mix32, 1.2*mix64, "trial %d", trial)
+		assert.LessOrEqual(t, mix32, 1.5*mix64+dSlack, "trial %d", trial)
 		for j := range n {
 			M := 0.0
 			for k := range ms {
