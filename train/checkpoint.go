@@ -57,7 +57,7 @@ func (tr *trainer) checkpoint(r *run) *Checkpoint {
 		Iterations:   slices.Clone(r.res.Iterations),
 		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
 			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason},
-		dual: r.dual.clone(),
+		dual: r.dual.snapshot(r.mU), // with the pass just priced
 		opt:  r.opt.Snapshot(),
 	}
 }

@@ -50,15 +50,51 @@ const (
 // the last mixPasses full passes, narrowed to float32 (mixture_f32.go: each
 // stored value is an interval that contains the exact m), with L(w_k) and
 // m_k . w_k computed from the exact m_k, newest first.
+//
+// The pass just priced is pending: its m stays in run.mU (exact) until the
+// next pricing overwrites it (commit), so that screening can still use the
+// oldest pass the certificate may have weighted, and no u-sized M of the
+// mixture is ever stored (screenMixture).
 type dualHistory struct {
 	m    [][]float32
 	loss []float64
 	mw   []float64
+
+	pending          bool // run.mU holds a pass not yet recorded
+	pendLoss, pendMW float64
 }
 
-// reset forgets every pass (a new solve, or after the active set changed in
-// a way the stored vectors cannot follow).
-func (h *dualHistory) reset() { h.m, h.loss, h.mw = h.m[:0], h.loss[:0], h.mw[:0] }
+// reset forgets every pass, the pending one too (a new solve, or after the
+// active set changed in a way the stored vectors cannot follow).
+func (h *dualHistory) reset() {
+	h.m, h.loss, h.mw = h.m[:0], h.loss[:0], h.mw[:0]
+	h.pending = false
+}
+
+// hold marks the pass whose m is in run.mU as pending, with L(w) and m . w.
+func (h *dualHistory) hold(loss, mw float64) {
+	h.pending, h.pendLoss, h.pendMW = true, loss, mw
+}
+
+// commit records the pending pass, whose m is mU, before mU is
+// overwritten.
+func (h *dualHistory) commit(mU []float64) {
+	if h.pending {
+		h.push(mU, h.pendLoss, h.pendMW)
+		h.pending = false
+	}
+}
+
+// snapshot returns a deep copy with the pending pass (m = mU) recorded:
+// what a checkpoint keeps, so that a resumed run sees the same history as
+// the uninterrupted one at its next pricing.
+func (h *dualHistory) snapshot(mU []float64) dualHistory {
+	c := h.clone()
+	if h.pending {
+		c.push(mU, h.pendLoss, h.pendMW)
+	}
+	return c
+}
 
 // clone returns a deep copy.
 func (h *dualHistory) clone() dualHistory {
@@ -121,7 +157,7 @@ type mixture struct {
 	c     []float64   // the weights of the mixture
 	mix   []float64   // M(q) = sum_k c_k m_k over J
 	delta []float64   // scratch: m_k - M over J
-	full  []float64   // the worst case of M(q) over u, for screening (screenPoint)
+	won   bool        // the mixture certified this pass: screen with it (screenMixture)
 	l1    float64
 	ab    float64
 }
@@ -186,24 +222,25 @@ func (mx *mixture) gather(r *run, hist [][]float32) {
 	}
 }
 
-// mixGap returns the mixture certificate Phi(c) of this full pass (below
-// gap, the certificate of the current point alone, or gap itself) and the
-// dual point's M over u for screening: mU with gap, else the worst case of
-// the mixture's M over the intervals of the stored history (screenPoint),
-// with Phi a rigorous upper bound over the same intervals (upperValue).
-// Below mixMinLen unscreened features it returns gap and mU.
-// loss is L(w) at the current point. It records this pass in the history.
-func (tr *trainer) mixGap(r *run, gap, loss float64) (float64, []float64) {
+// mixGap returns the mixture certificate Phi(c) of this full pass: below
+// gap, the certificate of the current point alone, and then r.mix.won is
+// set (screening uses the mixture's dual point, screenMixture), or gap
+// itself. Phi is a rigorous upper bound over the intervals of the stored
+// history (upperValue). Below mixMinLen unscreened features it returns
+// gap. loss is L(w) at the current point. It holds this pass (in r.mU)
+// as the history's pending pass.
+func (tr *trainer) mixGap(r *run, gap, loss float64) float64 {
 	h := &r.dual
+	mx := &r.mix
+	mx.won = false
 	mw := 0.0
 	for s, q := range r.supp {
 		mw += r.mU[q] * r.suppW[s]
 	}
-	defer h.push(r.mU, loss, mw)
+	defer h.hold(loss, mw)
 	if len(r.u) < mixMinLen || !(gap > 0) {
-		return gap, r.mU
+		return gap
 	}
-	mx := &r.mix
 	mx.l1, mx.ab = tr.pen.l1, tr.pen.l2
 	mx.d = append(mx.d[:0], 0)
 	for k := range h.m {
@@ -215,14 +252,15 @@ func (tr *trainer) mixGap(r *run, gap, loss float64) (float64, []float64) {
 	phi0 := mx.valueAtVertex()
 	phi := mx.minimize(phi0)
 	if !(phi < phi0) || !(phi < gap) {
-		return gap, r.mU
+		return gap
 	}
 	// The search ran on the stored values; the certificate is their worst
 	// case, and the plain gap when that does not beat it.
 	if phi = mx.upperValue(); !(phi < gap) {
-		return gap, r.mU
+		return gap
 	}
-	return phi, mx.screenPoint(r, h)
+	mx.won = true
+	return phi
 }
 
 // valueAtVertex returns Phi at c = e_0 (the current point alone).

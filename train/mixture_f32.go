@@ -30,7 +30,8 @@ import (
 //     there exactly.
 //  3. Screening (the Pinsker rule) needs |M_j| of the same dual point whose
 //     gap bounds the radius: |M_j| <= |Ms_j| + E_j, and the rule is applied
-//     to that worst case (screenPoint) with the upper bound Phi of step 2.
+//     to that worst case (worstAbsM, screenMixture) with the upper bound Phi
+//     of step 2.
 //
 // The Frank-Wolfe search itself works on the stored values (any c in the
 // simplex certifies); only the value it returns is made rigorous.
@@ -128,27 +129,48 @@ func (mx *mixture) upperValue() float64 {
 	return phi
 }
 
-// screenPoint writes, for every feature of u, the worst case of M of the
-// mixture for the screening rule: sign(Ms_j) (|Ms_j| + E_j), which bounds
-// |M_j| of the exact mixture from above (Ms and E over u as in
-// upperValue; outside J too, where the history may hold any value in
-// [-l1, l1]). The Pinsker rule uses only |M_j|, so with the certificate
-// Phi >= G(w, q) of the same dual point q it stays safe: |M_j(q)| +
-// sqrt(2 G/n) Rnorm_j <= (|Ms_j| + E_j) + sqrt(2 Phi/n) Rnorm_j. The
-// buffer mx.full is reused across passes.
-func (mx *mixture) screenPoint(r *run, h *dualHistory) []float64 {
-	mx.full = resizeFloats(mx.full, len(r.u))
-	c := mx.c[:len(h.m)+1] // m_0 and the stored passes; the gold component has M = 0
-	for q, v := range r.mU {
-		ms, e := c[0]*v, 0.0
-		for k, mk := range h.m {
-			if ck := c[k+1]; ck != 0 {
-				s := float64(mk[q])
-				ms += ck * s
-				e += ck * f32Err(s)
-			}
+// worstAbsM returns |Ms_q| + E_q for the feature at position q of u: an
+// upper bound on |M_q| of the exact mixture, with Ms_q = c_0 mU_q + sum_k
+// c_k s_k,q and E_q = sum_k c_k e(s_k,q) (the gold component has M = 0;
+// outside J too, where the history may hold any value in [-l1, l1]). It
+// needs the history as mixGap saw it: run.mU the current pass's m, the
+// pass itself still pending.
+func (mx *mixture) worstAbsM(h *dualHistory, mU []float64, q int) float64 {
+	ms, e := mx.c[0]*mU[q], 0.0
+	for k, mk := range h.m {
+		if ck := mx.c[k+1]; ck != 0 {
+			s := float64(mk[q])
+			ms += ck * s
+			e += ck * f32Err(s)
 		}
-		mx.full[q] = math.Copysign(math.Abs(ms)+e, ms)
 	}
-	return mx.full
+	return math.Abs(ms) + e
+}
+
+// screenMixture is the Pinsker rule (screen.Pinsker, with the same
+// arithmetic) on every feature of u at the mixture's dual point q, whose
+// certificate gap = Phi >= G(w, q) bounds the radius: u[k] is dropped when
+// worstAbsM + sqrt(2 Phi/n) Rnorm < beta (1 - tau). As |M_j(q)| <=
+// worstAbsM and G(w, q) <= Phi, the exact rule at q would drop it too: w*_j
+// = 0. The rule needs M and the gap of the SAME dual point (the mixture's
+// gap with the current point's m would not be safe). M is formed per
+// feature from the history and run.mU: no u-sized buffer. The working set,
+// the only policy with the mixture, screens with the Pinsker rule alone.
+func (tr *trainer) screenMixture(sc *screenScratch, r *run, gap float64) ([]bool, int) {
+	sc.drop = resizeBools(sc.drop, len(r.u))
+	clear(sc.drop)
+	n := tr.c.Len()
+	rad := math.Sqrt(2 * gap / float64(n))
+	thr := tr.pen.l1 * (1 - tr.op.Tau)
+	if !(gap >= 0) || math.IsInf(gap, 1) || rad*tr.rnormMin >= thr {
+		return sc.drop, 0
+	}
+	count := 0
+	for q, j := range r.u {
+		if r.mix.worstAbsM(&r.dual, r.mU, q)+rad*tr.rnorm.at(j) < thr {
+			sc.drop[q] = true
+			count++
+		}
+	}
+	return sc.drop, count
 }

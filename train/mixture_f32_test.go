@@ -217,7 +217,14 @@ func runMixture(w []float64, ms [][]float64, loss float64, losses, mws []float64
 		// upperValue's radius then still applies, at most 2^-23 relative.
 		return exactMixGap(tr, r, ms, gap, loss)
 	}
-	phi, full := tr.mixGap(r, gap, loss)
+	phi := tr.mixGap(r, gap, loss)
+	full := make([]float64, len(w)) // |M| as the screening sees it
+	for q, v := range r.mU {
+		full[q] = math.Abs(v)
+		if r.mix.won {
+			full[q] = r.mix.worstAbsM(&r.dual, r.mU, q)
+		}
+	}
 	return phi, append([]float64(nil), r.mix.c...), full
 }
 
@@ -256,6 +263,11 @@ func TestMixtureF32ScreeningSafe(t *testing.T) {
 	tr, wStar := sp.tr, sp.wStar
 	rn, err := featureRnorm(sp.m, sp.c)
 	require.NoError(t, err)
+	tr.rnorm = newRnormTable(rn, sp.m.NumLabels(), sp.m.NumUnary)
+	tr.rnormMin = math.Inf(1)
+	for j := range rn {
+		tr.rnormMin = math.Min(tr.rnormMin, tr.rnorm.at(int32(j)))
+	}
 	dropped, used := 0, 0
 	for trial := range 12 {
 		scale := math.Pow(10, -1-float64(trial%4))
@@ -289,12 +301,21 @@ func TestMixtureF32ScreeningSafe(t *testing.T) {
 		}
 		r.mU = cur.m
 		own := fyGap(cur.w, cur.m, sp.lam1, sp.lam2)
-		phi, mScreen := tr.mixGap(r, own, cur.loss)
-		if phi < own {
-			used++
+		phi := tr.mixGap(r, own, cur.loss)
+		if !r.mix.won {
+			continue
 		}
-		drop := make([]bool, len(r.u))
-		dropped += screen.Pinsker(drop, mScreen, rn, phi, sp.c.Len(), sp.lam1, 1e-9)
+		used++
+		drop, count := tr.screenMixture(&tr.scratch, r, phi)
+		dropped += count
+		// The same decisions as screen.Pinsker on the worst-case |M|.
+		worst, rnu := make([]float64, len(r.u)), make([]float64, len(r.u))
+		for q, j := range r.u {
+			worst[q], rnu[q] = r.mix.worstAbsM(&r.dual, r.mU, q), tr.rnorm.at(j)
+		}
+		ref := make([]bool, len(r.u))
+		assert.Equal(t, count, screen.Pinsker(ref, worst, rnu, phi, sp.c.Len(), sp.lam1, tr.op.Tau))
+		assert.Equal(t, ref, drop)
 		for q, d := range drop {
 			if d {
 				assert.Zero(t, wStar[r.u[q]], "trial %d: feature %d screened but non-zero at the optimum", trial, r.u[q])

@@ -214,10 +214,11 @@ func (tr *trainer) price(r *run) float64 {
 		return fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
 	}
 	tr.obj.expectAll()
+	r.dual.commit(r.mU) // the last pass's m, before it is overwritten
 	r.mU = resizeFloats(r.mU, len(r.u))
 	tr.obj.residualsInto(r.mU, r.u)
 	gap := tr.supportAndGap(r)
-	r.mScreen = nil
+	r.mix.won = false
 	if tr.op.Certificate == CertificateModel {
 		return gap
 	}
@@ -226,8 +227,7 @@ func (tr *trainer) price(r *run) float64 {
 		sq += v * v
 	}
 	loss := r.opt.F() - 0.5*tr.pen.l2*sq // L(w): f less the L2 term
-	gap, r.mScreen = tr.mixGap(r, gap, loss)
-	return gap
+	return tr.mixGap(r, gap, loss)
 }
 
 // fullPass is the part of a full pass after pricing: screening (unless
