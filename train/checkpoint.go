@@ -57,7 +57,7 @@ func (tr *trainer) checkpoint(r *run) *Checkpoint {
 		Iterations:   slices.Clone(r.res.Iterations),
 		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
 			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason},
-		dual: r.dual.clone(),
+		dual: r.dual.snapshot(r.mU), // with the pass just priced
 		opt:  r.opt.Snapshot(),
 	}
 }
@@ -179,7 +179,12 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 	b = appendBytes(b, []byte(l.reason))
 	b = le.AppendUint64(b, uint64(len(ck.dual.m)))
 	for k := range ck.dual.m {
-		f64s(ck.dual.m[k])
+		// The float32 history is written widened (exactly) as float64: the
+		// format of version 2 is kept.
+		b = le.AppendUint64(b, uint64(len(ck.dual.m[k])))
+		for _, x := range ck.dual.m[k] {
+			f64(float64(x))
+		}
 		f64(ck.dual.loss[k])
 		f64(ck.dual.mw[k])
 	}
@@ -259,7 +264,14 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	ck.loop.reason = string(d.next(count(1)))
 	nd := count(24)
 	for i := 0; i < nd && d.err == nil; i++ {
-		ck.dual.m = append(ck.dual.m, f64s())
+		// Narrowed back: exact for what WriteTo wrote; a value written
+		// exact (by an earlier build) rounds, within the bound f32Err of
+		// its stored float32, like a fresh push.
+		m, ok := narrowInto(nil, f64s())
+		if !ok {
+			d.fail("dual history value outside the float32 range")
+		}
+		ck.dual.m = append(ck.dual.m, m)
 		ck.dual.loss = append(ck.dual.loss, f64())
 		ck.dual.mw = append(ck.dual.mw, f64())
 	}

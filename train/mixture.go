@@ -47,16 +47,54 @@ const (
 )
 
 // dualHistory holds m over the unscreened features u (compacted with u) of
-// the last mixPasses full passes, with L(w_k) and m_k . w_k, newest first.
+// the last mixPasses full passes, narrowed to float32 (mixture_f32.go: each
+// stored value is an interval that contains the exact m), with L(w_k) and
+// m_k . w_k computed from the exact m_k, newest first.
+//
+// The pass just priced is pending: its m stays in run.mU (exact) until the
+// next pricing overwrites it (commit), so that screening can still use the
+// oldest pass the certificate may have weighted, and no u-sized M of the
+// mixture is ever stored (screenMixture).
 type dualHistory struct {
-	m    [][]float64
+	m    [][]float32
 	loss []float64
 	mw   []float64
+
+	pending          bool // run.mU holds a pass not yet recorded
+	pendLoss, pendMW float64
 }
 
-// reset forgets every pass (a new solve, or after the active set changed in
-// a way the stored vectors cannot follow).
-func (h *dualHistory) reset() { h.m, h.loss, h.mw = h.m[:0], h.loss[:0], h.mw[:0] }
+// reset forgets every pass, the pending one too (a new solve, or after the
+// active set changed in a way the stored vectors cannot follow).
+func (h *dualHistory) reset() {
+	h.m, h.loss, h.mw = h.m[:0], h.loss[:0], h.mw[:0]
+	h.pending = false
+}
+
+// hold marks the pass whose m is in run.mU as pending, with L(w) and m . w.
+func (h *dualHistory) hold(loss, mw float64) {
+	h.pending, h.pendLoss, h.pendMW = true, loss, mw
+}
+
+// commit records the pending pass, whose m is mU, before mU is
+// overwritten.
+func (h *dualHistory) commit(mU []float64) {
+	if h.pending {
+		h.push(mU, h.pendLoss, h.pendMW)
+		h.pending = false
+	}
+}
+
+// snapshot returns a deep copy with the pending pass (m = mU) recorded:
+// what a checkpoint keeps, so that a resumed run sees the same history as
+// the uninterrupted one at its next pricing.
+func (h *dualHistory) snapshot(mU []float64) dualHistory {
+	c := h.clone()
+	if h.pending {
+		c.push(mU, h.pendLoss, h.pendMW)
+	}
+	return c
+}
 
 // clone returns a deep copy.
 func (h *dualHistory) clone() dualHistory {
@@ -68,17 +106,26 @@ func (h *dualHistory) clone() dualHistory {
 	return c
 }
 
-// push records a pass: m over u (copied), L(w) and m . w.
+// push records a pass: m over u (narrowed to float32), L(w) and m . w
+// (from the exact m). The oldest pass's buffer is reused once the history
+// is full. A pass whose m does not fit in float32 (or is NaN) is not
+// recorded: its stored values would have no error bound, and leaving a
+// pass out only removes a candidate from the mixture.
 func (h *dualHistory) push(m []float64, loss, mw float64) {
-	var buf []float64
+	var buf []float32
 	if len(h.m) == mixPasses {
 		buf = h.m[mixPasses-1] // reuse the oldest
+	}
+	buf, ok := narrowInto(buf, m)
+	if !ok {
+		return
+	}
+	if len(h.m) == mixPasses {
 		h.m, h.loss, h.mw = h.m[:mixPasses-1], h.loss[:mixPasses-1], h.mw[:mixPasses-1]
 	}
-	buf = append(resizeFloats(buf, len(m))[:0], m...)
-	h.m = append([][]float64{buf}, h.m...)
-	h.loss = append([]float64{loss}, h.loss...)
-	h.mw = append([]float64{mw}, h.mw...)
+	h.m = slices.Insert(h.m, 0, buf)
+	h.loss = slices.Insert(h.loss, 0, loss)
+	h.mw = slices.Insert(h.mw, 0, mw)
 }
 
 // compact keeps the entries of u that survive screening (drop[k] false).
@@ -97,25 +144,26 @@ func (h *dualHistory) compact(drop []bool) {
 
 // mixture is the certificate's working state for one full pass, over the
 // coordinates J of u where some term can be non-zero: w_j != 0 or |m_k,j| >
-// l1 for some k. Elsewhere every convex combination of the m_k,j stays in
-// [-l1, l1] and g(0, .) vanishes with its derivative, so Phi and its
-// derivatives only need J.
+// l1 for some k (for a stored m_k, |s| + e(s) > l1: the exact value may
+// exceed l1). Elsewhere every convex combination of the exact m_k,j stays
+// in [-l1, l1] and g(0, .) vanishes with its derivative, so Phi and its
+// derivatives (and their bounds, mixture_f32.go) only need J.
 type mixture struct {
 	idx   []int32     // J: positions in u
 	w     []float64   // w over J
-	ms    [][]float64 // m_0 (this pass), m_1.. (history), over J
+	ms    [][]float64 // m_0 (this pass), the stored m_1.. (widened), gold, over J
 	buf   []float64   // storage of ms
-	d     []float64   // D_k
+	d     []float64   // D_k (upper bounds for the stored passes: divergenceUp)
 	c     []float64   // the weights of the mixture
 	mix   []float64   // M(q) = sum_k c_k m_k over J
 	delta []float64   // scratch: m_k - M over J
-	full  []float64   // M(q) over u, for screening
+	won   bool        // the mixture certified this pass: screen with it (screenMixture)
 	l1    float64
 	ab    float64
 }
 
 // gather selects J and copies w and every m_k over it.
-func (mx *mixture) gather(r *run, hist [][]float64) {
+func (mx *mixture) gather(r *run, hist [][]float32) {
 	mx.idx = mx.idx[:0]
 	s := 0
 	for q := range r.u {
@@ -128,7 +176,7 @@ func (mx *mixture) gather(r *run, hist [][]float64) {
 		}
 		if !in {
 			for _, mk := range hist {
-				if math.Abs(mk[q]) > mx.l1 {
+				if v := float64(mk[q]); math.Abs(v)+f32Err(v) > mx.l1 {
 					in = true
 					break
 				}
@@ -142,13 +190,15 @@ func (mx *mixture) gather(r *run, hist [][]float64) {
 	mx.buf = resizeFloats(mx.buf, n*(K+1))
 	mx.ms = mx.ms[:0]
 	for k := 0; k < K; k++ {
-		src := r.mU
-		if k > 0 {
-			src = hist[k-1]
-		}
 		v := mx.buf[k*n : (k+1)*n]
-		for i, q := range mx.idx {
-			v[i] = src[q]
+		if k == 0 {
+			for i, q := range mx.idx {
+				v[i] = r.mU[q]
+			}
+		} else {
+			for i, q := range mx.idx {
+				v[i] = float64(hist[k-1][q]) // exact widening
+			}
 		}
 		mx.ms = append(mx.ms, v)
 	}
@@ -172,31 +222,29 @@ func (mx *mixture) gather(r *run, hist [][]float64) {
 	}
 }
 
-// mixGap returns the mixture certificate Phi(c) of this full pass (at most
-// gap, the certificate of the current point alone) and M of the mixture
-// over u, for screening; below mixMinLen unscreened features it returns gap
-// and mU.
-// loss is L(w) at the current point. It records this pass in the history.
-func (tr *trainer) mixGap(r *run, gap, loss float64) (float64, []float64) {
+// mixGap returns the mixture certificate Phi(c) of this full pass: below
+// gap, the certificate of the current point alone, and then r.mix.won is
+// set (screening uses the mixture's dual point, screenMixture), or gap
+// itself. Phi is a rigorous upper bound over the intervals of the stored
+// history (upperValue). Below mixMinLen unscreened features it returns
+// gap. loss is L(w) at the current point. It holds this pass (in r.mU)
+// as the history's pending pass.
+func (tr *trainer) mixGap(r *run, gap, loss float64) float64 {
 	h := &r.dual
+	mx := &r.mix
+	mx.won = false
 	mw := 0.0
 	for s, q := range r.supp {
 		mw += r.mU[q] * r.suppW[s]
 	}
-	defer h.push(r.mU, loss, mw)
+	defer h.hold(loss, mw)
 	if len(r.u) < mixMinLen || !(gap > 0) {
-		return gap, r.mU
+		return gap
 	}
-	mx := &r.mix
 	mx.l1, mx.ab = tr.pen.l1, tr.pen.l2
 	mx.d = append(mx.d[:0], 0)
-	for k, mk := range h.m {
-		// D_k = L(w) - L(w_k) + m_k . w - m_k . w_k, clamped at 0 (rounding).
-		mkw := 0.0
-		for s, q := range r.supp {
-			mkw += mk[q] * r.suppW[s]
-		}
-		mx.d = append(mx.d, math.Max(loss-h.loss[k]+mkw-h.mw[k], 0))
+	for k := range h.m {
+		mx.d = append(mx.d, h.divergenceUp(k, r, loss))
 	}
 	mx.gather(r, h.m)
 	mx.d = append(mx.d, loss) // the gold component (see gather)
@@ -204,27 +252,15 @@ func (tr *trainer) mixGap(r *run, gap, loss float64) (float64, []float64) {
 	phi0 := mx.valueAtVertex()
 	phi := mx.minimize(phi0)
 	if !(phi < phi0) || !(phi < gap) {
-		return gap, r.mU
+		return gap
 	}
-	// M of the mixture over all of u, for screening.
-	mx.full = resizeFloats(mx.full, len(r.u))
-	clear(mx.full)
-	for k, ck := range mx.c {
-		if ck == 0 {
-			continue
-		}
-		if k > len(h.m) {
-			continue // the gold component: m = 0
-		}
-		src := r.mU
-		if k > 0 {
-			src = h.m[k-1]
-		}
-		for q, v := range src {
-			mx.full[q] += ck * v
-		}
+	// The search ran on the stored values; the certificate is their worst
+	// case, and the plain gap when that does not beat it.
+	if phi = mx.upperValue(); !(phi < gap) {
+		return gap
 	}
-	return phi, mx.full
+	mx.won = true
+	return phi
 }
 
 // valueAtVertex returns Phi at c = e_0 (the current point alone).

@@ -75,7 +75,6 @@ type run struct {
 	// certified this pass (nil: the current point's own m).
 	dual    dualHistory
 	mix     mixture
-	mScreen []float64
 }
 
 // solve minimizes the objective at L1 coefficient lam1 and L2 coefficient
@@ -214,9 +213,10 @@ func (tr *trainer) price(r *run) float64 {
 	if r.policy == SolverFull {
 		return fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
 	}
+	r.dual.commit(r.mU) // the last pass's m, before it is overwritten
 	r.mU = tr.obj.residualsAll(r.mU, r.u)
 	gap := tr.supportAndGap(r)
-	r.mScreen = nil
+	r.mix.won = false
 	if tr.op.Certificate == CertificateModel {
 		return gap
 	}
@@ -225,8 +225,7 @@ func (tr *trainer) price(r *run) float64 {
 		sq += v * v
 	}
 	loss := r.opt.F() - 0.5*tr.pen.l2*sq // L(w): f less the L2 term
-	gap, r.mScreen = tr.mixGap(r, gap, loss)
-	return gap
+	return tr.mixGap(r, gap, loss)
 }
 
 // fullPass is the part of a full pass after pricing: screening (unless
@@ -537,7 +536,7 @@ func (tr *trainer) allScreened(ctx context.Context, r *run) (*Result, []float64,
 // result does not need, and returns the freed memory to the operating
 // system (one forced collection).
 func (tr *trainer) release(r *run) {
-	r.dual, r.mix, r.mU, r.mScreen, r.ws.sel = dualHistory{}, mixture{}, nil, nil, smallest{}
+	r.dual, r.mix, r.mU, r.ws.sel = dualHistory{}, mixture{}, nil, smallest{}
 	r.hist, r.grad = nil, nil
 	tr.obj.release()
 	tr.static, tr.wMon = nil, nil

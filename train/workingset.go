@@ -105,14 +105,23 @@ func (tr *trainer) supportAndGap(r *run) float64 {
 // objective and the optimizer follow) and counts in r.zeroed the non-zero
 // weights that this set to zero. It returns how many features it removed.
 func (tr *trainer) screenU(r *run, gap float64) (int, error) {
-	mu := r.mU
+	var (
+		drop    []bool
+		removed int
+		err     error
+	)
 	switch {
 	case r.policy == SolverFull:
-		mu = r.m
-	case r.mScreen != nil:
-		mu = r.mScreen // the mixture's dual point, certified by this pass's gap
+		drop, removed, err = tr.screenTest(&tr.scratch, r.u, r.m, gap, r.opt.X())
+	case r.mix.won:
+		// The mixture's dual point, certified by this pass's gap (its
+		// Phi), at the worst case over the float32 history's rounding
+		// intervals (mixture_f32.go).
+		drop, removed = tr.screenMixture(&tr.scratch, r, gap)
+	default:
+		drop, removed, err = tr.screenTest(&tr.scratch, r.u, r.mU, gap, r.opt.X())
 	}
-	drop, removed, err := tr.screenTest(&tr.scratch, r.u, mu, gap, r.opt.X())
+	r.mix.won = false
 	if err != nil || removed == 0 {
 		return 0, err
 	}
@@ -141,7 +150,6 @@ func (tr *trainer) screenU(r *run, gap float64) (int, error) {
 		r.mU = r.mU[:q]
 		r.dual.compact(drop)
 	}
-	r.mScreen = nil
 	tr.dropScreenedActive(r)
 	return removed, nil
 }
