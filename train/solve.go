@@ -73,8 +73,8 @@ type run struct {
 	// The mixture certificate (mixture.go, working-set policy): m of
 	// earlier full passes, the working state, and M of the mixture that
 	// certified this pass (nil: the current point's own m).
-	dual    dualHistory
-	mix     mixture
+	dual dualHistory
+	mix  mixture
 }
 
 // solve minimizes the objective at L1 coefficient lam1 and L2 coefficient

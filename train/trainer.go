@@ -37,7 +37,7 @@ type trainer struct {
 	// staticCount is the number of features the static rule removed (beyond
 	// those with Rnorm 0) for the current penalty.
 	staticCount int
-	onePenalty  bool // Train: a single solve (the static bounds can go after use)
+	onePenalty  bool      // Train: a single solve (the static bounds can go after use)
 	out         []float64 // Train: where finish writes the solution (the model's weights)
 
 	// Along a path: the L1 coefficient of the previous solve (0: none; the

@@ -37,8 +37,8 @@ var wsSwitchMin = 1024
 
 // wsState is what the working-set policy remembers between full passes.
 type wsState struct {
-	size  int       // size of the last working set
-	floor int       // smallest working set: wsInitialSize, or the strong rule's set along a path
+	size  int      // size of the last working set
+	floor int      // smallest working set: wsInitialSize, or the strong rule's set along a path
 	sel   smallest // scratch of chooseWorkingSet
 	// reached: the last inner solve met its target (a slow full gap then
 	// means the set was too small, not the solve too short).
