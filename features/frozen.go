@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 // frozenIndex finds the attribute ids of template rules against frozen
@@ -22,9 +21,7 @@ import (
 // as a mixed-radix key looked up in the rule's table (ruleTable) of key →
 // attribute id: a plain array when the key space is small (a rule with
 // one macro, or over a small column such as POS tags), an open-addressing
-// hash table otherwise; the rules with one macro over the same column
-// share one array of records, one per value (groupColumn), read at
-// neighbouring positions. That is one probe of flat memory instead of
+// hash table otherwise. That is one probe of flat memory instead of
 // building a string, hashing it and comparing it with the stored name.
 // Boundary cells (_B-1, _B+1, ...) are the strings CRF++ gives them,
 // looked up in the same vocabularies once at build time and written
@@ -50,12 +47,9 @@ import (
 // bytes above, and hash tables are at most 2/3 full: 12 to 24 bytes per
 // (rule, tuple), in practice one tuple per attribute. A dense array takes 4
 // bytes per possible key and is only used when that is at most twice the
-// packed hash table's size. The records of a column take 4 bytes per
-// value and one-macro rule of the column, and replace those rules' tables
-// when that is at most 4 times their size (for the CoNLL-2000 chunking
-// template they replace dense arrays of the same size: 20 bytes per word,
-// 20 per POS tag). The vocabularies hold one map entry per distinct cell value
-// per column, whose strings are substrings of the names (no copies). For the CoNLL-2000 chunking template and its 338,551 attributes
+// packed hash table's size. The vocabularies hold one map entry per distinct
+// cell value per column, whose strings are substrings of the names (no
+// copies). For the CoNLL-2000 chunking template and its 338,551 attributes
 // (no cutoff) the tables take 5.0 MB (14.8 bytes per attribute), 5.9 MB
 // (17.5 bytes per attribute) with the vocabularies' maps (19,475 words and
 // 48 POS tags); building it allocates about 24 MB more, garbage once
@@ -115,8 +109,7 @@ type ruleTable struct {
 	fallback bool // use the string path for this rule
 	macros   []macroRef
 	lo, hi   int         // smallest and largest row offset of the macros: rows t+lo..t+hi are read
-	dense    []int32     // dense[key*step]: attribute id or -1; nil for a hash table
-	step     int         // 1, or the rules of a column record (see groupColumns)
+	dense    []int32     // dense[key]: attribute id or -1; nil for a hash table
 	packed   []uint64    // hash table of keys below 2^32: key<<32 | id, emptySlot when empty
 	wide     []tableSlot // hash table of larger keys; empty slots have id -1
 	shift    uint        // 64 - log2(len(packed) or len(wide))
@@ -143,8 +136,8 @@ func hashKey(key uint64, shift uint) uint64 { return (key * 0x9E3779B97F4A7C15) 
 // find returns the id of key, or -1.
 func (r *ruleTable) find(key uint64) int32 {
 	if r.dense != nil {
-		if i := key * uint64(r.step); key < uint64(len(r.dense)) && i < uint64(len(r.dense)) {
-			return r.dense[i]
+		if key < uint64(len(r.dense)) {
+			return r.dense[key]
 		}
 		return -1
 	}
@@ -179,7 +172,7 @@ func (r *ruleTable) findHash(key uint64) int32 {
 func (r *ruleTable) insert(key uint64, id int32) {
 	switch {
 	case r.dense != nil:
-		r.dense[key*uint64(r.step)] = id
+		r.dense[key] = id
 		return
 	case r.packed != nil:
 		mask := uint64(len(r.packed) - 1)
@@ -401,50 +394,7 @@ func (x *frozenIndex) ruleSet(rules []rule, ps []parsed) ruleSet {
 		}
 		rs.lo, rs.hi = min(rs.lo, tb.lo), max(rs.hi, tb.hi)
 	}
-	for slot := range x.cols {
-		x.groupColumn(&rs, slot)
-	}
 	return rs
-}
-
-// groupColumn lays out the tables of the rules of rs with one macro, in
-// column slot, as one array of records, one per value of the column: the
-// attribute ids of those k rules for value v are rec[v*k : v*k+k], and rule
-// j of them reads rec[j:] with step k. Such rules read the cell of one
-// token at neighbouring positions (U00..U04 read the word of token t at
-// t+2..t-2), so a value's record is fetched once and then found in cache,
-// instead of one probe in each of k tables. A record takes 4 bytes per
-// value and rule; a column's rules are grouped when there are at least two
-// and the records take at most 4 times the bytes of their tables.
-func (x *frozenIndex) groupColumn(rs *ruleSet, slot int) {
-	var group []int
-	size := 0
-	for k := range rs.tabs {
-		if tb := &rs.tabs[k]; !tb.fallback && len(tb.macros) == 1 && tb.macros[0].slot == slot {
-			group = append(group, k)
-			size += tb.bytes()
-		}
-	}
-	n, k := len(x.vocab[x.cols[slot]].ids), len(group)
-	if k < 2 || n == 0 || 4*n*k > 4*size {
-		return
-	}
-	rec := make([]int32, n*k)
-	for j, r := range group {
-		tb := &rs.tabs[r]
-		for v := range n {
-			rec[v*k+j] = tb.find(uint64(v))
-		}
-	}
-	for j, r := range group {
-		tb := &rs.tabs[r]
-		tb.dense, tb.step, tb.packed, tb.wide = rec[j:], k, nil, nil
-	}
-}
-
-// bytes returns the memory of a rule table's arrays.
-func (r *ruleTable) bytes() int {
-	return 4*len(r.dense) + 8*len(r.packed) + int(unsafe.Sizeof(tableSlot{}))*len(r.wide)
 }
 
 // table builds the table of rule r from its parses p.
@@ -488,7 +438,7 @@ func (r *ruleTable) alloc(space uint64, n int) {
 	}
 	switch {
 	case space <= 4*uint64(size):
-		r.dense, r.step = fill(make([]int32, space), -1), 1
+		r.dense = fill(make([]int32, space), -1)
 	case space <= 1<<32:
 		r.packed = fill(make([]uint64, size), emptySlot)
 	default:
@@ -618,7 +568,7 @@ func (x *frozenIndex) appendIDs(dst []int32, rs *ruleSet, cells []int32, n, t in
 		key &^= uint64(int64(unknown))
 		var id int32
 		if tb.dense != nil {
-			id = tb.dense[key*uint64(tb.step)]
+			id = tb.dense[key]
 		} else {
 			id = tb.findHash(key)
 		}

@@ -152,9 +152,8 @@ func TestFrozenIndexRandom(t *testing.T) {
 }
 
 // TestFrozenIndexTables checks each kind of rule table against the string
-// path: dense arrays, packed and wide hash tables, the records of the
-// one-macro rules of a column, and the two fallbacks (a key over 64 bits,
-// too many parses).
+// path: dense arrays, packed and wide hash tables, and the two fallbacks
+// (a key over 64 bits, too many parses).
 func TestFrozenIndexTables(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
 	words := make([]string, 300)
@@ -172,7 +171,6 @@ func TestFrozenIndexTables(t *testing.T) {
 		{"wide", "U:%x[-2,0]/%x[-1,0]/%x[0,0]/%x[1,0]/%x[2,0]\n", words, func(r *ruleTable) bool { return r.wide != nil }},
 		{"wide key", "U:" + wide + "\n", words, func(r *ruleTable) bool { return r.fallback }},
 		{"parses", "U:%x[-1,0]%x[0,0]%x[1,0]\n", []string{"", "a", "aa", "aaa", "aaaa"}, func(r *ruleTable) bool { return r.fallback }},
-		{"column record", "U0:%x[-1,0]\nU1:%x[0,0]\nU2:%x[2,0]/x\nU3:%x[0,0]/%x[1,0]\n", words, func(r *ruleTable) bool { return r.step == 3 }},
 		{"far rows, no padding", "U:%x[-9,0]/%x[0,0]/%x[2,0]\nU:%x[1,0]/%x[10,0]\n", []string{"a", "b", "_B-1", "_B-9", "_B+1", "_B+9", "_B+10"}, func(r *ruleTable) bool { return r.dense != nil || r.packed != nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
