@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
@@ -64,11 +65,13 @@ import (
 // point) stay at zero, and attributes all of whose features do are not
 // scored.
 //
-// Memory: v and q are two full-size vectors (16 B x features); v becomes
-// the starting point handed to the solver loop (which keeps only its
-// gather over the first working set) and q is dropped before it starts.
-// The rest is O(attributes) (one int32 slot per unary and pair attribute)
-// and O(longest sequence x L^2).
+// Memory: v and q hold the unfrozen state features (compact, attribute by
+// attribute, in the order of the unscreened features u) and every feature
+// after the state block (dense): 16 B x (unscreened state features +
+// transitions + pair features). The starting point handed to the solver
+// loop is the list of its non-zero features (warmPoint). The rest is
+// O(attributes) (two int32 slots per unary attribute, one per pair
+// attribute) and O(longest sequence x L^2).
 
 // Calibration and numerical constants of the warm start.
 const (
@@ -105,9 +108,16 @@ type sgd struct {
 	frozen sparse.Bitset // features kept at zero (nil: none)
 	deadU  []bool        // unary attributes all of whose features are frozen
 	deadP  []bool        // pair attributes all of whose features are frozen
-	partU  []bool        // unary attributes some (not all) of whose features are frozen
 	partP  []bool        // pair attributes some (not all) of whose features are frozen
 	partT  bool          // some transitions are frozen
+
+	// The layout of v and q: the unfrozen state features of attribute a
+	// at [sptr[a], sptr[a+1]), the features feat[sptr[a]:sptr[a+1]]
+	// (increasing, so labels feat[r] - a L); then the features after the
+	// state block, dense from ns.
+	feat []int32
+	sptr []int32
+	ns   int
 
 	v, q []float64 // w = a v; q: L1 penalty applied to each v_j so far (units of v)
 	a, u float64   // the scale and the total L1 penalty so far (units of v)
@@ -125,12 +135,14 @@ type sgd struct {
 }
 
 // newSGD returns the warm start's state at w = 0 for the layout of m on c
-// with penalty pen; frozen (nil: none) are features kept at zero.
-func newSGD(m *chain.Model, c *sparse.Corpus, pen penalty, frozen sparse.Bitset) *sgd {
+// with penalty pen; frozen (nil: none) are features kept at zero, and
+// free the others (increasing).
+func newSGD(m *chain.Model, c *sparse.Corpus, pen penalty, frozen sparse.Bitset, free []int32) *sgd {
 	L := m.NumLabels()
-	d := len(m.W)
-	s := &sgd{m: m, c: c, pen: pen, frozen: frozen, a: 1,
-		v: make([]float64, d), q: make([]float64, d),
+	ns, _ := slices.BinarySearch(free, int32(m.StateLen()))
+	n := ns + len(m.W) - m.StateLen()
+	s := &sgd{m: m, c: c, pen: pen, frozen: frozen, a: 1, feat: free[:ns], ns: ns,
+		sptr: make([]int32, m.NumUnary+1), v: make([]float64, n), q: make([]float64, n),
 		slotU: make([]int32, m.NumUnary), slotP: make([]int32, m.NumPair),
 		gT: make([]float64, L*L), trans: make([]float64, L*L), edge: make([]float64, L*L),
 		ws: inference.NewWorkspace(c.MaxLen(), L)}
@@ -140,7 +152,16 @@ func newSGD(m *chain.Model, c *sparse.Corpus, pen penalty, frozen sparse.Bitset)
 	for a := range s.slotP {
 		s.slotP[a] = -1
 	}
-	s.deadU, s.partU = frozenBlocks(frozen, 0, m.NumUnary, L)
+	s.deadU = make([]bool, m.NumUnary)
+	r := 0
+	for a := range m.NumUnary {
+		s.sptr[a] = int32(r)
+		for r < ns && int(free[r]) < (a+1)*L {
+			r++
+		}
+		s.deadU[a] = int(s.sptr[a]) == r
+	}
+	s.sptr[m.NumUnary] = int32(ns)
 	s.deadP, s.partP = frozenBlocks(frozen, m.PairOffset(), m.NumPair, L*L)
 	_, partT := frozenBlocks(frozen, m.TransOffset(), 1, L*L)
 	s.partT = partT[0]
@@ -243,19 +264,24 @@ func (s *sgd) catchUp() {
 	m := s.m
 	L := m.NumLabels()
 	for _, a := range s.attrs {
-		s.clipBlock(int(a)*L, L)
+		s.clipBlock(int(s.sptr[a]), int(s.sptr[a+1]))
 	}
 	if m.Transitions {
-		s.clipBlock(m.TransOffset(), L*L)
+		off := s.tail(m.TransOffset())
+		s.clipBlock(off, off+L*L)
 	}
 	for _, a := range s.pairs {
-		s.clipBlock(m.PairOffset()+int(a)*L*L, L*L)
+		off := s.tail(m.PairOffset() + int(a)*L*L)
+		s.clipBlock(off, off+L*L)
 	}
 }
 
-// clipBlock applies the penalty to the features [off, off+size).
-func (s *sgd) clipBlock(off, size int) {
-	clipRange(s.v[off:off+size], s.q[off:off+size], s.u)
+// tail returns the position in v of feature j after the state block.
+func (s *sgd) tail(j int) int { return s.ns + j - s.m.StateLen() }
+
+// clipBlock applies the penalty to v[lo:hi].
+func (s *sgd) clipBlock(lo, hi int) {
+	clipRange(s.v[lo:hi], s.q[lo:hi], s.u)
 }
 
 // clipRange is Tsuruoka et al.'s ApplyPenalty with the total penalty u on
@@ -288,17 +314,18 @@ func (s *sgd) score(i int) *inference.Lattice {
 		row := unary[t*L : t*L+L]
 		cols, vals := c.Unary.Row(start + t)
 		for k, a := range cols {
-			switch {
-			case s.slotU[a] < 0: // dead: every weight is zero
-			case vals == nil:
-				floats.Add(row, s.v[int(a)*L:int(a)*L+L])
-			default:
-				floats.AddScaled(row, vals[k], s.v[int(a)*L:int(a)*L+L])
+			if s.slotU[a] < 0 {
+				continue // dead: every weight is zero
 			}
+			v := 1.0
+			if vals != nil {
+				v = vals[k]
+			}
+			s.addState(row, a, v)
 		}
 	}
 	floats.Scale(s.a, unary)
-	lat := m.FinishLattice(&s.scr, s.v, c, i, unary)
+	lat := m.FinishLatticeTail(&s.scr, s.v[s.ns:], c, i, unary)
 	if lat.Trans != nil {
 		floats.ScaleTo(s.trans, s.a, lat.Trans)
 		lat.Trans = s.trans
@@ -307,6 +334,25 @@ func (s *sgd) score(i int) *inference.Lattice {
 		floats.Scale(s.a, lat.TransAt)
 	}
 	return lat
+}
+
+// addState adds val times the weights (in v's units) of attribute a to
+// row: the sums of adding its whole block of L weights, frozen zeros
+// included, as adding +-0 changes no sum.
+func (s *sgd) addState(row []float64, a int32, val float64) {
+	lo, hi := s.sptr[a], s.sptr[a+1]
+	v := s.v[lo:hi]
+	switch {
+	case len(v) == len(row) && val == 1:
+		floats.Add(row, v)
+	case len(v) == len(row):
+		floats.AddScaled(row, val, v)
+	default:
+		base := a * int32(len(row))
+		for r, j := range s.feat[lo:hi] {
+			row[j-base] += val * v[r]
+		}
+	}
 }
 
 // gradient writes grad NLL_i = expected - observed counts of sequence i
@@ -393,7 +439,7 @@ func (s *sgd) descend(step float64) {
 	m := s.m
 	L := m.NumLabels()
 	for k, a := range s.attrs {
-		s.descendBlock(int(a)*L, s.gU[k*L:k*L+L], step, s.partU[a])
+		s.descendState(a, s.gU[k*L:k*L+L], step)
 	}
 	if m.Transitions {
 		s.descendBlock(m.TransOffset(), s.gT, step, s.partT)
@@ -403,16 +449,34 @@ func (s *sgd) descend(step float64) {
 	}
 }
 
-// descendBlock is descend on the features off, off+1, ... with gradient
-// g; partial says some of them are frozen (they are skipped).
-func (s *sgd) descendBlock(off int, g []float64, step float64, partial bool) {
+// descendState is descend on the unfrozen state features of attribute a,
+// with g its gradient over every label.
+func (s *sgd) descendState(a int32, g []float64, step float64) {
+	lo, hi := s.sptr[a], s.sptr[a+1]
+	v, q := s.v[lo:hi], s.q[lo:hi]
+	if len(v) == len(g) {
+		descendRange(v, q, g, step, s.u)
+		return
+	}
+	base := a * int32(len(g))
+	for r, j := range s.feat[lo:hi] {
+		v[r] -= step * g[j-base]
+	}
+	clipRange(v, q, s.u)
+}
+
+// descendBlock is descend on the features j, j+1, ... after the state
+// block, with gradient g; partial says some of them are frozen (they are
+// skipped).
+func (s *sgd) descendBlock(j int, g []float64, step float64, partial bool) {
+	off := s.tail(j)
 	if !partial {
 		descendRange(s.v[off:off+len(g)], s.q[off:off+len(g)], g, step, s.u)
 		return
 	}
 	for k := range g {
-		if j := off + k; !s.frozen.Has(j) {
-			descendRange(s.v[j:j+1], s.q[j:j+1], g[k:k+1], step, s.u)
+		if !s.frozen.Has(j + k) {
+			descendRange(s.v[off+k:off+k+1], s.q[off+k:off+k+1], g[k:k+1], step, s.u)
 		}
 	}
 }
@@ -426,13 +490,45 @@ func descendRange(v, q, g []float64, step, u float64) {
 	clipRange(v, q, u)
 }
 
-// weights brings every feature up to date and returns w = a v (in v's
-// storage; the state is consumed).
-func (s *sgd) weights() []float64 {
-	clipRange(s.v, s.q, s.u)
-	floats.Scale(s.a, s.v)
-	w := s.v
+// weights brings every feature up to date and returns the non-zero
+// weights of w = a v (the state is consumed).
+func (s *sgd) weights() warmPoint {
+	p := s.point()
 	s.v, s.q = nil, nil
+	return p
+}
+
+// point brings every feature up to date and returns the non-zero weights
+// of w = a v (bringing features up to date does not change the run: the
+// penalty of several steps applied at once equals applying it step by
+// step).
+func (s *sgd) point() warmPoint {
+	clipRange(s.v, s.q, s.u)
+	var p warmPoint
+	for r, v := range s.v {
+		if v == 0 {
+			continue
+		}
+		j := s.m.StateLen() + r - s.ns
+		if r < s.ns {
+			j = int(s.feat[r])
+		}
+		p.idx, p.val = append(p.idx, int32(j)), append(p.val, s.a*v)
+	}
+	return p
+}
+
+// warmPoint is the warm start's point as its non-zero features (idx
+// increasing) and their weights.
+type warmPoint struct {
+	idx []int32
+	val []float64
+}
+
+// dense returns the point as a vector of d features.
+func (p warmPoint) dense(d int) []float64 {
+	w := make([]float64, d)
+	sparse.Scatter(w, p.val, p.idx)
 	return w
 }
 
@@ -538,13 +634,14 @@ func (s *sgd) calibrate(ctx context.Context, sample []int32) (float64, int, erro
 
 // warmStart runs the stochastic warm start of Options.WarmEpochs at the
 // penalty of the solve (setPenalty, which has screened the features that
-// are zero whatever the data's dual point) and returns its point (full
-// size) and what it did. onEpoch, when not nil, is called after every
-// epoch (tests).
-func (tr *trainer) warmStart(ctx context.Context, onEpoch func(*sgd)) ([]float64, *WarmStart, error) {
+// are zero whatever the data's dual point; free are the others, the
+// unscreened features) and returns its point and what it did (a discarded
+// point is empty). onEpoch, when not nil, is called after every epoch
+// (tests).
+func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(*sgd)) (warmPoint, *WarmStart, error) {
 	t0 := time.Now()
 	n := tr.c.Len()
-	s := newSGD(tr.m, tr.c, tr.pen, tr.frozenFeatures())
+	s := newSGD(tr.m, tr.c, tr.pen, tr.frozenFeatures(), free)
 	rng := rand.New(rand.NewPCG(sgdSeed, uint64(n)))
 	order := make([]int32, n)
 	for i := range order {
@@ -553,7 +650,7 @@ func (tr *trainer) warmStart(ctx context.Context, onEpoch func(*sgd)) ([]float64
 	rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
 	eta0, trials, err := s.calibrate(ctx, order[:min(n, sgdSample)])
 	if err != nil {
-		return nil, nil, err
+		return warmPoint{}, nil, err
 	}
 	s.reset()
 	ws := &WarmStart{Eta0: eta0, Trials: trials}
@@ -564,7 +661,7 @@ func (tr *trainer) warmStart(ctx context.Context, onEpoch func(*sgd)) ([]float64
 		}
 		loss, stopped, err := s.epoch(ctx, tr.op.Interrupt, order, eta0, float64(n), &k)
 		if err != nil {
-			return nil, nil, err
+			return warmPoint{}, nil, err
 		}
 		if stopped {
 			break
@@ -576,9 +673,9 @@ func (tr *trainer) warmStart(ctx context.Context, onEpoch func(*sgd)) ([]float64
 	}
 	w := s.weights()
 	ws.Seconds = time.Since(t0).Seconds()
-	if checkFinite(w, nil) != nil {
+	if checkFinite(w.val, w.idx) != nil {
 		ws.Discarded = true
-		return nil, ws, nil
+		return warmPoint{}, ws, nil
 	}
 	return w, ws, nil
 }

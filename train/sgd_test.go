@@ -76,15 +76,18 @@ func primalAt(t testing.TB, tr *trainer, w []float64, lam1, lam2 float64) float6
 	return loss + lam2/2*floats.Dot(w, w) + lam1*floats.Norm(w, 1)
 }
 
-// sgdPoint returns the current point of the warm start, w = a v, after
-// bringing every feature up to date (which does not change the run: the
-// penalty of several steps applied at once equals applying it step by
-// step).
-func sgdPoint(s *sgd) []float64 {
-	clipRange(s.v, s.q, s.u)
-	w := make([]float64, len(s.v))
-	floats.ScaleTo(w, s.a, s.v)
-	return w
+// sgdPoint returns the current point of the warm start, w = a v, full
+// size.
+func sgdPoint(s *sgd) []float64 { return s.point().dense(len(s.m.W)) }
+
+// warmDense runs the trainer's warm start and returns its point, full size.
+func warmDense(t testing.TB, tr *trainer, onEpoch func(*sgd)) ([]float64, *WarmStart) {
+	t.Helper()
+	p, info, err := tr.warmStart(context.Background(), tr.fs.unscreened(nil), onEpoch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.dense(len(tr.m.W)), info
 }
 
 // TestWarmStartLowersObjective: from P(0), every epoch of the warm start
@@ -104,12 +107,9 @@ func TestWarmStartLowersObjective(t *testing.T) {
 			tr, lam1, lam2 := preparedTrainer(t, m, c, tc.op)
 			p := []float64{primalAt(t, tr, make([]float64, len(m.W)), lam1, lam2)}
 			var ws []([]float64)
-			_, info, err := tr.warmStart(context.Background(), func(s *sgd) {
+			_, info := warmDense(t, tr, func(s *sgd) {
 				ws = append(ws, sgdPoint(s))
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
 			if info.Epochs != tc.op.WarmEpochs || len(ws) != tc.op.WarmEpochs {
 				t.Fatalf("ran %d epochs (%d callbacks), want %d", info.Epochs, len(ws), tc.op.WarmEpochs)
 			}
@@ -152,10 +152,7 @@ func TestWarmStartApproachesOptimum(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr, lam1, lam2 := preparedTrainer(t, m, c, op)
-	w, _, err := tr.warmStart(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, _ := warmDense(t, tr, nil)
 	p0 := primalAt(t, tr, make([]float64, len(m.W)), lam1, lam2)
 	pw := primalAt(t, tr, w, lam1, lam2)
 	t.Logf("P(0) %.6f, P(sgd) %.6f, P* %.6f", p0, pw, res.Primal)
@@ -194,8 +191,8 @@ func TestWarmStartDeterministic(t *testing.T) {
 		}
 	}
 	tr, _, _ := preparedTrainer(t, m, c, Options{WarmEpochs: 2})
-	a, _, _ := tr.warmStart(context.Background(), nil)
-	b, _, _ := tr.warmStart(context.Background(), nil)
+	a, _ := warmDense(t, tr, nil)
+	b, _ := warmDense(t, tr, nil)
 	for j := range a {
 		if math.Float64bits(a[j]) != math.Float64bits(b[j]) {
 			t.Fatalf("warm start weight %d: %v then %v", j, a[j], b[j])
@@ -374,7 +371,13 @@ func TestSGDLazyMatchesEager(t *testing.T) {
 	for _, j := range []int{0, 1, 2, 7, m.TransIndex(1, 2), m.PairIndex(1, 0, 0)} {
 		frozen.Set(j) // attribute 0 whole (dead), parts of others
 	}
-	lazy := newSGD(m, c, pen, frozen)
+	var free []int32
+	for j := range len(m.W) {
+		if !frozen.Has(j) {
+			free = append(free, int32(j))
+		}
+	}
+	lazy := newSGD(m, c, pen, frozen, free)
 	eager := &eagerSGD{m: m, c: c, pen: pen, frozen: frozen, w: make([]float64, len(m.W)), q: make([]float64, len(m.W)),
 		ws: inference.NewWorkspace(c.MaxLen(), m.NumLabels())}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -391,7 +394,7 @@ func TestSGDLazyMatchesEager(t *testing.T) {
 	if rescales == 0 {
 		t.Fatal("no rescale happened: the test does not cover it")
 	}
-	w := lazy.weights()
+	w := lazy.weights().dense(len(m.W))
 	nz := 0
 	for j := range w {
 		if frozen.Has(j) && w[j] != 0 {

@@ -87,13 +87,16 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 	if len(r.u) == 0 {
 		return tr.allScreened(ctx, r)
 	}
+	p := warmPoint{}
 	if warm && init == nil && resume == nil {
 		var err error
-		if init, r.res.Warm, err = tr.warmStart(ctx, nil); err != nil {
+		if p, r.res.Warm, err = tr.warmStart(ctx, r.u, nil); err != nil {
 			return nil, nil, err
 		}
+	} else if init != nil {
+		p = densePoint(init, r.u)
 	}
-	if err := tr.start(ctx, r, init, resume); err != nil {
+	if err := tr.start(ctx, r, p, resume); err != nil {
 		return nil, nil, err
 	}
 	// A checkpoint is taken after the full pass and before the inner
@@ -153,21 +156,39 @@ func (tr *trainer) choosePolicy() (Solver, *Result) {
 // start evaluates the objective at the starting point over the first
 // working set (every unscreened feature, or the support of init and the
 // transitions) and starts the optimizer there; or restores a checkpoint.
-func (tr *trainer) start(ctx context.Context, r *run, init []float64, resume *Checkpoint) error {
+func (tr *trainer) start(ctx context.Context, r *run, init warmPoint, resume *Checkpoint) error {
 	if resume != nil {
 		return tr.resume(ctx, r, resume)
 	}
 	w0 := r.u
 	if r.policy == SolverWorkingSet {
-		w0 = tr.initialSet(r.u, init)
+		w0 = tr.initialSet(r.u, init.idx)
 		r.ws.size, r.ws.floor = max(wsInitialSize/2, len(w0)), wsInitialSize
 	}
 	tr.setActive(slices.Clone(w0))
 	x := make([]float64, len(w0))
-	if init != nil {
-		sparse.Gather(x, init, w0)
+	k := 0
+	for q, j := range init.idx {
+		for k < len(w0) && w0[k] < j {
+			k++
+		}
+		if k < len(w0) && w0[k] == j {
+			x[k] = init.val[q]
+		}
 	}
 	return tr.startAt(ctx, r, x)
+}
+
+// densePoint returns the non-zero weights of the full-size w over the
+// features u (increasing).
+func densePoint(w []float64, u []int32) warmPoint {
+	var p warmPoint
+	for _, j := range u {
+		if v := w[j]; v != 0 {
+			p.idx, p.val = append(p.idx, j), append(p.val, v)
+		}
+	}
+	return p
 }
 
 // startAt evaluates the objective at x over the active set and starts a

@@ -60,12 +60,17 @@ type carriedState struct {
 	lam2 float64
 }
 
-// initialSet returns the features of u in the support of init (nil: none)
-// plus the transitions.
-func (tr *trainer) initialSet(u []int32, init []float64) []int32 {
+// initialSet returns the features of u (increasing) in the support of the
+// starting point, nz (its non-zero features, increasing), plus the
+// transitions.
+func (tr *trainer) initialSet(u, nz []int32) []int32 {
 	var w0 []int32
+	k := 0
 	for _, j := range u {
-		if tr.isTransition(j) || (init != nil && init[j] != 0) {
+		for k < len(nz) && nz[k] < j {
+			k++
+		}
+		if tr.isTransition(j) || (k < len(nz) && nz[k] == j) {
 			w0 = append(w0, j)
 		}
 	}
