@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/stretchr/testify/require"
 )
 
 // bruteNLL computes the average negative log-likelihood of c under w by
@@ -202,4 +204,30 @@ func (o *objective) evalM(ctx context.Context, x, dst []float64) (float64, error
 	f, err := o.loss(ctx, x)
 	copy(dst, o.M)
 	return f, err
+}
+
+// TestMaxAbsResidualBlocks: beta_max of the sum form, formed block by
+// block (residualBlock features at a time), is the same number for every
+// block size, and equals max |m_j(0)| over every feature from an
+// evaluation with every feature active (pair features, real values).
+func TestMaxAbsResidualBlocks(t *testing.T) {
+	m, c := sgdProblem(t, 21, 60, 9, 2, 3, true)
+	old := residualBlock
+	t.Cleanup(func() { residualBlock = old })
+	var got []float64
+	for _, blk := range []int{1, 3, 7, 1 << 20} {
+		residualBlock = blk
+		tr, _, _ := preparedTrainer(t, m, c, Options{SumForm: true, C1: 0.5, C2: 1})
+		got = append(got, tr.betaMax)
+	}
+	for k := range got {
+		require.Equal(t, got[0], got[k], "block sizes disagree: %v", got)
+	}
+	tr, _, _ := preparedTrainer(t, m, c, Options{SumForm: true, C1: 0.5, C2: 1})
+	want := 0.0
+	for _, v := range pricePoint(t, tr, make([]float64, len(m.W))).m {
+		want = math.Max(want, math.Abs(v))
+	}
+	require.Greater(t, want, 0.0)
+	require.InDelta(t, want, got[0], 1e-12*want)
 }

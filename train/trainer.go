@@ -137,7 +137,7 @@ func (tr *trainer) computeBetaMax(ctx context.Context) error {
 	if _, err := tr.obj.loss(ctx, nil); err != nil {
 		return err
 	}
-	tr.betaMax = screen.BetaMax(tr.obj.residualsAll(nil, fs.allSlice()))
+	tr.betaMax = tr.obj.maxAbsResidual(fs.all)
 	return nil
 }
 
