@@ -66,14 +66,20 @@ func Physical() int64 {
 	return 0
 }
 
-// SetTrainingGC tunes the collector for training: the big buffers are
-// allocated once and little garbage is made per iteration, so a low
-// GOGC costs little time and keeps the heap near the live size; the
-// memory limit (if any) is a soft ceiling for the heap. GOGC and
-// GOMEMLIMIT in the environment take precedence.
+// TrainingGCPercent is the GOGC of training. The big buffers are
+// allocated once, little garbage is made per iteration and most of the
+// heap is pointer-free (nothing to mark), so collecting often costs little
+// time: on CoNLL-2000's default run GOGC=10 gave a peak RSS of 324-332 MB
+// against 342-375 MB with 20, in the same time.
+const TrainingGCPercent = 10
+
+// SetTrainingGC tunes the collector for training: GOGC TrainingGCPercent,
+// which keeps the heap near the live size, and the memory limit (if any)
+// as a soft ceiling for the heap. GOGC and GOMEMLIMIT in the environment
+// take precedence.
 func SetTrainingGC(limit int64) {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(20)
+		debug.SetGCPercent(TrainingGCPercent)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" && limit > 0 {
 		debug.SetMemoryLimit(limit)
