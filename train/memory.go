@@ -43,8 +43,12 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 			e.Total += b
 		}
 	}
+	full := op.Solver == SolverFull || op.Screen == ScreenPaper || op.Screen == ScreenBoth || op.Resume != nil
 	add("model weights (8 B x features)", 8*d)
-	add("objective weights and expected counts (2 x 8 B x features)", 16*d)
+	add("objective transition and pair weights and counts (2 x 8 B x features after the state block)", 16*(d-U*L))
+	if full {
+		add("objective weights for dense scoring and expected counts (2 x 8 B x features)", 16*d)
+	}
 	add("node marginals (8 B x positions x labels)", 8*N*L)
 	if fused {
 		add("observed counts (8 B x features)", 8*d)
@@ -57,19 +61,19 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 	add("per-shard pair expectations (64 x 8 B x pair features)", numShards*P*L*L*8)
 	add("feature set and screened set (2 bits x features)", d/4)
 	if op.WarmEpochs > 0 && op.Init == nil && op.Resume == nil {
-		add("stochastic warm start (weights and penalty records, 2 x 8 B x features, before the solve)", 16*d)
+		add("stochastic warm start (weights and penalty records, 2 x 8 B x unscreened features at most, before the solve)", 16*d)
 	}
 	if op.Screen != ScreenNone {
 		add("screening bounds at preparation (Rnorm and static range bounds, 2 x 8 B x features)", 16*d)
 	}
-	if op.Solver == SolverFull || op.Screen == ScreenPaper || op.Screen == ScreenBoth || op.Resume != nil {
+	if full {
 		add(fmt.Sprintf("L-BFGS memory and vectors over every feature ((2 x %d + 6) x 8 B x features)", op.Memory), int64(2*op.Memory+6)*8*d)
 		add("m and label references over every feature (12 B x features)", 12*d)
 	} else {
-		add("working-set full pass vectors (feature ids, m, w, priorities: 36 B x features)", 36*d)
+		add("working-set full pass vectors (feature ids and m: 12 B x unscreened features)", 12*d)
 		add("reference spans of the scoring rows (8 B x attribute occurrences)", 8*nnz)
 		if op.Certificate != CertificateModel {
-			add("mixture certificate: m of the last full passes and the mixing buffers (6 x 8 B x features, less what screening removed)", 48*d)
+			add(fmt.Sprintf("mixture certificate: m of the last %d full passes in float32 (%d x 4 B x unscreened features)", mixPasses, mixPasses), 4*mixPasses*d)
 		}
 	}
 	sort.SliceStable(e.Terms, func(i, j int) bool { return e.Terms[i].Bytes > e.Terms[j].Bytes })

@@ -44,13 +44,16 @@ const refGroups = 8
 // models, per shard during forward-backward and reduced in shard order:
 // fused).
 //
-// Memory: beyond the corpus, the objective holds four full-size vectors
-// (weights, observed and expected counts, and m when every feature is
-// active), the node marginals (positions × L), per shard an inference
-// workspace, L×L edge sums and, with pair attributes, a P×L×L buffer; the
-// per-shard pair buffers take 64 x P x L x L doubles (EstimateMemory
-// counts them; --memory-limit refuses a model whose pair buffers do not
-// fit).
+// Memory: beyond the corpus, the objective holds the observed counts
+// (sparse for large models), the weights and expected counts of the
+// transitions and pairs, m and the expected counts over the active set,
+// full-size weights only while scoring is dense (the full solver), the
+// node marginals (positions × L), per shard an inference workspace, L×L
+// edge sums and, with pair attributes, a P×L×L buffer; the per-shard pair
+// buffers take 64 x P x L x L doubles (EstimateMemory counts them;
+// --memory-limit refuses a model whose pair buffers do not fit). A full
+// pass forms m over the unscreened features in the caller's buffer
+// (residualsAll); nothing else of the model's full size is needed.
 type objective struct {
 	m       *chain.Model // layout only (labels, counts, transitions)
 	fs      *featureSet
