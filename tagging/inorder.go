@@ -32,6 +32,11 @@ const DefaultBatch = 256
 // in input order, which it returns as it is: the examples before it are
 // emitted, the one that failed and those after it are not. After an error
 // the Reader must not be used again; its goroutine stops at its next read.
+//
+// Examples are read with Reader.NextInto into one Buffer per slot: the
+// example of slot i is overwritten only once it has been emitted, so work
+// and emit must not keep its slices (Tokens, Labels, Text) after emit
+// returns; its strings they may keep.
 func inOrder(r *dataset.Reader, workers, batch int, work func(w, i, seq int, ex *dataset.Example) error, emit func(i, seq int, ex *dataset.Example) error, flush func() error) error {
 	if batch <= 0 {
 		batch = DefaultBatch
@@ -40,6 +45,7 @@ func inOrder(r *dataset.Reader, workers, batch int, work func(w, i, seq int, ex 
 		workers = runtime.GOMAXPROCS(0)
 	}
 	exs := make([]dataset.Example, batch)
+	bufs := make([]dataset.Buffer, batch)
 	errs := make([]error, batch)
 	tokens := make(chan struct{}, batch) // one per free slot
 	for range batch {
@@ -58,7 +64,7 @@ func inOrder(r *dataset.Reader, workers, batch int, work func(w, i, seq int, ex 
 			case <-quit:
 				return
 			}
-			if !r.Next() {
+			if !r.NextInto(&bufs[seq%batch]) {
 				readEnd <- seq
 				return
 			}
