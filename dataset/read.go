@@ -338,8 +338,8 @@ func (r *Reader) read(b *Buffer) bool {
 		if cap(b.text) > maxKeptText {
 			b.text = nil
 		}
-		if cap(b.text) < len(s.Tokens) {
-			b.text = make([]string, len(s.Tokens))
+		if n := len(s.Tokens); cap(b.text) < n {
+			b.text = make([]string, n, max(n+n/2, 64)) // room to grow, as for b.seq
 		}
 		b.text = b.text[:len(s.Tokens)]
 		r.ex = fromColumns(r.name, s, b.text)
