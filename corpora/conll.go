@@ -74,7 +74,7 @@ func (r *CoNLLReader) Next() bool { return r.next(nil) }
 // Buffer is the memory of the sequences a reader's NextInto hands out:
 // their slices of cells, reused by the next NextInto with the same Buffer
 // (16 bytes per cell and 24 per position of the longest sequence read into
-// it, and half as much again of room, up to maxKeptCells cells). A zero
+// it, up to maxKeptCells cells). A zero
 // Buffer is ready to use.
 type Buffer struct {
 	cells  []string
@@ -229,12 +229,13 @@ func (r *CoNLLReader) emit(b *Buffer) bool {
 	return true
 }
 
-// grow returns s resized to n elements, reusing its capacity; it makes
-// room for half as many more (at least 64 in all), so that a buffer reaches
-// the size of the longest sequences after a few of them.
+// grow returns s resized to n elements, reusing its capacity. A buffer
+// grows only to the longest sequence read into it (a new longest sequence
+// is rare after a few), so that a streaming reader's buffers take little
+// more than the sequences in flight.
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n, max(n+n/2, 64))
+		return make([]T, n)
 	}
 	return s[:n]
 }

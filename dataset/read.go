@@ -339,7 +339,7 @@ func (r *Reader) read(b *Buffer) bool {
 			b.text = nil
 		}
 		if n := len(s.Tokens); cap(b.text) < n {
-			b.text = make([]string, n, max(n+n/2, 64)) // room to grow, as for b.seq
+			b.text = make([]string, n)
 		}
 		b.text = b.text[:len(s.Tokens)]
 		r.ex = fromColumns(r.name, s, b.text)

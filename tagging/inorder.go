@@ -13,10 +13,17 @@ import (
 // the slowest of them, few enough that they take little memory.
 const DefaultBatch = 256
 
+// soloBatch bounds the batch of inOrder with one worker: examples are then
+// worked on in input order and emitted as soon as they are done, no output
+// waits for a slower worker, and a few in flight overlap reading, work and
+// output as well as many do, in less memory (the examples' Buffers and
+// their results).
+const soloBatch = 32
+
 // inOrder reads the examples of r, runs work on each of them on at most
 // workers goroutines (workers <= 0: GOMAXPROCS), and calls emit for each in
 // input order on the caller's goroutine. At most batch examples (batch <= 0:
-// DefaultBatch) are in flight, read but not yet emitted, so memory is
+// DefaultBatch; at most soloBatch with one worker) are in flight, read but not yet emitted, so memory is
 // bounded by batch examples and their results, not by the input's size.
 //
 // An example is worked on as soon as it is read, and emitted as soon as it
@@ -43,6 +50,9 @@ func inOrder(r *dataset.Reader, workers, batch int, work func(w, i, seq int, ex 
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers == 1 {
+		batch = min(batch, soloBatch)
 	}
 	exs := make([]dataset.Example, batch)
 	bufs := make([]dataset.Buffer, batch)
