@@ -69,7 +69,38 @@ func NewCoNLLReader(name string, r io.Reader, opts CoNLLOptions) *CoNLLReader {
 // as substrings of one string per sequence: reading allocates a fixed number
 // of times per sequence, not per position. Nothing handed out is reused, so
 // callers may keep sequences; a kept cell keeps its sequence's string alive.
-func (r *CoNLLReader) Next() bool {
+func (r *CoNLLReader) Next() bool { return r.next(nil) }
+
+// Buffer is the memory of the sequences a reader's NextInto hands out:
+// their slices of cells, reused by the next NextInto with the same Buffer
+// (16 bytes per cell and 24 per position of the longest sequence read into
+// it, up to maxKeptCells cells). A zero
+// Buffer is ready to use.
+type Buffer struct {
+	cells  []string
+	tokens [][]string
+}
+
+// maxKeptCells bounds the cells a Buffer keeps between sequences, like
+// maxKeptBlock.
+const maxKeptCells = 1 << 16
+
+// NextInto is Next, the sequence made in b's memory: the slices of the
+// Sequence that Sequence returns then (Tokens, its rows, and Labels) are
+// b's and are overwritten by the next NextInto with b, so the caller must
+// be done with them by then (a streaming tagger that keeps one Buffer per
+// sequence in flight). The cell strings themselves are never reused: a
+// kept cell stays valid. It reads the same sequences as Next and allocates
+// one string per sequence once b has grown.
+func (r *CoNLLReader) NextInto(b *Buffer) bool {
+	if cap(b.cells) > maxKeptCells {
+		*b = Buffer{}
+	}
+	return r.next(b)
+}
+
+// next is Next, in b's memory when b is not nil.
+func (r *CoNLLReader) next(b *Buffer) bool {
 	if r.err != nil || r.done {
 		return false
 	}
@@ -80,13 +111,13 @@ func (r *CoNLLReader) Next() bool {
 	for {
 		line, ok := r.lr.next()
 		if !ok {
-			return r.end()
+			return r.end(b)
 		}
 		switch r.addLine(line) {
 		case lineToken:
 		case lineSeparator:
 			if len(r.cells) > 0 {
-				return r.emit()
+				return r.emit(b)
 			}
 		case lineFailed:
 			return false
@@ -151,15 +182,15 @@ func (r *CoNLLReader) checkColumns(line []byte, sp []span) bool {
 }
 
 // end handles the end of the input (or a read error): it emits the last
-// sequence, if any.
-func (r *CoNLLReader) end() bool {
+// sequence, if any (in b's memory when b is not nil).
+func (r *CoNLLReader) end(b *Buffer) bool {
 	if r.lr.err != nil {
 		r.err = r.lr.err
 		return false
 	}
 	r.done = true
 	if len(r.cells) > 0 {
-		return r.emit()
+		return r.emit(b)
 	}
 	if r.count == 0 {
 		r.err = &ParseError{File: r.lr.name, Line: max(r.lr.line, 1), Err: errorf(ErrEmpty, "no sequences in input")}
@@ -169,15 +200,25 @@ func (r *CoNLLReader) end() bool {
 
 // emit makes the current sequence r.seq out of one string holding all its
 // cells and one slice of all their substrings (see cellStrings); Tokens and
-// Labels are windows of that slice.
-func (r *CoNLLReader) emit() bool {
+// Labels are windows of that slice. The slices are fresh, or b's when b is
+// not nil.
+func (r *CoNLLReader) emit(b *Buffer) bool {
 	w := r.ncols // token columns
 	if !r.opts.Unlabeled {
 		w--
 	}
-	cells := r.cellStrings(w)
 	T := len(r.cells) / r.ncols
-	r.seq = Sequence{Tokens: make([][]string, T), Line: r.first}
+	var cells []string
+	var tokens [][]string
+	if b != nil {
+		b.cells = grow(b.cells, len(r.cells))
+		b.tokens = grow(b.tokens, T)
+		cells, tokens = b.cells, b.tokens
+	} else {
+		cells, tokens = make([]string, len(r.cells)), make([][]string, T)
+	}
+	r.cellStrings(cells, w)
+	r.seq = Sequence{Tokens: tokens, Line: r.first}
 	for t := range T {
 		r.seq.Tokens[t] = cells[t*w : (t+1)*w : (t+1)*w]
 	}
@@ -188,12 +229,23 @@ func (r *CoNLLReader) emit() bool {
 	return true
 }
 
-// cellStrings returns the cells of the current sequence as substrings of
-// one string: the w token cells of each position, position by position, then
-// the labels (the last column, when w < r.ncols) of every position.
-func (r *CoNLLReader) cellStrings(w int) []string {
+// grow returns s resized to n elements, reusing its capacity. A buffer
+// grows only to the longest sequence read into it (a new longest sequence
+// is rare after a few), so that a streaming reader's buffers take little
+// more than the sequences in flight.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// cellStrings writes the cells of the current sequence into cells (one per
+// cell) as substrings of one new string: the w token cells of each
+// position, position by position, then the labels (the last column, when w
+// < r.ncols) of every position.
+func (r *CoNLLReader) cellStrings(cells []string, w int) {
 	text := string(r.block)
-	cells := make([]string, len(r.cells))
 	k := r.ncols
 	T := len(r.cells) / k
 	for t := range T {
@@ -205,7 +257,6 @@ func (r *CoNLLReader) cellStrings(w int) []string {
 			cells[T*w+t] = text[row[w].start:row[w].end]
 		}
 	}
-	return cells
 }
 
 func (r *CoNLLReader) fail(col int, err error) {

@@ -112,11 +112,18 @@ func FromSequence(file string, s corpora.Sequence) Example {
 		}
 		return ex
 	}
-	ex := Example{Tokens: s.Tokens, Labels: s.Labels, Text: make([]string, len(s.Tokens)), File: file, Line: s.Line, CoNLLU: s.CoNLLU}
+	return fromColumns(file, s, make([]string, len(s.Tokens)))
+}
+
+// fromColumns is FromSequence for column formats, with text (of len(s.Tokens)
+// strings) for Example.Text.
+func fromColumns(file string, s corpora.Sequence, text []string) Example {
+	ex := Example{Tokens: s.Tokens, Labels: s.Labels, Text: text, File: file, Line: s.Line, CoNLLU: s.CoNLLU}
 	if ex.Tokens == nil {
 		ex.Tokens = [][]string{}
 	}
 	for t, cols := range s.Tokens {
+		ex.Text[t] = ""
 		if len(cols) > 0 {
 			ex.Text[t] = cols[0]
 		}
@@ -133,6 +140,10 @@ func FromWord(file string, w corpora.Word) Example {
 // MaxSequenceLen bounds the length of one sequence: a file whose blank
 // separator lines are missing would otherwise become one huge lattice.
 const MaxSequenceLen = 100000
+
+// maxKeptText bounds the Text a Buffer keeps between sequences: one huge
+// sequence does not pin its memory for the rest of the input.
+const maxKeptText = 1 << 16
 
 // MaxFold bounds fold numbers (the OCR data has folds 0-9).
 const MaxFold = 1000
@@ -236,7 +247,8 @@ type Reader struct {
 	next  func() bool
 	seq   func() corpora.Sequence
 	err   func() error
-	words []corpora.Word // OCR
+	words []corpora.Word       // OCR
+	conll *corpora.CoNLLReader // CoNLL, for NextInto
 	ex    Example
 	count int
 	fail  error
@@ -253,6 +265,7 @@ func NewReader(name string, r io.Reader, opts Options) (*Reader, error) {
 		cr := corpora.NewCoNLLReader(name, r, corpora.CoNLLOptions{Unlabeled: !labeled})
 		sr.next, sr.seq = cr.Next, cr.Sequence
 		sr.err = cr.Err
+		sr.conll = cr
 	case CoNLLU:
 		cr := corpora.NewCoNLLUReader(name, r, corpora.CoNLLUOptions{Unlabeled: !labeled})
 		sr.next, sr.seq = cr.Next, cr.Sequence
@@ -286,7 +299,27 @@ func NewReader(name string, r io.Reader, opts Options) (*Reader, error) {
 
 // Next reads the next sequence and reports whether there was one. It
 // returns false at the end of the input or at the first error.
-func (r *Reader) Next() bool {
+func (r *Reader) Next() bool { return r.read(nil) }
+
+// Buffer is the memory of the Examples a Reader's NextInto hands out,
+// reused by the next NextInto with the same Buffer. A zero Buffer is ready
+// to use.
+type Buffer struct {
+	seq  corpora.Buffer
+	text []string
+}
+
+// NextInto is Next, the Example made in b's memory: the slices of the
+// Example that Example returns then (Tokens and its rows, Labels, Text) are
+// b's and are overwritten by the next NextInto with b, so the caller must
+// be done with them by then. It is meant for streaming taggers, which keep
+// one Buffer per sequence in flight (training keeps its examples: it reads
+// them with Next). The strings are never reused. Only CoNLL input is read
+// into b; other formats allocate as Next does.
+func (r *Reader) NextInto(b *Buffer) bool { return r.read(b) }
+
+// read is Next, in b's memory when b is not nil.
+func (r *Reader) read(b *Buffer) bool {
 	if r.fail != nil {
 		return false
 	}
@@ -297,6 +330,19 @@ func (r *Reader) Next() bool {
 		}
 		r.ex = FromWord(r.name, r.words[r.count])
 		r.words[r.count] = corpora.Word{} // let the word go once it is tagged
+	case b != nil && r.conll != nil:
+		if !r.conll.NextInto(&b.seq) {
+			return r.end()
+		}
+		s := r.conll.Sequence()
+		if cap(b.text) > maxKeptText {
+			b.text = nil
+		}
+		if n := len(s.Tokens); cap(b.text) < n {
+			b.text = make([]string, n)
+		}
+		b.text = b.text[:len(s.Tokens)]
+		r.ex = fromColumns(r.name, s, b.text)
 	default:
 		if !r.next() {
 			return r.end()
@@ -321,8 +367,9 @@ func (r *Reader) end() bool {
 	return false
 }
 
-// Example returns the sequence read by the last successful Next. Its slices
-// are the reader's and are not reused: the caller may keep them.
+// Example returns the sequence read by the last successful Next or
+// NextInto. After Next, its slices are not reused: the caller may keep
+// them; after NextInto, see there.
 func (r *Reader) Example() Example { return r.ex }
 
 // Err returns the first error met, nil at a clean end of input.

@@ -77,12 +77,14 @@ type Encoder struct {
 	lazy  *lazyIndex // the frozen lookup of a template encoder, shared by clones
 
 	// scratch, reused across calls
-	buf   []byte
-	cells []int32 // value ids of a sequence's cells (frozen index)
-	ids   []int32
-	vals  []float64
-	strs  []string
-	srt   idValSorter
+	buf    []byte
+	cells  []int32 // value ids of a sequence's cells (frozen index)
+	uprobe []int32 // probe buffers of the unary and pair groups (frozen index)
+	pprobe []int32
+	ids    []int32
+	vals   []float64
+	strs   []string
+	srt    idValSorter
 }
 
 var sharedPixelNames = sync.OnceValue(newPixelNames)
@@ -524,14 +526,20 @@ func (e *Encoder) expand(rules []rule, d *Dictionary, cols [][]string, t int, gr
 func (e *Encoder) columnsFrozen(dst *sparse.Corpus, x *frozenIndex, cols [][]string) {
 	e.cells = x.internCells(e.cells[:0], cols)
 	pair := e.hasPair()
+	if x.padded {
+		e.uprobe = x.fillGroups(e.uprobe, &x.unary, e.cells, len(cols))
+		if pair {
+			e.pprobe = x.fillGroups(e.pprobe, &x.pair, e.cells, len(cols))
+		}
+	}
 	for t := range cols {
-		appendBinaryRow(&dst.Unary, e.lookupRules(x, &x.unary, e.tmpl.unary, e.unary, cols, t))
+		appendBinaryRow(&dst.Unary, e.lookupRules(x, &x.unary, e.uprobe, e.tmpl.unary, e.unary, cols, t))
 		if !pair {
 			continue
 		}
 		ids := e.ids[:0]
 		if t > 0 {
-			ids = e.lookupRules(x, &x.pair, e.tmpl.pair, e.pair, cols, t)
+			ids = e.lookupRules(x, &x.pair, e.pprobe, e.tmpl.pair, e.pair, cols, t)
 		}
 		appendBinaryRow(&dst.Pair, ids)
 	}
@@ -539,9 +547,10 @@ func (e *Encoder) columnsFrozen(dst *sparse.Corpus, x *frozenIndex, cols [][]str
 
 // lookupRules returns the sorted, deduplicated ids of the known attributes
 // of rules at position t (in e.ids), found through their tables rs in the
-// index x (the fallback rules through the string dictionary d).
-func (e *Encoder) lookupRules(x *frozenIndex, rs *ruleSet, rules []rule, d *Dictionary, cols [][]string, t int) []int32 {
-	ids := x.appendIDs(e.ids[:0], rs, e.cells, len(cols), t)
+// index x and the probe buffer probes (the fallback rules through the
+// string dictionary d).
+func (e *Encoder) lookupRules(x *frozenIndex, rs *ruleSet, probes []int32, rules []rule, d *Dictionary, cols [][]string, t int) []int32 {
+	ids := x.appendIDs(e.ids[:0], rs, e.cells, probes, len(cols), t)
 	if rs.fallback {
 		for k := range rs.tabs {
 			if !rs.tabs[k].fallback {

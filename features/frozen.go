@@ -18,11 +18,14 @@ import (
 // Every cell a macro reads is turned once per token into a small value id
 // (one map lookup per token and column, see colVocab), and the attribute of
 // a rule at a position is then the tuple of the value ids of its macros,
-// as a mixed-radix key looked up in the rule's table (ruleTable) of key →
-// attribute id: a plain array when the key space is small (a rule with
-// one macro, or over a small column such as POS tags), an open-addressing
-// hash table otherwise. That is one probe of flat memory instead of
-// building a string, hashing it and comparing it with the stored name.
+// as a mixed-radix key looked up in a table of key → attribute ids: a plain
+// array when the key space is small (a rule with one macro, or over a
+// small column such as POS tags), an open-addressing hash table otherwise.
+// That is one probe of flat memory instead of building a string, hashing
+// it and comparing it with the stored name. Rules that read the same tuple
+// shape at shifted rows share one table (ruleGroup), and each sentence is
+// probed once per group and row (fillGroups) before its positions gather
+// their ids (appendIDs).
 // Boundary cells (_B-1, _B+1, ...) are the strings CRF++ gives them,
 // looked up in the same vocabularies once at build time and written
 // around each sequence's cells (padding), so that no position needs a
@@ -43,16 +46,16 @@ import (
 //
 // # Memory
 //
-// A hash table slot is 8 bytes (key<<32 | id) for keys below 2^32 and 16
-// bytes above, and hash tables are at most 2/3 full: 12 to 24 bytes per
-// (rule, tuple), in practice one tuple per attribute. A dense array takes 4
-// bytes per possible key and is only used when that is at most twice the
-// packed hash table's size. The vocabularies hold one map entry per distinct
+// See ruleGroup for the tables' sizes: a hash slot of a group of m rules is
+// 4·(1+m) bytes for keys below 2^32-1 and 4·(2+m) above, and hash tables
+// are at most 2/3 full. A dense array takes 4·m bytes per possible key and
+// is only used when that is at most twice the hash table's size. The
+// per-sentence probe buffers take 4 bytes per (rule group member, row). The vocabularies hold one map entry per distinct
 // cell value per column, whose strings are substrings of the names (no
 // copies). For the CoNLL-2000 chunking template and its 338,551 attributes
-// (no cutoff) the tables take 5.0 MB (14.8 bytes per attribute), 5.9 MB
-// (17.5 bytes per attribute) with the vocabularies' maps (19,475 words and
-// 48 POS tags); building it allocates about 24 MB more, garbage once
+// (no cutoff) the tables take 3.8 MB (11.3 bytes per attribute; 5.0 MB
+// with a table per rule), about 4.7 MB with the vocabularies' maps (19,475
+// words and 48 POS tags); building it allocates about 24 MB more, garbage once
 // built. The Dictionary's own string map stays, for Dictionary.ID and the
 // fallback rules.
 type frozenIndex struct {
@@ -81,6 +84,9 @@ const maxPad = 8
 // ruleSet is the tables of the unary or of the pair rules of a template.
 type ruleSet struct {
 	tabs     []ruleTable // by rule
+	groups   []ruleGroup // the shared tables of the rules that are not fallback
+	width    int         // ids per row of the per-sentence probe buffer (fillGroups): the sum of the groups' members
+	gather   []int       // by rule that is not fallback, in rule order: its id at position t is buf[gather[i]+t*width]
 	lo, hi   int         // smallest and largest row offset of the tables' macros
 	fallback bool        // some rule keeps the string path
 }
@@ -99,31 +105,65 @@ type macroRef struct {
 	bnd    []int32 // bnd[k-1]: value id of _B-k (row < 0) or _B+k (row > 0), -1 if unknown
 }
 
-// ruleTable maps the keys of one rule to attribute ids. The key of a tuple
-// of value ids is their mixed-radix number (Σ v_j·stride_j, stride_j the
-// product of the vocabulary sizes of the macros before j), so keys are
-// dense in [0, product of the sizes): when that range is small the table
-// is a plain array indexed by the key (dense), else an open-addressing
-// hash table (packed, or wide for keys of 2^32 and above).
+// ruleTable is one rule of a rule set: its macros, for building its keys,
+// and its place in the shared table of its group (ruleGroup).
 type ruleTable struct {
 	fallback bool // use the string path for this rule
 	macros   []macroRef
-	lo, hi   int         // smallest and largest row offset of the macros: rows t+lo..t+hi are read
-	dense    []int32     // dense[key]: attribute id or -1; nil for a hash table
-	packed   []uint64    // hash table of keys below 2^32: key<<32 | id, emptySlot when empty
-	wide     []tableSlot // hash table of larger keys; empty slots have id -1
-	shift    uint        // 64 - log2(len(packed) or len(wide))
+	lo, hi   int // smallest and largest row offset of the macros: rows t+lo..t+hi are read
+	group    int // index of the rule's group in ruleSet.groups
+	member   int // index of the rule's ids in its group's entries
 }
 
-// tableSlot is a slot of a wide hash table.
-type tableSlot struct {
-	key uint64
-	id  int32
+// ruleGroup is the shared table of the rules of a rule set that read the
+// same shape: the same columns, in the same order, at the same row offsets
+// relative to their first macro's (its anchor row). The chunking
+// template's U05 %x[-1,0]/%x[0,0] and U06 %x[0,0]/%x[1,0] read the word pair
+// of rows (a, a+1), U05 at anchor a = t-1 and U06 at a = t; U00 to U04 read
+// one word at anchors t-2 to t+2. So one probe of the group's table per
+// anchor row of a sentence gives the ids of every member rule there
+// (fillGroups), instead of one probe per rule and position: the CoNLL
+// chunking template's 19 unary rules make 5 groups.
+//
+// The key of a tuple of value ids is their mixed-radix number (Σ
+// v_j·stride_j, stride_j the product of the vocabulary sizes of the macros
+// before j), so keys are dense in [0, product of the sizes): when that
+// range is small the table is a plain array of m ids per key (dense), else
+// an open-addressing hash table whose slots hold the key (one 32-bit word
+// for keys below 2^32-1, two above) and the m ids.
+//
+// Memory: a dense table takes 4·m bytes per possible key and is only used
+// when that is at most twice the hash table's size. A hash table is at most
+// 2/3 full, and a slot of kw+m words holds one tuple and the ids of the m
+// members (-1 for a member without that attribute): 4·(kw+m)·1.5 to
+// 4·(kw+m)·3 bytes per tuple. Since the members of a group read the same
+// tuples at shifted positions, they mostly share them (a word pair of the
+// training data is U05's at one position and U06's at the next), which
+// makes that 6 to 12 bytes per attribute for U05/U06 instead of 12 to 24
+// for separate tables. A group is only formed when its table takes no more
+// bytes than its members' separate ones would (else every member is a
+// group of its own).
+type ruleGroup struct {
+	shape  []shapeRef // the macros, relative to the anchor row
+	m      int        // members
+	lo, hi int        // smallest and largest anchor row of the members
+	col    int        // index of the group's first id in a row of the probe buffer
+	dense  []int32    // dense[key*m+j]: attribute id of member j, or -1; nil for a hash table
+	slots  []int32    // hash table: kw key words (low word first, as int32 bits), then m ids, per slot
+	kw     int        // key words per slot (1 or 2)
+	shift  uint       // 64 - log2(number of slots)
 }
 
-// emptySlot marks an empty slot of a packed table (its id part is -1,
-// which no attribute has).
-const emptySlot = ^uint64(0)
+// shapeRef is one macro of a group's shape.
+type shapeRef struct {
+	off    int    // delta*len(frozenIndex.cols) + slot: the cell from the anchor row's first
+	stride uint64 // weight of the value id in the key
+}
+
+// emptyWord fills empty hash slots: the key words of an empty slot are
+// emptyWord (no key is ^uint32(0) in a one-word table, nor ^uint64(0) in a
+// two-word one), and so are the ids (-1) of every slot until set.
+const emptyWord = ^uint32(0)
 
 // maxParses bounds the parses of all names of one rule, per name on
 // average: beyond it the rule falls back to the string path rather than
@@ -132,64 +172,6 @@ const maxParses = 16
 
 // hashKey spreads a key over the table (Fibonacci hashing).
 func hashKey(key uint64, shift uint) uint64 { return (key * 0x9E3779B97F4A7C15) >> shift }
-
-// find returns the id of key, or -1.
-func (r *ruleTable) find(key uint64) int32 {
-	if r.dense != nil {
-		if key < uint64(len(r.dense)) {
-			return r.dense[key]
-		}
-		return -1
-	}
-	return r.findHash(key)
-}
-
-// findHash is find in a hash table.
-func (r *ruleTable) findHash(key uint64) int32 {
-	if r.packed != nil {
-		mask := uint64(len(r.packed) - 1)
-		for i := hashKey(key, r.shift); ; i = (i + 1) & mask {
-			s := r.packed[i]
-			if s == emptySlot {
-				return -1
-			}
-			if s>>32 == key {
-				return int32(uint32(s))
-			}
-		}
-	}
-	mask := uint64(len(r.wide) - 1)
-	for i := hashKey(key, r.shift); ; i = (i + 1) & mask {
-		s := &r.wide[i]
-		if s.id < 0 || s.key == key {
-			return s.id
-		}
-	}
-}
-
-// insert enters key → id into an empty table with room for it. A key is
-// never entered twice: a tuple has one expansion, and names are distinct.
-func (r *ruleTable) insert(key uint64, id int32) {
-	switch {
-	case r.dense != nil:
-		r.dense[key] = id
-		return
-	case r.packed != nil:
-		mask := uint64(len(r.packed) - 1)
-		i := hashKey(key, r.shift)
-		for r.packed[i] != emptySlot {
-			i = (i + 1) & mask
-		}
-		r.packed[i] = key<<32 | uint64(uint32(id))
-		return
-	}
-	mask := uint64(len(r.wide) - 1)
-	i := hashKey(key, r.shift)
-	for r.wide[i].id >= 0 {
-		i = (i + 1) & mask
-	}
-	r.wide[i] = tableSlot{key, id}
-}
 
 // lazyIndex builds an encoder's frozenIndex once, on first use, and is
 // shared by its clones.
@@ -244,6 +226,8 @@ func newFrozenIndex(t *Template, unary, pair *Dictionary) *frozenIndex {
 	} else {
 		x.padLo, x.padHi = 0, 0
 	}
+	x.setGather(&x.unary)
+	x.setGather(&x.pair)
 	return x
 }
 
@@ -382,26 +366,40 @@ func parseName(name string, segs []segment, pieces []string, budget *int, emit f
 	}
 }
 
-// ruleSet builds the rule tables from the parses.
+// ruleSet builds the rule tables and their groups from the parses.
 func (x *frozenIndex) ruleSet(rules []rule, ps []parsed) ruleSet {
 	rs := ruleSet{tabs: make([]ruleTable, len(rules))}
+	byShape := map[string][]int{} // shape → its rules, in rule order
+	var shapes []string
+	spaces := make([]uint64, len(rules)) // by rule: the number of possible keys
 	for k := range rules {
-		x.table(&rs.tabs[k], &rules[k], &ps[k])
 		tb := &rs.tabs[k]
+		space := x.table(tb, &rules[k], &ps[k])
+		spaces[k] = space
 		if tb.fallback {
 			rs.fallback = true
 			continue
 		}
 		rs.lo, rs.hi = min(rs.lo, tb.lo), max(rs.hi, tb.hi)
+		sh := shapeOf(tb, space)
+		if _, ok := byShape[sh]; !ok {
+			shapes = append(shapes, sh)
+		}
+		byShape[sh] = append(byShape[sh], k)
+	}
+	for _, sh := range shapes {
+		x.addGroups(&rs, byShape[sh], ps, spaces[byShape[sh][0]])
 	}
 	return rs
 }
 
-// table builds the table of rule r from its parses p.
-func (x *frozenIndex) table(tb *ruleTable, r *rule, p *parsed) {
+// table sets up rule r's ruleTable from its parses p (fallback when its
+// keys do not fit 64 bits or p has too many parses) and returns the number
+// of its possible keys.
+func (x *frozenIndex) table(tb *ruleTable, r *rule, p *parsed) uint64 {
 	if p.over {
 		tb.fallback = true
-		return
+		return 0
 	}
 	space, ok := uint64(1), true // the number of possible keys
 	for j, s := range macroSegs(r.segs) {
@@ -419,32 +417,118 @@ func (x *frozenIndex) table(tb *ruleTable, r *rule, p *parsed) {
 	}
 	if !ok {
 		tb.fallback, tb.macros = true, nil
-		return
 	}
-	tb.alloc(space, len(p.ids))
-	n := len(tb.macros)
-	for i, id := range p.ids {
-		tb.insert(tb.key(p.vals[i*n:i*n+n]), id)
-	}
+	return space
 }
 
-// alloc makes the empty table for n keys out of space possible ones: a
-// dense array when it takes at most twice the bytes of a packed hash
-// table, else a hash table at most 2/3 full.
-func (r *ruleTable) alloc(space uint64, n int) {
+// anchor returns the row of the first macro of a rule, 0 without macros.
+func (r *ruleTable) anchor() int {
+	if len(r.macros) == 0 {
+		return 0
+	}
+	return r.macros[0].row
+}
+
+// shapeOf returns a string naming what a rule's keys are made of: the
+// number of possible keys, and the slot and row offset relative to the
+// anchor of every macro, in order. Rules of one shape have the same
+// strides, so a tuple has the same key for all of them.
+func shapeOf(tb *ruleTable, space uint64) string {
+	b := strconv.AppendUint(nil, space, 10)
+	for _, m := range tb.macros {
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(m.slot), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(m.row-tb.anchor()), 10)
+	}
+	return string(b)
+}
+
+// addGroups adds the group of the rules of one shape (members, in rule
+// order, space possible keys) to rs, or one group per rule when the shared
+// table would take more bytes than their separate ones.
+func (x *frozenIndex) addGroups(rs *ruleSet, members []int, ps []parsed, space uint64) {
+	keys := make([][]uint64, len(members))
+	var all []uint64
+	var sep uint64
+	for j, k := range members {
+		tb := &rs.tabs[k]
+		n := len(tb.macros)
+		for i := range ps[k].ids {
+			keys[j] = append(keys[j], tb.key(ps[k].vals[i*n:i*n+n]))
+		}
+		all = append(all, keys[j]...)
+		sep += newLayout(space, len(keys[j]), 1).bytes
+	}
+	slices.Sort(all)
+	union := len(slices.Compact(all))
+	if len(members) > 1 && newLayout(space, union, len(members)).bytes > sep {
+		for j, k := range members {
+			x.addGroup(rs, []int{k}, keys[j:j+1], len(keys[j]), space, ps)
+		}
+		return
+	}
+	x.addGroup(rs, members, keys, union, space, ps)
+}
+
+// addGroup adds the group of the rules members (keys[j]: the keys of the
+// parses of member j, n distinct keys in all out of space possible ones).
+func (x *frozenIndex) addGroup(rs *ruleSet, members []int, keys [][]uint64, n int, space uint64, ps []parsed) {
+	first := &rs.tabs[members[0]]
+	g := ruleGroup{m: len(members), col: rs.width, lo: first.anchor(), hi: first.anchor()}
+	for _, m := range first.macros {
+		g.shape = append(g.shape, shapeRef{off: (m.row-first.anchor())*len(x.cols) + m.slot, stride: m.stride})
+	}
+	g.alloc(newLayout(space, n, g.m))
+	for j, k := range members {
+		tb := &rs.tabs[k]
+		tb.group, tb.member = len(rs.groups), j
+		g.lo, g.hi = min(g.lo, tb.anchor()), max(g.hi, tb.anchor())
+		for i, key := range keys[j] {
+			g.set(key, j, ps[k].ids[i])
+		}
+	}
+	rs.groups = append(rs.groups, g)
+	rs.width += g.m
+}
+
+// layout is the table chosen for n keys of m ids out of space possible keys.
+type layout struct {
+	dense bool
+	size  int    // hash slots (a power of two)
+	kw    int    // key words per hash slot
+	space uint64 // dense entries
+	bytes uint64 // the table's size
+}
+
+// newLayout chooses the table of n keys of m ids out of space possible
+// ones: a dense array when it takes at most twice the bytes of a hash table
+// at most 2/3 full, else that hash table.
+func newLayout(space uint64, n, m int) layout {
 	size := 1
 	for size*2 < n*3 {
 		size *= 2
 	}
-	switch {
-	case space <= 4*uint64(size):
-		r.dense = fill(make([]int32, space), -1)
-	case space <= 1<<32:
-		r.packed = fill(make([]uint64, size), emptySlot)
-	default:
-		r.wide = fill(make([]tableSlot, size), tableSlot{id: -1})
+	kw := 1
+	if space > uint64(emptyWord) {
+		kw = 2
 	}
-	r.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	hash := uint64(4 * (kw + m) * size)
+	if space <= 2*hash/uint64(4*m) {
+		return layout{dense: true, space: space, bytes: 4 * uint64(m) * space}
+	}
+	return layout{size: size, kw: kw, bytes: hash}
+}
+
+// alloc makes g's empty table of layout l.
+func (g *ruleGroup) alloc(l layout) {
+	if l.dense {
+		g.dense = fill(make([]int32, l.space*uint64(g.m)), -1)
+		return
+	}
+	g.kw = l.kw
+	g.slots = fill(make([]int32, l.size*(l.kw+g.m)), -1) // emptyWord bits
+	g.shift = uint(64 - bits.TrailingZeros(uint(l.size)))
 }
 
 func fill[T any](s []T, v T) []T {
@@ -452,6 +536,76 @@ func fill[T any](s []T, v T) []T {
 		s[i] = v
 	}
 	return s
+}
+
+// set makes id the attribute id of member j for key.
+func (g *ruleGroup) set(key uint64, j int, id int32) {
+	if g.dense != nil {
+		g.dense[key*uint64(g.m)+uint64(j)] = id
+		return
+	}
+	s := g.kw + g.m
+	mask := uint64(len(g.slots)/s - 1)
+	for i := hashKey(key, g.shift); ; i = (i + 1) & mask {
+		e := g.slots[i*uint64(s) : (i+1)*uint64(s)]
+		if k := slotKey(e, g.kw); k == key || k == emptyKey(g.kw) {
+			e[0] = int32(uint32(key))
+			if g.kw == 2 {
+				e[1] = int32(uint32(key >> 32))
+			}
+			e[g.kw+j] = id
+			return
+		}
+	}
+}
+
+// slotKey returns the key of a hash slot e with kw key words.
+func slotKey(e []int32, kw int) uint64 {
+	if kw == 1 {
+		return uint64(uint32(e[0]))
+	}
+	return uint64(uint32(e[0])) | uint64(uint32(e[1]))<<32
+}
+
+// emptyKey returns the key of an empty slot with kw key words.
+func emptyKey(kw int) uint64 {
+	if kw == 1 {
+		return uint64(emptyWord)
+	}
+	return ^uint64(0)
+}
+
+// entry returns the m ids of key (all -1 for an unknown key). key must be
+// below the number of possible keys.
+func (g *ruleGroup) entry(key uint64) []int32 {
+	m := uint64(g.m)
+	if g.dense != nil {
+		return g.dense[key*m : key*m+m]
+	}
+	if g.kw == 1 {
+		return g.probe1(key)
+	}
+	s := 2 + m
+	mask := uint64(len(g.slots))/s - 1
+	for i := hashKey(key, g.shift); ; i = (i + 1) & mask {
+		e := g.slots[i*s : i*s+s]
+		if k := slotKey(e, 2); k == key || k == ^uint64(0) {
+			return e[2:]
+		}
+	}
+}
+
+// probe1 is entry for a hash table with one key word.
+func (g *ruleGroup) probe1(key uint64) []int32 {
+	s := 1 + uint64(g.m)
+	mask := uint64(len(g.slots))/s - 1
+	k32 := uint32(key)
+	for i := hashKey(key, g.shift); ; i = (i + 1) & mask {
+		e := g.slots[i*s : i*s+s]
+		if k := uint32(e[0]); k == k32 || k == emptyWord {
+			return e[1:]
+		}
+	}
 }
 
 // key returns the key of a tuple of (known) value ids.
@@ -505,8 +659,9 @@ func (x *frozenIndex) internCells(vals []int32, cols [][]string) []int32 {
 
 // lookup returns the id of the attribute of rule r at position t of a
 // sequence of n tokens whose cell value ids are vals (not padded), or -1
-// when the attribute is unknown. r must not be a fallback rule.
-func (r *ruleTable) lookup(vals []int32, w, n, t int) int32 {
+// when the attribute is unknown. r must not be a fallback rule; rs is its
+// rule set.
+func (r *ruleTable) lookup(rs *ruleSet, vals []int32, w, n, t int) int32 {
 	var key uint64
 	for j := range r.macros {
 		m := &r.macros[j]
@@ -524,55 +679,99 @@ func (r *ruleTable) lookup(vals []int32, w, n, t int) int32 {
 		}
 		key += uint64(v) * m.stride
 	}
-	return r.find(key)
+	return rs.groups[r.group].entry(key)[r.member]
+}
+
+// setGather sets rs.gather, once the padding is known.
+func (x *frozenIndex) setGather(rs *ruleSet) {
+	rs.gather = rs.gather[:0]
+	for k := range rs.tabs {
+		if tb := &rs.tabs[k]; !tb.fallback {
+			rs.gather = append(rs.gather, (tb.anchor()+x.padLo)*rs.width+rs.groups[tb.group].col+tb.member)
+		}
+	}
+}
+
+// fillGroups probes the group tables of rs once per anchor row of a
+// sequence of n tokens whose padded cell value ids are cells (x must be
+// padded) and returns the probe buffer, reusing buf: row a+padLo holds the
+// ids of every group's members for anchor row a (rs.width ids), so the id
+// of the rule with gather offset o at position t is buf[o+t*rs.width].
+// Rows and entries that no position reads are left as they were.
+func (x *frozenIndex) fillGroups(buf []int32, rs *ruleSet, cells []int32, n int) []int32 {
+	size := (x.padLo + n + x.padHi) * rs.width
+	buf = slices.Grow(buf[:0], size)[:size]
+	for g := range rs.groups {
+		rs.groups[g].fill(buf, rs.width, cells, len(x.cols), x.padLo, n)
+	}
+	return buf
+}
+
+// fill writes the ids of g's members at every anchor row its members read
+// in a sequence of n tokens (see fillGroups; w cells per row, pad rows of
+// padding before the tokens). Unknown values are frequent and
+// unpredictable, so they cost no branch: an unknown value turns the key
+// into 0 and the ids into -1. The probe is written out for each kind of
+// table, one call per group rather than per anchor.
+func (g *ruleGroup) fill(buf []int32, width int, cells []int32, w, pad, n int) {
+	m := g.m
+	for a := g.lo; a < n+g.hi; a++ {
+		key, unknown := g.tupleKey(cells, (a+pad)*w)
+		out := buf[(a+pad)*width+g.col:][:m]
+		var ids []int32
+		switch {
+		case g.dense != nil:
+			ids = g.dense[int(key)*m:][:m]
+		case g.kw == 1:
+			ids = g.probe1(key)
+		default:
+			ids = g.entry(key)
+		}
+		for j, id := range ids {
+			out[j] = id | unknown
+		}
+	}
+}
+
+// tupleKey returns the key of the tuple at the anchor row whose first cell
+// is cells[base], and -1 as unknown (with key 0) when a value is unknown,
+// else 0.
+func (g *ruleGroup) tupleKey(cells []int32, base int) (key uint64, unknown int32) {
+	var neg int32 // the OR of the value ids: negative if one is unknown
+	for _, s := range g.shape {
+		v := cells[base+s.off]
+		neg |= v
+		key += uint64(uint32(v)) * s.stride
+	}
+	unknown = neg >> 31 // -1 or 0
+	return key &^ uint64(int64(unknown)), unknown
 }
 
 // appendIDs appends the ids of the attributes of the (not fallback) rules
 // of rs at position t of a sequence of n tokens whose cell value ids are
-// cells (from internCells), in rule order, skipping the unknown ones.
-func (x *frozenIndex) appendIDs(dst []int32, rs *ruleSet, cells []int32, n, t int) []int32 {
-	w := len(x.cols)
-	if !x.padded && (t+rs.lo < 0 || t+rs.hi >= n) {
+// cells (from internCells) and whose probe buffer is probes (fillGroups,
+// when x is padded), in rule order, skipping the unknown ones.
+func (x *frozenIndex) appendIDs(dst []int32, rs *ruleSet, cells, probes []int32, n, t int) []int32 {
+	if !x.padded {
+		w := len(x.cols)
 		for k := range rs.tabs {
 			if tb := &rs.tabs[k]; !tb.fallback {
-				if id := tb.lookup(cells, w, n, t); id >= 0 {
+				if id := tb.lookup(rs, cells, w, n, t); id >= 0 {
 					dst = append(dst, id)
 				}
 			}
 		}
 		return dst
 	}
-	// Every row read is a token or padding: no boundary checks. Unknown
-	// values and attributes are frequent and unpredictable, so they are
-	// skipped without branches: an unknown value turns the key into 0
-	// and the id into -1, and every id is written, the count advancing
+	// Unknown attributes are frequent and unpredictable, so they are
+	// skipped without branches: every id is written, the count advancing
 	// only for known ones.
-	dst = slices.Grow(dst, len(rs.tabs))
-	out := dst[len(dst) : len(dst)+len(rs.tabs)]
+	dst = slices.Grow(dst, len(rs.gather))
+	out := dst[len(dst) : len(dst)+len(rs.gather)]
 	c := 0
-	base := (t + x.padLo) * w
-	for k := range rs.tabs {
-		tb := &rs.tabs[k]
-		if tb.fallback {
-			continue
-		}
-		var key uint64
-		var neg int32 // the OR of the value ids: negative if one is unknown
-		for j := range tb.macros {
-			m := &tb.macros[j]
-			v := cells[base+m.off]
-			neg |= v
-			key += uint64(uint32(v)) * m.stride
-		}
-		unknown := neg >> 31 // -1 or 0
-		key &^= uint64(int64(unknown))
-		var id int32
-		if tb.dense != nil {
-			id = tb.dense[key]
-		} else {
-			id = tb.findHash(key)
-		}
-		id |= unknown
+	row := probes[t*rs.width:]
+	for _, o := range rs.gather {
+		id := row[o]
 		out[c] = id
 		c += int(uint32(^id) >> 31) // 1 when id >= 0
 	}

@@ -164,14 +164,14 @@ func TestFrozenIndexTables(t *testing.T) {
 	for _, tc := range []struct {
 		name, template string
 		alphabet       []string
-		check          func(*ruleTable) bool
+		check          func(*ruleTable, *ruleGroup) bool
 	}{
-		{"dense", "U:%x[-1,0]/%x[1,0]\n", []string{"a", "b", "c", "_B-1", ""}, func(r *ruleTable) bool { return r.dense != nil }},
-		{"packed", "U:%x[-1,0]/%x[0,0]/%x[1,0]\n", words, func(r *ruleTable) bool { return r.packed != nil }},
-		{"wide", "U:%x[-2,0]/%x[-1,0]/%x[0,0]/%x[1,0]/%x[2,0]\n", words, func(r *ruleTable) bool { return r.wide != nil }},
-		{"wide key", "U:" + wide + "\n", words, func(r *ruleTable) bool { return r.fallback }},
-		{"parses", "U:%x[-1,0]%x[0,0]%x[1,0]\n", []string{"", "a", "aa", "aaa", "aaaa"}, func(r *ruleTable) bool { return r.fallback }},
-		{"far rows, no padding", "U:%x[-9,0]/%x[0,0]/%x[2,0]\nU:%x[1,0]/%x[10,0]\n", []string{"a", "b", "_B-1", "_B-9", "_B+1", "_B+9", "_B+10"}, func(r *ruleTable) bool { return r.dense != nil || r.packed != nil }},
+		{"dense", "U:%x[-1,0]/%x[1,0]\n", []string{"a", "b", "c", "_B-1", ""}, func(_ *ruleTable, g *ruleGroup) bool { return g.dense != nil }},
+		{"packed", "U:%x[-1,0]/%x[0,0]/%x[1,0]\n", words, func(_ *ruleTable, g *ruleGroup) bool { return g.slots != nil && g.kw == 1 }},
+		{"wide", "U:%x[-2,0]/%x[-1,0]/%x[0,0]/%x[1,0]/%x[2,0]\n", words, func(_ *ruleTable, g *ruleGroup) bool { return g.slots != nil && g.kw == 2 }},
+		{"wide key", "U:" + wide + "\n", words, func(r *ruleTable, _ *ruleGroup) bool { return r.fallback }},
+		{"parses", "U:%x[-1,0]%x[0,0]%x[1,0]\n", []string{"", "a", "aa", "aaa", "aaaa"}, func(r *ruleTable, _ *ruleGroup) bool { return r.fallback }},
+		{"far rows, no padding", "U:%x[-9,0]/%x[0,0]/%x[2,0]\nU:%x[1,0]/%x[10,0]\n", []string{"a", "b", "_B-1", "_B-9", "_B+1", "_B+9", "_B+10"}, func(_ *ruleTable, g *ruleGroup) bool { return g != nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tm := MustCompile(tc.template)
@@ -182,9 +182,14 @@ func TestFrozenIndexTables(t *testing.T) {
 				}
 			}
 			e.Freeze(0)
-			if tb := &e.frozen().unary.tabs[0]; !tc.check(tb) {
-				t.Fatalf("rule table: fallback %v, %d dense, %d packed, %d wide: not of the kind tested",
-					tb.fallback, len(tb.dense), len(tb.packed), len(tb.wide))
+			rs := &e.frozen().unary
+			tb := &rs.tabs[0]
+			var g *ruleGroup
+			if !tb.fallback {
+				g = &rs.groups[tb.group]
+			}
+			if !tc.check(tb, g) {
+				t.Fatalf("rule table: fallback %v, group %+v: not of the kind tested", tb.fallback, g)
 			}
 			if far := strings.Contains(tc.name, "far"); e.frozen().padded == far {
 				t.Fatalf("padded is %v", !far)

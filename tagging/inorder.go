@@ -13,10 +13,17 @@ import (
 // the slowest of them, few enough that they take little memory.
 const DefaultBatch = 256
 
+// soloBatch bounds the batch of inOrder with one worker: examples are then
+// worked on in input order and emitted as soon as they are done, no output
+// waits for a slower worker, and a few in flight overlap reading, work and
+// output as well as many do, in less memory (the examples' Buffers and
+// their results).
+const soloBatch = 32
+
 // inOrder reads the examples of r, runs work on each of them on at most
 // workers goroutines (workers <= 0: GOMAXPROCS), and calls emit for each in
 // input order on the caller's goroutine. At most batch examples (batch <= 0:
-// DefaultBatch) are in flight, read but not yet emitted, so memory is
+// DefaultBatch; at most soloBatch with one worker) are in flight, read but not yet emitted, so memory is
 // bounded by batch examples and their results, not by the input's size.
 //
 // An example is worked on as soon as it is read, and emitted as soon as it
@@ -32,6 +39,11 @@ const DefaultBatch = 256
 // in input order, which it returns as it is: the examples before it are
 // emitted, the one that failed and those after it are not. After an error
 // the Reader must not be used again; its goroutine stops at its next read.
+//
+// Examples are read with Reader.NextInto into one Buffer per slot: the
+// example of slot i is overwritten only once it has been emitted, so work
+// and emit must not keep its slices (Tokens, Labels, Text) after emit
+// returns; its strings they may keep.
 func inOrder(r *dataset.Reader, workers, batch int, work func(w, i, seq int, ex *dataset.Example) error, emit func(i, seq int, ex *dataset.Example) error, flush func() error) error {
 	if batch <= 0 {
 		batch = DefaultBatch
@@ -39,7 +51,11 @@ func inOrder(r *dataset.Reader, workers, batch int, work func(w, i, seq int, ex 
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	if workers == 1 {
+		batch = min(batch, soloBatch)
+	}
 	exs := make([]dataset.Example, batch)
+	bufs := make([]dataset.Buffer, batch)
 	errs := make([]error, batch)
 	tokens := make(chan struct{}, batch) // one per free slot
 	for range batch {
@@ -58,7 +74,7 @@ func inOrder(r *dataset.Reader, workers, batch int, work func(w, i, seq int, ex 
 			case <-quit:
 				return
 			}
-			if !r.Next() {
+			if !r.NextInto(&bufs[seq%batch]) {
 				readEnd <- seq
 				return
 			}
