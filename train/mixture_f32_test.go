@@ -286,12 +286,7 @@ func TestMixtureF32ScreeningSafe(t *testing.T) {
 			pts = append(pts, pricePoint(t, tr, w))
 		}
 		cur := pts[0]
-		r := &run{u: tr.fs.allSlice()}
-		for q, j := range r.u {
-			if cur.w[j] != 0 {
-				r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, cur.w[j])
-			}
-		}
+		r := supportRun(tr, cur.w)
 		for k := len(pts) - 1; k >= 1; k-- {
 			mw := 0.0
 			for _, j := range r.u {

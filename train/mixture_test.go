@@ -34,6 +34,18 @@ func pricePoint(t testing.TB, tr *trainer, w []float64) pricedPoint {
 	return pricedPoint{w: w, loss: loss, m: append([]float64(nil), tr.obj.M...)}
 }
 
+// supportRun returns a run over every feature of the trainer's set (u)
+// whose support is that of the full-size w.
+func supportRun(tr *trainer, w []float64) *run {
+	r := &run{u: tr.fs.allSlice()}
+	for q, j := range r.u {
+		if w[j] != 0 {
+			r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, w[j])
+		}
+	}
+	return r
+}
+
 // bruteKL returns (1/n) sum_i KL(p_{a,i} || p_{b,i}) by enumerating every
 // label sequence.
 func bruteKL(m *chain.Model, a, b []float64, c *sparse.Corpus) float64 {
@@ -141,12 +153,7 @@ func TestMixtureCertifies(t *testing.T) {
 			pts = append(pts, pricePoint(t, tr, w))
 		}
 		cur := pts[0]
-		r := &run{u: tr.fs.allSlice()}
-		for q, j := range r.u {
-			if cur.w[j] != 0 {
-				r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, cur.w[j])
-			}
-		}
+		r := supportRun(tr, cur.w)
 		for k := len(pts) - 1; k >= 1; k-- { // oldest first: push puts the newest in front
 			r.mU = pts[k].m
 			mw := 0.0
