@@ -121,6 +121,9 @@ func (fs *featureSet) buildRefs() {
 		fs.refPtr = make([]int32, U+1)
 	}
 	fs.refPtr = fs.refPtr[:U+1]
+	if cap(fs.refLab) > 2*len(fs.active)+1024 {
+		fs.refLab = nil // sized for a much larger set: let it go
+	}
 	fs.refLab = fs.refLab[:0]
 	fs.live = 0
 	k := 0

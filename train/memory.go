@@ -65,12 +65,14 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 	}
 	if op.Screen != ScreenNone {
 		add("screening bounds at preparation (Rnorm and static range bounds, 2 x 8 B x features)", 16*d)
+		add("screening scratch (Rnorm of the unscreened features, 8 B x features)", 8*d)
 	}
 	if full {
 		add(fmt.Sprintf("L-BFGS memory and vectors over every feature ((2 x %d + 6) x 8 B x features)", op.Memory), int64(2*op.Memory+6)*8*d)
 		add("m and label references over every feature (12 B x features)", 12*d)
 	} else {
 		add("working-set full pass vectors (feature ids and m: 12 B x unscreened features)", 12*d)
+		add("objective weights for dense scoring, when a working set holds half the labels of its attributes (8 B x features)", 8*d)
 		add("reference spans of the scoring rows (8 B x attribute occurrences)", 8*nnz)
 		if op.Certificate != CertificateModel {
 			add(fmt.Sprintf("mixture certificate: m of the last %d full passes in float32 (%d x 4 B x unscreened features)", mixPasses, mixPasses), 4*mixPasses*d)

@@ -35,7 +35,7 @@ const refGroups = 8
 // (setWeights), forward-backward per shard (forwardShards: loss, node
 // marginals, edge and pair expectations), reduce the shards in shard order
 // (reduceShards), and the expected state counts attribute by attribute
-// (stateExpectations), from which residual forms m.
+// (stateExpectations), from which residualsFrom forms m.
 //
 // Gradient accumulation is deterministic and parallel without per-worker
 // copies of the gradient: node marginals of every position are stored, then
@@ -47,7 +47,8 @@ const refGroups = 8
 // Memory: beyond the corpus, the objective holds the observed counts
 // (sparse for large models), the weights and expected counts of the
 // transitions and pairs, m and the expected counts over the active set,
-// full-size weights only while scoring is dense (the full solver), the
+// full-size weights only while scoring is dense (the full solver, or a
+// working set holding at least half the labels of its attributes), the
 // node marginals (positions × L), per shard an inference workspace, L×L
 // edge sums and, with pair attributes, a P×L×L buffer; the per-shard pair
 // buffers take 64 x P x L x L doubles (EstimateMemory counts them;
@@ -109,11 +110,12 @@ type objective struct {
 	fused bool
 
 	// refFused (working-set solver only): expected counts of the active
-	// state features are accumulated per shard during forward-backward into
-	// buffers indexed like the feature set's references (refLab), and
-	// reduced in shard order; used while those buffers fit in
-	// fusedBudget. It avoids a scatter pass over every position of every
-	// live attribute when the working set has few labels per attribute.
+	// state features are accumulated per group of shards (refGroups) during
+	// forward-backward into buffers indexed like the feature set's
+	// references (refLab), and reduced in group order; used while those
+	// buffers fit in refFusedBudget. It avoids a scatter pass over every
+	// position of every live attribute when the working set has few labels
+	// per attribute.
 	refFusedOK bool // the solver allows it
 	refFused   bool // in use for the current active set
 }
@@ -122,7 +124,7 @@ type objective struct {
 // (a variable so that tests can exercise both accumulation paths).
 var fusedBudget = 64 << 20
 
-// refFusedBudget bounds the per-shard reference expectation buffers of the
+// refFusedBudget bounds the per-group reference expectation buffers of the
 // working-set solver (a variable for tests).
 var refFusedBudget = 64 << 20
 
@@ -203,7 +205,10 @@ func (o *objective) follow(keep []int32) {
 			o.shard[sh].refExp = o.shard[sh-sh%per].refExp
 		}
 	}
-	o.sparseLabels = float64(fs.numState()) < sparseLabelFraction*float64(fs.live*o.m.NumLabels())
+	// No active state feature at all (beta_max, an empty set) scores in
+	// label-list mode too: nothing of full size for nothing to score.
+	o.sparseLabels = fs.numState() == 0 ||
+		float64(fs.numState()) < sparseLabelFraction*float64(fs.live*o.m.NumLabels())
 	if o.sparseLabels {
 		o.wfull = nil
 	} else {
@@ -516,13 +521,18 @@ func (o *objective) setWeights(x []float64) {
 // expectations) into its own buffers, the node marginals into o.mu.
 func (o *objective) forwardShards(ctx context.Context) error {
 	o.mu = resizeFloats(o.mu, o.c.Positions()*o.m.NumLabels())
-	const per = numShards / refGroups
-	par.For(o.threads, refGroups, func(g int) {
-		clear(o.shard[g*per].refExp) // the group's shared buffer
-		for s := g * per; s < (g+1)*per; s++ {
-			o.forwardShard(ctx, s)
-		}
-	})
+	if o.refFused {
+		// A group's shards share its buffer: one goroutine runs them in order.
+		const per = numShards / refGroups
+		par.For(o.threads, refGroups, func(g int) {
+			clear(o.shard[g*per].refExp)
+			for s := g * per; s < (g+1)*per; s++ {
+				o.forwardShard(ctx, s)
+			}
+		})
+	} else {
+		par.For(o.threads, numShards, func(s int) { o.forwardShard(ctx, s) })
+	}
 	for s := range o.shard {
 		if err := o.shard[s].err; err != nil {
 			return err

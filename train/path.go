@@ -87,6 +87,9 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 	if err := checkCorpus(m, c); err != nil {
 		return nil, err
 	}
+	if op.Init != nil && len(op.Init) != len(m.W) {
+		return nil, fmt.Errorf("train: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
+	}
 	if err := checkMemory(m, c, op); err != nil {
 		return nil, err
 	}

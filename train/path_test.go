@@ -134,3 +134,11 @@ func TestPathSumFormAndBetas(t *testing.T) {
 	_, err = Path(context.Background(), m, c, Options{SumForm: true, C1: 0, C2: 1}, PathOptions{}, nil)
 	assert.ErrorContains(t, err, "C1 > 0")
 }
+
+// TestPathRefusesShortInit: an initial point of the wrong length is an
+// error, as in Train, not a panic.
+func TestPathRefusesShortInit(t *testing.T) {
+	m, c := sgdProblem(t, 5, 20, 6, 0, 3, false)
+	_, err := Path(context.Background(), m, c, Options{Init: make([]float64, len(m.W)-1)}, PathOptions{K: 2, MinRatio: 0.1}, nil)
+	require.ErrorContains(t, err, "initial weights have length")
+}

@@ -560,7 +560,9 @@ func (tr *trainer) release(r *run) {
 	r.dual, r.mix, r.mU, r.ws.sel = dualHistory{}, mixture{}, nil, smallest{}
 	r.hist, r.grad = nil, nil
 	tr.obj.release()
-	tr.static, tr.wMon = nil, nil
+	tr.static, tr.wMon, tr.rnorm = nil, nil, nil
+	tr.scratch, tr.keepBuf = screenScratch{}, nil
+	tr.wBuf, tr.mBuf, tr.dBuf, tr.pBuf = nil, nil, nil, nil
 	debug.FreeOSMemory()
 }
 

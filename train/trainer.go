@@ -131,6 +131,7 @@ func (tr *trainer) computeBetaMax(ctx context.Context) error {
 			return err
 		}
 		tr.betaMax = screen.BetaMax(tr.obj.M)
+		tr.setActive(nil) // let the full-size buffers go before screening and the warm start
 		return nil
 	}
 	tr.setActive(nil)
