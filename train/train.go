@@ -142,9 +142,9 @@ type Options struct {
 	// with the cumulative L1 penalty (train/sgd.go) that give the solve its
 	// starting point when neither Init nor Resume is given; 0 means
 	// DefaultWarmEpochs and a negative value starts from zero. It is
-	// deterministic (a fixed seed) and single-threaded, and holds two more
-	// full-size vectors (16 B x features) while it runs. Path does not use
-	// it (its betas start from the previous solution).
+	// deterministic (a fixed seed) and single-threaded, and holds 16 B per
+	// unscreened feature while it runs. Path does not use it (its betas
+	// start from the previous solution).
 	WarmEpochs int
 
 	// Progress, when not nil, is called with every line of the log: the
