@@ -32,6 +32,20 @@ func loadBoth(t testing.TB, data []byte) (full, lite *Tagger) {
 	return NewTagger(m), lite
 }
 
+// tagOnlyOf writes m to a model file and loads it tag-only.
+func tagOnlyOf(t testing.TB, m *Model) *Tagger {
+	t.Helper()
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lite, err := UnmarshalTagger(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lite
+}
+
 // sameTaggerInfo fails unless the taggers describe the same model: labels,
 // layout, number of non-zeros, encoder and weights; lite has no Model.
 func sameTaggerInfo(t testing.TB, full, lite *Tagger) {
@@ -640,14 +654,7 @@ func TestTagOnlyAllocations(t *testing.T) {
 	if decodeRace {
 		t.Skip("the race detector makes sync.Pool drop entries: allocation counts are meaningless")
 	}
-	data, err := fixedEncoderModel(t).MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lite, err := UnmarshalTagger(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lite := tagOnlyOf(t, fixedEncoderModel(t))
 	sent := features.Columns{{"the", "DT"}, {"cat", "NN"}, {"sleeps", "VBZ"}, {"a", "DT"}, {"dog", "NN"}}
 	dst, err := lite.Tag(nil, sent)
 	if err != nil {
@@ -669,14 +676,7 @@ func TestTagOnlyMemoryPairs(t *testing.T) {
 	for j := range m.W {
 		m.W[j] = float64(j%7) + 0.5
 	}
-	data, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lite, err := UnmarshalTagger(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lite := tagOnlyOf(t, m)
 	N, lay := m.NonZero(), m.Layout
 	bound := int64(12*N + 4*(lay.NumUnary+lay.NumPair+2) + 8*lay.L*lay.L)
 	if got := lite.lite.w.bytes(); got > bound {

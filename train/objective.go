@@ -253,6 +253,25 @@ func (o *objective) release() {
 	}
 }
 
+// attrStarts returns, for the increasing features ids, the starts ptr
+// (len U+1, in ptr's storage when it is large enough) of each attribute's
+// state features: those of attribute a are ids[ptr[a]:ptr[a+1]], and
+// ptr[U] counts the state features of ids.
+func attrStarts(ptr, ids []int32, U, L int) []int32 {
+	if cap(ptr) < U+1 {
+		ptr = make([]int32, U+1)
+	}
+	ptr = ptr[:U+1]
+	k := 0
+	for a := 0; a <= U; a++ {
+		for k < len(ids) && int(ids[k]) < a*L {
+			k++
+		}
+		ptr[a] = int32(k)
+	}
+	return ptr
+}
+
 // resizeFloats returns s with length n, reusing its storage when it can.
 func resizeFloats(s []float64, n int) []float64 {
 	if cap(s) < n {
@@ -457,18 +476,7 @@ func (o *objective) loss(ctx context.Context, x []float64) (float64, error) {
 // needed; transition and pair expectations are always complete.
 func (o *objective) residualsAll(dst []float64, idx []int32) []float64 {
 	dst = resizeFloats(dst, len(idx))
-	U, L := o.m.NumUnary, o.m.NumLabels()
-	if cap(o.uPtr) < U+1 {
-		o.uPtr = make([]int32, U+1)
-	}
-	o.uPtr = o.uPtr[:U+1]
-	k := 0
-	for a := 0; a <= U; a++ {
-		for k < len(idx) && int(idx[k]) < a*L {
-			k++
-		}
-		o.uPtr[a] = int32(k)
-	}
+	o.uPtr = attrStarts(o.uPtr, idx, o.m.NumUnary, o.m.NumLabels())
 	o.scatterExpectations(o.c, o.uPtr, idx, dst)
 	o.residualsFrom(dst, idx, dst)
 	return dst

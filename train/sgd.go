@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
@@ -69,7 +68,7 @@ import (
 // attribute, in the order of the unscreened features u) and every feature
 // after the state block (dense): 16 B x (unscreened state features +
 // transitions + pair features). The starting point handed to the solver
-// loop is the list of its non-zero features (warmPoint). The rest is
+// loop is the list of its non-zero features (sparsePoint). The rest is
 // O(attributes) (two int32 slots per unary attribute, one per pair
 // attribute) and O(longest sequence x L^2).
 
@@ -139,10 +138,11 @@ type sgd struct {
 // free the others (increasing).
 func newSGD(m *chain.Model, c *sparse.Corpus, pen penalty, frozen sparse.Bitset, free []int32) *sgd {
 	L := m.NumLabels()
-	ns, _ := slices.BinarySearch(free, int32(m.StateLen()))
+	sptr := attrStarts(nil, free, m.NumUnary, L)
+	ns := int(sptr[m.NumUnary])
 	n := ns + len(m.W) - m.StateLen()
 	s := &sgd{m: m, c: c, pen: pen, frozen: frozen, a: 1, feat: free[:ns], ns: ns,
-		sptr: make([]int32, m.NumUnary+1), v: make([]float64, n), q: make([]float64, n),
+		sptr: sptr, v: make([]float64, n), q: make([]float64, n),
 		slotU: make([]int32, m.NumUnary), slotP: make([]int32, m.NumPair),
 		gT: make([]float64, L*L), trans: make([]float64, L*L), edge: make([]float64, L*L),
 		ws: inference.NewWorkspace(c.MaxLen(), L)}
@@ -153,15 +153,9 @@ func newSGD(m *chain.Model, c *sparse.Corpus, pen penalty, frozen sparse.Bitset,
 		s.slotP[a] = -1
 	}
 	s.deadU = make([]bool, m.NumUnary)
-	r := 0
-	for a := range m.NumUnary {
-		s.sptr[a] = int32(r)
-		for r < ns && int(free[r]) < (a+1)*L {
-			r++
-		}
-		s.deadU[a] = int(s.sptr[a]) == r
+	for a := range s.deadU {
+		s.deadU[a] = sptr[a] == sptr[a+1]
 	}
-	s.sptr[m.NumUnary] = int32(ns)
 	s.deadP, s.partP = frozenBlocks(frozen, m.PairOffset(), m.NumPair, L*L)
 	_, partT := frozenBlocks(frozen, m.TransOffset(), 1, L*L)
 	s.partT = partT[0]
@@ -492,7 +486,7 @@ func descendRange(v, q, g []float64, step, u float64) {
 
 // weights brings every feature up to date and returns the non-zero
 // weights of w = a v (the state is consumed).
-func (s *sgd) weights() warmPoint {
+func (s *sgd) weights() sparsePoint {
 	p := s.point()
 	s.v, s.q = nil, nil
 	return p
@@ -502,9 +496,9 @@ func (s *sgd) weights() warmPoint {
 // of w = a v (bringing features up to date does not change the run: the
 // penalty of several steps applied at once equals applying it step by
 // step).
-func (s *sgd) point() warmPoint {
+func (s *sgd) point() sparsePoint {
 	clipRange(s.v, s.q, s.u)
-	var p warmPoint
+	var p sparsePoint
 	for r, v := range s.v {
 		if v == 0 {
 			continue
@@ -516,20 +510,6 @@ func (s *sgd) point() warmPoint {
 		p.idx, p.val = append(p.idx, int32(j)), append(p.val, s.a*v)
 	}
 	return p
-}
-
-// warmPoint is the warm start's point as its non-zero features (idx
-// increasing) and their weights.
-type warmPoint struct {
-	idx []int32
-	val []float64
-}
-
-// dense returns the point as a vector of d features.
-func (p warmPoint) dense(d int) []float64 {
-	w := make([]float64, d)
-	sparse.Scatter(w, p.val, p.idx)
-	return w
 }
 
 // penaltyValue returns l2/2 ||w||^2 + l1 ||w||_1 at the current point
@@ -638,7 +618,7 @@ func (s *sgd) calibrate(ctx context.Context, sample []int32) (float64, int, erro
 // unscreened features) and returns its point and what it did (a discarded
 // point is empty). onEpoch, when not nil, is called after every epoch
 // (tests).
-func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(*sgd)) (warmPoint, *WarmStart, error) {
+func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(*sgd)) (sparsePoint, *WarmStart, error) {
 	t0 := time.Now()
 	n := tr.c.Len()
 	s := newSGD(tr.m, tr.c, tr.pen, tr.frozenFeatures(), free)
@@ -650,7 +630,7 @@ func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(*sg
 	rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
 	eta0, trials, err := s.calibrate(ctx, order[:min(n, sgdSample)])
 	if err != nil {
-		return warmPoint{}, nil, err
+		return sparsePoint{}, nil, err
 	}
 	s.reset()
 	ws := &WarmStart{Eta0: eta0, Trials: trials}
@@ -661,7 +641,7 @@ func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(*sg
 		}
 		loss, stopped, err := s.epoch(ctx, tr.op.Interrupt, order, eta0, float64(n), &k)
 		if err != nil {
-			return warmPoint{}, nil, err
+			return sparsePoint{}, nil, err
 		}
 		if stopped {
 			break
@@ -675,7 +655,7 @@ func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(*sg
 	ws.Seconds = time.Since(t0).Seconds()
 	if checkFinite(w.val, w.idx) != nil {
 		ws.Discarded = true
-		return warmPoint{}, ws, nil
+		return sparsePoint{}, ws, nil
 	}
 	return w, ws, nil
 }

@@ -71,8 +71,8 @@ type run struct {
 	switched     bool // the working set became dense: the full policy took over
 
 	// The mixture certificate (mixture.go, working-set policy): m of
-	// earlier full passes, the working state, and M of the mixture that
-	// certified this pass (nil: the current point's own m).
+	// earlier full passes and the working state (mix.won: the mixture
+	// certified this pass, and screening uses its dual point).
 	dual dualHistory
 	mix  mixture
 }
@@ -87,7 +87,7 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 	if len(r.u) == 0 {
 		return tr.allScreened(ctx, r)
 	}
-	p := warmPoint{}
+	p := sparsePoint{}
 	if warm && init == nil && resume == nil {
 		var err error
 		if p, r.res.Warm, err = tr.warmStart(ctx, r.u, nil); err != nil {
@@ -156,7 +156,7 @@ func (tr *trainer) choosePolicy() (Solver, *Result) {
 // start evaluates the objective at the starting point over the first
 // working set (every unscreened feature, or the support of init and the
 // transitions) and starts the optimizer there; or restores a checkpoint.
-func (tr *trainer) start(ctx context.Context, r *run, init warmPoint, resume *Checkpoint) error {
+func (tr *trainer) start(ctx context.Context, r *run, init sparsePoint, resume *Checkpoint) error {
 	if resume != nil {
 		return tr.resume(ctx, r, resume)
 	}
@@ -166,23 +166,43 @@ func (tr *trainer) start(ctx context.Context, r *run, init warmPoint, resume *Ch
 		r.ws.size, r.ws.floor = max(wsInitialSize/2, len(w0)), wsInitialSize
 	}
 	tr.setActive(slices.Clone(w0))
-	x := make([]float64, len(w0))
+	return tr.startAt(ctx, r, init.gather(w0))
+}
+
+// sparsePoint is a starting point as its non-zero features (idx
+// increasing) and their weights: the warm start's, or a full-size init's
+// (densePoint).
+type sparsePoint struct {
+	idx []int32
+	val []float64
+}
+
+// dense returns the point as a vector of d features.
+func (p sparsePoint) dense(d int) []float64 {
+	w := make([]float64, d)
+	sparse.Scatter(w, p.val, p.idx)
+	return w
+}
+
+// gather returns the point's weights over the features idx (increasing).
+func (p sparsePoint) gather(idx []int32) []float64 {
+	x := make([]float64, len(idx))
 	k := 0
-	for q, j := range init.idx {
-		for k < len(w0) && w0[k] < j {
+	for q, j := range p.idx {
+		for k < len(idx) && idx[k] < j {
 			k++
 		}
-		if k < len(w0) && w0[k] == j {
-			x[k] = init.val[q]
+		if k < len(idx) && idx[k] == j {
+			x[k] = p.val[q]
 		}
 	}
-	return tr.startAt(ctx, r, x)
+	return x
 }
 
 // densePoint returns the non-zero weights of the full-size w over the
 // features u (increasing).
-func densePoint(w []float64, u []int32) warmPoint {
-	var p warmPoint
+func densePoint(w []float64, u []int32) sparsePoint {
+	var p sparsePoint
 	for _, j := range u {
 		if v := w[j]; v != 0 {
 			p.idx, p.val = append(p.idx, j), append(p.val, v)
