@@ -46,9 +46,6 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 	full := op.Solver == SolverFull || op.Screen == ScreenPaper || op.Screen == ScreenBoth || op.Resume != nil
 	add("model weights (8 B x features)", 8*d)
 	add("objective transition and pair weights and counts (2 x 8 B x features after the state block)", 16*(d-U*L))
-	if full {
-		add("objective weights for dense scoring and expected counts (2 x 8 B x features)", 16*d)
-	}
 	add("node marginals (8 B x positions x labels)", 8*N*L)
 	if fused {
 		add("observed counts (8 B x features)", 8*d)
@@ -68,6 +65,7 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 		add("screening scratch (Rnorm of the unscreened features, 8 B x features)", 8*d)
 	}
 	if full {
+		add("objective weights for dense scoring and expected counts (2 x 8 B x features)", 16*d)
 		add(fmt.Sprintf("L-BFGS memory and vectors over every feature ((2 x %d + 6) x 8 B x features)", op.Memory), int64(2*op.Memory+6)*8*d)
 		add("m and label references over every feature (12 B x features)", 12*d)
 	} else {
