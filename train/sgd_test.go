@@ -409,3 +409,11 @@ func TestSGDLazyMatchesEager(t *testing.T) {
 	}
 	approxEqual(t, "weights", eager.w, w, 1e-12, 1e-9)
 }
+
+// dense returns the point as a vector of d features (tests compare points
+// full size).
+func (p sparsePoint) dense(d int) []float64 {
+	w := make([]float64, d)
+	sparse.Scatter(w, p.val, p.idx)
+	return w
+}

@@ -177,13 +177,6 @@ type sparsePoint struct {
 	val []float64
 }
 
-// dense returns the point as a vector of d features.
-func (p sparsePoint) dense(d int) []float64 {
-	w := make([]float64, d)
-	sparse.Scatter(w, p.val, p.idx)
-	return w
-}
-
 // gather returns the point's weights over the features idx (increasing).
 func (p sparsePoint) gather(idx []int32) []float64 {
 	x := make([]float64, len(idx))
