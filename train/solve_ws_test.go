@@ -81,9 +81,65 @@ func TestSmallest(t *testing.T) {
 				for _, x := range v {
 					s.add(x)
 				}
-				require.Equal(t, sorted[i-1], s.kth(i), "n %d k %d i %d", n, k, i)
+				thr, ties := s.threshold(i)
+				require.Equal(t, sorted[i-1], thr, "n %d k %d i %d", n, k, i)
+				first := slices.Index(sorted, thr)
+				require.Equal(t, i-first, ties, "n %d k %d i %d", n, k, i)
 			}
 		}
+	}
+}
+
+// TestPick: the working set's selection holds every must feature (-Inf),
+// has exactly its size, and its finite priorities are no larger than any
+// left out, with many ties at the threshold and must features late in
+// the order (a tie once crowded out the last support feature: the inner
+// solve then started from a point whose value it was not told).
+func TestPick(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var s smallest
+	for trial := 0; trial < 2000; trial++ {
+		n := 1 + rng.IntN(60)
+		p := make([]float64, n)
+		must := 0
+		for q := range p {
+			p[q] = float64(rng.IntN(4)) // many ties
+			if rng.IntN(4) == 0 || (q == n-1 && trial%2 == 0) {
+				p[q] = math.Inf(-1)
+				must++
+			}
+		}
+		size := rng.IntN(n + 3)
+		calls := 0
+		prio := func(q int) float64 {
+			require.Equal(t, calls%n, q, "prio in order")
+			calls++
+			return p[q]
+		}
+		var got []int
+		s.pick(n, size, prio, func(m int) int {
+			require.Equal(t, must, m)
+			return size
+		}, func(q int) { got = append(got, q) })
+		require.Equal(t, 2*n, calls)
+		require.True(t, slices.IsSorted(got))
+		require.Len(t, got, min(n, max(size, must)), "trial %d", trial)
+		in := make([]bool, n)
+		for _, q := range got {
+			in[q] = true
+		}
+		maxIn, minOut := math.Inf(-1), math.Inf(1)
+		for q, v := range p {
+			switch {
+			case math.IsInf(v, -1):
+				require.True(t, in[q], "trial %d: must feature %d left out", trial, q)
+			case in[q]:
+				maxIn = max(maxIn, v)
+			default:
+				minOut = min(minOut, v)
+			}
+		}
+		require.LessOrEqual(t, maxIn, minOut, "trial %d", trial)
 	}
 }
 

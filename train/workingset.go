@@ -264,47 +264,35 @@ func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
 	if r.passes >= 2 && st.reached && r.gaps[1] > wsInnerFraction*r.gaps[0] {
 		size = max(size, 2*st.size)
 	}
-	// The threshold is the size-th smallest priority: the must features
-	// of priority -Inf, then the (size - must)-th smallest finite one,
-	// which the size smallest finite priorities hold (O(size) memory,
-	// not O(len(u))).
-	st.sel.reset(max(size, 1))
-	must, s := 0, 0
-	for q := range r.u {
-		p := tr.priority(r, q, &s)
-		if math.IsInf(p, -1) {
-			must++
-		} else {
-			st.sel.add(p)
+	s := 0
+	prio := func(q int) float64 {
+		if q == 0 {
+			s = 0
 		}
+		return tr.priority(r, q, &s)
 	}
-	if strong {
-		// The strong rule's set (Tibshirani et al., JRSS-B 2012): the
-		// support, the transitions and every feature with |m_j(w_prev)| >=
-		// 2 beta_k - beta_{k-1}; the full passes check it.
-		size = max(must, 1)
-		st.floor = size
-	}
-	size = min(len(r.u), max(size, must))
-	thr := math.Inf(-1)
-	switch {
-	case size >= len(r.u):
-		thr = math.Inf(1)
-	case size > must:
-		thr = st.sel.kth(size - must)
+	setSize := func(must int) int {
+		if strong {
+			// The strong rule's set (Tibshirani et al., JRSS-B 2012): the
+			// support, the transitions and every feature with |m_j(w_prev)| >=
+			// 2 beta_k - beta_{k-1}; the full passes check it.
+			st.floor = max(must, 1)
+			return st.floor
+		}
+		return size
 	}
 	ws, x, mw = make([]int32, 0, size), make([]float64, 0, size), make([]float64, 0, size)
-	s = 0
-	for q, j := range r.u {
-		sp := s
-		if p := tr.priority(r, q, &s); len(ws) < size && p <= thr {
-			w := 0.0
-			if s > sp {
-				w = r.suppW[sp]
-			}
-			ws, x, mw = append(ws, j), append(x, w), append(mw, r.mU[q])
+	sp := 0 // walks r.supp
+	st.sel.pick(len(r.u), size, prio, setSize, func(q int) {
+		for sp < len(r.supp) && int(r.supp[sp]) < q {
+			sp++
 		}
-	}
+		w := 0.0
+		if sp < len(r.supp) && int(r.supp[sp]) == q {
+			w = r.suppW[sp]
+		}
+		ws, x, mw = append(ws, r.u[q]), append(x, w), append(mw, r.mU[q])
+	})
 	st.size = len(ws)
 	return ws, x, mw
 }
@@ -428,9 +416,52 @@ func (s *smallest) add(v float64) {
 	}
 }
 
-// kth returns the i-th smallest value offered (1 <= i <= k, and at least
-// i values offered). It reorders the heap: call it once per reset.
-func (s *smallest) kth(i int) float64 {
+// threshold returns the k-th smallest value offered (1 <= k <= the
+// capacity, and at least k values offered) and how many of the k smallest
+// equal it. It reorders the heap: call it once per reset.
+func (s *smallest) threshold(k int) (thr float64, ties int) {
 	slices.Sort(s.h)
-	return s.h[i-1]
+	thr = s.h[k-1]
+	first, _ := slices.BinarySearch(s.h, thr)
+	return thr, k - first
+}
+
+// pick calls keep(q), in increasing q, for the q in [0, n) of the smallest
+// priorities prio(q): every q of priority -Inf (the must features), then
+// the finite priorities in increasing order until the set has size(must)
+// members (all n if fewer). Ties at the threshold enter in increasing q
+// only while the size allows, so a tie never crowds out a must feature
+// and the set has exactly its size. prio is called twice for every q,
+// each time for q = 0, 1, ..., n-1 in order, and must return the same
+// values both times; initial is the heap's capacity, an upper estimate of
+// size(must) - must (the heap holds O(initial) values, not O(n)).
+func (s *smallest) pick(n, initial int, prio func(q int) float64, size func(must int) int, keep func(q int)) {
+	s.reset(max(initial, 1))
+	must := 0
+	for q := range n {
+		if p := prio(q); math.IsInf(p, -1) {
+			must++
+		} else {
+			s.add(p)
+		}
+	}
+	k := min(n, max(size(must), must))
+	thr, ties := math.Inf(-1), 0
+	switch {
+	case k >= n:
+		thr = math.Inf(1)
+	case k > must:
+		thr, ties = s.threshold(min(k-must, s.k))
+	}
+	for q := range n {
+		p := prio(q)
+		switch {
+		case math.IsInf(p, -1) || p < thr:
+		case p == thr && ties > 0:
+			ties--
+		default:
+			continue
+		}
+		keep(q)
+	}
 }
