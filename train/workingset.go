@@ -197,6 +197,11 @@ func (tr *trainer) nextWorkingSet(ctx context.Context, r *run) error {
 	if len(r.u) >= wsSwitchMin && float64(2*len(r.supp)) >= wsDenseFraction*float64(len(r.u)) {
 		ws, x, mw = tr.switchToFull(r)
 	}
+	if nz := countNonZero(x); nz != len(r.supp) {
+		// The optimizer starts from the full pass's value, which holds
+		// only if every weight of the support is in the set (pick).
+		return fmt.Errorf("train: internal error: the working set holds %d of the %d non-zero weights", nz, len(r.supp))
+	}
 	prevW := tr.fs.active
 	mem := tr.carriedMemory(r, prevW, ws)
 	f := r.opt.F()
