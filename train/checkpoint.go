@@ -116,6 +116,11 @@ func (tr *trainer) resume(ctx context.Context, r *run, ck *Checkpoint) error {
 	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps
 	r.ws.size, r.ws.floor, r.ws.reached = l.wsSize, l.wsFloor, l.reached
 	r.dual = ck.dual.clone()
+	for _, it := range r.res.Iterations {
+		if it.Pass {
+			r.dualBound = max(r.dualBound, it.Primal-it.Gap) // as logLine formed it
+		}
+	}
 	last := r.res.Iterations[len(r.res.Iterations)-1]
 	r.iter = last.Iter
 	r.lastMonitor, r.lastCkpt = r.iter/tr.op.MonitorEvery, r.iter/tr.op.CheckpointEvery

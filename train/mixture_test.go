@@ -229,3 +229,36 @@ func goldOf(m *chain.Model, w []float64, c *sparse.Corpus, i int) float64 {
 	}
 	return bruteScore(m, w, c, i, y)
 }
+
+// TestCertifiedGap: the gap of every full pass (its own, or P minus the
+// best dual bound of the solve's earlier passes, whichever is smaller) is
+// at least the true suboptimality, every bound Primal - Gap is below the
+// optimum, and the gap never grows from one pass to the next while the
+// primal does not.
+func TestCertifiedGap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(85, 86))
+	sp := newSolvedProblem(t, rng, 60, 30)
+	keepWorkingSet(t)
+	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
+		m, err := chain.NewModel(labelNames(3), sp.m.NumUnary, 0, true, nil)
+		require.NoError(t, err)
+		res, err := Train(context.Background(), m, sp.c, Options{BetaRatio: 0.05, Epsilon: 1e-10, Solver: s, MaxIter: 5000, WarmEpochs: -1})
+		require.NoError(t, err)
+		prevP, prevG, bound, passes := math.Inf(1), math.Inf(1), math.Inf(-1), 0
+		for _, it := range res.Iterations {
+			if !it.Pass {
+				continue
+			}
+			passes++
+			require.GreaterOrEqual(t, it.Gap, it.Primal-sp.pStar-1e-13, "%s iteration %d: below the suboptimality", s, it.Iter)
+			if it.Primal <= prevP {
+				require.LessOrEqual(t, it.Gap, prevG+1e-15, "%s iteration %d: the gap grew", s, it.Iter)
+			}
+			bound = max(bound, it.Primal-it.Gap)
+			require.LessOrEqual(t, bound, sp.pStar+1e-13, "%s iteration %d", s, it.Iter)
+			prevP, prevG = it.Primal, it.Gap
+		}
+		require.Greater(t, passes, 3, "%s", s)
+		require.Equal(t, StopGap, res.StopReason, "%s", s)
+	}
+}

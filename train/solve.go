@@ -58,17 +58,20 @@ type run struct {
 	supp  []int32   // positions in u of the non-zero weights at the last full pass
 	suppW []float64 // their weights
 
-	iter         int       // OWL-QN iterations so far
-	passes       int       // full passes so far
-	hist         []float64 // objective after every iteration (the Delta rule)
-	lastCheckGap float64   // gap at the last screening check (Gamma)
-	gaps         [2]float64
-	zeroed       int // non-zero weights the last screening set to zero
-	stalls       int // consecutive inner solves that made no step
-	lastMonitor  int // r.iter / MonitorEvery at the last monitor call
-	lastCkpt     int // r.iter / CheckpointEvery at the last checkpoint
-	ws           wsState
-	switched     bool // the working set became dense: the full policy took over
+	iter         int        // OWL-QN iterations so far
+	passes       int        // full passes so far
+	hist         []float64  // objective after every iteration (the Delta rule)
+	lastCheckGap float64    // gap at the last screening check (Gamma)
+	gaps         [2]float64 // the last two full passes' own gaps (G_k)
+	// dualBound is the best lower bound on the optimum seen in this solve:
+	// the largest Primal - Gap over the log's full passes (dualBound).
+	dualBound   float64
+	zeroed      int // non-zero weights the last screening set to zero
+	stalls      int // consecutive inner solves that made no step
+	lastMonitor int // r.iter / MonitorEvery at the last monitor call
+	lastCkpt    int // r.iter / CheckpointEvery at the last checkpoint
+	ws          wsState
+	switched    bool // the working set became dense: the full policy took over
 
 	// The mixture certificate (mixture.go, working-set policy): m of
 	// earlier full passes and the working state (mix.won: the mixture
@@ -126,7 +129,8 @@ func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64
 
 // newRun starts the bookkeeping of a solve and chooses its policy.
 func (tr *trainer) newRun() *run {
-	r := &run{t0: time.Now(), evals0: tr.obj.evals, lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)}}
+	r := &run{t0: time.Now(), evals0: tr.obj.evals, lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)},
+		dualBound: math.Inf(-1)}
 	r.policy, r.res = tr.choosePolicy()
 	tr.obj.refFusedOK = r.policy == SolverWorkingSet
 	r.u = tr.fs.unscreened(nil)
@@ -271,12 +275,13 @@ func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, er
 		return true, tr.stopInterrupted(r, *gap)
 	}
 	stalled := r.stalls >= r.stallLimit()
-	if !stalled {
+	if !stalled && !tr.gapReached(r.certified(*gap), r.opt.Objective()) {
 		if err := tr.screenPass(ctx, r, gap); err != nil || len(r.u) == 0 {
 			return false, err
 		}
 	}
-	it := tr.logLine(r, *gap, true)
+	it := tr.logLine(r, r.certified(*gap), true)
+	r.gaps = [2]float64{r.gaps[1], *gap}
 	if stalled {
 		// The inner solve could not decrease the objective at working
 		// precision.
@@ -308,7 +313,8 @@ func (tr *trainer) interrupted() bool { return closed(tr.op.Interrupt) }
 // its log line (with the gap), StopInterrupt, and a checkpoint when one was
 // asked for.
 func (tr *trainer) stopInterrupted(r *run, gap float64) error {
-	it := tr.logLine(r, gap, true)
+	it := tr.logLine(r, r.certified(gap), true)
+	r.gaps = [2]float64{r.gaps[1], gap}
 	r.res.StopReason = StopInterrupt
 	r.res.Converged = tr.gapReached(it.Gap, it.Primal)
 	if tr.op.Checkpoint == nil {
@@ -402,6 +408,9 @@ func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
 			r.ws.reached = true
 			return nil
 		}
+		if obj := r.opt.Objective(); tr.gapReached(obj-r.dualBound, obj) {
+			return nil // certified by an earlier pass's dual bound: the next pass stops
+		}
 		if tr.innerStalled(r, i) {
 			return nil
 		}
@@ -466,7 +475,7 @@ func (tr *trainer) logLine(r *run, gap float64, pass bool) Iteration {
 	if pass {
 		it.Gap, it.Zeroed = gap, r.zeroed
 		r.passes++
-		r.gaps = [2]float64{r.gaps[1], gap}
+		r.dualBound = max(r.dualBound, it.Primal-it.Gap)
 	}
 	r.res.Iterations = append(r.res.Iterations, it)
 	if tr.op.Progress != nil {
@@ -500,6 +509,17 @@ func (tr *trainer) stopRule(r *run, it Iteration) bool {
 // primal: G <= Epsilon or G <= RelEpsilon * P.
 func (tr *trainer) gapReached(gap, primal float64) bool {
 	return gap <= tr.op.Epsilon || gap <= tr.op.RelEpsilon*math.Abs(primal)
+}
+
+// certified returns the gap that certifies X: the full pass's own gap G
+// (at its dual point), or P(X) - the best dual bound of the solve's earlier
+// passes when that is smaller. Every full pass k proves P* >= P_k - G_k
+// whatever point the solve moves to next (the dual bound belongs to the
+// dual point, not to w_k), so the certified gap never grows between passes
+// while the primal decreases. Screening keeps the pass's own G: the rule
+// needs the gap of the dual point it uses.
+func (r *run) certified(gap float64) float64 {
+	return min(gap, r.opt.Objective()-r.dualBound)
 }
 
 // due reports whether a callback every `every` iterations is due at the

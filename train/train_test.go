@@ -165,40 +165,49 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 		defer func(old float64, min int) { wsDenseFraction, wsSwitchMin = old, min }(wsDenseFraction, wsSwitchMin)
 		wsDenseFraction, wsSwitchMin = tc.dense, 0
 		op := Options{BetaRatio: 0.2, Epsilon: 1e-10, Screen: rule, CheckpointEvery: 7}
-		var saved []byte
+		var saves [][]byte // every checkpoint taken
 		op.Checkpoint = func(ck *Checkpoint) error {
-			if saved == nil && ck.Iterations[len(ck.Iterations)-1].Iter >= 14 {
-				var b bytes.Buffer
-				if _, err := ck.WriteTo(&b); err != nil {
-					return err
-				}
-				saved = b.Bytes()
+			var b bytes.Buffer
+			if _, err := ck.WriteTo(&b); err != nil {
+				return err
 			}
+			saves = append(saves, b.Bytes())
 			return nil
 		}
 		full, resFull := trainTiny(t, c, 3, tc.attrs, op)
-		if saved == nil {
-			t.Fatalf("%s: no checkpoint taken in %d iterations", rule, len(resFull.Iterations))
+		if len(saves) < 2 {
+			t.Fatalf("%s: %d checkpoints taken in %d iterations", rule, len(saves), len(resFull.Iterations))
 		}
-		ck, err := ReadCheckpoint(bytes.NewReader(saved))
-		if err != nil {
-			t.Fatal(err)
-		}
+		t.Logf("%s, dense fraction %g: %s (%s), %d iterations, %d checkpoints", rule, tc.dense, resFull.Solver, resFull.SolverReason, resFull.NumIterations(), len(saves))
 		op.Checkpoint = nil
-		op.Resume = ck
-		resumed, resRes := trainTiny(t, c, 3, tc.attrs, op)
-		if resRes.Solver != resFull.Solver || resRes.SolverReason != resFull.SolverReason {
-			t.Fatalf("%s: resumed run's solver %s (%s), uninterrupted %s (%s)", rule, resRes.Solver, resRes.SolverReason, resFull.Solver, resFull.SolverReason)
-		}
-		t.Logf("%s, dense fraction %g: %s (%s), %d iterations", rule, tc.dense, resFull.Solver, resFull.SolverReason, resFull.NumIterations())
-		if len(resRes.Iterations) != len(resFull.Iterations) {
-			t.Fatalf("%s: resumed run has %d iterations, uninterrupted %d", rule, len(resRes.Iterations), len(resFull.Iterations))
-		}
-		for j := range full.W {
-			if math.Float64bits(full.W[j]) != math.Float64bits(resumed.W[j]) {
-				t.Fatalf("%s: weight %d = %v after resume, %v uninterrupted", rule, j, resumed.W[j], full.W[j])
+		for _, saved := range saves {
+			ck, err := ReadCheckpoint(bytes.NewReader(saved))
+			if err != nil {
+				t.Fatal(err)
+			}
+			op.Resume = ck
+			resumed, resRes := trainTiny(t, c, 3, tc.attrs, op)
+			at := ck.Iterations[len(ck.Iterations)-1].Iter
+			if resRes.Solver != resFull.Solver || resRes.SolverReason != resFull.SolverReason {
+				t.Fatalf("%s, resumed at %d: solver %s (%s), uninterrupted %s (%s)", rule, at, resRes.Solver, resRes.SolverReason, resFull.Solver, resFull.SolverReason)
+			}
+			if len(resRes.Iterations) != len(resFull.Iterations) {
+				t.Fatalf("%s, resumed at %d: %d iterations, uninterrupted %d", rule, at, len(resRes.Iterations), len(resFull.Iterations))
+			}
+			for j := range full.W {
+				if math.Float64bits(full.W[j]) != math.Float64bits(resumed.W[j]) {
+					t.Fatalf("%s, resumed at %d: weight %d = %v, %v uninterrupted", rule, at, j, resumed.W[j], full.W[j])
+				}
+			}
+			for k, it := range resFull.Iterations {
+				// The same log, certificates included (the dual bound of
+				// the passes before the checkpoint carries over).
+				if got := resRes.Iterations[k]; got.Primal != it.Primal || got.Gap != it.Gap {
+					t.Fatalf("%s, resumed at %d: line %d: primal %v gap %v, uninterrupted %v %v", rule, at, k, got.Primal, got.Gap, it.Primal, it.Gap)
+				}
 			}
 		}
+		saved := saves[len(saves)-1]
 		// A corrupted checkpoint is refused.
 		saved[len(saved)/2] ^= 1
 		if _, err := ReadCheckpoint(bytes.NewReader(saved)); err == nil {
