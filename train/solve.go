@@ -20,9 +20,11 @@ import (
 //	start: evaluate at the starting point over the first working set
 //	loop:
 //	  full pass: m over every unscreened feature at X and the gap G of
-//	    the whole problem; unless G certifies X, screening with m and G
+//	    the whole problem; unless X is certified, screening with m and G
 //	    (if it zeroed a weight, X moved: evaluate there and price again);
-//	    the log line; the stopping rules; checkpoint; monitor
+//	    the log line, whose gap is G or P(X) minus the best dual bound of
+//	    the earlier passes if smaller (run.certified); the stopping rules;
+//	    checkpoint; monitor
 //	  inner solve: choose the working set W and run OWL-QN on W, asking
 //	    the optimizer for trial points and evaluating each
 //
@@ -35,7 +37,8 @@ import (
 //   - working set: W is the support, the transitions and the features of
 //     smallest priority (workingset.go); the inner solve runs until the
 //     restricted gap falls below wsInnerFraction of the smaller of G and
-//     its own start, or wsMaxInner iterations. A feature outside W is
+//     its own start, or wsMaxInner iterations, or until the best dual
+//     bound certifies the point (the next full pass then stops). A feature outside W is
 //     only postponed: every full pass prices it, and the loop stops only
 //     on the full gap, so both policies reach the same optimum, certified
 //     the same way.
@@ -64,7 +67,8 @@ type run struct {
 	lastCheckGap float64    // gap at the last screening check (Gamma)
 	gaps         [2]float64 // the last two full passes' own gaps (G_k)
 	// dualBound is the best lower bound on the optimum seen in this solve:
-	// the largest Primal - Gap over the log's full passes (dualBound).
+	// the largest Primal - Gap over the log's full passes (logLine; a
+	// resumed run forms it again from the checkpoint's log).
 	dualBound   float64
 	zeroed      int // non-zero weights the last screening set to zero
 	stalls      int // consecutive inner solves that made no step
