@@ -38,10 +38,10 @@ import (
 //     smallest priority (workingset.go); the inner solve runs until the
 //     restricted gap falls below wsInnerFraction of the smaller of G and
 //     its own start, or wsMaxInner iterations, or until the best dual
-//     bound certifies the point (the next full pass then stops). A feature outside W is
-//     only postponed: every full pass prices it, and the loop stops only
-//     on the full gap, so both policies reach the same optimum, certified
-//     the same way.
+//     bound certifies the point (the next full pass then stops). A
+//     feature outside W is only postponed: every full pass prices it, and
+//     the loop stops only on the full gap, so both policies reach the same
+//     optimum, certified the same way.
 //
 // Every OWL-QN iteration is a line of the log (Iteration); the lines of
 // full passes carry the gap (Iteration.Pass).
