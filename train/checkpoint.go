@@ -118,7 +118,7 @@ func (tr *trainer) resume(ctx context.Context, r *run, ck *Checkpoint) error {
 	r.dual = ck.dual.clone()
 	for _, it := range r.res.Iterations {
 		if it.Pass {
-			r.dualBound = max(r.dualBound, it.Primal-it.Gap) // as logLine formed it
+			r.raiseDualBound(it) // as logLine formed it
 		}
 	}
 	last := r.res.Iterations[len(r.res.Iterations)-1]

@@ -34,9 +34,11 @@
 //   - full pass: m over every unscreened feature at the current point and
 //     the gap of the whole problem (with the working set, at the best
 //     convex combination of the model distributions of this and the last
-//     four full passes and of the gold labelings: mixture.go); unless the gap certifies the point,
-//     screening (screen.Pinsker, or the paper's rule for T = 1) removes
-//     features proven zero at the optimum (if that zeroed a weight, the
+//     four full passes and of the gold labelings: mixture.go), or P minus
+//     the best dual bound of the earlier passes if smaller; unless that
+//     certifies the point, screening with the pass's own gap
+//     (screen.Pinsker, or the paper's rule for T = 1) removes features
+//     proven zero at the optimum (if that zeroed a weight, the
 //     point moved: the loop evaluates it and the log line says so); the log
 //     line, the stopping rules, the checkpoint and the monitor;
 //   - inner solve: OWL-QN on the working set; the optimizer hands out trial

@@ -275,6 +275,7 @@ func (tr *trainer) price(r *run) float64 {
 // and the monitor. gap is updated when screening changed it. It reports
 // whether to stop.
 func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, error) {
+	r.zeroed = 0 // screening below counts this pass's
 	if tr.interrupted() {
 		return true, tr.stopInterrupted(r, *gap)
 	}
@@ -479,7 +480,7 @@ func (tr *trainer) logLine(r *run, gap float64, pass bool) Iteration {
 	if pass {
 		it.Gap, it.Zeroed = gap, r.zeroed
 		r.passes++
-		r.dualBound = max(r.dualBound, it.Primal-it.Gap)
+		r.raiseDualBound(it)
 	}
 	r.res.Iterations = append(r.res.Iterations, it)
 	if tr.op.Progress != nil {
@@ -523,7 +524,21 @@ func (tr *trainer) gapReached(gap, primal float64) bool {
 // while the primal decreases. Screening keeps the pass's own G: the rule
 // needs the gap of the dual point it uses.
 func (r *run) certified(gap float64) float64 {
-	return min(gap, r.opt.Objective()-r.dualBound)
+	if b := r.opt.Objective() - r.dualBound; b < gap {
+		// A difference of two rounded values: at 0 (or rounded below it)
+		// the point is as certified as the arithmetic can tell.
+		return max(b, 0)
+	}
+	return gap
+}
+
+// raiseDualBound raises run.dualBound to the bound Primal - Gap of a full
+// pass's log line (a NaN bound, from a NaN objective or gap, is ignored, so
+// it cannot poison the later passes).
+func (r *run) raiseDualBound(it Iteration) {
+	if b := it.Primal - it.Gap; b > r.dualBound {
+		r.dualBound = b
+	}
 }
 
 // due reports whether a callback every `every` iterations is due at the

@@ -110,6 +110,12 @@ func TestPick(t *testing.T) {
 			}
 		}
 		size := rng.IntN(n + 3)
+		strong := trial%3 == 1 // the strong rule's size: the must features
+		for q := range p {
+			if rng.IntN(15) == 0 && !math.IsInf(p[q], -1) {
+				p[q] = math.Inf(1)
+			}
+		}
 		calls := 0
 		prio := func(q int) float64 {
 			require.Equal(t, calls%n, q, "prio in order")
@@ -117,13 +123,17 @@ func TestPick(t *testing.T) {
 			return p[q]
 		}
 		var got []int
+		want := size
 		s.pick(n, size, prio, func(m int) int {
 			require.Equal(t, must, m)
-			return size
+			if strong {
+				want = max(m, 1)
+			}
+			return want
 		}, func(q int) { got = append(got, q) })
 		require.Equal(t, 2*n, calls)
 		require.True(t, slices.IsSorted(got))
-		require.Len(t, got, min(n, max(size, must)), "trial %d", trial)
+		require.Len(t, got, min(n, max(want, must)), "trial %d", trial)
 		in := make([]bool, n)
 		for _, q := range got {
 			in[q] = true

@@ -64,7 +64,9 @@ const (
 	// unscreened features in memory.
 	CertificateMixture Certificate = "mixture"
 	// CertificateModel certifies with the model's own distribution p_w
-	// (the paper's gap).
+	// (the paper's gap). With either, a pass's gap is also bounded by P
+	// minus the best dual bound of the solve's earlier passes (the log's
+	// largest Primal - Gap).
 	CertificateModel Certificate = "model"
 )
 

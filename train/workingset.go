@@ -451,17 +451,17 @@ func (s *smallest) pick(n, initial int, prio func(q int) float64, size func(must
 		}
 	}
 	k := min(n, max(size(must), must))
+	if k-must > s.k {
+		panic("train: smallest.pick: the set's size exceeds the heap's capacity")
+	}
 	thr, ties := math.Inf(-1), 0
-	switch {
-	case k >= n:
-		thr = math.Inf(1)
-	case k > must:
-		thr, ties = s.threshold(min(k-must, s.k))
+	if k > must && k < n {
+		thr, ties = s.threshold(k - must)
 	}
 	for q := range n {
 		p := prio(q)
 		switch {
-		case math.IsInf(p, -1) || p < thr:
+		case k >= n || math.IsInf(p, -1) || p < thr:
 		case p == thr && ties > 0:
 			ties--
 		default:
