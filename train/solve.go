@@ -285,8 +285,7 @@ func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, er
 			return false, err
 		}
 	}
-	it := tr.logLine(r, r.certified(*gap), true)
-	r.gaps = [2]float64{r.gaps[1], *gap}
+	it := tr.passLine(r, *gap)
 	if stalled {
 		// The inner solve could not decrease the objective at working
 		// precision.
@@ -318,8 +317,7 @@ func (tr *trainer) interrupted() bool { return closed(tr.op.Interrupt) }
 // its log line (with the gap), StopInterrupt, and a checkpoint when one was
 // asked for.
 func (tr *trainer) stopInterrupted(r *run, gap float64) error {
-	it := tr.logLine(r, r.certified(gap), true)
-	r.gaps = [2]float64{r.gaps[1], gap}
+	it := tr.passLine(r, gap)
 	r.res.StopReason = StopInterrupt
 	r.res.Converged = tr.gapReached(it.Gap, it.Primal)
 	if tr.op.Checkpoint == nil {
@@ -342,14 +340,14 @@ func (r *run) stallLimit() int {
 }
 
 // screenPass applies the screening rule to every unscreened feature with
-// m and the gap of this pass (if the gap does not certify X yet and, with
-// Gamma, fell enough since the last check), removes the screened ones
+// m and the gap of this pass (fullPass calls it only when X is not
+// certified yet; with Gamma, only if the gap fell enough since the last
+// check), removes the screened ones
 // from u and the active set, and, if that zeroed a weight (X moved),
 // evaluates at the new X and prices it again.
 func (tr *trainer) screenPass(ctx context.Context, r *run, gap *float64) error {
-	r.zeroed = 0
 	op := tr.op
-	if tr.rnorm == nil || tr.pen.l1 <= 0 || tr.gapReached(*gap, r.opt.Objective()) || (op.Gamma > 0 && *gap >= op.Gamma*r.lastCheckGap) {
+	if tr.rnorm == nil || tr.pen.l1 <= 0 || (op.Gamma > 0 && *gap >= op.Gamma*r.lastCheckGap) {
 		return nil
 	}
 	r.lastCheckGap = *gap
@@ -514,6 +512,15 @@ func (tr *trainer) stopRule(r *run, it Iteration) bool {
 // primal: G <= Epsilon or G <= RelEpsilon * P.
 func (tr *trainer) gapReached(gap, primal float64) bool {
 	return gap <= tr.op.Epsilon || gap <= tr.op.RelEpsilon*math.Abs(primal)
+}
+
+// passLine logs a full pass at X whose own gap is gap: the line carries
+// the certified gap, and r.gaps keeps the own ones (the working set's
+// growth rule compares passes by their own gaps).
+func (tr *trainer) passLine(r *run, gap float64) Iteration {
+	it := tr.logLine(r, r.certified(gap), true)
+	r.gaps = [2]float64{r.gaps[1], gap}
+	return it
 }
 
 // certified returns the gap that certifies X: the full pass's own gap G
