@@ -9,6 +9,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/par"
+	"github.com/sparsetag/sparsetag/internal/spanadd"
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -374,14 +375,18 @@ func (o *objective) scoreSparse(s *chain.Scratch, c *sparse.Corpus, i int) *infe
 	vals := c.Unary.Val
 	for t := 0; t < T; t++ {
 		row := unary[t*L : t*L+L]
-		for k := c.Unary.RowPtr[start+t]; k < c.Unary.RowPtr[start+t+1]; k++ {
+		end := c.Unary.RowPtr[start+t+1]
+		for k := c.Unary.RowPtr[start+t]; k < end; k++ {
 			lo, hi := span[2*k], span[2*k+1]
 			labs, xs := lab[lo:hi], x[lo:hi]
 			switch {
 			case len(labs) == L && vals == nil:
-				// Every label active (labs = 0..L-1): the same sums as the
-				// loop below, as one vector add.
-				floats.Add(row, xs)
+				// Every label active (labs = 0..L-1) here and in the
+				// attributes that follow: the same sums as the loop below,
+				// one vector add per attribute, the row kept in registers.
+				e := fullRun(span, k, end, L)
+				spanadd.Gather(row, x, span[2*k:2*e])
+				k = e - 1
 			case len(labs) == L:
 				floats.AddScaled(row, vals[k], xs)
 			case vals == nil:
@@ -397,6 +402,16 @@ func (o *objective) scoreSparse(s *chain.Scratch, c *sparse.Corpus, i int) *infe
 		}
 	}
 	return m.FinishLatticeTail(s, o.wtail, c, i, unary)
+}
+
+// fullRun returns the end of the run of occurrences from k (before end)
+// whose reference spans hold every one of the L labels.
+func fullRun(span []int32, k, end int32, L int) int32 {
+	e := k + 1
+	for e < end && int(span[2*e+1]-span[2*e]) == L {
+		e++
+	}
+	return e
 }
 
 // compactCorpus returns a copy of the corpus whose unary rows keep only the
@@ -650,6 +665,7 @@ func (o *objective) accumulateState(e, node []float64, start, T int) {
 func (o *objective) accumulateRefs(e, node []float64, start, T int) {
 	L := o.m.NumLabels()
 	x, lab, span := &o.live.Unary, o.fs.refLab, o.refSpan
+	var full fullSpans
 	for t := 0; t < T; t++ {
 		mu := node[t*L : t*L+L]
 		for k := x.RowPtr[start+t]; k < x.RowPtr[start+t+1]; k++ {
@@ -661,8 +677,9 @@ func (o *objective) accumulateRefs(e, node []float64, start, T int) {
 			switch {
 			case int(hi-lo) == L && x.Val == nil:
 				// Every label active (refs lo..hi-1 hold labels 0..L-1):
-				// the sums of the loops below as one vector add.
-				floats.Add(e[lo:hi], mu)
+				// the sums of the loops below, as one vector add at the
+				// end of the row (fullSpans).
+				full.add(e, mu, lo, hi)
 			case int(hi-lo) == L:
 				floats.AddScaled(e[lo:hi], v, mu)
 			case x.Val == nil:
@@ -675,6 +692,33 @@ func (o *objective) accumulateRefs(e, node []float64, start, T int) {
 				}
 			}
 		}
+		full.flush(e, mu)
+	}
+}
+
+// fullSpans collects the spans of one row's attributes whose every label
+// is counted, and adds the row's node marginals to all of them in one
+// spanadd.Scatter call (mu kept in registers). Deferring them to the end
+// of the row leaves each count's additions in position order: the spans
+// of different attributes are disjoint, and an attribute repeated in the
+// row keeps its order.
+type fullSpans struct {
+	s [64]int32
+	n int
+}
+
+func (f *fullSpans) add(dst, mu []float64, lo, hi int32) {
+	if f.n == len(f.s) {
+		f.flush(dst, mu)
+	}
+	f.s[f.n], f.s[f.n+1] = lo, hi
+	f.n += 2
+}
+
+func (f *fullSpans) flush(dst, mu []float64) {
+	if f.n > 0 {
+		spanadd.Scatter(dst, mu, f.s[:f.n])
+		f.n = 0
 	}
 }
 
@@ -819,6 +863,7 @@ func (o *objective) attrParts() []int32 {
 func (o *objective) scatterRange(c *sparse.Corpus, ptr, ids []int32, dst []float64, alo, ahi int32) {
 	L := o.m.NumLabels()
 	clear(dst[ptr[alo]:ptr[ahi]])
+	var full fullSpans
 	for p := 0; p < c.Unary.Rows(); p++ {
 		cols, vals := c.Unary.Row(p)
 		mu := o.mu[p*L : p*L+L]
@@ -838,8 +883,9 @@ func (o *objective) scatterRange(c *sparse.Corpus, ptr, ids []int32, dst []float
 			switch {
 			case len(e) == L && vals == nil:
 				// Every label (ids lo..hi-1 are a*L .. a*L+L-1): the sums
-				// of the loop below as one vector add.
-				floats.Add(e, mu)
+				// of the loop below, as one vector add at the end of the
+				// row (fullSpans).
+				full.add(dst, mu, lo, hi)
 			case len(e) == L:
 				floats.AddScaled(e, v, mu)
 			default:
@@ -849,6 +895,7 @@ func (o *objective) scatterRange(c *sparse.Corpus, ptr, ids []int32, dst []float
 				}
 			}
 		}
+		full.flush(dst, mu)
 	}
 }
 

@@ -199,6 +199,74 @@ func TestObjectiveActiveSubset(t *testing.T) {
 	}
 }
 
+// TestObjectiveFullLabelRows: in label-list mode, attributes whose every
+// label is active take the vector paths (runs of them in scoring, one
+// spanadd.Scatter per row in the expected counts and in the full pass's
+// column pass) mixed with attributes of one active label, in rows of any
+// order. Loss and m over the active set must match brute force and finite
+// differences, with the reference expectations fused and not, binary and
+// real-valued; m over every feature from the full pass (residualsAll) must
+// match an evaluation with every feature active.
+func TestObjectiveFullLabelRows(t *testing.T) {
+	const L, U = 4, 12
+	for _, real := range []bool{false, true} {
+		rng := rand.New(rand.NewPCG(15, 16))
+		c := randomCorpus(rng, 10, 5, U, 0, L, real)
+		m, _ := chain.NewModel(labelNames(L), U, 0, true, nil)
+		var act []int32
+		for j := 0; j < len(m.W); j++ {
+			a, y := j/L, j%L
+			// Attributes 0-2 with every label, 3-9 with one, 11 with two,
+			// 10 dead.
+			full := a <= 2
+			if j >= m.TransOffset() || full || (a <= 9 && y == a%L) || (a == 11 && y >= 2) {
+				act = append(act, int32(j))
+			}
+		}
+		x := make([]float64, len(act))
+		w := make([]float64, len(m.W))
+		for k, j := range act {
+			x[k] = rng.NormFloat64()
+			w[j] = x[k]
+		}
+		for _, refFused := range []bool{false, true} {
+			old := fusedBudget
+			fusedBudget = 0
+			o := newObjective(newFeatureSet(m, nil), c, 2)
+			fusedBudget = old
+			o.refFusedOK = refFused
+			o.setActive(act)
+			if !o.sparseLabels || o.refFused != refFused || o.live == c {
+				t.Fatalf("real %v: sparse labels %v, fused refs %v, compacted %v", real, o.sparseLabels, o.refFused, o.live != c)
+			}
+			mv := make([]float64, len(act))
+			f, err := o.evalM(context.Background(), x, mv)
+			require.NoError(t, err)
+			approxScalar(t, "loss", bruteNLL(m, w, c), f, 1e-10, 1e-10)
+			const h = 1e-5
+			for k, j := range act {
+				w[j] += h
+				fp := bruteNLL(m, w, c)
+				w[j] -= 2 * h
+				fm := bruteNLL(m, w, c)
+				w[j] += h
+				approxScalar(t, "m", -(fp-fm)/(2*h), mv[k], 1e-7, 1e-6)
+			}
+
+			all := make([]int32, len(m.W))
+			for j := range all {
+				all[j] = int32(j)
+			}
+			got := o.residualsAll(nil, all)
+			ref := newObjective(newFeatureSet(m, nil), c, 1)
+			ref.setActive(all)
+			_, err = ref.loss(context.Background(), w)
+			require.NoError(t, err)
+			approxEqual(t, "m over every feature", ref.M, got, 1e-12, 1e-10)
+		}
+	}
+}
+
 // evalM evaluates the loss at x and copies m into dst.
 func (o *objective) evalM(ctx context.Context, x, dst []float64) (float64, error) {
 	f, err := o.loss(ctx, x)

@@ -1,0 +1,34 @@
+// Package spanadd adds one row of numbers to, or gathers many rows into,
+// a flat slice at a list of offsets: the two inner loops of the training
+// objective over a token's attributes whose every label is active.
+//
+// [Gather] sums rows src[lo_k : lo_k+n] into dst[:n], for the spans
+// (lo_k, hi_k) in order: a token's state scores from its attributes'
+// weight rows. [Scatter] adds v[:n] to dst[lo_k : lo_k+n] for each span:
+// the attributes' expected counts from the token's node marginals. A span
+// list is the flat pairs lo_0, hi_0, lo_1, hi_1, ..., every hi_k - lo_k
+// equal to the row length n.
+//
+// # Results
+//
+// Each element receives the same IEEE additions, in the same order (span
+// order), as the loop
+//
+//	for k := range len(spans)/2 {
+//		for j := range dst { dst[j] += src[int(spans[2*k])+j] }
+//	}
+//
+// so the results are bit-identical to it and to gonum's floats.Add called
+// once per span (a NaN stays a NaN, though its payload may differ), whether the AVX2 kernels run (amd64 with AVX2, without the
+// purego tag) or the Go loops. No FMA, no reassociation: the kernels keep
+// the row being summed in registers across the spans, which changes where
+// the partial sums live, not the operations.
+//
+// # Cost
+//
+// One call per run of spans instead of one per span; the row stays in
+// registers while the spans stream by. Neither function allocates. Both
+// check every span against the row length and the slice bounds before the
+// kernel runs, and panic on a violation: a span list is built by the
+// caller's own code, never read from user data.
+package spanadd

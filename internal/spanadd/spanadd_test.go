@@ -1,0 +1,220 @@
+package spanadd
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// randomValue draws ordinary numbers, with some zeros of both signs,
+// infinities, NaNs and values of very different magnitudes, so that the
+// order of the additions shows in the bits.
+func randomValue(rng *rand.Rand) float64 {
+	switch rng.IntN(40) {
+	case 0:
+		return math.Copysign(0, -1)
+	case 1:
+		return math.Inf(1 - 2*rng.IntN(2))
+	case 2:
+		return math.NaN()
+	case 3:
+		return rng.NormFloat64() * 1e300
+	}
+	return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(30)-15))
+}
+
+func randomSlice(rng *rand.Rand, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = randomValue(rng)
+	}
+	return s
+}
+
+// randomSpans returns ns spans of length n within [0, size): disjoint
+// blocks of n, some taken more than once.
+func randomSpans(rng *rand.Rand, n, size, ns int) []int32 {
+	blocks := size / n
+	spans := make([]int32, 0, 2*ns)
+	for range ns {
+		lo := int32(rng.IntN(blocks) * n)
+		spans = append(spans, lo, lo+int32(n))
+	}
+	return spans
+}
+
+// sameBits reports whether a and b hold the same bits, any NaN matching
+// any NaN (which operand's payload an addition keeps differs between
+// instructions).
+func sameBits(a, b []float64) bool {
+	for i := range a {
+		if math.IsNaN(a[i]) && math.IsNaN(b[i]) {
+			continue
+		}
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+// TestAgainstFloatsAdd checks both functions, with and without the
+// kernels, against gonum's floats.Add called once per span, bit for bit,
+// over row lengths 1-40 that take every block path of the kernels.
+func TestAgainstFloatsAdd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	modes := []bool{false}
+	if haveAsm {
+		modes = append(modes, true)
+	}
+	defer func(v bool) { useAsm = v }(useAsm)
+	for trial := range 3000 {
+		n := 1 + trial%40
+		size := n * (1 + rng.IntN(20))
+		ns := 1 + rng.IntN(12)
+		spans := randomSpans(rng, n, size, ns)
+		row, src := randomSlice(rng, n), randomSlice(rng, size)
+
+		wantG := append([]float64(nil), row...)
+		for k := 0; k < len(spans); k += 2 {
+			floats.Add(wantG, src[spans[k]:spans[k+1]])
+		}
+		wantS := append([]float64(nil), src...)
+		for k := 0; k < len(spans); k += 2 {
+			floats.Add(wantS[spans[k]:spans[k+1]], row)
+		}
+		for _, asm := range modes {
+			useAsm = asm
+			got := append([]float64(nil), row...)
+			Gather(got, src, spans)
+			if !sameBits(got, wantG) {
+				t.Fatalf("Gather (asm %v) n=%d spans=%v:\n got %v\nwant %v", asm, n, spans, got, wantG)
+			}
+			got = append([]float64(nil), src...)
+			Scatter(got, row, spans)
+			if !sameBits(got, wantS) {
+				t.Fatalf("Scatter (asm %v) n=%d spans=%v:\n got %v\nwant %v", asm, n, spans, got, wantS)
+			}
+		}
+	}
+}
+
+// TestLeavesTheRestAlone checks that the kernels write nothing outside
+// the row (Gather) or the spans (Scatter), with guards on both sides.
+func TestLeavesTheRestAlone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n <= 40; n++ {
+		buf := make([]float64, n+8)
+		for i := range buf {
+			buf[i] = float64(i + 1000)
+		}
+		src := randomSlice(rng, 4*n)
+		Gather(buf[4:4+n], src, []int32{0, int32(n), int32(3 * n), int32(4 * n)})
+		for _, i := range []int{0, 1, 2, 3, n + 4, n + 5, n + 6, n + 7} {
+			if buf[i] != float64(i+1000) {
+				t.Fatalf("Gather n=%d wrote buf[%d]", n, i)
+			}
+		}
+		dst := make([]float64, 3*n)
+		Scatter(dst, randomSlice(rng, n), []int32{int32(n), int32(2 * n)})
+		for i := range dst {
+			if (i < n || i >= 2*n) && dst[i] != 0 {
+				t.Fatalf("Scatter n=%d wrote dst[%d]", n, i)
+			}
+		}
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	Gather(nil, nil, nil)
+	Scatter(nil, nil, nil)
+	Gather(nil, []float64{1}, []int32{0, 0})
+	dst := []float64{1, 2}
+	Gather(dst, []float64{5}, nil)
+	if dst[0] != 1 || dst[1] != 2 {
+		t.Fatal("Gather with no spans changed dst")
+	}
+}
+
+func TestBadSpansPanic(t *testing.T) {
+	cases := map[string]func(){
+		"odd list":        func() { Gather(make([]float64, 2), make([]float64, 4), []int32{0}) },
+		"wrong length":    func() { Gather(make([]float64, 2), make([]float64, 4), []int32{0, 3}) },
+		"past the end":    func() { Gather(make([]float64, 2), make([]float64, 4), []int32{3, 5}) },
+		"negative":        func() { Gather(make([]float64, 2), make([]float64, 4), []int32{-1, 1}) },
+		"scatter too far": func() { Scatter(make([]float64, 4), make([]float64, 2), []int32{0, 2, 3, 5}) },
+	}
+	for name, f := range cases {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("no panic")
+				}
+			}()
+			f()
+		})
+	}
+}
+
+// The benchmarks take the training objective's shape on CoNLL-2000: 22
+// labels, runs of 6 full-label attributes, 2,000 rows of 22 (44,000
+// references, 352 KB).
+const benchL, benchRun, benchRefs = 22, 6, 2000
+
+func benchData() (row, src []float64, runs [][]int32) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	row, src = make([]float64, benchL), randomSliceFinite(rng, benchRefs*benchL)
+	runs = make([][]int32, 1024)
+	for i := range runs {
+		runs[i] = randomSpans(rng, benchL, len(src), benchRun)
+	}
+	return row, src, runs
+}
+
+func randomSliceFinite(rng *rand.Rand, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = rng.Float64()
+	}
+	return s
+}
+
+func BenchmarkGather(b *testing.B) {
+	row, src, runs := benchData()
+	b.ResetTimer()
+	for i := range b.N {
+		Gather(row, src, runs[i%len(runs)])
+	}
+}
+
+func BenchmarkGatherFloatsAdd(b *testing.B) {
+	row, src, runs := benchData()
+	b.ResetTimer()
+	for i := range b.N {
+		spans := runs[i%len(runs)]
+		for k := 0; k < len(spans); k += 2 {
+			floats.Add(row, src[spans[k]:spans[k+1]])
+		}
+	}
+}
+
+func BenchmarkScatter(b *testing.B) {
+	row, dst, runs := benchData()
+	b.ResetTimer()
+	for i := range b.N {
+		Scatter(dst, row, runs[i%len(runs)])
+	}
+}
+
+func BenchmarkScatterFloatsAdd(b *testing.B) {
+	row, dst, runs := benchData()
+	b.ResetTimer()
+	for i := range b.N {
+		spans := runs[i%len(runs)]
+		for k := 0; k < len(spans); k += 2 {
+			floats.Add(dst[spans[k]:spans[k+1]], row)
+		}
+	}
+}
