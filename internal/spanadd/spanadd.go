@@ -36,15 +36,24 @@ func Scatter(dst, v []float64, spans []int32) {
 }
 
 // check returns the number of spans after checking each against the row
-// length n and the length of the slice they index.
+// length n and the length of the slice they index. The loop has no
+// branch per span: it folds every span's violations into one value.
 func check(n, size int, spans []int32) int {
 	if len(spans)%2 != 0 {
 		panic(fmt.Sprintf("spanadd: odd span list length %d", len(spans)))
 	}
-	for k := 0; k < len(spans); k += 2 {
-		lo, hi := spans[k], spans[k+1]
-		if lo < 0 || int(hi)-int(lo) != n || int(hi) > size {
-			panic(fmt.Sprintf("spanadd: span %d is [%d, %d), want length %d within %d", k/2, lo, hi, n, size))
+	bad, top := int64(0), int64(0)
+	for k := 0; k+1 < len(spans); k += 2 {
+		lo, hi := int64(spans[k]), int64(spans[k+1])
+		bad |= lo | (hi - lo - int64(n)) | (int64(n) - (hi - lo))
+		top = max(top, hi)
+	}
+	if bad < 0 || top > int64(size) {
+		for k := 0; k < len(spans); k += 2 {
+			lo, hi := spans[k], spans[k+1]
+			if lo < 0 || int(hi)-int(lo) != n || int(hi) > size {
+				panic(fmt.Sprintf("spanadd: span %d is [%d, %d), want length %d within %d", k/2, lo, hi, n, size))
+			}
 		}
 	}
 	return len(spans) / 2
