@@ -60,6 +60,25 @@ const (
 // (log-sum-exp) forward-backward, which is exact at any scale and costs
 // about 2·T·L² exps.
 func ForwardBackward(ws *Workspace, lat *Lattice) float64 {
+	return ws.forwardBackward(lat, nil)
+}
+
+// ForwardBackwardTo is ForwardBackward with the node marginals written to
+// node[:T*L] instead of ws's own buffer; Node then returns node[:T*L]
+// until the next ForwardBackward or ForwardBackwardTo on ws. A caller that
+// keeps the marginals of every position (a training pass over a corpus)
+// saves a copy per sequence. node must hold at least T*L entries and must
+// not overlap the lattice's slices.
+func ForwardBackwardTo(ws *Workspace, lat *Lattice, node []float64) float64 {
+	if n := lat.T * lat.L; len(node) < n {
+		panic(fmt.Sprintf("inference: ForwardBackwardTo: node holds %d entries, the lattice needs %d", len(node), n))
+	}
+	return ws.forwardBackward(lat, node[:lat.T*lat.L])
+}
+
+// forwardBackward is ForwardBackward with the node marginals in out (nil:
+// ws's own buffer).
+func (ws *Workspace) forwardBackward(lat *Lattice, out []float64) float64 {
 	lat.check()
 	if ws == nil {
 		panic("inference: nil Workspace")
@@ -67,6 +86,7 @@ func ForwardBackward(ws *Workspace, lat *Lattice) float64 {
 	T, L := lat.T, lat.L
 	ws.Reserve(T, L)
 	ws.ready, ws.fbT, ws.fbL = true, T, L
+	ws.out = out
 	if T == 0 {
 		ws.zeroEdge(T, L)
 		ws.logZ, ws.logSpace = 0, false
@@ -297,7 +317,7 @@ func (ws *Workspace) backwardExp(lat *Lattice) {
 			backStepAt(prevB, prevA, ws.cachedBlock(lat, t), w, edge)
 		}
 	}
-	node := ws.node[:T*L]
+	node := ws.nodes()
 	alpha := ws.alpha[:len(node)]
 	beta := ws.beta[:len(node)]
 	for i := range node {
@@ -427,7 +447,7 @@ func (ws *Workspace) forwardBackwardLog(lat *Lattice) {
 	for t := 0; t < T; t++ {
 		unaryRow(ws.eu[t*L:t*L+L], lat, t)
 	}
-	node := ws.node[:T*L]
+	node := ws.nodes()
 	edge := ws.zeroEdge(T, L)
 	if !ws.forwardLog(lat) {
 		clear(node)
@@ -626,7 +646,7 @@ func ExpectedScore(ws *Workspace, lat *Lattice) float64 {
 	if ws.logZ == negInf {
 		return negInf
 	}
-	node := ws.node[:T*L]
+	node := ws.nodes()
 	e := 0.0
 	for i, p := range node {
 		if p != 0 {

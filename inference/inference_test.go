@@ -510,6 +510,49 @@ func TestWorkspaceReuse(t *testing.T) {
 	}
 }
 
+// TestForwardBackwardTo: the marginals written into the caller's buffer
+// are the bits ForwardBackward gives (both paths, every lattice variant),
+// and so are everything read after it; the entries of the buffer past T*L
+// are left alone, and the next ForwardBackward writes its own buffer again,
+// not the caller's.
+func TestForwardBackwardTo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	for i := 0; i < 60; i++ {
+		v := variants()[i%8]
+		T, L := rng.IntN(9), 1+rng.IntN(6)
+		lat := randomLattice(rng, T, L, 3, v)
+		for _, log := range []bool{false, true} {
+			ref, ws := new(inference.Workspace), new(inference.Workspace)
+			inference.SetForceLogSpace(ref, log)
+			inference.SetForceLogSpace(ws, log)
+			want := inference.ForwardBackward(ref, lat)
+			buf := fillF(T*L+3, 7)
+			got := inference.ForwardBackwardTo(ws, lat, buf)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%v log=%v: logZ %v, want %v", v, log, got, want)
+			}
+			numtest.RequireSlices(t, ref.Node(), buf[:T*L], 0, 0, "buffer")
+			numtest.RequireSlices(t, ref.Node(), ws.Node(), 0, 0, "Node")
+			numtest.RequireSlices(t, ref.EdgeSum(), ws.EdgeSum(), 0, 0, "EdgeSum")
+			numtest.RequireSlices(t, fillF(3, 7), buf[T*L:], 0, 0, "past T*L")
+			if a, b := inference.Entropy(ref, lat), inference.Entropy(ws, lat); math.Float64bits(a) != math.Float64bits(b) {
+				t.Fatalf("%v log=%v: Entropy %v, want %v", v, log, b, a)
+			}
+			if a, b := inference.ExpectedScore(ref, lat), inference.ExpectedScore(ws, lat); math.Float64bits(a) != math.Float64bits(b) {
+				t.Fatalf("%v log=%v: ExpectedScore %v, want %v", v, log, b, a)
+			}
+			keep := append([]float64(nil), buf...)
+			inference.ForwardBackward(ws, lat)
+			numtest.RequireSlices(t, keep, buf, 0, 0, "the caller's buffer after ForwardBackward")
+			numtest.RequireSlices(t, ref.Node(), ws.Node(), 0, 0, "Node after ForwardBackward")
+		}
+	}
+	mustPanic(t, "short buffer", func() {
+		lat := inferencetest.RandomLattice(rng, 3, 2, 1, false, false)
+		inference.ForwardBackwardTo(new(inference.Workspace), lat, make([]float64, 5))
+	})
+}
+
 // TestEmpty: T = 0 is a lattice with one empty sequence of score 0.
 func TestEmpty(t *testing.T) {
 	lat := &inference.Lattice{T: 0, L: 3, Unary: []float64{}}

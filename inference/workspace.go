@@ -22,6 +22,7 @@ type Workspace struct {
 	// maximum, scale[t] = 1/s_t the per-position normaliser. Log-space path:
 	// alpha and beta hold log α and log β, eu the unary rows with Start/End.
 	alpha, beta, eu, node []float64 // T×L (alpha + slack)
+	out                   []float64 // the caller's node buffer of ForwardBackwardTo (nil: node)
 	scale                 []float64 // T
 	edge                  []float64 // L×L (+ slack): EdgeSum
 	wbuf                  []float64 // T×L (+ slack): backward weights w_t
@@ -107,6 +108,15 @@ func grow(s []float64, n int) []float64 {
 func (ws *Workspace) Node() []float64 {
 	if !ws.ready {
 		panic("inference: Node called before ForwardBackward")
+	}
+	return ws.nodes()
+}
+
+// nodes returns the node marginals of the last forward-backward: in the
+// caller's buffer (ForwardBackwardTo) or in ws's own.
+func (ws *Workspace) nodes() []float64 {
+	if ws.out != nil {
+		return ws.out
 	}
 	return ws.node[:ws.fbT*ws.fbL]
 }

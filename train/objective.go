@@ -575,11 +575,10 @@ func (o *objective) forwardOne(sh *shardState, i int) {
 	} else {
 		lat = o.m.Score(&sh.lat, o.wfull, c, i)
 	}
-	logZ := inference.ForwardBackward(sh.ws, lat)
 	start, T := c.Span(i)
+	node := o.mu[start*L : (start+T)*L]
+	logZ := inference.ForwardBackwardTo(sh.ws, lat, node)
 	sh.loss += logZ - goldScore(lat, c.Labels[start:start+T])
-	node := sh.ws.Node()
-	copy(o.mu[start*L:(start+T)*L], node)
 	if sh.stateExp != nil {
 		o.accumulateState(sh.stateExp, node, start, T)
 	}
