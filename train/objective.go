@@ -416,7 +416,8 @@ func fullRun(span []int32, k, end int32, L int) int32 {
 
 // compactCorpus returns a copy of the corpus whose unary rows keep only the
 // live attributes (ids unchanged). Sequences, labels and pair rows are
-// shared with c.
+// shared with c. The rows of the copy it replaces are reused when they
+// have room (a working-set solve compacts at every full pass).
 func (o *objective) compactCorpus() *sparse.Corpus {
 	c := o.c
 	x := &c.Unary
@@ -428,9 +429,18 @@ func (o *objective) compactCorpus() *sparse.Corpus {
 			nnz++
 		}
 	}
-	nx := sparse.Matrix{RowPtr: make([]int32, 1, x.Rows()+1), Col: make([]int32, 0, nnz)}
-	if x.Val != nil {
-		nx.Val = make([]float64, 0, nnz)
+	var nx sparse.Matrix
+	if old := o.live; old != c && cap(old.Unary.RowPtr) > x.Rows() && cap(old.Unary.Col) >= nnz &&
+		(x.Val == nil || cap(old.Unary.Val) >= nnz) {
+		nx = sparse.Matrix{RowPtr: old.Unary.RowPtr[:1], Col: old.Unary.Col[:0], Val: old.Unary.Val[:0]}
+	} else {
+		nx = sparse.Matrix{RowPtr: make([]int32, 1, x.Rows()+1), Col: make([]int32, 0, nnz)}
+		if x.Val != nil {
+			nx.Val = make([]float64, 0, nnz)
+		}
+	}
+	if x.Val == nil {
+		nx.Val = nil
 	}
 	for p := 0; p < x.Rows(); p++ {
 		for k := x.RowPtr[p]; k < x.RowPtr[p+1]; k++ {
