@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -270,12 +271,7 @@ func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
 		size = max(size, 2*st.size)
 	}
 	s := 0
-	prio := func(q int) float64 {
-		if q == 0 {
-			s = 0
-		}
-		return tr.priority(r, q, &s)
-	}
+	prio := func(q int) float64 { return tr.priority(r, q, &s) }
 	setSize := func(must int) int {
 		if strong {
 			// The strong rule's set (Tibshirani et al., JRSS-B 2012): the
@@ -375,24 +371,35 @@ func (tr *trainer) carriedMemory(r *run, prevW, ws []int32) *owlqn.State {
 	return out
 }
 
-// smallest keeps the k smallest of a stream of values (a max-heap), to
-// find a small order statistic of many values in O(k) memory.
+// smallest keeps the k smallest of a stream of (priority, position)
+// entries in (priority, position) order (a max-heap), to find the smallest
+// priorities of many in O(k) memory, and the positions of priority -Inf.
 type smallest struct {
-	h []float64
-	k int
+	h    []entry
+	k    int
+	must []int32
 }
 
-// reset empties the heap and sets its capacity k >= 1.
-func (s *smallest) reset(k int) { s.h, s.k = s.h[:0], k }
+type entry struct {
+	p float64
+	q int32
+}
 
-// add offers v.
-func (s *smallest) add(v float64) {
+// above reports whether a comes after b in (priority, position) order.
+func (a entry) above(b entry) bool { return a.p > b.p || (a.p == b.p && a.q > b.q) }
+
+// reset empties the heap and sets its capacity k >= 1.
+func (s *smallest) reset(k int) { s.h, s.k, s.must = s.h[:0], k, s.must[:0] }
+
+// add offers priority v at position q; positions come in increasing order,
+// so v enters a full heap only if it is smaller than the largest kept.
+func (s *smallest) add(v float64, q int) {
 	h := s.h
 	if len(h) < s.k {
-		h = append(h, v)
+		h = append(h, entry{v, int32(q)})
 		for i := len(h) - 1; i > 0; {
 			p := (i - 1) / 2
-			if !(h[p] < h[i]) {
+			if !h[i].above(h[p]) {
 				break
 			}
 			h[p], h[i] = h[i], h[p]
@@ -401,19 +408,19 @@ func (s *smallest) add(v float64) {
 		s.h = h
 		return
 	}
-	if !(v < h[0]) {
+	if !(v < h[0].p) {
 		return
 	}
-	h[0] = v
+	h[0] = entry{v, int32(q)}
 	for i := 0; ; {
 		c := 2*i + 1
 		if c >= len(h) {
 			break
 		}
-		if c+1 < len(h) && h[c+1] > h[c] {
+		if c+1 < len(h) && h[c+1].above(h[c]) {
 			c++
 		}
-		if !(h[c] > h[i]) {
+		if !h[c].above(h[i]) {
 			break
 		}
 		h[c], h[i] = h[i], h[c]
@@ -421,52 +428,47 @@ func (s *smallest) add(v float64) {
 	}
 }
 
-// threshold returns the k-th smallest value offered (1 <= k <= the
-// capacity, and at least k values offered) and how many of the k smallest
-// equal it. It reorders the heap: call it once per reset.
-func (s *smallest) threshold(k int) (thr float64, ties int) {
-	slices.Sort(s.h)
-	thr = s.h[k-1]
-	first, _ := slices.BinarySearch(s.h, thr)
-	return thr, k - first
-}
-
 // pick calls keep(q), in increasing q, for the q in [0, n) of the smallest
 // priorities prio(q): every q of priority -Inf (the must features), then
 // the finite priorities in increasing order until the set has size(must)
-// members (all n if fewer). Ties at the threshold enter in increasing q
-// only while the size allows, so a tie never crowds out a must feature
-// and the set has exactly its size. prio is called twice for every q,
-// each time for q = 0, 1, ..., n-1 in order, and must return the same
-// values both times; initial is the heap's capacity, an upper estimate of
-// size(must) - must (the heap holds O(initial) values, not O(n)).
+// members (all n if fewer). Ties enter in increasing q only while the size
+// allows, so a tie never crowds out a must feature and the set has exactly
+// its size. prio is called once for each q, in increasing order; initial
+// is the heap's capacity, an upper estimate of size(must) - must (the heap
+// holds O(initial) entries, not O(n)).
 func (s *smallest) pick(n, initial int, prio func(q int) float64, size func(must int) int, keep func(q int)) {
 	s.reset(max(initial, 1))
-	must := 0
 	for q := range n {
 		if p := prio(q); math.IsInf(p, -1) {
-			must++
+			s.must = append(s.must, int32(q))
 		} else {
-			s.add(p)
+			s.add(p, q)
 		}
 	}
+	must := len(s.must)
 	k := min(n, max(size(must), must))
+	if k >= n {
+		for q := range n {
+			keep(q)
+		}
+		return
+	}
 	if k-must > s.k {
 		panic("train: smallest.pick: the set's size exceeds the heap's capacity")
 	}
-	thr, ties := math.Inf(-1), 0
-	if k > must && k < n {
-		thr, ties = s.threshold(k - must)
-	}
-	for q := range n {
-		p := prio(q)
-		switch {
-		case k >= n || math.IsInf(p, -1) || p < thr:
-		case p == thr && ties > 0:
-			ties--
-		default:
-			continue
+	// The k - must smallest entries, then in position order, merged with
+	// the must positions (increasing).
+	slices.SortFunc(s.h, func(a, b entry) int { return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.q, b.q)) })
+	sel := s.h[:k-must]
+	slices.SortFunc(sel, func(a, b entry) int { return cmp.Compare(a.q, b.q) })
+	i := 0
+	for _, q := range s.must {
+		for ; i < len(sel) && sel[i].q < q; i++ {
+			keep(int(sel[i].q))
 		}
-		keep(q)
+		keep(int(q))
+	}
+	for ; i < len(sel); i++ {
+		keep(int(sel[i].q))
 	}
 }
