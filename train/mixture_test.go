@@ -263,6 +263,41 @@ func TestCertifiedGap(t *testing.T) {
 	}
 }
 
+// TestInnerSolveStopsOnDualBound: an inner solve ends at its first
+// iteration that the solve's dual bound certifies, so that the next full
+// pass stops. The bound is set by hand to P* (a valid one) after the first
+// full pass; the objectives of the inner solve must stay above P* + eps up
+// to its last iteration, and the last must reach it (or the check proves
+// nothing).
+func TestInnerSolveStopsOnDualBound(t *testing.T) {
+	keepWorkingSet(t)
+	rng := rand.New(rand.NewPCG(87, 88))
+	sp := newSolvedProblem(t, rng, 60, 30)
+	ctx := context.Background()
+	for _, rel := range []float64{0.3, 0.1, 0.05, 0.02} {
+		eps := rel * sp.pStar
+		op := Options{BetaRatio: 0.05, Epsilon: eps, Solver: SolverWorkingSet, MaxIter: 5000, WarmEpochs: -1}
+		tr := newTrainer(sp.m, sp.c, op.defaults())
+		require.NoError(t, tr.prepare(ctx))
+		tr.setPenalty(sp.lam1, sp.lam2)
+		r := tr.newRun()
+		require.NoError(t, tr.start(ctx, r, sparsePoint{}, nil))
+		gap := tr.price(r)
+		stop, err := tr.fullPass(ctx, r, &gap)
+		require.NoError(t, err)
+		require.False(t, stop)
+		r.dualBound = sp.pStar
+		first := len(r.hist)
+		require.NoError(t, tr.innerSolve(ctx, r, gap))
+		objs := r.hist[first:]
+		require.NotEmpty(t, objs)
+		for k, f := range objs[:len(objs)-1] {
+			require.Greater(t, f-sp.pStar, eps, "rel %g: inner iteration %d was certified, yet the solve went on", rel, k)
+		}
+		require.LessOrEqual(t, objs[len(objs)-1]-sp.pStar, eps, "rel %g: the inner solve ended before the bound certified it", rel)
+	}
+}
+
 // TestDualBoundIgnoresNaN: a pass whose bound is NaN leaves the solve's
 // dual bound as it was (max would make it NaN for good).
 func TestDualBoundIgnoresNaN(t *testing.T) {
