@@ -68,8 +68,10 @@ func ForwardBackward(ws *Workspace, lat *Lattice) float64 {
 // until the next ForwardBackward or ForwardBackwardTo on ws. A caller that
 // keeps the marginals of every position (a training pass over a corpus)
 // saves a copy per sequence. node must hold at least T*L entries and must
-// not overlap the lattice's slices.
+// not overlap the lattice's slices; ExpectedScore and Entropy read it, so
+// it must not change before they are called.
 func ForwardBackwardTo(ws *Workspace, lat *Lattice, node []float64) float64 {
+	lat.check()
 	if n := lat.T * lat.L; len(node) < n {
 		panic(fmt.Sprintf("inference: ForwardBackwardTo: node holds %d entries, the lattice needs %d", len(node), n))
 	}

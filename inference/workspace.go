@@ -103,8 +103,9 @@ func grow(s []float64, n int) []float64 {
 
 // Node returns the T×L node marginals of the last ForwardBackward,
 // Node()[t*L+y] = P(y_t = y). The slice aliases ws and is overwritten by the
-// next ForwardBackward. If no label sequence has a finite score, all
-// marginals are zero.
+// next ForwardBackward; after ForwardBackwardTo it is the caller's buffer,
+// which a later ForwardBackward leaves alone. If no label sequence has a
+// finite score, all marginals are zero.
 func (ws *Workspace) Node() []float64 {
 	if !ws.ready {
 		panic("inference: Node called before ForwardBackward")

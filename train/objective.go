@@ -357,8 +357,9 @@ func observedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
 }
 
 // sparseLabelFraction is the fraction of active state features (among
-// those of live attributes) below which label lists replace dense rows.
-const sparseLabelFraction = 0.5
+// those of live attributes) below which label lists replace dense rows (a
+// variable for tests).
+var sparseLabelFraction = 0.5
 
 // scoreSparse is Model.score for the training objective in label-list
 // mode: only active (attribute, label) weights are visited. The active
@@ -405,7 +406,8 @@ func (o *objective) scoreSparse(s *chain.Scratch, c *sparse.Corpus, i int) *infe
 }
 
 // fullRun returns the end of the run of occurrences from k (before end)
-// whose reference spans hold every one of the L labels.
+// whose reference spans hold every one of the L labels; the caller has
+// checked that k's does.
 func fullRun(span []int32, k, end int32, L int) int32 {
 	e := k + 1
 	for e < end && int(span[2*e+1]-span[2*e]) == L {
@@ -716,6 +718,8 @@ type fullSpans struct {
 	n int
 }
 
+// add defers the addition of mu to dst[lo:hi] (flushing first when the
+// buffer is full).
 func (f *fullSpans) add(dst, mu []float64, lo, hi int32) {
 	if f.n == len(f.s) {
 		f.flush(dst, mu)
@@ -724,6 +728,7 @@ func (f *fullSpans) add(dst, mu []float64, lo, hi int32) {
 	f.n += 2
 }
 
+// flush adds mu to every deferred span of dst and empties the buffer.
 func (f *fullSpans) flush(dst, mu []float64) {
 	if f.n > 0 {
 		spanadd.Scatter(dst, mu, f.s[:f.n])

@@ -267,6 +267,66 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 	}
 }
 
+// TestObjectiveManyFullLabelAttributes: rows with more full-label
+// attributes than fullSpans holds (32), so that a row's deferred additions
+// are flushed in the middle of it too, in label-list mode (forced): loss
+// against brute force, m over the set and over every feature against an
+// evaluation with every feature active (dense rows, no label lists).
+func TestObjectiveManyFullLabelAttributes(t *testing.T) {
+	const L, U = 3, 90
+	rng := rand.New(rand.NewPCG(17, 18))
+	c := randomCorpus(rng, 6, 4, U, 0, L, false)
+	m, _ := chain.NewModel(labelNames(L), U, 0, true, nil)
+	wide := 0
+	for p := 0; p < c.Positions(); p++ {
+		n := 0
+		for _, a := range c.Unary.Col[c.Unary.RowPtr[p]:c.Unary.RowPtr[p+1]] {
+			if a < 80 {
+				n++
+			}
+		}
+		if n > len(fullSpans{}.s)/2 {
+			wide++
+		}
+	}
+	require.Positive(t, wide, "no row with more full-label attributes than the buffer holds")
+	var act []int32
+	for j := 0; j < len(m.W); j++ {
+		if a := j / L; j >= m.TransOffset() || a < 80 || (a < U && j%L == 0) {
+			act = append(act, int32(j))
+		}
+	}
+	x := make([]float64, len(act))
+	w := make([]float64, len(m.W))
+	for k, j := range act {
+		x[k] = rng.NormFloat64()
+		w[j] = x[k]
+	}
+	old, oldFrac := fusedBudget, sparseLabelFraction
+	fusedBudget, sparseLabelFraction = 0, 2
+	o := newObjective(newFeatureSet(m, nil), c, 1)
+	o.refFusedOK = true
+	o.setActive(act)
+	fusedBudget, sparseLabelFraction = old, oldFrac
+	require.True(t, o.sparseLabels && o.refFused)
+	f, err := o.loss(context.Background(), x)
+	require.NoError(t, err)
+	approxScalar(t, "loss", bruteNLL(m, w, c), f, 1e-10, 1e-10)
+
+	all := make([]int32, len(m.W))
+	for j := range all {
+		all[j] = int32(j)
+	}
+	ref := newObjective(newFeatureSet(m, nil), c, 1)
+	ref.setActive(all)
+	_, err = ref.loss(context.Background(), w)
+	require.NoError(t, err)
+	for k, j := range act {
+		approxScalar(t, "m", ref.M[j], o.M[k], 1e-12, 1e-10)
+	}
+	approxEqual(t, "m over every feature", ref.M, o.residualsAll(nil, all), 1e-12, 1e-10)
+}
+
 // evalM evaluates the loss at x and copies m into dst.
 func (o *objective) evalM(ctx context.Context, x, dst []float64) (float64, error) {
 	f, err := o.loss(ctx, x)

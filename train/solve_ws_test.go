@@ -149,6 +149,18 @@ func TestPick(t *testing.T) {
 			}
 		}
 		require.LessOrEqual(t, maxIn, minOut, "trial %d", trial)
+		// Ties at the largest priority taken go to the lowest positions.
+		lastTie := -1
+		for q, v := range p {
+			if in[q] && v == maxIn {
+				lastTie = q
+			}
+		}
+		for q, v := range p {
+			if !in[q] && v == maxIn {
+				require.Greater(t, q, lastTie, "trial %d: a tie at %v went to a later position", trial, v)
+			}
+		}
 	}
 }
 

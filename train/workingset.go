@@ -433,15 +433,18 @@ func (s *smallest) add(v float64, q int) {
 // the finite priorities in increasing order until the set has size(must)
 // members (all n if fewer). Ties enter in increasing q only while the size
 // allows, so a tie never crowds out a must feature and the set has exactly
-// its size. prio is called once for each q, in increasing order; initial
-// is the heap's capacity, an upper estimate of size(must) - must (the heap
-// holds O(initial) entries, not O(n)).
+// its size; a NaN priority counts as +Inf. prio is called once for each q,
+// in increasing order; initial is the heap's capacity, an upper estimate of
+// size(must) - must (memory: O(initial + must) entries, not O(n)).
 func (s *smallest) pick(n, initial int, prio func(q int) float64, size func(must int) int, keep func(q int)) {
 	s.reset(max(initial, 1))
 	for q := range n {
-		if p := prio(q); math.IsInf(p, -1) {
+		switch p := prio(q); {
+		case math.IsInf(p, -1):
 			s.must = append(s.must, int32(q))
-		} else {
+		case math.IsNaN(p):
+			s.add(math.Inf(1), q) // never before a number
+		default:
 			s.add(p, q)
 		}
 	}

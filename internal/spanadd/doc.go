@@ -11,18 +11,24 @@
 //
 // # Results
 //
-// Each element receives the same IEEE additions, in the same order (span
-// order), as the loop
+// Gather gives each element of dst the same IEEE additions, in the same
+// order (span order), as the loop
 //
 //	for k := range len(spans)/2 {
 //		for j := range dst { dst[j] += src[int(spans[2*k])+j] }
 //	}
 //
-// so the results are bit-identical to it and to gonum's floats.Add called
-// once per span (a NaN stays a NaN, though its payload may differ), whether the AVX2 kernels run (amd64 with AVX2, without the
-// purego tag) or the Go loops. No FMA, no reassociation: the kernels keep
-// the row being summed in registers across the spans, which changes where
-// the partial sums live, not the operations.
+// and Scatter those of the loop that adds v at each span in turn, so the
+// results are bit-identical to these loops and to gonum's floats.Add called
+// once per span (a NaN stays a NaN, though its payload may differ), whether
+// the AVX2 kernels run (amd64 with AVX2, without the purego tag) or the Go
+// loops. No FMA, no reassociation: the kernels keep the row being summed
+// (Gather) or added (Scatter) in registers across the spans, a block of
+// columns at a time, which changes where the values live, not the
+// operations. Two conditions make that hold: Gather's dst must not overlap
+// src, and Scatter's spans must be disjoint or identical (an attribute
+// repeated in a row); spans that overlap in part would take their
+// additions to a shared element in another order.
 //
 // # Cost
 //

@@ -9,4 +9,6 @@ func gatherAVX2(dst *float64, n int, src *float64, spans *int32, ns int) {
 	panic("spanadd: no assembly")
 }
 
-func scatterAVX2(dst, v *float64, n int, spans *int32, ns int) { panic("spanadd: no assembly") }
+func scatterAVX2(dst, v *float64, n int, spans *int32, ns int) {
+	panic("spanadd: no assembly")
+}

@@ -7,14 +7,14 @@ var useAsm = haveAsm
 
 // Gather adds src[lo_k : lo_k+len(dst)] to dst for every span (lo_k, hi_k)
 // of spans, in order. Every span must have hi_k - lo_k == len(dst) and
-// hi_k <= len(src).
+// hi_k <= len(src); dst must not overlap src.
 func Gather(dst, src []float64, spans []int32) {
-	n := check(len(dst), len(src), spans)
-	if n == 0 || len(dst) == 0 {
+	ns := check(len(dst), len(src), spans)
+	if ns == 0 || len(dst) == 0 {
 		return
 	}
 	if useAsm {
-		gatherAVX2(&dst[0], len(dst), &src[0], &spans[0], n)
+		gatherAVX2(&dst[0], len(dst), &src[0], &spans[0], ns)
 		return
 	}
 	gatherGo(dst, src, spans)
@@ -22,14 +22,15 @@ func Gather(dst, src []float64, spans []int32) {
 
 // Scatter adds v to dst[lo_k : lo_k+len(v)] for every span (lo_k, hi_k) of
 // spans, in order. Every span must have hi_k - lo_k == len(v) and
-// hi_k <= len(dst); v must not overlap dst.
+// hi_k <= len(dst); v must not overlap dst, and two spans must be disjoint
+// or identical (see the package doc).
 func Scatter(dst, v []float64, spans []int32) {
-	n := check(len(v), len(dst), spans)
-	if n == 0 || len(v) == 0 {
+	ns := check(len(v), len(dst), spans)
+	if ns == 0 || len(v) == 0 {
 		return
 	}
 	if useAsm {
-		scatterAVX2(&dst[0], &v[0], len(v), &spans[0], n)
+		scatterAVX2(&dst[0], &v[0], len(v), &spans[0], ns)
 		return
 	}
 	scatterGo(dst, v, spans)
@@ -51,7 +52,7 @@ func check(n, size int, spans []int32) int {
 	if bad < 0 || top > int64(size) {
 		for k := 0; k < len(spans); k += 2 {
 			lo, hi := spans[k], spans[k+1]
-			if lo < 0 || int(hi)-int(lo) != n || int(hi) > size {
+			if lo < 0 || int64(hi)-int64(lo) != int64(n) || int64(hi) > int64(size) {
 				panic(fmt.Sprintf("spanadd: span %d is [%d, %d), want length %d within %d", k/2, lo, hi, n, size))
 			}
 		}
