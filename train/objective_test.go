@@ -186,16 +186,23 @@ func TestObjectiveActiveSubset(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		approxScalar(t, "loss", bruteNLL(m, w, c), f, 1e-10, 1e-10)
-		const h = 1e-5
-		for k, j := range act {
-			w[j] += h
-			fp := bruteNLL(m, w, c)
-			w[j] -= 2 * h
-			fm := bruteNLL(m, w, c)
-			w[j] += h
-			approxScalar(t, "m", -(fp-fm)/(2*h), mv[k], 1e-7, 1e-6)
-		}
+		requireBrute(t, m, w, c, act, f, mv)
+	}
+}
+
+// requireBrute checks the loss f at w against brute force and m over the
+// features act (mv) against central differences of it.
+func requireBrute(t *testing.T, m *chain.Model, w []float64, c *sparse.Corpus, act []int32, f float64, mv []float64) {
+	t.Helper()
+	approxScalar(t, "loss", bruteNLL(m, w, c), f, 1e-10, 1e-10)
+	const h = 1e-5
+	for k, j := range act {
+		w[j] += h
+		fp := bruteNLL(m, w, c)
+		w[j] -= 2 * h
+		fm := bruteNLL(m, w, c)
+		w[j] += h
+		approxScalar(t, "m", -(fp-fm)/(2*h), mv[k], 1e-7, 1e-6)
 	}
 }
 
@@ -242,16 +249,7 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 			mv := make([]float64, len(act))
 			f, err := o.evalM(context.Background(), x, mv)
 			require.NoError(t, err)
-			approxScalar(t, "loss", bruteNLL(m, w, c), f, 1e-10, 1e-10)
-			const h = 1e-5
-			for k, j := range act {
-				w[j] += h
-				fp := bruteNLL(m, w, c)
-				w[j] -= 2 * h
-				fm := bruteNLL(m, w, c)
-				w[j] += h
-				approxScalar(t, "m", -(fp-fm)/(2*h), mv[k], 1e-7, 1e-6)
-			}
+			requireBrute(t, m, w, c, act, f, mv)
 
 			all := make([]int32, len(m.W))
 			for j := range all {
