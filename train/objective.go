@@ -9,9 +9,9 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/par"
-	"github.com/sparsetag/sparsetag/internal/spanadd"
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/spanadd"
 )
 
 // numShards is the fixed number of contiguous groups of sequences that one

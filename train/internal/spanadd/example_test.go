@@ -3,7 +3,7 @@ package spanadd_test
 import (
 	"fmt"
 
-	"github.com/sparsetag/sparsetag/internal/spanadd"
+	"github.com/sparsetag/sparsetag/train/internal/spanadd"
 )
 
 // A token's scores over 3 labels from the weight rows of its two
