@@ -230,12 +230,7 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 				act = append(act, int32(j))
 			}
 		}
-		x := make([]float64, len(act))
-		w := make([]float64, len(m.W))
-		for k, j := range act {
-			x[k] = rng.NormFloat64()
-			w[j] = x[k]
-		}
+		x, w := randomPoint(rng, act, len(m.W))
 		for _, refFused := range []bool{false, true} {
 			old := fusedBudget
 			fusedBudget = 0
@@ -294,12 +289,7 @@ func TestObjectiveManyFullLabelAttributes(t *testing.T) {
 			act = append(act, int32(j))
 		}
 	}
-	x := make([]float64, len(act))
-	w := make([]float64, len(m.W))
-	for k, j := range act {
-		x[k] = rng.NormFloat64()
-		w[j] = x[k]
-	}
+	x, w := randomPoint(rng, act, len(m.W))
 	old, oldFrac := fusedBudget, sparseLabelFraction
 	fusedBudget, sparseLabelFraction = 0, 2
 	o := newObjective(newFeatureSet(m, nil), c, 1)
@@ -323,6 +313,17 @@ func TestObjectiveManyFullLabelAttributes(t *testing.T) {
 		approxScalar(t, "m", ref.M[j], o.M[k], 1e-12, 1e-10)
 	}
 	approxEqual(t, "m over every feature", ref.M, o.residualsAll(nil, all), 1e-12, 1e-10)
+}
+
+// randomPoint returns normal random weights x over the features act and
+// the same point w over all d features.
+func randomPoint(rng *rand.Rand, act []int32, d int) (x, w []float64) {
+	x, w = make([]float64, len(act)), make([]float64, d)
+	for k, j := range act {
+		x[k] = rng.NormFloat64()
+		w[j] = x[k]
+	}
+	return x, w
 }
 
 // evalM evaluates the loss at x and copies m into dst.
