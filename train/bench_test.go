@@ -51,10 +51,7 @@ func BenchmarkWorkingSetFullPass(b *testing.B) {
 	if _, err := o.loss(context.Background(), x); err != nil {
 		b.Fatal(err)
 	}
-	all := make([]int32, len(o.m.W))
-	for j := range all {
-		all[j] = int32(j)
-	}
+	all := everyFeature(len(o.m.W))
 	var dst []float64
 	b.ResetTimer()
 	for b.Loop() {

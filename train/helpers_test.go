@@ -69,3 +69,13 @@ func keepWorkingSet(t testing.TB) {
 	wsDenseFraction = math.Inf(1)
 	t.Cleanup(func() { wsDenseFraction = old })
 }
+
+// everyFeature returns 0, 1, ..., d-1: every feature of a model with d
+// weights.
+func everyFeature(d int) []int32 {
+	all := make([]int32, d)
+	for j := range all {
+		all[j] = int32(j)
+	}
+	return all
+}

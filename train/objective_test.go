@@ -246,10 +246,7 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 			require.NoError(t, err)
 			requireBrute(t, m, w, c, act, f, mv)
 
-			all := make([]int32, len(m.W))
-			for j := range all {
-				all[j] = int32(j)
-			}
+			all := everyFeature(len(m.W))
 			got := o.residualsAll(nil, all)
 			ref := newObjective(newFeatureSet(m, nil), c, 1)
 			ref.setActive(all)
@@ -301,10 +298,7 @@ func TestObjectiveManyFullLabelAttributes(t *testing.T) {
 	require.NoError(t, err)
 	approxScalar(t, "loss", bruteNLL(m, w, c), f, 1e-10, 1e-10)
 
-	all := make([]int32, len(m.W))
-	for j := range all {
-		all[j] = int32(j)
-	}
+	all := everyFeature(len(m.W))
 	ref := newObjective(newFeatureSet(m, nil), c, 1)
 	ref.setActive(all)
 	_, err = ref.loss(context.Background(), w)

@@ -1,7 +1,6 @@
 package train
 
 import (
-	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -62,7 +61,6 @@ func testWorkingSetMatchesFull(t *testing.T) {
 // position) entries for every capacity k, with ties and infinities.
 func TestSmallest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	order := func(a, b entry) int { return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.q, b.q)) }
 	for _, n := range []int{1, 2, 5, 17, 100, 1000} {
 		all := make([]entry, n)
 		for i := range all {
@@ -72,7 +70,7 @@ func TestSmallest(t *testing.T) {
 			}
 		}
 		sorted := slices.Clone(all)
-		slices.SortFunc(sorted, order)
+		slices.SortFunc(sorted, entryOrder)
 		var s smallest
 		for _, k := range []int{1, 2, 3, n / 2, n - 1, n, n + 4} {
 			if k < 1 {
@@ -83,7 +81,7 @@ func TestSmallest(t *testing.T) {
 				s.add(e.p, int(e.q))
 			}
 			got := slices.Clone(s.h)
-			slices.SortFunc(got, order)
+			slices.SortFunc(got, entryOrder)
 			require.Equal(t, sorted[:min(k, n)], got, "n %d k %d", n, k)
 		}
 	}

@@ -185,8 +185,8 @@ type Options struct {
 // iteration, at the point X reached. Lines of full passes (Pass) carry the
 // certified duality gap of the whole problem (the pass's own gap, or P
 // minus the best dual bound Primal - Gap of the solve's earlier passes if
-// smaller: it never grows while Primal does not); the other lines (inner iterations of
-// the working-set policy) have Gap 0. A full pass may repeat the Iter of
+// smaller: it never grows while Primal does not); the other lines (inner
+// iterations of the working-set policy) have Gap 0. A full pass may repeat the Iter of
 // the line before it (the inner solve ended without a step) and its
 // objective may exceed the previous line's only when screening set
 // non-zero weights to zero (Zeroed > 0).

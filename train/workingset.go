@@ -385,7 +385,12 @@ type entry struct {
 	q int32
 }
 
-// above reports whether a comes after b in (priority, position) order.
+// entryOrder is the (priority, position) order of entries (no NaN
+// priority enters: pick maps it to +Inf).
+func entryOrder(a, b entry) int { return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.q, b.q)) }
+
+// above reports whether a comes after b in entryOrder (the heap's
+// comparison, written out).
 func (a entry) above(b entry) bool { return a.p > b.p || (a.p == b.p && a.q > b.q) }
 
 // reset empties the heap and sets its capacity k >= 1.
@@ -461,7 +466,7 @@ func (s *smallest) pick(n, initial int, prio func(q int) float64, size func(must
 	}
 	// The k - must smallest entries, then in position order, merged with
 	// the must positions (increasing).
-	slices.SortFunc(s.h, func(a, b entry) int { return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.q, b.q)) })
+	slices.SortFunc(s.h, entryOrder)
 	sel := s.h[:k-must]
 	slices.SortFunc(sel, func(a, b entry) int { return cmp.Compare(a.q, b.q) })
 	i := 0
