@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -77,11 +78,15 @@ type objective struct {
 	wfull  []float64 // full-size weights for dense scoring (nil in label-list mode)
 	xState []float64 // the weights of the active state features, in reference order
 	exp    []float64 // expected counts of the active state features, in reference order
-	eTail  []float64 // expected counts after the state block (transitions, pairs)
-	mu     []float64 // node marginals of every position, Positions()*L
-	M      []float64 // m = -grad L over the active set, at the last evaluation
-	shard  []shardState
-	uPtr   []int32 // residualsAll: start of each attribute's features in its index list
+	// expFresh: exp holds the counts of the last evaluation (whose
+	// marginals mu holds) over the current active set.
+	expFresh bool
+	counted  []bool    // residualsAll: attributes whose counts it copies from exp
+	eTail    []float64 // expected counts after the state block (transitions, pairs)
+	mu       []float64 // node marginals of every position, Positions()*L
+	M        []float64 // m = -grad L over the active set, at the last evaluation
+	shard    []shardState
+	uPtr     []int32 // residualsAll: start of each attribute's features in its index list
 
 	// live is the corpus used for scoring: c itself, or a copy of it whose
 	// Unary rows omit the attributes with no active state feature, so that
@@ -192,7 +197,7 @@ func (o *objective) follow(keep []int32) {
 	} else {
 		o.M = fitFloats(o.M, len(fs.active))
 	}
-	o.exp = fitFloats(o.exp, fs.numState())
+	o.exp, o.expFresh = fitFloats(o.exp, fs.numState()), false
 	clear(o.wtail)
 	o.refFused = o.refFusedOK && !o.fused && refGroups*fs.numState()*8 <= refFusedBudget
 	const per = numShards / refGroups
@@ -247,7 +252,8 @@ func (o *objective) buildRefSpans() {
 // release drops the per-evaluation buffers (the objective cannot evaluate
 // again): what Train gives back before it writes the solution.
 func (o *objective) release() {
-	o.mu, o.wfull, o.exp, o.M, o.refSpan, o.uPtr = nil, nil, nil, nil, nil, nil
+	o.mu, o.wfull, o.exp, o.M, o.refSpan, o.uPtr, o.counted = nil, nil, nil, nil, nil, nil, nil
+	o.expFresh = false
 	o.live = o.c
 	for s := range o.shard {
 		o.shard[s] = shardState{}
@@ -480,12 +486,14 @@ func (o *objective) evaluate(ctx context.Context, x, grad []float64, l2 float64)
 // features in o.exp and o.eTail and the node marginals in o.mu.
 func (o *objective) loss(ctx context.Context, x []float64) (float64, error) {
 	o.evals++
+	o.expFresh = false
 	o.setWeights(x)
 	if err := o.forwardShards(ctx); err != nil {
 		return 0, err
 	}
 	loss := o.reduceShards()
 	o.stateExpectations()
+	o.expFresh = true
 	o.residualsFrom(o.M, o.fs.active, o.exp)
 	inv := 1 / o.n
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
@@ -500,13 +508,52 @@ func (o *objective) loss(ctx context.Context, x []float64) (float64, error) {
 // working-set solver prices the features outside the working set with.
 // The expected state counts are scattered into dst itself, in position
 // order as for the active set, so nothing of the model's full size is
-// needed; transition and pair expectations are always complete.
+// needed; transition and pair expectations are always complete. An
+// attribute whose features in idx are exactly its active ones takes its
+// counts from the evaluation's (countedAttrs) instead of scattering them
+// again: in a working-set solve's end game that is most of the scatter.
 func (o *objective) residualsAll(dst []float64, idx []int32) []float64 {
 	dst = resizeFloats(dst, len(idx))
 	o.uPtr = attrStarts(o.uPtr, idx, o.m.NumUnary, o.m.NumLabels())
-	o.scatterExpectations(o.c, o.uPtr, idx, dst)
+	counted := o.countedAttrs(idx)
+	o.scatterExpectations(o.c, o.uPtr, idx, dst, counted)
+	if counted != nil {
+		ptr, refPtr := o.uPtr, o.fs.refPtr
+		for a, ok := range counted {
+			if ok {
+				copy(dst[ptr[a]:ptr[a+1]], o.exp[refPtr[a]:refPtr[a+1]])
+			}
+		}
+	}
 	o.residualsFrom(dst, idx, dst)
 	return dst
+}
+
+// countedAttrs returns, after an evaluation (nil otherwise, or when there
+// is none), the attributes whose state features in idx (ranges o.uPtr) are
+// exactly their active features: the evaluation summed their expected
+// counts over the same marginals, into o.exp. Its sums may differ from a
+// scatter's in the last bits (the fused modes add per-shard partial sums),
+// not in accuracy, and are the same whatever the number of workers.
+func (o *objective) countedAttrs(idx []int32) []bool {
+	if !o.expFresh {
+		return nil
+	}
+	U := o.m.NumUnary
+	if cap(o.counted) < U {
+		o.counted = make([]bool, U)
+	}
+	counted, ptr, refPtr, act := o.counted[:U], o.uPtr, o.fs.refPtr, o.fs.active
+	found := false
+	for a := range counted {
+		lo, hi, rlo, rhi := ptr[a], ptr[a+1], refPtr[a], refPtr[a+1]
+		counted[a] = hi > lo && hi-lo == rhi-rlo && slices.Equal(idx[lo:hi], act[rlo:rhi])
+		found = found || counted[a]
+	}
+	if !found {
+		return nil
+	}
+	return counted
 }
 
 // residualBlock is the number of features whose m maxAbsResidual forms
@@ -794,7 +841,7 @@ func (o *objective) stateExpectations() {
 	const chunk = 256
 	U := o.m.NumUnary
 	if !o.fused && !o.refFused {
-		o.scatterExpectations(o.live, o.fs.refPtr, o.fs.active, o.exp)
+		o.scatterExpectations(o.live, o.fs.refPtr, o.fs.active, o.exp, nil)
 		return
 	}
 	par.For(o.threads, (U+chunk-1)/chunk, func(k int) {
@@ -846,11 +893,12 @@ func (o *objective) reduceStateShards(a int) {
 // summed in position order by one worker: bit-identical whatever the
 // number of workers and whichever features ids holds, and the marginals
 // are read in the order they are stored instead of gathered per attribute
-// (which missed the cache on every frequent attribute).
-func (o *objective) scatterExpectations(c *sparse.Corpus, ptr, ids []int32, dst []float64) {
+// (which missed the cache on every frequent attribute). Attributes a with
+// skip[a] (skip may be nil) are left out: their counts stay 0.
+func (o *objective) scatterExpectations(c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool) {
 	parts := o.attrSplit
 	par.For(len(parts)-1, len(parts)-1, func(k int) {
-		o.scatterRange(c, ptr, ids, dst, parts[k], parts[k+1])
+		o.scatterRange(c, ptr, ids, dst, skip, parts[k], parts[k+1])
 	})
 }
 
@@ -874,7 +922,7 @@ func (o *objective) attrParts() []int32 {
 }
 
 // scatterRange is scatterExpectations for the attributes [alo, ahi).
-func (o *objective) scatterRange(c *sparse.Corpus, ptr, ids []int32, dst []float64, alo, ahi int32) {
+func (o *objective) scatterRange(c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool, alo, ahi int32) {
 	L := o.m.NumLabels()
 	clear(dst[ptr[alo]:ptr[ahi]])
 	var full fullSpans
@@ -886,7 +934,7 @@ func (o *objective) scatterRange(c *sparse.Corpus, ptr, ids []int32, dst []float
 				continue
 			}
 			lo, hi := ptr[a], ptr[a+1]
-			if lo == hi {
+			if lo == hi || (skip != nil && skip[a]) {
 				continue
 			}
 			v := 1.0

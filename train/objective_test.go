@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -253,6 +254,33 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 			_, err = ref.loss(context.Background(), w)
 			require.NoError(t, err)
 			approxEqual(t, "m over every feature", ref.M, got, 1e-12, 1e-10)
+			// Attributes 0-2 have every label active: their counts come
+			// from the evaluation, the others' from the scatter.
+			for a := range U {
+				require.Equal(t, a <= 2, o.counted[a], "attribute %d counted", a)
+			}
+
+			// A subset of the features where the partial attributes
+			// 3-9 and 11 hold exactly their active labels (counted) and
+			// attribute 10 every label (scattered).
+			var sub []int32
+			for _, j := range all {
+				if a := int(j) / L; slices.Contains(act, j) || a == 10 {
+					sub = append(sub, j)
+				}
+			}
+			got = o.residualsAll(nil, sub)
+			for a := range U {
+				require.Equal(t, a != 10, o.counted[a], "subset: attribute %d counted", a)
+			}
+			approxEqual(t, "m over the subset", sparse.Gather(make([]float64, len(sub)), ref.M, sub), got, 1e-12, 1e-10)
+
+			// A new active set (even the same one) makes the counts stale
+			// until the next evaluation: every count is scattered again.
+			o.setActive(act)
+			got = o.residualsAll(nil, all)
+			require.Nil(t, o.countedAttrs(all), "counts of a stale evaluation")
+			approxEqual(t, "m over every feature, scattered", ref.M, got, 1e-12, 1e-10)
 		}
 	}
 }

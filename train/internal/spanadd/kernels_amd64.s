@@ -8,17 +8,20 @@
 // YMM), 2 (1 XMM) and 1; each block runs over every span before the next
 // block starts. Every function ends with VZEROUPPER.
 
-// func gatherAVX2(dst *float64, n int, src *float64, spans *int32, ns int)
+// func gatherAVX2(dst *float64, n int, src *float64, spans *int32, ns int, limit uint) bool
 //
-// DI = &dst[j], CX = columns left, SI = &src[j], BX = spans, DX = ns;
-// per block R8 = next span, R9 = spans left, AX = lo_k, Y0-Y3 = the block
-// of dst being summed.
-TEXT ·gatherAVX2(SB), NOSPLIT, $0-40
+// DI = &dst[j], CX = columns left, SI = &src[j], BX = spans, DX = ns,
+// R10 = limit; per block R8 = next span, R9 = spans left, AX = lo_k (the
+// 32 bits zero-extended, so a negative lo_k is above any limit), Y0-Y3 =
+// the block of dst being summed. Every lo_k is compared with limit before
+// its row is read: false, at once, on the first above it.
+TEXT ·gatherAVX2(SB), NOSPLIT, $0-49
 	MOVQ dst+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ src+16(FP), SI
 	MOVQ spans+24(FP), BX
 	MOVQ ns+32(FP), DX
+	MOVQ limit+40(FP), R10
 
 g16:
 	CMPQ    CX, $16
@@ -32,6 +35,8 @@ g16:
 
 g16loop:
 	MOVL   (R8), AX
+	CMPQ   AX, R10
+	JA     gbad
 	VADDPD (SI)(AX*8), Y0, Y0
 	VADDPD 32(SI)(AX*8), Y1, Y1
 	VADDPD 64(SI)(AX*8), Y2, Y2
@@ -57,6 +62,8 @@ g4:
 
 g4loop:
 	MOVL   (R8), AX
+	CMPQ   AX, R10
+	JA     gbad
 	VADDPD (SI)(AX*8), Y0, Y0
 	ADDQ   $8, R8
 	DECQ   R9
@@ -76,6 +83,8 @@ g2:
 
 g2loop:
 	MOVL   (R8), AX
+	CMPQ   AX, R10
+	JA     gbad
 	VADDPD (SI)(AX*8), X0, X0
 	ADDQ   $8, R8
 	DECQ   R9
@@ -94,6 +103,8 @@ g1:
 
 g1loop:
 	MOVL   (R8), AX
+	CMPQ   AX, R10
+	JA     gbad
 	VADDSD (SI)(AX*8), X0, X0
 	ADDQ   $8, R8
 	DECQ   R9
@@ -102,19 +113,27 @@ g1loop:
 
 gdone:
 	VZEROUPPER
+	MOVB $1, ret+48(FP)
 	RET
 
-// func scatterAVX2(dst, v *float64, n int, spans *int32, ns int)
+gbad:
+	VZEROUPPER
+	MOVB $0, ret+48(FP)
+	RET
+
+// func scatterAVX2(dst, v *float64, n int, spans *int32, ns int, limit uint) bool
 //
-// DI = &dst[j], SI = &v[j], CX = columns left, BX = spans, DX = ns; per
-// block R8 = next span, R9 = spans left, AX = lo_k, Y0-Y3 = the block of v,
-// Y4-Y7 = the sums stored back.
-TEXT ·scatterAVX2(SB), NOSPLIT, $0-40
+// DI = &dst[j], SI = &v[j], CX = columns left, BX = spans, DX = ns,
+// R10 = limit; per block R8 = next span, R9 = spans left, AX = lo_k
+// (checked as in gatherAVX2), Y0-Y3 = the block of v, Y4-Y7 = the sums
+// stored back.
+TEXT ·scatterAVX2(SB), NOSPLIT, $0-49
 	MOVQ dst+0(FP), DI
 	MOVQ v+8(FP), SI
 	MOVQ n+16(FP), CX
 	MOVQ spans+24(FP), BX
 	MOVQ ns+32(FP), DX
+	MOVQ limit+40(FP), R10
 
 s16:
 	CMPQ    CX, $16
@@ -128,6 +147,8 @@ s16:
 
 s16loop:
 	MOVL    (R8), AX
+	CMPQ   AX, R10
+	JA     sbad
 	VADDPD  (DI)(AX*8), Y0, Y4
 	VADDPD  32(DI)(AX*8), Y1, Y5
 	VADDPD  64(DI)(AX*8), Y2, Y6
@@ -153,6 +174,8 @@ s4:
 
 s4loop:
 	MOVL    (R8), AX
+	CMPQ   AX, R10
+	JA     sbad
 	VADDPD  (DI)(AX*8), Y0, Y4
 	VMOVUPD Y4, (DI)(AX*8)
 	ADDQ    $8, R8
@@ -172,6 +195,8 @@ s2:
 
 s2loop:
 	MOVL    (R8), AX
+	CMPQ   AX, R10
+	JA     sbad
 	VADDPD  (DI)(AX*8), X0, X4
 	VMOVUPD X4, (DI)(AX*8)
 	ADDQ    $8, R8
@@ -190,6 +215,8 @@ s1:
 
 s1loop:
 	MOVL   (R8), AX
+	CMPQ   AX, R10
+	JA     sbad
 	VADDSD (DI)(AX*8), X0, X4
 	VMOVSD X4, (DI)(AX*8)
 	ADDQ   $8, R8
@@ -198,4 +225,10 @@ s1loop:
 
 sdone:
 	VZEROUPPER
+	MOVB $1, ret+48(FP)
+	RET
+
+sbad:
+	VZEROUPPER
+	MOVB $0, ret+48(FP)
 	RET

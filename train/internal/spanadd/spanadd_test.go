@@ -1,6 +1,7 @@
 package spanadd
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -138,23 +139,54 @@ func TestEmpty(t *testing.T) {
 	}
 }
 
+// TestBadSpansPanic: a span whose offset does not leave room for the row,
+// first or after good ones, at every row length's block path, panics on
+// the kernels and on the Go loops; so do an odd list and rows longer than
+// the slice.
 func TestBadSpansPanic(t *testing.T) {
-	cases := map[string]func(){
-		"odd list":        func() { Gather(make([]float64, 2), make([]float64, 4), []int32{0}) },
-		"wrong length":    func() { Gather(make([]float64, 2), make([]float64, 4), []int32{0, 3}) },
-		"past the end":    func() { Gather(make([]float64, 2), make([]float64, 4), []int32{3, 5}) },
-		"negative":        func() { Gather(make([]float64, 2), make([]float64, 4), []int32{-1, 1}) },
-		"scatter too far": func() { Scatter(make([]float64, 4), make([]float64, 2), []int32{0, 2, 3, 5}) },
+	modes := []bool{false}
+	if haveAsm {
+		modes = append(modes, true)
 	}
-	for name, f := range cases {
-		t.Run(name, func(t *testing.T) {
-			defer func() {
-				if recover() == nil {
-					t.Fatal("no panic")
-				}
-			}()
-			f()
-		})
+	defer func(v bool) { useAsm = v }(useAsm)
+	for _, asm := range modes {
+		useAsm = asm
+		cases := map[string]func(){
+			"odd list":        func() { Gather(make([]float64, 2), make([]float64, 4), []int32{0}) },
+			"row too long":    func() { Gather(make([]float64, 5), make([]float64, 4), []int32{0, 5}) },
+			"scatter too far": func() { Scatter(make([]float64, 4), make([]float64, 2), []int32{0, 2, 3, 5}) },
+		}
+		for _, n := range []int{1, 2, 3, 4, 16, 22} {
+			size := 3 * n
+			for _, lo := range []int32{int32(2*n + 1), -1, math.MinInt32, math.MaxInt32} {
+				spans := []int32{0, int32(n), lo, lo + int32(n), int32(n), int32(2 * n)}
+				cases[fmt.Sprintf("gather n=%d lo=%d", n, lo)] = func() { Gather(make([]float64, n), make([]float64, size), spans) }
+				cases[fmt.Sprintf("scatter n=%d lo=%d", n, lo)] = func() { Scatter(make([]float64, size), make([]float64, n), spans) }
+				cases[fmt.Sprintf("gather n=%d lo=%d first", n, lo)] = func() { Gather(make([]float64, n), make([]float64, size), spans[2:]) }
+			}
+		}
+		for name, f := range cases {
+			t.Run(fmt.Sprintf("asm %v %s", asm, name), func(t *testing.T) {
+				defer func() {
+					if recover() == nil {
+						t.Fatal("no panic")
+					}
+				}()
+				f()
+			})
+		}
+	}
+}
+
+// TestHiNotRead: the kernels read each span's offset and the row length;
+// hi_k is the caller's bookkeeping.
+func TestHiNotRead(t *testing.T) {
+	src := []float64{1, 2, 3, 4, 5, 6}
+	a, b := make([]float64, 2), make([]float64, 2)
+	Gather(a, src, []int32{2, 4, 4, 6})
+	Gather(b, src, []int32{2, -7, 4, 99})
+	if !sameBits(a, b) || a[0] != 8 || a[1] != 10 {
+		t.Fatalf("got %v and %v, want [8 10]", a, b)
 	}
 }
 
