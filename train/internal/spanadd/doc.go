@@ -7,7 +7,8 @@
 // weight rows. [Scatter] adds v[:n] to dst[lo_k : lo_k+n] for each span:
 // the attributes' expected counts from the token's node marginals. A span
 // list is the flat pairs lo_0, hi_0, lo_1, hi_1, ..., every hi_k - lo_k
-// equal to the row length n.
+// equal to the row length n: the caller's reference ranges, passed as they
+// are. The functions read lo_k and n only.
 //
 // # Results
 //
@@ -34,7 +35,9 @@
 //
 // One call per run of spans instead of one per span; the row stays in
 // registers while the spans stream by. Neither function allocates. Both
-// check every span against the row length and the slice bounds before the
-// kernel runs, and panic on a violation: a span list is built by the
-// caller's own code, never read from user data.
+// check every offset before the row there is read or written (0 <= lo_k
+// <= len - n: one compare per span and block of columns, inside the
+// kernels' loops) and panic on a violation, Scatter possibly after adding
+// at the spans before it: a span list is built by the caller's own code,
+// never read from user data.
 package spanadd
