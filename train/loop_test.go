@@ -149,3 +149,34 @@ func TestInnerStalled(t *testing.T) {
 	tr.op = Options{Epsilon: 1e-2} // absolute: a quarter is 2.5e-3
 	assert.True(t, tr.innerStalled(fast, stallWindow-1))
 }
+
+// TestPassesCannotCertify: the certified gaps of the last two full passes
+// (inner lines between them ignored), extrapolated at their geometric rate
+// over holdWindow iterations, decide whether the next inner solve holds
+// off its hand-over: it does while the extrapolation stays above the
+// target, not when it reaches the target, not with fewer than two passes,
+// and not on a gap that is 0 or NaN.
+func TestPassesCannotCertify(t *testing.T) {
+	tr := &trainer{op: Options{Epsilon: 1e-4}}
+	log := func(lines ...Iteration) *run { return &run{res: &Result{Iterations: lines}} }
+	pass := func(iter int, gap float64) Iteration {
+		return Iteration{Iter: iter, Pass: true, Gap: gap, Primal: 2.5}
+	}
+	inner := Iteration{Iter: 12, Primal: 2.5}
+	// Halving every 5 iterations: 5e-3 / 8 = 6.25e-4 after 15, above 1e-4.
+	assert.True(t, tr.passesCannotCertify(log(pass(0, 2), pass(10, 1e-2), inner, pass(15, 5e-3))))
+	// 1.5e-4 x 0.75^3 = 6.3e-5 after 15: a pass may certify.
+	assert.False(t, tr.passesCannotCertify(log(pass(10, 2e-4), inner, pass(15, 1.5e-4))))
+	// Slow progress near the target: 1.1e-4 x (1.1/1.2)^3 = 8.5e-5.
+	assert.False(t, tr.passesCannotCertify(log(pass(10, 1.2e-4), pass(15, 1.1e-4))))
+	// The same rate farther away holds; so does a certificate that grew.
+	assert.True(t, tr.passesCannotCertify(log(pass(10, 1.2e-3), pass(15, 1.1e-3))))
+	assert.True(t, tr.passesCannotCertify(log(pass(10, 1e-3), pass(15, 2e-3))))
+	assert.False(t, tr.passesCannotCertify(log(inner, pass(15, 1e-2))), "one pass")
+	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-2), pass(15, 0))), "gap 0")
+	assert.False(t, tr.passesCannotCertify(log(pass(10, math.NaN()), pass(15, 1e-2))), "NaN gap")
+	// Relative target: 1e-3 x 2.5 = 2.5e-3.
+	tr.op = Options{RelEpsilon: 1e-3}
+	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-2), pass(15, 5e-3))))
+	assert.True(t, tr.passesCannotCertify(log(pass(10, 4e-2), pass(15, 3e-2))))
+}
