@@ -154,8 +154,9 @@ func TestInnerStalled(t *testing.T) {
 // (inner lines between them ignored), extrapolated at their geometric rate
 // over holdWindow iterations, decide whether the next inner solve holds
 // off its hand-over: it does while the extrapolation stays above the
-// target, not when it reaches the target, not with fewer than two passes,
-// and not on a gap that is 0 or NaN.
+// target, not when it reaches the target, not with fewer than two passes
+// or two at one iteration, and not on a gap that is 0, infinite or NaN or
+// an extrapolation that overflows.
 func TestPassesCannotCertify(t *testing.T) {
 	tr := &trainer{op: Options{Epsilon: 1e-4}}
 	log := func(lines ...Iteration) *run { return &run{res: &Result{Iterations: lines}} }
@@ -173,8 +174,12 @@ func TestPassesCannotCertify(t *testing.T) {
 	assert.True(t, tr.passesCannotCertify(log(pass(10, 1.2e-3), pass(15, 1.1e-3))))
 	assert.True(t, tr.passesCannotCertify(log(pass(10, 1e-3), pass(15, 2e-3))))
 	assert.False(t, tr.passesCannotCertify(log(inner, pass(15, 1e-2))), "one pass")
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-2), pass(15, 0))), "gap 0")
+	assert.False(t, tr.passesCannotCertify(log(pass(10, 0), pass(15, 1e-2))), "earlier gap 0")
 	assert.False(t, tr.passesCannotCertify(log(pass(10, math.NaN()), pass(15, 1e-2))), "NaN gap")
+	assert.False(t, tr.passesCannotCertify(log(pass(10, math.Inf(1)), pass(15, 1e-2))), "infinite earlier gap")
+	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-2), pass(15, math.Inf(1)))), "infinite gap")
+	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-200), pass(15, 1e200))), "overflowing extrapolation")
+	assert.False(t, tr.passesCannotCertify(log(pass(15, 2e-2), pass(15, 1e-2))), "two passes at one iteration")
 	// Relative target: 1e-3 x 2.5 = 2.5e-3.
 	tr.op = Options{RelEpsilon: 1e-3}
 	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-2), pass(15, 5e-3))))

@@ -214,7 +214,10 @@ func requireBrute(t *testing.T, m *chain.Model, w []float64, c *sparse.Corpus, a
 // order. Loss and m over the active set must match brute force and finite
 // differences, with the reference expectations fused and not, binary and
 // real-valued; m over every feature from the full pass (residualsAll) must
-// match an evaluation with every feature active.
+// match an evaluation with every feature active, with the counts of the
+// attributes whose features in the list are exactly their active ones
+// copied from the evaluation (and of no other attribute, nor after a new
+// active set).
 func TestObjectiveFullLabelRows(t *testing.T) {
 	const L, U = 4, 12
 	for _, real := range []bool{false, true} {
@@ -275,9 +278,37 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 			}
 			approxEqual(t, "m over the subset", sparse.Gather(make([]float64, len(sub)), ref.M, sub), got, 1e-12, 1e-10)
 
-			// A new active set (even the same one) makes the counts stale
-			// until the next evaluation: every count is scattered again.
-			o.setActive(act)
+			// The same number of features per attribute as the active
+			// set, other labels for attributes 3-9: not counted.
+			var shifted []int32
+			for _, j := range act {
+				if a, y := int(j)/L, int(j)%L; a >= 3 && a <= 9 && int(j) < m.TransOffset() {
+					j = int32(a*L + (y+1)%L)
+				}
+				shifted = append(shifted, j)
+			}
+			slices.Sort(shifted)
+			got = o.residualsAll(nil, shifted)
+			for a := range U {
+				require.Equal(t, a <= 2 || a == 11, o.counted[a], "shifted: attribute %d counted", a)
+			}
+			approxEqual(t, "m over the shifted set", sparse.Gather(make([]float64, len(shifted)), ref.M, shifted), got, 1e-12, 1e-10)
+
+			// A new active set makes the counts stale until the next
+			// evaluation: every count is scattered again. This one has as
+			// many state features, but attribute 0 gives two labels to
+			// attribute 10, so the references of attributes 1-2 (full)
+			// move: counts copied from the stale evaluation would be
+			// those of other features.
+			moved := []int32{10 * L, 10*L + 1}
+			for _, j := range act {
+				if int(j) >= 2 { // not attribute 0's labels 0 and 1
+					moved = append(moved, j)
+				}
+			}
+			slices.Sort(moved)
+			require.Len(t, moved, len(act))
+			o.setActive(moved)
 			got = o.residualsAll(nil, all)
 			require.Nil(t, o.countedAttrs(all), "counts of a stale evaluation")
 			approxEqual(t, "m over every feature, scattered", ref.M, got, 1e-12, 1e-10)

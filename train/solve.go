@@ -460,8 +460,11 @@ const holdWindow = 3 * stallWindow
 // 15 iterations instead of every 5, and the certificate at a given
 // iteration is the same (the mixture works as well with passes 15
 // iterations apart). Near the target, or while the certificate falls fast
-// (the mixture catching up), passes come as before. The passes are read
-// from the log, so a resumed run holds as the original did.
+// (the mixture catching up), passes come as before. What a full pass
+// also does (the Delta rule, the checkpoint and the monitor, the working
+// set's refresh) comes up to 10 iterations later while the solve holds.
+// The passes are read from the log, so a resumed run holds as the original
+// did; an infinite or NaN gap never holds.
 func (tr *trainer) passesCannotCertify(r *run) bool {
 	var last [2]Iteration
 	n := 0
@@ -472,11 +475,13 @@ func (tr *trainer) passesCannotCertify(r *run) bool {
 		}
 	}
 	cur, prev := last[0], last[1]
-	if n < 2 || !(cur.Gap > 0 && prev.Gap > 0) || cur.Iter <= prev.Iter {
+	finite := func(g float64) bool { return g > 0 && !math.IsInf(g, 1) } // false on NaN
+	if n < 2 || !finite(cur.Gap) || !finite(prev.Gap) || cur.Iter <= prev.Iter {
 		return false
 	}
 	rate := math.Log(cur.Gap/prev.Gap) / float64(cur.Iter-prev.Iter)
-	return !tr.gapReached(cur.Gap*math.Exp(rate*holdWindow), cur.Primal)
+	next := cur.Gap * math.Exp(rate*holdWindow)
+	return !math.IsInf(next, 1) && !tr.gapReached(next, cur.Primal)
 }
 
 // iterate is one OWL-QN iteration: the optimizer hands out trial points

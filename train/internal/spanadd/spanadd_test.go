@@ -178,15 +178,29 @@ func TestBadSpansPanic(t *testing.T) {
 	}
 }
 
-// TestHiNotRead: the kernels read each span's offset and the row length;
-// hi_k is the caller's bookkeeping.
+// TestHiNotRead: both functions, on the kernels and on the Go loops, read
+// each span's offset and the row length; hi_k is the caller's bookkeeping.
 func TestHiNotRead(t *testing.T) {
-	src := []float64{1, 2, 3, 4, 5, 6}
-	a, b := make([]float64, 2), make([]float64, 2)
-	Gather(a, src, []int32{2, 4, 4, 6})
-	Gather(b, src, []int32{2, -7, 4, 99})
-	if !sameBits(a, b) || a[0] != 8 || a[1] != 10 {
-		t.Fatalf("got %v and %v, want [8 10]", a, b)
+	modes := []bool{false}
+	if haveAsm {
+		modes = append(modes, true)
+	}
+	defer func(v bool) { useAsm = v }(useAsm)
+	for _, asm := range modes {
+		useAsm = asm
+		src := []float64{1, 2, 3, 4, 5, 6}
+		a, b := make([]float64, 2), make([]float64, 2)
+		Gather(a, src, []int32{2, 4, 4, 6})
+		Gather(b, src, []int32{2, -7, 4, 99})
+		if !sameBits(a, b) || a[0] != 8 || a[1] != 10 {
+			t.Fatalf("asm %v: Gather gave %v and %v, want [8 10]", asm, a, b)
+		}
+		c, d := make([]float64, 6), make([]float64, 6)
+		Scatter(c, []float64{1, 2}, []int32{0, 2, 4, 6})
+		Scatter(d, []float64{1, 2}, []int32{0, 0, 4, math.MinInt32})
+		if !sameBits(c, d) || c[0] != 1 || c[1] != 2 || c[4] != 1 || c[5] != 2 || c[2] != 0 {
+			t.Fatalf("asm %v: Scatter gave %v and %v", asm, c, d)
+		}
 	}
 }
 
