@@ -61,16 +61,24 @@ func sameBits(a, b []float64) bool {
 	return len(a) == len(b)
 }
 
+// eachMode runs f with the Go loops, then with the kernels where they run,
+// and restores the mode.
+func eachMode(f func(asm bool)) {
+	defer func(v bool) { useAsm = v }(useAsm)
+	for _, asm := range []bool{false, true} {
+		if asm && !haveAsm {
+			continue
+		}
+		useAsm = asm
+		f(asm)
+	}
+}
+
 // TestAgainstFloatsAdd checks both functions, with and without the
 // kernels, against gonum's floats.Add called once per span, bit for bit,
 // over row lengths 1-40 that take every block path of the kernels.
 func TestAgainstFloatsAdd(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	modes := []bool{false}
-	if haveAsm {
-		modes = append(modes, true)
-	}
-	defer func(v bool) { useAsm = v }(useAsm)
 	for trial := range 3000 {
 		n := 1 + trial%40
 		size := n * (1 + rng.IntN(20))
@@ -86,8 +94,7 @@ func TestAgainstFloatsAdd(t *testing.T) {
 		for k := 0; k < len(spans); k += 2 {
 			floats.Add(wantS[spans[k]:spans[k+1]], row)
 		}
-		for _, asm := range modes {
-			useAsm = asm
+		eachMode(func(asm bool) {
 			got := append([]float64(nil), row...)
 			Gather(got, src, spans)
 			if !sameBits(got, wantG) {
@@ -98,7 +105,7 @@ func TestAgainstFloatsAdd(t *testing.T) {
 			if !sameBits(got, wantS) {
 				t.Fatalf("Scatter (asm %v) n=%d spans=%v:\n got %v\nwant %v", asm, n, spans, got, wantS)
 			}
-		}
+		})
 	}
 }
 
@@ -144,13 +151,7 @@ func TestEmpty(t *testing.T) {
 // the kernels and on the Go loops; so do an odd list and rows longer than
 // the slice.
 func TestBadSpansPanic(t *testing.T) {
-	modes := []bool{false}
-	if haveAsm {
-		modes = append(modes, true)
-	}
-	defer func(v bool) { useAsm = v }(useAsm)
-	for _, asm := range modes {
-		useAsm = asm
+	eachMode(func(asm bool) {
 		cases := map[string]func(){
 			"odd list":        func() { Gather(make([]float64, 2), make([]float64, 4), []int32{0}) },
 			"row too long":    func() { Gather(make([]float64, 5), make([]float64, 4), []int32{0, 5}) },
@@ -175,19 +176,13 @@ func TestBadSpansPanic(t *testing.T) {
 				f()
 			})
 		}
-	}
+	})
 }
 
 // TestHiNotRead: both functions, on the kernels and on the Go loops, read
 // each span's offset and the row length; hi_k is the caller's bookkeeping.
 func TestHiNotRead(t *testing.T) {
-	modes := []bool{false}
-	if haveAsm {
-		modes = append(modes, true)
-	}
-	defer func(v bool) { useAsm = v }(useAsm)
-	for _, asm := range modes {
-		useAsm = asm
+	eachMode(func(asm bool) {
 		src := []float64{1, 2, 3, 4, 5, 6}
 		a, b := make([]float64, 2), make([]float64, 2)
 		Gather(a, src, []int32{2, 4, 4, 6})
@@ -201,7 +196,7 @@ func TestHiNotRead(t *testing.T) {
 		if !sameBits(c, d) || c[0] != 1 || c[1] != 2 || c[4] != 1 || c[5] != 2 || c[2] != 0 {
 			t.Fatalf("asm %v: Scatter gave %v and %v", asm, c, d)
 		}
-	}
+	})
 }
 
 // The benchmarks take the training objective's shape on CoNLL-2000: 22
