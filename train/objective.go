@@ -56,7 +56,8 @@ const refGroups = 8
 // buffers take 64 x P x L x L doubles (EstimateMemory counts them;
 // --memory-limit refuses a model whose pair buffers do not fit). A full
 // pass forms m over the unscreened features in the caller's buffer
-// (residualsAll); nothing else of the model's full size is needed.
+// (residualsAll, with one bool per attribute to mark the counts it takes
+// from the evaluation); nothing else of the model's full size is needed.
 type objective struct {
 	m       *chain.Model // layout only (labels, counts, transitions)
 	fs      *featureSet
