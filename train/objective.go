@@ -547,8 +547,8 @@ func (o *objective) countedAttrs(idx []int32) []bool {
 	counted, ptr, refPtr, act := o.counted[:U], o.uPtr, o.fs.refPtr, o.fs.active
 	found := false
 	for a := range counted {
-		lo, hi, rlo, rhi := ptr[a], ptr[a+1], refPtr[a], refPtr[a+1]
-		counted[a] = hi > lo && hi-lo == rhi-rlo && slices.Equal(idx[lo:hi], act[rlo:rhi])
+		lo, hi := ptr[a], ptr[a+1]
+		counted[a] = hi > lo && slices.Equal(idx[lo:hi], act[refPtr[a]:refPtr[a+1]])
 		found = found || counted[a]
 	}
 	if !found {
