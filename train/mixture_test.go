@@ -113,9 +113,10 @@ func newSolvedProblem(t *testing.T, rng *rand.Rand, n, attrs int) *solvedProblem
 	sp := &solvedProblem{m: m, c: c, wStar: append([]float64(nil), m.W...)}
 	sp.tr = newTrainer(m, c, op.defaults())
 	require.NoError(t, sp.tr.prepare(context.Background()))
-	sp.lam1, sp.lam2, err = sp.tr.lambdas(0, op.BetaRatio)
+	pen, err := sp.tr.lambdas(0, op.BetaRatio)
 	require.NoError(t, err)
-	sp.tr.setPenalty(sp.lam1, sp.lam2)
+	sp.lam1, sp.lam2 = pen.l1, pen.l2
+	sp.tr.setPenalty(pen, false)
 	sp.pStar = sp.primal(pricePoint(t, sp.tr, sp.wStar))
 	return sp
 }
@@ -279,8 +280,8 @@ func TestInnerSolveStopsOnDualBound(t *testing.T) {
 		op := Options{BetaRatio: 0.05, Epsilon: eps, Solver: SolverWorkingSet, MaxIter: 5000, WarmEpochs: -1}
 		tr := newTrainer(sp.m, sp.c, op.defaults())
 		require.NoError(t, tr.prepare(ctx))
-		tr.setPenalty(sp.lam1, sp.lam2)
-		r := tr.newRun()
+		tr.setPenalty(penalty{l1: sp.lam1, l2: sp.lam2}, false)
+		r := tr.newRun(solveInput{})
 		require.NoError(t, tr.start(ctx, r, sparsePoint{}, nil))
 		gap := tr.price(r)
 		stop, err := tr.fullPass(ctx, r, &gap)

@@ -80,47 +80,41 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 	if err != nil {
 		return nil, err
 	}
-	op := opts.defaults()
 	if err := po.check(); err != nil {
 		return nil, err
 	}
-	if err := checkCorpus(m, c); err != nil {
-		return nil, err
-	}
-	if op.Init != nil && len(op.Init) != len(m.W) {
-		return nil, fmt.Errorf("train: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
-	}
-	if err := checkMemory(m, c, op); err != nil {
-		return nil, err
-	}
-	tr := newTrainer(m, c, op)
-	if err := tr.prepare(ctx); err != nil {
+	tr, err := setup(ctx, m, c, opts)
+	if err != nil {
 		return nil, err
 	}
 	betas := po.Betas
 	if betas == nil {
 		betas = PathBetas(tr.betaMax, po.K, po.MinRatio)
 	}
-	tr.path = true
 	sel := pathSelection{patience: po.Patience}
 	var out []*Result
-	w, prev := op.Init, []float64(nil)
+	w, prev := tr.op.Init, []float64(nil)
 	var start []float64
+	// What one beta hands to the next: its L1 coefficient (the strong
+	// rule) and its curvature (carriedMemory).
+	var prevLam1 float64
+	var carry *carriedState
 	for k, beta := range betas {
-		lam1, lam2, err := tr.lambdas(beta, 0)
+		pen, err := tr.lambdas(beta, 0)
 		if err != nil {
 			return out, err
 		}
 		init := w
-		if op.Solver == SolverWorkingSet && k >= 2 {
+		if tr.op.Solver == SolverWorkingSet && k >= 2 {
 			start = predictStart(start, prev, w, math.Log(betas[k-1]/beta)/math.Log(betas[k-2]/betas[k-1]))
 			init = start
 		}
-		res, sol, err := tr.solve(ctx, lam1, lam2, init, nil, false)
+		so, err := tr.solve(ctx, solveInput{pen: pen, init: init, prevLam1: prevLam1, carry: carry, path: true})
 		if err != nil {
 			return out, err
 		}
-		tr.prevLam1 = lam1
+		res, sol := so.res, so.w
+		prevLam1, carry = pen.l1, so.carry
 		out = append(out, res)
 		prev, w = w, sol
 		stop := false

@@ -60,12 +60,12 @@ func preparedTrainer(t testing.TB, m *chain.Model, c *sparse.Corpus, op Options)
 	if err := tr.prepare(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	lam1, lam2, err := tr.lambdas(tr.op.Beta, tr.op.BetaRatio)
+	pen, err := tr.lambdas(tr.op.Beta, tr.op.BetaRatio)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr.setPenalty(lam1, lam2) // as solve does before the warm start
-	return tr, lam1, lam2
+	tr.setPenalty(pen, false) // as solve does before the warm start
+	return tr, pen.l1, pen.l2
 }
 
 // primalAt returns P(w) = L(w) + lam2/2 ||w||^2 + lam1 ||w||_1 over every

@@ -84,61 +84,89 @@ type run struct {
 	mix  mixture
 }
 
-// solve minimizes the objective at L1 coefficient lam1 and L2 coefficient
-// lam2 from the full-size starting point init (nil: zero, or the
-// stochastic warm start when warm), or from a checkpoint, and returns the
-// full-size solution.
-func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64, resume *Checkpoint, warm bool) (*Result, []float64, error) {
-	tr.setPenalty(lam1, lam2)
-	r := tr.newRun()
+// solveInput is everything a solve starts from besides the trainer's
+// feature set and objective: the penalty, the starting point, and along a
+// path what the previous solve handed over.
+type solveInput struct {
+	pen    penalty
+	init   []float64   // full-size starting point (nil: zero, or the warm start)
+	resume *Checkpoint // continue from this state instead
+	warm   bool        // start from the stochastic warm start when init and resume are nil
+
+	// Along a path: the L1 coefficient of the previous solve (0: none; the
+	// strong rule) and the curvature its working-set solve ended with.
+	path     bool
+	prevLam1 float64
+	carry    *carriedState
+
+	// out, when not nil, receives the full-size solution (Train: the
+	// model's weights); last says no other solve follows, so the static
+	// bounds and the buffers go as soon as they are used.
+	out  []float64
+	last bool
+}
+
+// solveOutput is what a solve returns: its result, the full-size
+// solution, and along a path the curvature the next solve starts from.
+type solveOutput struct {
+	res   *Result
+	w     []float64
+	carry *carriedState
+}
+
+// solve minimizes the objective at in.pen from in's starting point, or
+// from a checkpoint, and returns the full-size solution.
+func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error) {
+	tr.setPenalty(in.pen, in.last)
+	r := tr.newRun(in)
 	if len(r.u) == 0 {
-		return tr.allScreened(ctx, r)
+		return tr.allScreened(ctx, r, in)
 	}
 	p := sparsePoint{}
-	if warm && init == nil && resume == nil {
+	if in.warm && in.init == nil && in.resume == nil {
 		var err error
 		if p, r.res.Warm, err = tr.warmStart(ctx, r.u, nil); err != nil {
-			return nil, nil, err
+			return solveOutput{}, err
 		}
-	} else if init != nil {
-		p = densePoint(init, r.u)
+	} else if in.init != nil {
+		p = densePoint(in.init, r.u)
 	}
-	if err := tr.start(ctx, r, p, resume); err != nil {
-		return nil, nil, err
+	if err := tr.start(ctx, r, p, in.resume); err != nil {
+		return solveOutput{}, err
 	}
 	// A checkpoint is taken after the full pass and before the inner
 	// solve: a resumed run prices X again (same m, same gap) and goes on.
-	resumed := resume != nil
+	resumed := in.resume != nil
 	for {
 		gap := tr.price(r)
 		if !resumed {
 			stop, err := tr.fullPass(ctx, r, &gap)
 			if err != nil || stop {
 				if err != nil {
-					return nil, nil, err
+					return solveOutput{}, err
 				}
 				break
 			}
 			if len(r.u) == 0 {
-				return tr.allScreened(ctx, r)
+				return tr.allScreened(ctx, r, in)
 			}
 		}
 		resumed = false
 		if err := tr.innerSolve(ctx, r, gap); err != nil {
-			return nil, nil, err
+			return solveOutput{}, err
 		}
 	}
-	return tr.finish(r)
+	return tr.finish(r, in)
 }
 
 // newRun starts the bookkeeping of a solve and chooses its policy.
-func (tr *trainer) newRun() *run {
+func (tr *trainer) newRun(in solveInput) *run {
 	r := &run{t0: time.Now(), evals0: tr.obj.evals, lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)},
 		dualBound: math.Inf(-1)}
 	r.policy, r.res = tr.choosePolicy()
 	tr.obj.refFusedOK = r.policy == SolverWorkingSet
 	r.u = tr.fs.unscreened(nil)
-	r.ws.carry, tr.carry = tr.carry, nil
+	r.ws.carry, r.ws.prevLam1 = in.carry, in.prevLam1
 	return r
 }
 
@@ -636,11 +664,11 @@ func (tr *trainer) saveCheckpoint(r *run) error {
 // allScreened ends a solve in which screening proved every weight zero at
 // the optimum: w* = 0, whose objective P(0) = L(0) it evaluates. The gap
 // over the unscreened features (none) is 0.
-func (tr *trainer) allScreened(ctx context.Context, r *run) (*Result, []float64, error) {
+func (tr *trainer) allScreened(ctx context.Context, r *run, in solveInput) (solveOutput, error) {
 	tr.setActive(nil)
 	f, err := tr.obj.loss(ctx, nil)
 	if err != nil {
-		return nil, nil, err
+		return solveOutput{}, err
 	}
 	it := Iteration{Iter: r.iter, Primal: f, Pass: true, Screened: tr.fs.Screened(), Seconds: time.Since(r.t0).Seconds(),
 		Evaluations: tr.obj.evals - r.evals0}
@@ -650,7 +678,7 @@ func (tr *trainer) allScreened(ctx context.Context, r *run) (*Result, []float64,
 	}
 	r.res.Converged, r.res.StopReason = true, StopGap
 	r.opt = nil
-	return tr.finish(r)
+	return tr.finish(r, in)
 }
 
 // release drops the buffers of a finished single solve (Train) that the
@@ -667,15 +695,16 @@ func (tr *trainer) release(r *run) {
 }
 
 // finish completes the result with the full-size solution, written into
-// tr.out when the caller gave one (Train: the model's weights, so that no
+// in.out when the caller gave one (Train: the model's weights, so that no
 // second full-size vector exists at the end), else into a new vector.
-func (tr *trainer) finish(r *run) (*Result, []float64, error) {
+func (tr *trainer) finish(r *run, in solveInput) (solveOutput, error) {
 	if r.opt != nil {
 		if err := checkFinite(r.opt.X(), tr.fs.active); err != nil {
-			return nil, nil, err
+			return solveOutput{}, err
 		}
 	}
-	w := tr.out
+	var out solveOutput
+	w := in.out
 	if w == nil {
 		w = make([]float64, len(tr.m.W))
 	} else {
@@ -687,8 +716,8 @@ func (tr *trainer) finish(r *run) (*Result, []float64, error) {
 	clear(w)
 	if r.opt != nil {
 		sparse.Scatter(w, r.opt.X(), tr.fs.active)
-		if tr.path && (r.policy == SolverWorkingSet || r.switched) {
-			tr.carry = &carriedState{st: r.opt.Snapshot(), w: slices.Clone(tr.fs.active), lam2: tr.pen.l2}
+		if in.path && (r.policy == SolverWorkingSet || r.switched) {
+			out.carry = &carriedState{st: r.opt.Snapshot(), w: slices.Clone(tr.fs.active), lam2: tr.pen.l2}
 		}
 	}
 	res := r.res
@@ -701,5 +730,6 @@ func (tr *trainer) finish(r *run) (*Result, []float64, error) {
 	res.ScreenedStatic = tr.staticCount
 	res.Seconds = time.Since(r.t0).Seconds()
 	res.Evaluations = tr.obj.evals - r.evals0
-	return res, w, nil
+	out.res, out.w = res, w
+	return out, nil
 }

@@ -450,36 +450,24 @@ func (o *Options) validate() error {
 // the number of threads. It stops on ctx cancellation with ctx's error and
 // leaves m unchanged.
 func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) (*Result, error) {
-	if err := opts.validate(); err != nil {
-		return nil, err
-	}
-	op := opts.defaults()
-	if err := checkCorpus(m, c); err != nil {
-		return nil, err
-	}
-	if op.Init != nil && len(op.Init) != len(m.W) {
-		return nil, fmt.Errorf("train: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
-	}
-	if err := checkMemory(m, c, op); err != nil {
-		return nil, err
-	}
 	t0 := time.Now()
-	tr := newTrainer(m, c, op)
-	tr.onePenalty = true
-	if err := tr.prepare(ctx); err != nil {
+	tr, err := setup(ctx, m, c, opts)
+	if err != nil {
 		return nil, err
 	}
-	lam1, lam2, err := tr.lambdas(op.Beta, op.BetaRatio)
+	op := tr.op
+	pen, err := tr.lambdas(op.Beta, op.BetaRatio)
 	if err != nil {
 		return nil, err
 	}
 	// The solution goes straight into m.W (finish); m is unchanged until
 	// then, as the solve's errors all come before it.
-	tr.out = m.W
-	res, _, err := tr.solve(ctx, lam1, lam2, op.Init, op.Resume, op.WarmEpochs > 0)
+	out, err := tr.solve(ctx, solveInput{pen: pen, init: op.Init, resume: op.Resume, warm: op.WarmEpochs > 0,
+		out: m.W, last: true})
 	if err != nil {
 		return nil, err
 	}
+	res := out.res
 	res.NonZero = m.NonZero()
 	res.Seconds = time.Since(t0).Seconds()
 	res.Warnings = warnings(m, res, c.Len())

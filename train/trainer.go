@@ -20,7 +20,9 @@ type penalty struct{ l1, l2 float64 }
 
 // trainer holds the state of one training run: the feature set, the
 // objective over it and the screening constants. The state of one solve
-// (the optimizer, m, the gap) is the solver loop's (run, solve.go).
+// (the optimizer, m, the gap) is the solver loop's (run, solve.go); what a
+// solve starts from and what it hands to the next are values (solveInput,
+// solveOutput), never trainer fields.
 type trainer struct {
 	m   *chain.Model
 	c   *sparse.Corpus
@@ -37,19 +39,36 @@ type trainer struct {
 	// staticCount is the number of features the static rule removed (beyond
 	// those with Rnorm 0) for the current penalty.
 	staticCount int
-	onePenalty  bool      // Train: a single solve (the static bounds can go after use)
-	out         []float64 // Train: where finish writes the solution (the model's weights)
-
-	// Along a path: the L1 coefficient of the previous solve (0: none; the
-	// strong rule) and the curvature its working-set solve ended with.
-	path     bool
-	prevLam1 float64
-	carry    *carriedState
 
 	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
 	keepBuf                []int32   // scratch of screening
 	scratch                screenScratch
 	wMon                   []float64 // full-size weights for Options.Monitor
+}
+
+// setup is the one preparation of Train and Path: it checks the options
+// (which it returns with the defaults filled in), the corpus, the initial
+// weights and the memory estimate, then makes the trainer and fixes its
+// feature set, beta_max and screening constants.
+func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) (*trainer, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	op := opts.defaults()
+	if err := checkCorpus(m, c); err != nil {
+		return nil, err
+	}
+	if op.Init != nil && len(op.Init) != len(m.W) {
+		return nil, fmt.Errorf("train: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
+	}
+	if err := checkMemory(m, c, op); err != nil {
+		return nil, err
+	}
+	tr := newTrainer(m, c, op)
+	if err := tr.prepare(ctx); err != nil {
+		return nil, err
+	}
+	return tr, nil
 }
 
 func newTrainer(m *chain.Model, c *sparse.Corpus, op Options) *trainer {
@@ -144,9 +163,10 @@ func (tr *trainer) computeBetaMax(ctx context.Context) error {
 
 // lambdas returns the average-form L1 and L2 coefficients for the options,
 // given beta (0: ratio * beta_max).
-func (tr *trainer) lambdas(beta, ratio float64) (lam1, lam2 float64, err error) {
+func (tr *trainer) lambdas(beta, ratio float64) (penalty, error) {
 	op := tr.op
 	n := float64(tr.c.Len())
+	var lam1, lam2 float64
 	if op.SumForm {
 		lam1, lam2 = op.C1/n, 2*op.C2/n
 	} else {
@@ -156,20 +176,21 @@ func (tr *trainer) lambdas(beta, ratio float64) (lam1, lam2 float64, err error) 
 		lam1, lam2 = beta, op.Alpha*beta
 	}
 	if !(lam2 > 0) {
-		return 0, 0, errors.New("train: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
+		return penalty{}, errors.New("train: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
 	}
-	return lam1, lam2, nil
+	return penalty{l1: lam1, l2: lam2}, nil
 }
 
 // setPenalty installs the penalty of a solve and starts its screening from
 // scratch (a screened set is never reused at another penalty): features
 // whose Rnorm is 0 are identically zero functions of y (m_j = 0 always),
-// so w*_j = 0 for every beta.
-func (tr *trainer) setPenalty(lam1, lam2 float64) {
-	tr.pen = penalty{l1: lam1, l2: lam2}
+// so w*_j = 0 for every beta. last says that no other penalty will be
+// solved (the static bounds can go after use).
+func (tr *trainer) setPenalty(pen penalty, last bool) {
+	tr.pen = pen
 	tr.screenSecs = 0
 	tr.fs.resetScreening()
-	if tr.rnorm == nil || lam1 <= 0 {
+	if tr.rnorm == nil || pen.l1 <= 0 {
 		return
 	}
 	for j := range tr.fs.all {
@@ -177,15 +198,16 @@ func (tr *trainer) setPenalty(lam1, lam2 float64) {
 			tr.fs.screen(j)
 		}
 	}
-	tr.staticScreen()
+	tr.staticScreen(last)
 }
 
 // staticScreen applies the static range rule (screen.RangeBounds): every
 // feature whose range bound B_j over all dual points is at most the
 // sum-form L1 penalty is zero at the optimum, with no gap needed. In the
 // sum form the comparison is with C1 itself (exact for integer counts); in
-// the average form with the largest float not above n*beta.
-func (tr *trainer) staticScreen() {
+// the average form with the largest float not above n*beta. last frees the
+// bounds after use (no other penalty will be solved).
+func (tr *trainer) staticScreen(last bool) {
 	if tr.static == nil {
 		return
 	}
@@ -203,7 +225,7 @@ func (tr *trainer) staticScreen() {
 		}
 	}
 	tr.staticCount = n
-	if tr.onePenalty {
+	if last {
 		tr.static = nil // only one penalty will be solved: free the bounds
 	}
 }

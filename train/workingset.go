@@ -48,8 +48,10 @@ type wsState struct {
 	// set (the strong rule at the first pass of a path's beta; else +Inf).
 	strongThr float64
 	// carry is the curvature of the previous beta's solve (path only),
-	// used by the first inner solve.
-	carry *carriedState
+	// used by the first inner solve; prevLam1 is that beta's L1
+	// coefficient (0: none), the strong rule's.
+	carry    *carriedState
+	prevLam1 float64
 }
 
 // carriedState is the L-BFGS memory a working-set solve ended with, over
@@ -261,10 +263,10 @@ func (tr *trainer) switchToFull(r *run) (ws []int32, x, mw []float64) {
 // pass of a path's beta it is the strong rule's set.
 func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
 	st := &r.ws
-	strong := r.passes == 1 && tr.prevLam1 > tr.pen.l1
+	strong := r.passes == 1 && st.prevLam1 > tr.pen.l1
 	st.strongThr = math.Inf(1)
 	if strong {
-		st.strongThr = 2*tr.pen.l1 - tr.prevLam1
+		st.strongThr = 2*tr.pen.l1 - st.prevLam1
 	}
 	size := max(st.floor, 2*len(r.supp))
 	if r.passes >= 2 && st.reached && r.gaps[1] > wsInnerFraction*r.gaps[0] {
