@@ -49,9 +49,9 @@ type loopState struct {
 func (tr *trainer) checkpoint(r *run) *Checkpoint {
 	return &Checkpoint{
 		Lambda1: tr.pen.l1, Lambda2: tr.pen.l2, Dimension: len(tr.m.W), Solver: r.policy,
-		Active:       slices.Clone(tr.fs.active),
+		Active:       slices.Clone(tr.fs.Active()),
 		Screened:     tr.fs.Screened(),
-		ScreenedSet:  slices.Clone(tr.fs.screened),
+		ScreenedSet:  slices.Clone(tr.fs.ScreenedSet()),
 		History:      slices.Clone(r.hist),
 		LastCheckGap: r.lastCheckGap,
 		Iterations:   slices.Clone(r.res.Iterations),
@@ -71,7 +71,7 @@ func (tr *trainer) checkCheckpoint(ck *Checkpoint, policy Solver) error {
 	if ck.Solver != policy && !(ck.loop.switched && policy == SolverWorkingSet) {
 		return fmt.Errorf("train: checkpoint is of the %s solver, this run uses %s", ck.Solver, policy)
 	}
-	if len(ck.Iterations) == 0 || len(ck.Active) != len(ck.opt.X) || len(ck.Active) == 0 || len(ck.ScreenedSet) != len(tr.fs.screened) {
+	if len(ck.Iterations) == 0 || len(ck.Active) != len(ck.opt.X) || len(ck.Active) == 0 || len(ck.ScreenedSet) != len(tr.fs.ScreenedSet()) {
 		return errors.New("train: malformed checkpoint")
 	}
 	prev := int32(-1)
@@ -79,7 +79,7 @@ func (tr *trainer) checkCheckpoint(ck *Checkpoint, policy Solver) error {
 		if j <= prev || int(j) >= len(tr.m.W) {
 			return errors.New("train: checkpoint active set is not increasing within the model")
 		}
-		if !tr.fs.inSet.Has(int(j)) || ck.ScreenedSet.Has(int(j)) {
+		if !tr.fs.InSet(j) || ck.ScreenedSet.Has(int(j)) {
 			return errors.New("train: checkpoint active set is not part of the feature set")
 		}
 		prev = j
@@ -97,11 +97,10 @@ func (tr *trainer) resume(ctx context.Context, r *run, ck *Checkpoint) error {
 	if l.switched {
 		r.policy, r.switched = SolverFull, true
 		r.res.Solver, r.res.SolverReason = SolverFull, l.reason
-		tr.obj.refFusedOK = false
 	}
-	copy(tr.fs.screened, ck.ScreenedSet)
-	r.u = tr.fs.unscreened(r.u)
-	tr.setActive(slices.Clone(ck.Active))
+	tr.fs.SetScreened(ck.ScreenedSet)
+	r.u = tr.fs.Unscreened(r.u)
+	tr.obj.SetActive(slices.Clone(ck.Active), r.policy == SolverWorkingSet)
 	r.grad = resizeFloats(r.grad, len(ck.Active))
 	f, m, err := tr.evaluate(ctx, ck.opt.X, r.grad)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/objective"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/floats"
@@ -81,7 +82,7 @@ func newDualAscent(m *chain.Model, c *sparse.Corpus, w []float64, l1, l2 float64
 	L := m.NumLabels()
 	n := c.Len()
 	da := &dualAscent{m: m, c: c, n: float64(n), l1: l1, l2: l2,
-		M: observedCounts(m, c), wt: make([]float64, len(m.W)),
+		M: objective.ObservedCounts(m, c), wt: make([]float64, len(m.W)),
 		eta: make([]float64, c.Positions()*L), tr: make([]float64, n*L*L),
 		mu: make([]float64, c.Positions()*L), es: make([]float64, n*L*L),
 		ent: make([]float64, n), gam: make([]float64, n),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/traintest"
 )
 
 // pricedPoint is a point with what a full pass over every feature knows of
@@ -25,19 +26,19 @@ type pricedPoint struct {
 // price evaluates L and m at w over every feature of the model.
 func pricePoint(t testing.TB, tr *trainer, w []float64) pricedPoint {
 	t.Helper()
-	all := tr.fs.allSlice()
-	tr.setActive(all)
+	all := tr.fs.AllSlice()
+	tr.obj.SetActive(all, false)
 	x := make([]float64, len(all))
 	sparse.Gather(x, w, all)
-	loss, err := tr.obj.loss(context.Background(), x)
+	loss, m, err := tr.obj.Loss(context.Background(), x)
 	require.NoError(t, err)
-	return pricedPoint{w: w, loss: loss, m: append([]float64(nil), tr.obj.M...)}
+	return pricedPoint{w: w, loss: loss, m: append([]float64(nil), m...)}
 }
 
 // supportRun returns a run over every feature of the trainer's set (u)
 // whose support is that of the full-size w.
 func supportRun(tr *trainer, w []float64) *run {
-	r := &run{u: tr.fs.allSlice()}
+	r := &run{u: tr.fs.AllSlice()}
 	for q, j := range r.u {
 		if w[j] != 0 {
 			r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, w[j])
@@ -51,7 +52,7 @@ func supportRun(tr *trainer, w []float64) *run {
 func bruteKL(m *chain.Model, a, b []float64, c *sparse.Corpus) float64 {
 	total := 0.0
 	for i := 0; i < c.Len(); i++ {
-		sa, sb := bruteScores(m, a, c, i), bruteScores(m, b, c, i)
+		sa, sb := traintest.Scores(m, a, c, i), traintest.Scores(m, b, c, i)
 		za, zb := floats.LogSumExp(sa), floats.LogSumExp(sb)
 		for y := range sa {
 			lpa, lpb := sa[y]-za, sb[y]-zb
@@ -74,7 +75,7 @@ func TestMixtureBregmanIsKL(t *testing.T) {
 		m, err := chain.NewModel(labelNames(3), 5, tc.pair, true, nil)
 		require.NoError(t, err)
 		tr := newTrainer(m, c, (&Options{Threads: 1}).defaults())
-		tr.fs.setAll(tr.modelFeatures())
+		tr.fs.SetAll(tr.obj.ModelFeatures(tr.op.ObservedPairs))
 		for range 3 {
 			w, wk := make([]float64, len(m.W)), make([]float64, len(m.W))
 			for j := range w {
@@ -198,11 +199,11 @@ func TestMixtureGoldComponent(t *testing.T) {
 		// D of the gold labelings, by enumeration: (1/n) sum_i -log p_w(y_i).
 		kl := 0.0
 		for i := 0; i < c.Len(); i++ {
-			s := bruteScores(m, w, c, i)
+			s := traintest.Scores(m, w, c, i)
 			kl += floats.LogSumExp(s) - goldOf(m, w, c, i)
 		}
 		assert.InDelta(t, cur.loss, kl/float64(c.Len()), 1e-12*max(1, cur.loss), "scale %v", scale)
-		r := &run{u: tr.fs.allSlice(), mU: cur.m}
+		r := &run{u: tr.fs.AllSlice(), mU: cur.m}
 		for q, j := range r.u {
 			if w[j] != 0 {
 				r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, w[j])
@@ -228,7 +229,7 @@ func goldOf(m *chain.Model, w []float64, c *sparse.Corpus, i int) float64 {
 	for t := range y {
 		y[t] = int(c.Labels[start+t])
 	}
-	return bruteScore(m, w, c, i, y)
+	return traintest.Score(m, w, c, i, y)
 }
 
 // TestCertifiedGap: the gap of every full pass (its own, or P minus the

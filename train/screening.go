@@ -80,7 +80,7 @@ func (tr *trainer) paperBounds(gap float64, xa, ma []float64) ([]float64, error)
 	w, mf := tr.wBuf[:U], tr.mBuf[:U]
 	clear(w)
 	clear(mf)
-	for k, j := range fs.active {
+	for k, j := range fs.Active() {
 		if int(j) < U {
 			w[j] = xa[k]
 			mf[j] = ma[k]
@@ -90,7 +90,7 @@ func (tr *trainer) paperBounds(gap float64, xa, ma []float64) ([]float64, error)
 	tr.dBuf = delta
 	// Features outside the reduced problem contribute 0 to delta.
 	live := sparse.NewBitset(U)
-	for _, j := range fs.active {
+	for _, j := range fs.Active() {
 		if int(j) < U {
 			live.Set(int(j))
 		}
@@ -100,7 +100,7 @@ func (tr *trainer) paperBounds(gap float64, xa, ma []float64) ([]float64, error)
 			delta[j] = 0
 		}
 	}
-	in := &screen.T1Input{Corpus: tr.c, L: m.NumLabels(), P: obj.mu, Delta: delta, M: mf, Gap: gap}
+	in := &screen.T1Input{Corpus: tr.c, L: m.NumLabels(), P: obj.Marginals(), Delta: delta, M: mf, Gap: gap}
 	b, err := screen.EuclideanT1(tr.pBuf[:0], in, screen.T1Options{})
 	tr.pBuf = b
 	return b, err

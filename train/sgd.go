@@ -11,6 +11,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/objective"
 )
 
 // The stochastic warm start (Options.WarmEpochs): a few epochs of SGD with
@@ -138,7 +139,7 @@ type sgd struct {
 // free the others (increasing).
 func newSGD(m *chain.Model, c *sparse.Corpus, pen penalty, frozen sparse.Bitset, free []int32) *sgd {
 	L := m.NumLabels()
-	sptr := attrStarts(nil, free, m.NumUnary, L)
+	sptr := objective.AttrStarts(nil, free, m.NumUnary, L)
 	ns := int(sptr[m.NumUnary])
 	n := ns + len(m.W) - m.StateLen()
 	s := &sgd{m: m, c: c, pen: pen, frozen: frozen, a: 1, feat: free[:ns], ns: ns,
@@ -197,7 +198,7 @@ func (s *sgd) step(i int, eta float64) float64 {
 	lat := s.score(i)
 	logZ := inference.ForwardBackward(s.ws, lat)
 	start, T := s.c.Span(i)
-	nll := logZ - goldScore(lat, s.c.Labels[start:start+T])
+	nll := logZ - objective.GoldScore(lat, s.c.Labels[start:start+T])
 	s.gradient(i, lat)
 	s.shrink(eta)
 	s.descend(eta / s.a)
@@ -665,12 +666,12 @@ func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(*sg
 // screened (Rnorm 0, and the static range rule's).
 func (tr *trainer) frozenFeatures() sparse.Bitset {
 	d := len(tr.m.W)
-	if tr.fs.size == d && tr.fs.Screened() == 0 {
+	if tr.fs.Size() == d && tr.fs.Screened() == 0 {
 		return nil
 	}
 	frozen := sparse.NewBitset(d)
 	for j := 0; j < d; j++ {
-		if !tr.fs.inSet.Has(j) || tr.fs.screened.Has(j) {
+		if !tr.fs.InSet(int32(j)) || tr.fs.IsScreened(int32(j)) {
 			frozen.Set(j)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/objective"
 )
 
 // sgdProblem returns a model layout and a random corpus with pair
@@ -83,7 +84,7 @@ func sgdPoint(s *sgd) []float64 { return s.point().dense(len(s.m.W)) }
 // warmDense runs the trainer's warm start and returns its point, full size.
 func warmDense(t testing.TB, tr *trainer, onEpoch func(*sgd)) ([]float64, *WarmStart) {
 	t.Helper()
-	p, info, err := tr.warmStart(context.Background(), tr.fs.unscreened(nil), onEpoch)
+	p, info, err := tr.warmStart(context.Background(), tr.fs.Unscreened(nil), onEpoch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +287,7 @@ func (e *eagerSGD) step(i int, eta float64) float64 {
 	lat := e.m.Score(&e.scr, e.w, e.c, i)
 	logZ := inference.ForwardBackward(e.ws, lat)
 	start, T := e.c.Span(i)
-	nll := logZ - goldScore(lat, e.c.Labels[start:start+T])
+	nll := logZ - objective.GoldScore(lat, e.c.Labels[start:start+T])
 	g := e.gradient(i, lat)
 	shrink := 1 - eta*e.pen.l2
 	e.u = shrink*e.u + eta*e.pen.l1

@@ -161,11 +161,10 @@ func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error
 
 // newRun starts the bookkeeping of a solve and chooses its policy.
 func (tr *trainer) newRun(in solveInput) *run {
-	r := &run{t0: time.Now(), evals0: tr.obj.evals, lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)},
+	r := &run{t0: time.Now(), evals0: tr.obj.Evals(), lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)},
 		dualBound: math.Inf(-1)}
 	r.policy, r.res = tr.choosePolicy()
-	tr.obj.refFusedOK = r.policy == SolverWorkingSet
-	r.u = tr.fs.unscreened(nil)
+	r.u = tr.fs.Unscreened(nil)
 	r.ws.carry, r.ws.prevLam1 = in.carry, in.prevLam1
 	return r
 }
@@ -201,7 +200,7 @@ func (tr *trainer) start(ctx context.Context, r *run, init sparsePoint, resume *
 		w0 = tr.initialSet(r.u, init.idx)
 		r.ws.size, r.ws.floor = max(wsInitialSize/2, len(w0)), wsInitialSize
 	}
-	tr.setActive(slices.Clone(w0))
+	tr.obj.SetActive(slices.Clone(w0), r.policy == SolverWorkingSet)
 	return tr.startAt(ctx, r, init.gather(w0))
 }
 
@@ -257,8 +256,7 @@ func (tr *trainer) startAt(ctx context.Context, r *run, x []float64) error {
 // returns f(x) = L(x) + l2/2 ||x||^2, writes ∇f(x) into grad and returns
 // m = -∇L(x) (valid until the next evaluation).
 func (tr *trainer) evaluate(ctx context.Context, x, grad []float64) (float64, []float64, error) {
-	f, err := tr.obj.evaluate(ctx, x, grad, tr.pen.l2)
-	return f, tr.obj.M, err
+	return tr.obj.Evaluate(ctx, x, grad, tr.pen.l2)
 }
 
 // reevaluate evaluates at X (after a failed line search, whose last
@@ -284,7 +282,7 @@ func (tr *trainer) price(r *run) float64 {
 		return fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
 	}
 	r.dual.commit(r.mU) // the last pass's m, before it is overwritten
-	r.mU = tr.obj.residualsAll(r.mU, r.u)
+	r.mU = tr.obj.Residuals(r.mU, r.u)
 	gap := tr.supportAndGap(r)
 	r.mix.won = false
 	if tr.op.Certificate == CertificateModel {
@@ -541,9 +539,9 @@ func (tr *trainer) iterate(ctx context.Context, r *run) (bool, error) {
 // logLine appends a line to the log at X and reports it: a full pass's
 // (pass, with the gap of the whole problem) or an inner iteration's.
 func (tr *trainer) logLine(r *run, gap float64, pass bool) Iteration {
-	it := Iteration{Iter: r.iter, Primal: r.opt.Objective(), Pass: pass, Active: len(tr.fs.active),
+	it := Iteration{Iter: r.iter, Primal: r.opt.Objective(), Pass: pass, Active: len(tr.fs.Active()),
 		Screened: tr.fs.Screened(), NonZero: countNonZero(r.opt.X()), Seconds: time.Since(r.t0).Seconds(),
-		Evaluations: tr.obj.evals - r.evals0}
+		Evaluations: tr.obj.Evals() - r.evals0}
 	if pass {
 		it.Gap, it.Zeroed = gap, r.zeroed
 		r.passes++
@@ -638,7 +636,7 @@ func (tr *trainer) monitor(r *run) (bool, error) {
 		tr.wMon = make([]float64, len(tr.m.W))
 	}
 	clear(tr.wMon)
-	sparse.Scatter(tr.wMon, r.opt.X(), tr.fs.active)
+	sparse.Scatter(tr.wMon, r.opt.X(), tr.fs.Active())
 	stop, err := op.Monitor(r.res.Iterations[len(r.res.Iterations)-1], tr.wMon)
 	if err != nil {
 		return false, fmt.Errorf("train: monitor: %w", err)
@@ -665,13 +663,13 @@ func (tr *trainer) saveCheckpoint(r *run) error {
 // the optimum: w* = 0, whose objective P(0) = L(0) it evaluates. The gap
 // over the unscreened features (none) is 0.
 func (tr *trainer) allScreened(ctx context.Context, r *run, in solveInput) (solveOutput, error) {
-	tr.setActive(nil)
-	f, err := tr.obj.loss(ctx, nil)
+	tr.obj.SetActive(nil, r.policy == SolverWorkingSet)
+	f, _, err := tr.obj.Loss(ctx, nil)
 	if err != nil {
 		return solveOutput{}, err
 	}
 	it := Iteration{Iter: r.iter, Primal: f, Pass: true, Screened: tr.fs.Screened(), Seconds: time.Since(r.t0).Seconds(),
-		Evaluations: tr.obj.evals - r.evals0}
+		Evaluations: tr.obj.Evals() - r.evals0}
 	r.res.Iterations = append(r.res.Iterations, it)
 	if tr.op.Progress != nil {
 		tr.op.Progress(it)
@@ -687,7 +685,7 @@ func (tr *trainer) allScreened(ctx context.Context, r *run, in solveInput) (solv
 func (tr *trainer) release(r *run) {
 	r.dual, r.mix, r.mU, r.ws.sel = dualHistory{}, mixture{}, nil, smallest{}
 	r.hist, r.grad = nil, nil
-	tr.obj.release()
+	tr.obj.Release()
 	tr.static, tr.wMon, tr.rnorm = nil, nil, nil
 	tr.scratch, tr.keepBuf = screenScratch{}, nil
 	tr.wBuf, tr.mBuf, tr.dBuf, tr.pBuf = nil, nil, nil, nil
@@ -699,7 +697,7 @@ func (tr *trainer) release(r *run) {
 // second full-size vector exists at the end), else into a new vector.
 func (tr *trainer) finish(r *run, in solveInput) (solveOutput, error) {
 	if r.opt != nil {
-		if err := checkFinite(r.opt.X(), tr.fs.active); err != nil {
+		if err := checkFinite(r.opt.X(), tr.fs.Active()); err != nil {
 			return solveOutput{}, err
 		}
 	}
@@ -715,21 +713,21 @@ func (tr *trainer) finish(r *run, in solveInput) (solveOutput, error) {
 	}
 	clear(w)
 	if r.opt != nil {
-		sparse.Scatter(w, r.opt.X(), tr.fs.active)
+		sparse.Scatter(w, r.opt.X(), tr.fs.Active())
 		if in.path && (r.policy == SolverWorkingSet || r.switched) {
-			out.carry = &carriedState{st: r.opt.Snapshot(), w: slices.Clone(tr.fs.active), lam2: tr.pen.l2}
+			out.carry = &carriedState{st: r.opt.Snapshot(), w: slices.Clone(tr.fs.Active()), lam2: tr.pen.l2}
 		}
 	}
 	res := r.res
 	last := res.Iterations[len(res.Iterations)-1]
 	res.Gap, res.Primal = last.Gap, last.Primal
 	res.NonZero = countNonZero(w)
-	res.ScreenedSet = slices.Clone(tr.fs.screened) // the feature set's bits change with the next solve
+	res.ScreenedSet = slices.Clone(tr.fs.ScreenedSet()) // the feature set's bits change with the next solve
 	res.Screened = tr.fs.Screened()
 	res.SecondsScreening = tr.screenSecs
 	res.ScreenedStatic = tr.staticCount
 	res.Seconds = time.Since(r.t0).Seconds()
-	res.Evaluations = tr.obj.evals - r.evals0
+	res.Evaluations = tr.obj.Evals() - r.evals0
 	out.res, out.w = res, w
 	return out, nil
 }

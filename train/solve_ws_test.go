@@ -20,7 +20,7 @@ func TestWorkingSetMatchesFull(t *testing.T) {
 	t.Run("fused", testWorkingSetMatchesFull)
 	// The column pass and the per-reference shard buffers.
 	old := fusedBudget
-	fusedBudget = 0
+	fusedBudget = -1
 	defer func() { fusedBudget = old }()
 	t.Run("columns", testWorkingSetMatchesFull)
 }

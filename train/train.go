@@ -11,9 +11,10 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/objective"
 )
 
-var errNonFinite = errors.New("train: objective is not finite (NaN or Inf)")
+var errNonFinite = objective.ErrNonFinite
 
 // ScreenRule names a safe screening rule.
 type ScreenRule string

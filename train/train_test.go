@@ -11,6 +11,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/objective"
 )
 
 func trainTiny(t *testing.T, c *sparse.Corpus, L, numAttr int, op Options) (*chain.Model, *Result) {
@@ -130,14 +131,14 @@ func TestTrainSumFormPureL2(t *testing.T) {
 		t.Fatalf("pure L2 did not converge: %s", res.StopReason)
 	}
 	// Optimality of sum_i NLL_i + C2 ||w||^2: grad = -n m + 2 C2 w = 0.
-	o := newObjective(newFeatureSet(m, nil), c, 1)
+	o := objective.New(m, c, objective.Settings{Threads: 1})
 	act := make([]int32, len(m.W))
 	for j := range act {
 		act[j] = int32(j)
 	}
-	o.setActive(act)
-	mv := make([]float64, len(act))
-	if _, err := o.evalM(context.Background(), m.W, mv); err != nil {
+	o.SetActive(act, false)
+	_, mv, err := o.Loss(context.Background(), m.W)
+	if err != nil {
 		t.Fatal(err)
 	}
 	n := float64(c.Len())

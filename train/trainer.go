@@ -10,6 +10,7 @@ import (
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
+	"github.com/sparsetag/sparsetag/train/objective"
 )
 
 // penalty is the average-form elastic net of a solve: l1 ||w||_1 +
@@ -27,8 +28,8 @@ type trainer struct {
 	m   *chain.Model
 	c   *sparse.Corpus
 	op  Options
-	fs  *featureSet
-	obj *objective
+	fs  *objective.Features // the objective's: only it changes the active set
+	obj *objective.Objective
 
 	betaMax    float64     // ||m(0)||_inf over the feature set
 	pen        penalty     // the penalty of the current solve
@@ -71,16 +72,16 @@ func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 	return tr, nil
 }
 
+// fusedBudget is the objective's FusedBudget (0: its default; a variable
+// so that tests can exercise the scatter pass of the whole solver).
+var fusedBudget = 0
+
 func newTrainer(m *chain.Model, c *sparse.Corpus, op Options) *trainer {
 	tr := &trainer{m: m, c: c, op: op}
-	tr.fs = newFeatureSet(m, nil)
-	tr.obj = newObjective(tr.fs, c, op.Threads)
+	tr.obj = objective.New(m, c, objective.Settings{Threads: op.Threads, FusedBudget: fusedBudget})
+	tr.fs = tr.obj.Features()
 	return tr
 }
-
-// setActive installs a new active set in the feature set and adapts the
-// objective to it (its m is resized, not kept).
-func (tr *trainer) setActive(active []int32) { tr.obj.setActive(active) }
 
 // optSettings are the optimizer settings of every solve.
 func (tr *trainer) optSettings() owlqn.Settings {
@@ -92,28 +93,11 @@ func (tr *trainer) isTransition(j int32) bool {
 	return int(j) >= tr.m.TransOffset() && int(j) < tr.m.PairOffset()
 }
 
-// modelFeatures returns the feature set of the model: every feature, or the
-// observed pairs only, and always the transitions when the model has them.
-func (tr *trainer) modelFeatures() []int32 {
-	m := tr.m
-	obs := tr.obj.obs.cursor()
-	var all []int32
-	for j := int32(0); int(j) < len(m.W); j++ {
-		isTrans := tr.isTransition(j)
-		switch {
-		case isTrans && !m.Transitions:
-		case isTrans || !tr.op.ObservedPairs || obs.at(j) != 0:
-			all = append(all, j)
-		}
-	}
-	return all
-}
-
 // prepare fixes the feature set, computes m(0) and beta_max, and the
 // screening constants.
 func (tr *trainer) prepare(ctx context.Context) error {
 	op, fs := tr.op, tr.fs
-	fs.setAll(tr.modelFeatures())
+	fs.SetAll(tr.obj.ModelFeatures(op.ObservedPairs))
 	if err := tr.computeBetaMax(ctx); err != nil {
 		return err
 	}
@@ -130,7 +114,7 @@ func (tr *trainer) prepare(ctx context.Context) error {
 			return err
 		}
 		tr.rnormMin = math.Inf(1)
-		for j := range fs.all {
+		for j := range fs.All {
 			tr.rnormMin = math.Min(tr.rnormMin, tr.rnorm.at(j))
 		}
 	}
@@ -145,19 +129,20 @@ func (tr *trainer) prepare(ctx context.Context) error {
 func (tr *trainer) computeBetaMax(ctx context.Context) error {
 	fs := tr.fs
 	if !tr.op.SumForm {
-		tr.setActive(fs.allSlice())
-		if _, err := tr.obj.loss(ctx, make([]float64, fs.size)); err != nil {
+		tr.obj.SetActive(fs.AllSlice(), false)
+		_, m, err := tr.obj.Loss(ctx, make([]float64, fs.Size()))
+		if err != nil {
 			return err
 		}
-		tr.betaMax = screen.BetaMax(tr.obj.M)
-		tr.setActive(nil) // let the full-size buffers go before screening and the warm start
+		tr.betaMax = screen.BetaMax(m)
+		tr.obj.SetActive(nil, false) // let the full-size buffers go before screening and the warm start
 		return nil
 	}
-	tr.setActive(nil)
-	if _, err := tr.obj.loss(ctx, nil); err != nil {
+	tr.obj.SetActive(nil, false)
+	if _, _, err := tr.obj.Loss(ctx, nil); err != nil {
 		return err
 	}
-	tr.betaMax = tr.obj.maxAbsResidual(fs.all)
+	tr.betaMax = tr.obj.MaxAbsResidual(fs.All)
 	return nil
 }
 
@@ -189,13 +174,13 @@ func (tr *trainer) lambdas(beta, ratio float64) (penalty, error) {
 func (tr *trainer) setPenalty(pen penalty, last bool) {
 	tr.pen = pen
 	tr.screenSecs = 0
-	tr.fs.resetScreening()
+	tr.fs.ResetScreening()
 	if tr.rnorm == nil || pen.l1 <= 0 {
 		return
 	}
-	for j := range tr.fs.all {
+	for j := range tr.fs.All {
 		if tr.rnorm.at(j) == 0 {
-			tr.fs.screen(j)
+			tr.fs.Screen(j)
 		}
 	}
 	tr.staticScreen(last)
@@ -218,9 +203,9 @@ func (tr *trainer) staticScreen(last bool) {
 	drop := make([]bool, len(tr.static))
 	screen.RangeScreen(drop, tr.static, lam1)
 	n := 0
-	for j := range tr.fs.all {
-		if drop[j] && !tr.fs.screened.Has(int(j)) {
-			tr.fs.screen(j)
+	for j := range tr.fs.All {
+		if drop[j] && !tr.fs.IsScreened(j) {
+			tr.fs.Screen(j)
 			n++
 		}
 	}
@@ -232,7 +217,7 @@ func (tr *trainer) staticScreen(last bool) {
 
 // newResult starts the result of a solve.
 func (tr *trainer) newResult() *Result {
-	res := &Result{Screen: tr.op.Screen, Epsilon: tr.op.Epsilon, RelEpsilon: tr.op.RelEpsilon, Dimension: tr.fs.size,
+	res := &Result{Screen: tr.op.Screen, Epsilon: tr.op.Epsilon, RelEpsilon: tr.op.RelEpsilon, Dimension: tr.fs.Size(),
 		BetaMax: tr.betaMax, Lambda1: tr.pen.l1, Lambda2: tr.pen.l2, Beta: tr.pen.l1}
 	if tr.pen.l1 > 0 {
 		res.Alpha = tr.pen.l2 / tr.pen.l1
@@ -259,6 +244,14 @@ func fyGap(w, m []float64, lam1, lam2 float64) float64 {
 		g += d * d
 	}
 	return g / (2 * lam2)
+}
+
+// resizeFloats returns s with length n, reusing its storage when it can.
+func resizeFloats(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
 }
 
 func countNonZero(x []float64) int {

@@ -88,7 +88,7 @@ func (tr *trainer) initialSet(u, nz []int32) []int32 {
 // unscreened feature of screen.GapTerm(w_j, m_j), w_j = 0 outside the
 // working set.
 func (tr *trainer) supportAndGap(r *run) float64 {
-	act, x := tr.fs.active, r.opt.X()
+	act, x := tr.fs.Active(), r.opt.X()
 	alpha := tr.pen.l2 / tr.pen.l1
 	r.supp, r.suppW = r.supp[:0], r.suppW[:0]
 	gap, k := 0.0, 0
@@ -137,7 +137,7 @@ func (tr *trainer) screenU(r *run, gap float64) (int, error) {
 	for k, j := range r.u {
 		inSupp := s < len(r.supp) && int(r.supp[s]) == k
 		if drop[k] {
-			tr.fs.screen(j)
+			tr.fs.Screen(j)
 		} else {
 			if inSupp {
 				r.supp[ns], r.suppW[ns] = int32(q), r.suppW[s]
@@ -168,8 +168,8 @@ func (tr *trainer) screenU(r *run, gap float64) (int, error) {
 func (tr *trainer) dropScreenedActive(r *run) {
 	keep := tr.keepBuf[:0]
 	x := r.opt.X()
-	for k, j := range tr.fs.active {
-		if tr.fs.screened.Has(int(j)) {
+	for k, j := range tr.fs.Active() {
+		if tr.fs.IsScreened(j) {
 			if x[k] != 0 {
 				r.zeroed++
 			}
@@ -178,12 +178,11 @@ func (tr *trainer) dropScreenedActive(r *run) {
 		keep = append(keep, int32(k))
 	}
 	tr.keepBuf = keep
-	if len(keep) == len(tr.fs.active) {
+	if len(keep) == len(tr.fs.Active()) {
 		return
 	}
-	tr.fs.Restrict(keep)
-	tr.obj.follow(keep)
-	r.m = tr.obj.M
+	tr.obj.Restrict(keep)
+	r.m = tr.obj.M()
 	r.opt.Compact(keep, tr.op.ResetMemoryOnScreen)
 }
 
@@ -205,10 +204,10 @@ func (tr *trainer) nextWorkingSet(ctx context.Context, r *run) error {
 		// only if every weight of the support is in the set (pick).
 		return fmt.Errorf("train: internal error: the working set holds %d of the %d non-zero weights", nz, len(r.supp))
 	}
-	prevW := tr.fs.active
+	prevW := tr.fs.Active()
 	mem := tr.carriedMemory(r, prevW, ws)
 	f := r.opt.F()
-	tr.setActive(ws)
+	tr.obj.SetActive(ws, r.policy == SolverWorkingSet)
 	g := make([]float64, len(x))
 	for k, v := range x {
 		g[k] = tr.pen.l2*v - mw[k]
@@ -243,7 +242,6 @@ func (tr *trainer) switchToFull(r *run) (ws []int32, x, mw []float64) {
 		len(r.supp), len(r.u), r.iter)
 	r.policy, r.switched = SolverFull, true
 	r.dual.reset()
-	tr.obj.refFusedOK = false
 	x = make([]float64, len(r.u))
 	for k, q := range r.supp {
 		x[q] = r.suppW[k]
