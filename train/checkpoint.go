@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/certificate"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 )
 
@@ -32,7 +33,7 @@ type Checkpoint struct {
 	LastCheckGap     float64
 	Iterations       []Iteration
 	loop             loopState
-	dual             dualHistory // the mixture certificate's earlier passes
+	dual             certificate.History // the mixture certificate's earlier passes
 	opt              owlqn.State
 }
 
@@ -57,7 +58,7 @@ func (tr *trainer) checkpoint(r *run) *Checkpoint {
 		Iterations:   slices.Clone(r.res.Iterations),
 		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
 			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason},
-		dual: r.dual.snapshot(r.mU), // with the pass just priced
+		dual: r.dual.Snapshot(r.mU), // with the pass just priced
 		opt:  r.opt.Snapshot(),
 	}
 }
@@ -114,7 +115,7 @@ func (tr *trainer) resume(ctx context.Context, r *run, ck *Checkpoint) error {
 	r.hist, r.lastCheckGap = slices.Clone(ck.History), ck.LastCheckGap
 	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps
 	r.ws.size, r.ws.floor, r.ws.reached = l.wsSize, l.wsFloor, l.reached
-	r.dual = ck.dual.clone()
+	r.dual = ck.dual.Clone()
 	for _, it := range r.res.Iterations {
 		if it.Pass {
 			r.raiseDualBound(it) // as logLine formed it
@@ -181,16 +182,17 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 	f64(l.gaps[0])
 	f64(l.gaps[1])
 	b = appendBytes(b, []byte(l.reason))
-	b = le.AppendUint64(b, uint64(len(ck.dual.m)))
-	for k := range ck.dual.m {
+	hm, hloss, hmw := ck.dual.Parts()
+	b = le.AppendUint64(b, uint64(len(hm)))
+	for k := range hm {
 		// The float32 history is written widened (exactly) as float64: the
 		// format of version 2 is kept.
-		b = le.AppendUint64(b, uint64(len(ck.dual.m[k])))
-		for _, x := range ck.dual.m[k] {
+		b = le.AppendUint64(b, uint64(len(hm[k])))
+		for _, x := range hm[k] {
 			f64(float64(x))
 		}
-		f64(ck.dual.loss[k])
-		f64(ck.dual.mw[k])
+		f64(hloss[k])
+		f64(hmw[k])
 	}
 	f64(ck.opt.L1)
 	f64s(ck.opt.X)
@@ -267,18 +269,19 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	ck.loop.gaps = [2]float64{f64(), f64()}
 	ck.loop.reason = string(d.next(count(1)))
 	nd := count(24)
+	var hm [][]float32
+	var hloss, hmw []float64
 	for i := 0; i < nd && d.err == nil; i++ {
 		// Narrowed back: exact for what WriteTo wrote; a value written
-		// exact (by an earlier build) rounds, within the bound f32Err of
-		// its stored float32, like a fresh push.
-		m, ok := narrowInto(nil, f64s())
+		// exact (by an earlier build) rounds, within the bound
+		// certificate.ErrorBound of its stored float32, like a fresh push.
+		m, ok := certificate.Narrow(nil, f64s())
 		if !ok {
 			d.fail("dual history value outside the float32 range")
 		}
-		ck.dual.m = append(ck.dual.m, m)
-		ck.dual.loss = append(ck.dual.loss, f64())
-		ck.dual.mw = append(ck.dual.mw, f64())
+		hm, hloss, hmw = append(hm, m), append(hloss, f64()), append(hmw, f64())
 	}
+	ck.dual = certificate.FromParts(hm, hloss, hmw)
 	ck.opt.L1 = f64()
 	ck.opt.X = f64s()
 	np := count(24)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/certificate"
 	"github.com/sparsetag/sparsetag/train/objective"
 )
 
@@ -57,7 +58,7 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 		add("working-set full pass vectors (feature ids and m: 12 B x unscreened features)", 12*d)
 		objective.ActiveMemory(m, c, full, add)
 		if op.Certificate != CertificateModel {
-			add(fmt.Sprintf("mixture certificate: m of the last %d full passes in float32 (%d x 4 B x unscreened features)", mixPasses, mixPasses), 4*mixPasses*d)
+			add(fmt.Sprintf("mixture certificate: m of the last %d full passes in float32 (%d x 4 B x unscreened features)", certificate.Passes, certificate.Passes), 4*certificate.Passes*d)
 		}
 	}
 	sort.SliceStable(e.Terms, func(i, j int) bool { return e.Terms[i].Bytes > e.Terms[j].Bytes })

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/certificate"
 	"github.com/sparsetag/sparsetag/train/internal/traintest"
 )
 
@@ -33,6 +34,12 @@ func pricePoint(t testing.TB, tr *trainer, w []float64) pricedPoint {
 	loss, m, err := tr.obj.Loss(context.Background(), x)
 	require.NoError(t, err)
 	return pricedPoint{w: w, loss: loss, m: append([]float64(nil), m...)}
+}
+
+// mixGap is the mixture certificate of the pass r has priced, as the
+// loop's price forms it.
+func mixGap(tr *trainer, r *run, gap, loss float64) float64 {
+	return r.mix.Gap(&r.dual, r.pass(), tr.pen.l1, tr.pen.l2, gap, loss)
 }
 
 // supportRun returns a run over every feature of the trainer's set (u)
@@ -142,7 +149,7 @@ func TestMixtureCertifies(t *testing.T) {
 		// (then only D_k keeps the certificate above the suboptimality).
 		scale := math.Pow(10, -1-float64(trial%4))
 		var pts []pricedPoint
-		for k := range 1 + mixPasses {
+		for k := range 1 + certificate.Passes {
 			if trial%3 == 2 {
 				scale = map[bool]float64{true: 0.5, false: 1e-4}[k == 0]
 			}
@@ -162,14 +169,14 @@ func TestMixtureCertifies(t *testing.T) {
 			for _, j := range r.u {
 				mw += pts[k].m[j] * pts[k].w[j]
 			}
-			r.dual.push(pts[k].m, pts[k].loss, mw)
+			r.dual.Push(pts[k].m, pts[k].loss, mw)
 		}
 		r.mU = cur.m
 		own := fyGap(cur.w, cur.m, lam1, lam2)
-		mix := tr.mixGap(r, own, cur.loss)
+		mix := mixGap(tr, r, own, cur.loss)
 		// Phi at the current point alone is its own gap: the coordinates
 		// the mixture keeps include every term of it.
-		assert.InDelta(t, own, r.mix.valueAtVertex(), 1e-9*own, "trial %d", trial)
+		assert.InDelta(t, own, r.mix.ValueAtVertex(), 1e-9*own, "trial %d", trial)
 		subopt := sp.primal(cur) - pStar
 		assert.GreaterOrEqual(t, mix, subopt*(1-1e-9)-1e-14, "trial %d: the certificate is below the suboptimality", trial)
 		assert.LessOrEqual(t, mix, own*(1+1e-12), "trial %d", trial)
@@ -210,8 +217,8 @@ func TestMixtureGoldComponent(t *testing.T) {
 			}
 		}
 		own := fyGap(w, cur.m, lam1, lam2)
-		mix := tr.mixGap(r, own, cur.loss)
-		assert.InDelta(t, own, r.mix.valueAtVertex(), 1e-9*own, "scale %v", scale)
+		mix := mixGap(tr, r, own, cur.loss)
+		assert.InDelta(t, own, r.mix.ValueAtVertex(), 1e-9*own, "scale %v", scale)
 		subopt := sp.primal(cur) - pStar
 		assert.GreaterOrEqual(t, mix, subopt*(1-1e-9)-1e-14, "scale %v", scale)
 		assert.LessOrEqual(t, mix, own*(1+1e-12), "scale %v", scale)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/certificate"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 )
 
@@ -80,8 +81,8 @@ type run struct {
 	// The mixture certificate (mixture.go, working-set policy): m of
 	// earlier full passes and the working state (mix.won: the mixture
 	// certified this pass, and screening uses its dual point).
-	dual dualHistory
-	mix  mixture
+	dual certificate.History
+	mix  certificate.Mixture
 }
 
 // solveInput is everything a solve starts from besides the trainer's
@@ -157,6 +158,12 @@ func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error
 		}
 	}
 	return tr.finish(r, in)
+}
+
+// pass returns the full pass just priced, for the mixture certificate: m
+// over u and the support of X.
+func (r *run) pass() certificate.Pass {
+	return certificate.Pass{M: r.mU, Supp: r.supp, SuppW: r.suppW}
 }
 
 // newRun starts the bookkeeping of a solve and chooses its policy.
@@ -281,10 +288,10 @@ func (tr *trainer) price(r *run) float64 {
 	if r.policy == SolverFull {
 		return fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
 	}
-	r.dual.commit(r.mU) // the last pass's m, before it is overwritten
+	r.dual.Commit(r.mU) // the last pass's m, before it is overwritten
 	r.mU = tr.obj.Residuals(r.mU, r.u)
 	gap := tr.supportAndGap(r)
-	r.mix.won = false
+	r.mix.Forget()
 	if tr.op.Certificate == CertificateModel {
 		return gap
 	}
@@ -293,7 +300,7 @@ func (tr *trainer) price(r *run) float64 {
 		sq += v * v
 	}
 	loss := r.opt.F() - 0.5*tr.pen.l2*sq // L(w): f less the L2 term
-	return tr.mixGap(r, gap, loss)
+	return r.mix.Gap(&r.dual, r.pass(), tr.pen.l1, tr.pen.l2, gap, loss)
 }
 
 // fullPass is the part of a full pass after pricing: screening (unless
@@ -363,38 +370,6 @@ func (r *run) stallLimit() int {
 		return 1
 	}
 	return 2
-}
-
-// screenPass applies the screening rule to every unscreened feature with
-// m and the gap of this pass (fullPass calls it only when X is not
-// certified yet; with Gamma, only if the gap fell enough since the last
-// check), removes the screened ones
-// from u and the active set, and, if that zeroed a weight (X moved),
-// evaluates at the new X and prices it again.
-func (tr *trainer) screenPass(ctx context.Context, r *run, gap *float64) error {
-	op := tr.op
-	if tr.rnorm == nil || tr.pen.l1 <= 0 || (op.Gamma > 0 && *gap >= op.Gamma*r.lastCheckGap) {
-		return nil
-	}
-	r.lastCheckGap = *gap
-	ts := time.Now()
-	removed, err := tr.screenU(r, *gap)
-	tr.screenSecs += time.Since(ts).Seconds()
-	if err != nil || removed == 0 || len(r.u) == 0 {
-		return err
-	}
-	if r.zeroed > 0 {
-		if err := tr.reevaluate(ctx, r); err != nil {
-			return err
-		}
-	}
-	if r.zeroed > 0 || r.policy == SolverFull {
-		// The full policy's gap is a blocked sum over the active set:
-		// recompute it on the smaller set. The working set's sum over u
-		// only lost exact zeros unless X moved.
-		*gap = tr.price(r)
-	}
-	return nil
 }
 
 // innerSolve runs OWL-QN on the working set from X: one iteration with
@@ -683,7 +658,7 @@ func (tr *trainer) allScreened(ctx context.Context, r *run, in solveInput) (solv
 // result does not need, and returns the freed memory to the operating
 // system (one forced collection).
 func (tr *trainer) release(r *run) {
-	r.dual, r.mix, r.mU, r.ws.sel = dualHistory{}, mixture{}, nil, smallest{}
+	r.dual, r.mix, r.mU, r.ws.sel = certificate.History{}, certificate.Mixture{}, nil, smallest{}
 	r.hist, r.grad = nil, nil
 	tr.obj.Release()
 	tr.static, tr.wMon, tr.rnorm = nil, nil, nil

@@ -186,35 +186,6 @@ func (tr *trainer) setPenalty(pen penalty, last bool) {
 	tr.staticScreen(last)
 }
 
-// staticScreen applies the static range rule (screen.RangeBounds): every
-// feature whose range bound B_j over all dual points is at most the
-// sum-form L1 penalty is zero at the optimum, with no gap needed. In the
-// sum form the comparison is with C1 itself (exact for integer counts); in
-// the average form with the largest float not above n*beta. last frees the
-// bounds after use (no other penalty will be solved).
-func (tr *trainer) staticScreen(last bool) {
-	if tr.static == nil {
-		return
-	}
-	lam1 := math.Nextafter(float64(tr.c.Len())*tr.pen.l1, 0)
-	if tr.op.SumForm {
-		lam1 = tr.op.C1
-	}
-	drop := make([]bool, len(tr.static))
-	screen.RangeScreen(drop, tr.static, lam1)
-	n := 0
-	for j := range tr.fs.All {
-		if drop[j] && !tr.fs.IsScreened(j) {
-			tr.fs.Screen(j)
-			n++
-		}
-	}
-	tr.staticCount = n
-	if last {
-		tr.static = nil // only one penalty will be solved: free the bounds
-	}
-}
-
 // newResult starts the result of a solve.
 func (tr *trainer) newResult() *Result {
 	res := &Result{Screen: tr.op.Screen, Epsilon: tr.op.Epsilon, RelEpsilon: tr.op.RelEpsilon, Dimension: tr.fs.Size(),

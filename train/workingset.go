@@ -17,7 +17,7 @@ import (
 // support of w, the transitions, and the features with the smallest
 // priority (beta - |m_j|) / Rnorm_j (negative for features that violate
 // the optimality conditions), twice the support (nextWorkingSet says when
-// it doubles instead). Screening (screenU) serves both policies.
+// it doubles instead). Screening (screening.go) serves both policies.
 
 const (
 	wsInitialSize   = 4096 // smallest working set
@@ -106,86 +106,6 @@ func (tr *trainer) supportAndGap(r *run) float64 {
 	return gap
 }
 
-// screenU applies the screening rule to every unscreened feature with m
-// and the gap of this full pass (m over u: mU with the working set, the
-// last evaluation's m with the full policy, whose active set is u), marks
-// the screened features, drops them from u and from the active set (the
-// objective and the optimizer follow) and counts in r.zeroed the non-zero
-// weights that this set to zero. It returns how many features it removed.
-func (tr *trainer) screenU(r *run, gap float64) (int, error) {
-	var (
-		drop    []bool
-		removed int
-		err     error
-	)
-	switch {
-	case r.policy == SolverFull:
-		drop, removed, err = tr.screenTest(&tr.scratch, r.u, r.m, gap, r.opt.X())
-	case r.mix.won:
-		// The mixture's dual point, certified by this pass's gap (its
-		// Phi), at the worst case over the float32 history's rounding
-		// intervals (mixture_f32.go).
-		drop, removed = tr.screenMixture(&tr.scratch, r, gap)
-	default:
-		drop, removed, err = tr.screenTest(&tr.scratch, r.u, r.mU, gap, r.opt.X())
-	}
-	r.mix.won = false
-	if err != nil || removed == 0 {
-		return 0, err
-	}
-	q, s, ns := 0, 0, 0
-	for k, j := range r.u {
-		inSupp := s < len(r.supp) && int(r.supp[s]) == k
-		if drop[k] {
-			tr.fs.Screen(j)
-		} else {
-			if inSupp {
-				r.supp[ns], r.suppW[ns] = int32(q), r.suppW[s]
-				ns++
-			}
-			r.u[q] = j
-			if r.policy == SolverWorkingSet {
-				r.mU[q] = r.mU[k]
-			}
-			q++
-		}
-		if inSupp {
-			s++
-		}
-	}
-	r.u, r.supp, r.suppW = r.u[:q], r.supp[:ns], r.suppW[:ns]
-	if r.policy == SolverWorkingSet {
-		r.mU = r.mU[:q]
-		r.dual.compact(drop)
-	}
-	tr.dropScreenedActive(r)
-	return removed, nil
-}
-
-// dropScreenedActive removes the screened features from the active set,
-// the objective and the optimizer, and counts the non-zero weights among
-// them in r.zeroed (X moved when it is not 0).
-func (tr *trainer) dropScreenedActive(r *run) {
-	keep := tr.keepBuf[:0]
-	x := r.opt.X()
-	for k, j := range tr.fs.Active() {
-		if tr.fs.IsScreened(j) {
-			if x[k] != 0 {
-				r.zeroed++
-			}
-			continue
-		}
-		keep = append(keep, int32(k))
-	}
-	tr.keepBuf = keep
-	if len(keep) == len(tr.fs.Active()) {
-		return
-	}
-	tr.obj.Restrict(keep)
-	r.m = tr.obj.M()
-	r.opt.Compact(keep, tr.op.ResetMemoryOnScreen)
-}
-
 // nextWorkingSet chooses the next working set from the last full pass
 // (chooseWorkingSet), installs it in the feature set and the objective,
 // and starts the inner solve's optimizer at the same point. The point is
@@ -241,7 +161,7 @@ func (tr *trainer) switchToFull(r *run) (ws []int32, x, mw []float64) {
 	r.res.SolverReason = fmt.Sprintf("the support reached %d of the %d unscreened features at iteration %d: dense, the full policy took over",
 		len(r.supp), len(r.u), r.iter)
 	r.policy, r.switched = SolverFull, true
-	r.dual.reset()
+	r.dual.Reset()
 	x = make([]float64, len(r.u))
 	for k, q := range r.supp {
 		x[q] = r.suppW[k]
