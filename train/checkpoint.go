@@ -47,7 +47,8 @@ type loopState struct {
 
 // checkpoint returns the state needed to continue the run after the full
 // pass just made.
-func (tr *trainer) checkpoint(r *run) *Checkpoint {
+func (r *run) checkpoint() *Checkpoint {
+	tr := r.tr
 	return &Checkpoint{
 		Lambda1: tr.pen.l1, Lambda2: tr.pen.l2, Dimension: len(tr.m.W), Solver: r.policy,
 		Active:       slices.Clone(tr.fs.Active()),
@@ -90,7 +91,8 @@ func (tr *trainer) checkCheckpoint(ck *Checkpoint, policy Solver) error {
 
 // resume starts a solve from a checkpoint: the screened and active sets,
 // an evaluation at the checkpoint's point and the optimizer's memory.
-func (tr *trainer) resume(ctx context.Context, r *run, ck *Checkpoint) error {
+func (r *run) resume(ctx context.Context, ck *Checkpoint) error {
+	tr := r.tr
 	if err := tr.checkCheckpoint(ck, r.policy); err != nil {
 		return err
 	}
@@ -210,6 +212,53 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 
 // ReadCheckpoint reads a checkpoint written by WriteTo.
 func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
+	body, err := readCheckpointFrame(r)
+	if err != nil {
+		return nil, err
+	}
+	d := &ckDecoder{b: body[12:], off: 12}
+	ck := &Checkpoint{}
+	ck.Lambda1, ck.Lambda2 = d.f64(), d.f64()
+	ck.Dimension = int(d.u64())
+	ck.Solver = Solver(d.next(d.count(1)))
+	na := d.count(4)
+	for i := 0; i < na && d.err == nil; i++ {
+		ck.Active = append(ck.Active, int32(d.u32()))
+	}
+	ck.Screened = int(d.u64())
+	nb := d.count(8)
+	for i := 0; i < nb && d.err == nil; i++ {
+		ck.ScreenedSet = append(ck.ScreenedSet, d.u64())
+	}
+	ck.History = d.f64s()
+	ck.LastCheckGap = d.f64()
+	ck.Iterations = d.iterations()
+	ck.loop = loopState{passes: int(d.u64()), stalls: int(d.u64()), wsSize: int(d.u64()), wsFloor: int(d.u64()), reached: d.bool(), switched: d.bool()}
+	ck.loop.gaps = [2]float64{d.f64(), d.f64()}
+	ck.loop.reason = string(d.next(d.count(1)))
+	ck.dual = d.history()
+	ck.opt.L1 = d.f64()
+	ck.opt.X = d.f64s()
+	np := d.count(24)
+	for i := 0; i < np && d.err == nil; i++ {
+		ck.opt.S = append(ck.opt.S, d.f64s())
+		ck.opt.Y = append(ck.opt.Y, d.f64s())
+		ck.opt.Rho = append(ck.opt.Rho, d.f64())
+	}
+	ck.opt.Iter = int(d.u64())
+	if d.err != nil {
+		return nil, d.err
+	}
+	if len(d.b) != 0 {
+		return nil, errors.New("train: trailing data in checkpoint")
+	}
+	return ck, nil
+}
+
+// readCheckpointFrame reads a checkpoint file and returns its body (from
+// the magic to before the checksum) after checking the magic, the
+// checksum and the version.
+func readCheckpointFrame(r io.Reader) ([]byte, error) {
 	var buf bytes.Buffer
 	if _, err := io.Copy(&buf, r); err != nil {
 		return nil, fmt.Errorf("train: reading checkpoint: %w", err)
@@ -225,79 +274,61 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	if v := binary.LittleEndian.Uint32(body[8:]); v != checkpointVersion {
 		return nil, fmt.Errorf("train: checkpoint version %d: %w", v, ErrCheckpointVersion)
 	}
-	d := &ckDecoder{b: body[12:], off: 12}
-	count := func(size int) int {
-		n := d.u64()
-		if d.err == nil && n > uint64(len(d.b)/size) {
-			d.fail("count %d exceeds the data", n)
-			return 0
-		}
-		return int(n)
-	}
-	f64 := func() float64 { return math.Float64frombits(d.u64()) }
-	f64s := func() []float64 {
-		n := count(8)
-		v := make([]float64, 0, n)
-		for i := 0; i < n && d.err == nil; i++ {
-			v = append(v, f64())
-		}
-		return v
-	}
-	ck := &Checkpoint{}
-	ck.Lambda1, ck.Lambda2 = f64(), f64()
-	ck.Dimension = int(d.u64())
-	ck.Solver = Solver(d.next(count(1)))
-	na := count(4)
-	for i := 0; i < na && d.err == nil; i++ {
-		ck.Active = append(ck.Active, int32(d.u32()))
-	}
-	ck.Screened = int(d.u64())
-	nb := count(8)
-	for i := 0; i < nb && d.err == nil; i++ {
-		ck.ScreenedSet = append(ck.ScreenedSet, d.u64())
-	}
-	ck.History = f64s()
-	ck.LastCheckGap = f64()
-	ni := count(65)
+	return body, nil
+}
+
+// iterations decodes the log of a checkpoint.
+func (d *ckDecoder) iterations() []Iteration {
+	var out []Iteration
+	ni := d.count(65)
 	for i := 0; i < ni && d.err == nil; i++ {
-		it := Iteration{Iter: int(d.u64()), Primal: f64(), Gap: f64(), Active: int(d.u64()), Screened: int(d.u64()), NonZero: int(d.u64()), Seconds: f64()}
+		it := Iteration{Iter: int(d.u64()), Primal: d.f64(), Gap: d.f64(), Active: int(d.u64()), Screened: int(d.u64()), NonZero: int(d.u64()), Seconds: d.f64()}
 		it.Zeroed = int(d.u64())
 		it.Pass = d.bool()
-		ck.Iterations = append(ck.Iterations, it)
+		out = append(out, it)
 	}
-	ck.loop = loopState{passes: int(d.u64()), stalls: int(d.u64()), wsSize: int(d.u64()), wsFloor: int(d.u64()), reached: d.bool(), switched: d.bool()}
-	ck.loop.gaps = [2]float64{f64(), f64()}
-	ck.loop.reason = string(d.next(count(1)))
-	nd := count(24)
+	return out
+}
+
+// history decodes the mixture certificate's history of a checkpoint.
+func (d *ckDecoder) history() certificate.History {
+	nd := d.count(24)
 	var hm [][]float32
 	var hloss, hmw []float64
 	for i := 0; i < nd && d.err == nil; i++ {
 		// Narrowed back: exact for what WriteTo wrote; a value written
 		// exact (by an earlier build) rounds, within the bound
 		// certificate.ErrorBound of its stored float32, like a fresh push.
-		m, ok := certificate.Narrow(nil, f64s())
+		m, ok := certificate.Narrow(nil, d.f64s())
 		if !ok {
 			d.fail("dual history value outside the float32 range")
 		}
-		hm, hloss, hmw = append(hm, m), append(hloss, f64()), append(hmw, f64())
+		hm, hloss, hmw = append(hm, m), append(hloss, d.f64()), append(hmw, d.f64())
 	}
-	ck.dual = certificate.FromParts(hm, hloss, hmw)
-	ck.opt.L1 = f64()
-	ck.opt.X = f64s()
-	np := count(24)
-	for i := 0; i < np && d.err == nil; i++ {
-		ck.opt.S = append(ck.opt.S, f64s())
-		ck.opt.Y = append(ck.opt.Y, f64s())
-		ck.opt.Rho = append(ck.opt.Rho, f64())
+	return certificate.FromParts(hm, hloss, hmw)
+}
+
+// count reads a count of items of size bytes each, refusing one that
+// exceeds the data left.
+func (d *ckDecoder) count(size int) int {
+	n := d.u64()
+	if d.err == nil && n > uint64(len(d.b)/size) {
+		d.fail("count %d exceeds the data", n)
+		return 0
 	}
-	ck.opt.Iter = int(d.u64())
-	if d.err != nil {
-		return nil, d.err
+	return int(n)
+}
+
+func (d *ckDecoder) f64() float64 { return math.Float64frombits(d.u64()) }
+
+// f64s reads a counted vector of float64.
+func (d *ckDecoder) f64s() []float64 {
+	n := d.count(8)
+	v := make([]float64, 0, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		v = append(v, d.f64())
 	}
-	if len(d.b) != 0 {
-		return nil, errors.New("train: trailing data in checkpoint")
-	}
-	return ck, nil
+	return v
 }
 
 // ErrCheckpointVersion is wrapped by errors about checkpoints written by

@@ -134,7 +134,7 @@ func TestInterruptEndsGracefully(t *testing.T) {
 func TestInnerStalled(t *testing.T) {
 	tr := &trainer{op: Options{RelEpsilon: 1e-3}}
 	hist := func(gains ...float64) *run {
-		r := &run{hist: []float64{2.5}}
+		r := &run{tr: tr, hist: []float64{2.5}}
 		for _, g := range gains {
 			r.hist = append(r.hist, r.hist[len(r.hist)-1]-g)
 		}
@@ -143,11 +143,11 @@ func TestInnerStalled(t *testing.T) {
 	// 1e-3 x 2.5 = 2.5e-3: a quarter is 6.25e-4 over 5 iterations.
 	slow := hist(1e-4, 1e-4, 1e-4, 1e-4, 1e-4) // 5e-4 gained
 	fast := hist(2e-4, 2e-4, 2e-4, 2e-4, 2e-4) // 1e-3 gained
-	assert.True(t, tr.innerStalled(slow, stallWindow-1))
-	assert.False(t, tr.innerStalled(fast, stallWindow-1))
-	assert.False(t, tr.innerStalled(slow, stallWindow-2), "before stallWindow inner iterations")
+	assert.True(t, slow.innerStalled(stallWindow-1))
+	assert.False(t, fast.innerStalled(stallWindow-1))
+	assert.False(t, slow.innerStalled(stallWindow-2), "before stallWindow inner iterations")
 	tr.op = Options{Epsilon: 1e-2} // absolute: a quarter is 2.5e-3
-	assert.True(t, tr.innerStalled(fast, stallWindow-1))
+	assert.True(t, fast.innerStalled(stallWindow-1))
 }
 
 // TestPassesCannotCertify: the certified gaps of the last two full passes
@@ -159,29 +159,29 @@ func TestInnerStalled(t *testing.T) {
 // an extrapolation that overflows.
 func TestPassesCannotCertify(t *testing.T) {
 	tr := &trainer{op: Options{Epsilon: 1e-4}}
-	log := func(lines ...Iteration) *run { return &run{res: &Result{Iterations: lines}} }
+	log := func(lines ...Iteration) *run { return &run{tr: tr, res: &Result{Iterations: lines}} }
 	pass := func(iter int, gap float64) Iteration {
 		return Iteration{Iter: iter, Pass: true, Gap: gap, Primal: 2.5}
 	}
 	inner := Iteration{Iter: 12, Primal: 2.5}
 	// Halving every 5 iterations: 5e-3 / 8 = 6.25e-4 after 15, above 1e-4.
-	assert.True(t, tr.passesCannotCertify(log(pass(0, 2), pass(10, 1e-2), inner, pass(15, 5e-3))))
+	assert.True(t, log(pass(0, 2), pass(10, 1e-2), inner, pass(15, 5e-3)).passesCannotCertify())
 	// 1.5e-4 x 0.75^3 = 6.3e-5 after 15: a pass may certify.
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 2e-4), inner, pass(15, 1.5e-4))))
+	assert.False(t, log(pass(10, 2e-4), inner, pass(15, 1.5e-4)).passesCannotCertify())
 	// Slow progress near the target: 1.1e-4 x (1.1/1.2)^3 = 8.5e-5.
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 1.2e-4), pass(15, 1.1e-4))))
+	assert.False(t, log(pass(10, 1.2e-4), pass(15, 1.1e-4)).passesCannotCertify())
 	// The same rate farther away holds; so does a certificate that grew.
-	assert.True(t, tr.passesCannotCertify(log(pass(10, 1.2e-3), pass(15, 1.1e-3))))
-	assert.True(t, tr.passesCannotCertify(log(pass(10, 1e-3), pass(15, 2e-3))))
-	assert.False(t, tr.passesCannotCertify(log(inner, pass(15, 1e-2))), "one pass")
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 0), pass(15, 1e-2))), "earlier gap 0")
-	assert.False(t, tr.passesCannotCertify(log(pass(10, math.NaN()), pass(15, 1e-2))), "NaN gap")
-	assert.False(t, tr.passesCannotCertify(log(pass(10, math.Inf(1)), pass(15, 1e-2))), "infinite earlier gap")
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-2), pass(15, math.Inf(1)))), "infinite gap")
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-200), pass(15, 1e200))), "overflowing extrapolation")
-	assert.False(t, tr.passesCannotCertify(log(pass(15, 2e-2), pass(15, 1e-2))), "two passes at one iteration")
+	assert.True(t, log(pass(10, 1.2e-3), pass(15, 1.1e-3)).passesCannotCertify())
+	assert.True(t, log(pass(10, 1e-3), pass(15, 2e-3)).passesCannotCertify())
+	assert.False(t, log(inner, pass(15, 1e-2)).passesCannotCertify(), "one pass")
+	assert.False(t, log(pass(10, 0), pass(15, 1e-2)).passesCannotCertify(), "earlier gap 0")
+	assert.False(t, log(pass(10, math.NaN()), pass(15, 1e-2)).passesCannotCertify(), "NaN gap")
+	assert.False(t, log(pass(10, math.Inf(1)), pass(15, 1e-2)).passesCannotCertify(), "infinite earlier gap")
+	assert.False(t, log(pass(10, 1e-2), pass(15, math.Inf(1))).passesCannotCertify(), "infinite gap")
+	assert.False(t, log(pass(10, 1e-200), pass(15, 1e200)).passesCannotCertify(), "overflowing extrapolation")
+	assert.False(t, log(pass(15, 2e-2), pass(15, 1e-2)).passesCannotCertify(), "two passes at one iteration")
 	// Relative target: 1e-3 x 2.5 = 2.5e-3.
 	tr.op = Options{RelEpsilon: 1e-3}
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-2), pass(15, 5e-3))))
-	assert.True(t, tr.passesCannotCertify(log(pass(10, 4e-2), pass(15, 3e-2))))
+	assert.False(t, log(pass(10, 1e-2), pass(15, 5e-3)).passesCannotCertify())
+	assert.True(t, log(pass(10, 4e-2), pass(15, 3e-2)).passesCannotCertify())
 }

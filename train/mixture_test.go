@@ -45,7 +45,7 @@ func mixGap(tr *trainer, r *run, gap, loss float64) float64 {
 // supportRun returns a run over every feature of the trainer's set (u)
 // whose support is that of the full-size w.
 func supportRun(tr *trainer, w []float64) *run {
-	r := &run{u: tr.fs.AllSlice()}
+	r := &run{tr: tr, u: tr.fs.AllSlice()}
 	for q, j := range r.u {
 		if w[j] != 0 {
 			r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, w[j])
@@ -210,7 +210,7 @@ func TestMixtureGoldComponent(t *testing.T) {
 			kl += floats.LogSumExp(s) - goldOf(m, w, c, i)
 		}
 		assert.InDelta(t, cur.loss, kl/float64(c.Len()), 1e-12*max(1, cur.loss), "scale %v", scale)
-		r := &run{u: tr.fs.AllSlice(), mU: cur.m}
+		r := &run{tr: tr, u: tr.fs.AllSlice(), mU: cur.m}
 		for q, j := range r.u {
 			if w[j] != 0 {
 				r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, w[j])
@@ -290,14 +290,14 @@ func TestInnerSolveStopsOnDualBound(t *testing.T) {
 		require.NoError(t, tr.prepare(ctx))
 		tr.setPenalty(penalty{l1: sp.lam1, l2: sp.lam2}, false)
 		r := tr.newRun(solveInput{})
-		require.NoError(t, tr.start(ctx, r, sparsePoint{}, nil))
-		gap := tr.price(r)
-		stop, err := tr.fullPass(ctx, r, &gap)
+		require.NoError(t, r.start(ctx, sparsePoint{}, nil))
+		gap := r.price()
+		stop, err := r.fullPass(ctx, &gap)
 		require.NoError(t, err)
 		require.False(t, stop)
 		r.dualBound = sp.pStar
 		first := len(r.hist)
-		require.NoError(t, tr.innerSolve(ctx, r, gap))
+		require.NoError(t, r.innerSolve(ctx, gap))
 		objs := r.hist[first:]
 		require.NotEmpty(t, objs)
 		for k, f := range objs[:len(objs)-1] {

@@ -35,7 +35,7 @@ func (tr *trainer) screenPass(ctx context.Context, r *run, gap *float64) error {
 		return err
 	}
 	if r.zeroed > 0 {
-		if err := tr.reevaluate(ctx, r); err != nil {
+		if err := r.reevaluate(ctx); err != nil {
 			return err
 		}
 	}
@@ -43,7 +43,7 @@ func (tr *trainer) screenPass(ctx context.Context, r *run, gap *float64) error {
 		// The full policy's gap is a blocked sum over the active set:
 		// recompute it on the smaller set. The working set's sum over u
 		// only lost exact zeros unless X moved.
-		*gap = tr.price(r)
+		*gap = r.price()
 	}
 	return nil
 }

@@ -49,6 +49,7 @@ import (
 
 // run is the state of one solve.
 type run struct {
+	tr     *trainer // the run's problem: feature set, objective, penalty, options
 	res    *Result
 	t0     time.Time
 	evals0 int // the objective's evaluation count when the solve started
@@ -121,7 +122,7 @@ func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error
 	tr.setPenalty(in.pen, in.last)
 	r := tr.newRun(in)
 	if len(r.u) == 0 {
-		return tr.allScreened(ctx, r, in)
+		return r.allScreened(ctx, in)
 	}
 	p := sparsePoint{}
 	if in.warm && in.init == nil && in.resume == nil {
@@ -132,16 +133,16 @@ func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error
 	} else if in.init != nil {
 		p = densePoint(in.init, r.u)
 	}
-	if err := tr.start(ctx, r, p, in.resume); err != nil {
+	if err := r.start(ctx, p, in.resume); err != nil {
 		return solveOutput{}, err
 	}
 	// A checkpoint is taken after the full pass and before the inner
 	// solve: a resumed run prices X again (same m, same gap) and goes on.
 	resumed := in.resume != nil
 	for {
-		gap := tr.price(r)
+		gap := r.price()
 		if !resumed {
-			stop, err := tr.fullPass(ctx, r, &gap)
+			stop, err := r.fullPass(ctx, &gap)
 			if err != nil || stop {
 				if err != nil {
 					return solveOutput{}, err
@@ -149,15 +150,15 @@ func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error
 				break
 			}
 			if len(r.u) == 0 {
-				return tr.allScreened(ctx, r, in)
+				return r.allScreened(ctx, in)
 			}
 		}
 		resumed = false
-		if err := tr.innerSolve(ctx, r, gap); err != nil {
+		if err := r.innerSolve(ctx, gap); err != nil {
 			return solveOutput{}, err
 		}
 	}
-	return tr.finish(r, in)
+	return r.finish(in)
 }
 
 // pass returns the full pass just priced, for the mixture certificate: m
@@ -168,7 +169,7 @@ func (r *run) pass() certificate.Pass {
 
 // newRun starts the bookkeeping of a solve and chooses its policy.
 func (tr *trainer) newRun(in solveInput) *run {
-	r := &run{t0: time.Now(), evals0: tr.obj.Evals(), lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)},
+	r := &run{tr: tr, t0: time.Now(), evals0: tr.obj.Evals(), lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)},
 		dualBound: math.Inf(-1)}
 	r.policy, r.res = tr.choosePolicy()
 	r.u = tr.fs.Unscreened(nil)
@@ -198,9 +199,10 @@ func (tr *trainer) choosePolicy() (Solver, *Result) {
 // start evaluates the objective at the starting point over the first
 // working set (every unscreened feature, or the support of init and the
 // transitions) and starts the optimizer there; or restores a checkpoint.
-func (tr *trainer) start(ctx context.Context, r *run, init sparsePoint, resume *Checkpoint) error {
+func (r *run) start(ctx context.Context, init sparsePoint, resume *Checkpoint) error {
+	tr := r.tr
 	if resume != nil {
-		return tr.resume(ctx, r, resume)
+		return r.resume(ctx, resume)
 	}
 	w0 := r.u
 	if r.policy == SolverWorkingSet {
@@ -208,7 +210,7 @@ func (tr *trainer) start(ctx context.Context, r *run, init sparsePoint, resume *
 		r.ws.size, r.ws.floor = max(wsInitialSize/2, len(w0)), wsInitialSize
 	}
 	tr.obj.SetActive(slices.Clone(w0), r.policy == SolverWorkingSet)
-	return tr.startAt(ctx, r, init.gather(w0))
+	return r.startAt(ctx, init.gather(w0))
 }
 
 // sparsePoint is a starting point as its non-zero features (idx
@@ -248,7 +250,8 @@ func densePoint(w []float64, u []int32) sparsePoint {
 
 // startAt evaluates the objective at x over the active set and starts a
 // new optimizer there.
-func (tr *trainer) startAt(ctx context.Context, r *run, x []float64) error {
+func (r *run) startAt(ctx context.Context, x []float64) error {
+	tr := r.tr
 	r.grad = resizeFloats(r.grad, len(x))
 	f, m, err := tr.evaluate(ctx, x, r.grad)
 	if err != nil {
@@ -269,7 +272,8 @@ func (tr *trainer) evaluate(ctx context.Context, x, grad []float64) (float64, []
 // reevaluate evaluates at X (after a failed line search, whose last
 // evaluation was at a rejected trial, or after screening moved X) and
 // rebases the optimizer there.
-func (tr *trainer) reevaluate(ctx context.Context, r *run) error {
+func (r *run) reevaluate(ctx context.Context) error {
+	tr := r.tr
 	x := r.opt.X()
 	r.grad = resizeFloats(r.grad, len(x))
 	f, m, err := tr.evaluate(ctx, x, r.grad)
@@ -284,13 +288,14 @@ func (tr *trainer) reevaluate(ctx context.Context, r *run) error {
 // from m over the active set (every unscreened feature); with the working
 // set from m over every unscreened feature, formed from the marginals of
 // the last evaluation (no extra forward-backward), w_j = 0 outside W.
-func (tr *trainer) price(r *run) float64 {
+func (r *run) price() float64 {
+	tr := r.tr
 	if r.policy == SolverFull {
 		return fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
 	}
 	r.dual.Commit(r.mU) // the last pass's m, before it is overwritten
 	r.mU = tr.obj.Residuals(r.mU, r.u)
-	gap := tr.supportAndGap(r)
+	gap := r.supportAndGap()
 	r.mix.Forget()
 	if tr.op.Certificate == CertificateModel {
 		return gap
@@ -307,10 +312,11 @@ func (tr *trainer) price(r *run) float64 {
 // the gap certifies X), the log line, the stopping rules, the checkpoint
 // and the monitor. gap is updated when screening changed it. It reports
 // whether to stop.
-func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, error) {
+func (r *run) fullPass(ctx context.Context, gap *float64) (bool, error) {
+	tr := r.tr
 	r.zeroed = 0 // screening below counts this pass's
 	if tr.interrupted() {
-		return true, tr.stopInterrupted(r, *gap)
+		return true, r.stopInterrupted(*gap)
 	}
 	stalled := r.stalls >= r.stallLimit()
 	if !stalled && !tr.gapReached(r.certified(*gap), r.opt.Objective()) {
@@ -318,7 +324,7 @@ func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, er
 			return false, err
 		}
 	}
-	it := tr.passLine(r, *gap)
+	it := r.passLine(*gap)
 	if stalled {
 		// The inner solve could not decrease the objective at working
 		// precision.
@@ -331,16 +337,16 @@ func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, er
 	if len(r.hist) == 0 || r.policy == SolverFull {
 		r.hist = append(r.hist, it.Primal)
 	}
-	if tr.stopRule(r, it) {
+	if r.stopRule(it) {
 		return true, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	if err := tr.saveCheckpoint(r); err != nil {
+	if err := r.saveCheckpoint(); err != nil {
 		return false, err
 	}
-	return tr.monitor(r)
+	return r.monitor()
 }
 
 // interrupted reports whether Options.Interrupt was closed.
@@ -349,14 +355,15 @@ func (tr *trainer) interrupted() bool { return closed(tr.op.Interrupt) }
 // stopInterrupted ends an interrupted solve at the point of this full pass:
 // its log line (with the gap), StopInterrupt, and a checkpoint when one was
 // asked for.
-func (tr *trainer) stopInterrupted(r *run, gap float64) error {
-	it := tr.passLine(r, gap)
+func (r *run) stopInterrupted(gap float64) error {
+	tr := r.tr
+	it := r.passLine(gap)
 	r.res.StopReason = StopInterrupt
 	r.res.Converged = tr.gapReached(it.Gap, it.Primal)
 	if tr.op.Checkpoint == nil {
 		return nil
 	}
-	if err := tr.op.Checkpoint(tr.checkpoint(r)); err != nil {
+	if err := tr.op.Checkpoint(r.checkpoint()); err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
 	}
 	return nil
@@ -374,11 +381,12 @@ func (r *run) stallLimit() int {
 
 // innerSolve runs OWL-QN on the working set from X: one iteration with
 // the full policy, until the restricted target with the working set.
-func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
+func (r *run) innerSolve(ctx context.Context, gap float64) error {
+	tr := r.tr
 	if r.policy == SolverWorkingSet {
 		// Choose the set and start its optimizer; a set too dense to pay
-		// switches the solve to the full policy (nextWorkingSet).
-		if err := tr.nextWorkingSet(ctx, r); err != nil {
+		// switches the solve to the full policy (wsState.next).
+		if err := r.ws.next(ctx, r); err != nil {
 			return err
 		}
 	}
@@ -388,12 +396,12 @@ func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
 		target = wsInnerFraction * math.Min(g0, gap)
 		r.ws.reached = g0 <= target
 		maxInner = wsMaxInner
-		if tr.passesCannotCertify(r) {
+		if r.passesCannotCertify() {
 			hold = holdWindow
 		}
 	}
 	for i := 0; i < maxInner && r.iter < tr.op.MaxIter; i++ {
-		ok, err := tr.iterate(ctx, r)
+		ok, err := r.iterate(ctx)
 		if err != nil {
 			return err
 		}
@@ -402,7 +410,7 @@ func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
 				r.stalls++
 			}
 			// Keep the last valid point; the evaluation must belong to it.
-			return tr.reevaluate(ctx, r)
+			return r.reevaluate(ctx)
 		}
 		r.stalls = 0
 		if r.policy == SolverWorkingSet {
@@ -418,11 +426,11 @@ func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
 		if obj := r.opt.Objective(); tr.gapReached(obj-r.dualBound, obj) {
 			return nil // certified by an earlier pass's dual bound: the next pass stops
 		}
-		if i+1 >= hold && tr.innerStalled(r, i) {
+		if i+1 >= hold && r.innerStalled(i) {
 			return nil
 		}
 		if i+1 < maxInner && r.iter < tr.op.MaxIter {
-			tr.logLine(r, 0, false) // a full pass logs the last iteration
+			r.logLine(0, false) // a full pass logs the last iteration
 		}
 	}
 	return nil
@@ -434,7 +442,8 @@ func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
 // optimum) may still be far from its target, but a full pass now may
 // certify the point, and otherwise refreshes the set. It ends no solve
 // early: the full pass decides.
-func (tr *trainer) innerStalled(r *run, i int) bool {
+func (r *run) innerStalled(i int) bool {
+	tr := r.tr
 	if i+1 < stallWindow || len(r.hist) <= stallWindow {
 		return false
 	}
@@ -466,7 +475,8 @@ const holdWindow = 3 * stallWindow
 // set's refresh) comes up to 10 iterations later while the solve holds.
 // The passes are read from the log, so a resumed run holds as the original
 // did; an infinite or NaN gap never holds.
-func (tr *trainer) passesCannotCertify(r *run) bool {
+func (r *run) passesCannotCertify() bool {
+	tr := r.tr
 	var last [2]Iteration
 	n := 0
 	for k := len(r.res.Iterations) - 1; k >= 0 && n < 2; k-- {
@@ -490,7 +500,8 @@ func (tr *trainer) passesCannotCertify(r *run) bool {
 // reports false (and no error) when the line search failed or X is
 // optimal; X is then unchanged, but the last evaluation may belong to a
 // rejected trial.
-func (tr *trainer) iterate(ctx context.Context, r *run) (bool, error) {
+func (r *run) iterate(ctx context.Context) (bool, error) {
+	tr := r.tr
 	for {
 		x, grad, err := r.opt.Next()
 		if errors.Is(err, owlqn.ErrLineSearch) || (err == nil && x == nil) {
@@ -513,7 +524,8 @@ func (tr *trainer) iterate(ctx context.Context, r *run) (bool, error) {
 
 // logLine appends a line to the log at X and reports it: a full pass's
 // (pass, with the gap of the whole problem) or an inner iteration's.
-func (tr *trainer) logLine(r *run, gap float64, pass bool) Iteration {
+func (r *run) logLine(gap float64, pass bool) Iteration {
+	tr := r.tr
 	it := Iteration{Iter: r.iter, Primal: r.opt.Objective(), Pass: pass, Active: len(tr.fs.Active()),
 		Screened: tr.fs.Screened(), NonZero: countNonZero(r.opt.X()), Seconds: time.Since(r.t0).Seconds(),
 		Evaluations: tr.obj.Evals() - r.evals0}
@@ -530,7 +542,8 @@ func (tr *trainer) logLine(r *run, gap float64, pass bool) Iteration {
 }
 
 // stopRule applies the gap, Delta and iteration-count stopping rules.
-func (tr *trainer) stopRule(r *run, it Iteration) bool {
+func (r *run) stopRule(it Iteration) bool {
+	tr := r.tr
 	op, res := tr.op, r.res
 	if tr.gapReached(it.Gap, it.Primal) {
 		res.Converged, res.StopReason = true, StopGap
@@ -559,8 +572,8 @@ func (tr *trainer) gapReached(gap, primal float64) bool {
 // passLine logs a full pass at X whose own gap is gap: the line carries
 // the certified gap, and r.gaps keeps the own ones (the working set's
 // growth rule compares passes by their own gaps).
-func (tr *trainer) passLine(r *run, gap float64) Iteration {
-	it := tr.logLine(r, r.certified(gap), true)
+func (r *run) passLine(gap float64) Iteration {
+	it := r.logLine(r.certified(gap), true)
 	r.gaps = [2]float64{r.gaps[1], gap}
 	return it
 }
@@ -590,21 +603,23 @@ func (r *run) raiseDualBound(it Iteration) {
 	}
 }
 
-// due reports whether a callback every `every` iterations is due at the
-// current full pass (the first pass after each multiple), and records it.
-func (r *run) due(last *int, every int) bool {
-	if r.iter == 0 || r.iter/every == *last {
+// due reports whether a callback every `every` iterations is due at a
+// full pass after iter iterations (the first pass after each multiple),
+// and records it in last.
+func due(iter int, last *int, every int) bool {
+	if iter == 0 || iter/every == *last {
 		return false
 	}
-	*last = r.iter / every
+	*last = iter / every
 	return true
 }
 
 // monitor calls Options.Monitor at the first full pass after every
 // MonitorEvery iterations with the full-size weights.
-func (tr *trainer) monitor(r *run) (bool, error) {
+func (r *run) monitor() (bool, error) {
+	tr := r.tr
 	op := tr.op
-	if op.Monitor == nil || !r.due(&r.lastMonitor, op.MonitorEvery) {
+	if op.Monitor == nil || !due(r.iter, &r.lastMonitor, op.MonitorEvery) {
 		return false, nil
 	}
 	if tr.wMon == nil {
@@ -624,11 +639,12 @@ func (tr *trainer) monitor(r *run) (bool, error) {
 
 // saveCheckpoint calls Options.Checkpoint at the first full pass after
 // every CheckpointEvery iterations.
-func (tr *trainer) saveCheckpoint(r *run) error {
-	if tr.op.Checkpoint == nil || !r.due(&r.lastCkpt, tr.op.CheckpointEvery) {
+func (r *run) saveCheckpoint() error {
+	tr := r.tr
+	if tr.op.Checkpoint == nil || !due(r.iter, &r.lastCkpt, tr.op.CheckpointEvery) {
 		return nil
 	}
-	if err := tr.op.Checkpoint(tr.checkpoint(r)); err != nil {
+	if err := tr.op.Checkpoint(r.checkpoint()); err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
 	}
 	return nil
@@ -637,7 +653,8 @@ func (tr *trainer) saveCheckpoint(r *run) error {
 // allScreened ends a solve in which screening proved every weight zero at
 // the optimum: w* = 0, whose objective P(0) = L(0) it evaluates. The gap
 // over the unscreened features (none) is 0.
-func (tr *trainer) allScreened(ctx context.Context, r *run, in solveInput) (solveOutput, error) {
+func (r *run) allScreened(ctx context.Context, in solveInput) (solveOutput, error) {
+	tr := r.tr
 	tr.obj.SetActive(nil, r.policy == SolverWorkingSet)
 	f, _, err := tr.obj.Loss(ctx, nil)
 	if err != nil {
@@ -651,13 +668,14 @@ func (tr *trainer) allScreened(ctx context.Context, r *run, in solveInput) (solv
 	}
 	r.res.Converged, r.res.StopReason = true, StopGap
 	r.opt = nil
-	return tr.finish(r, in)
+	return r.finish(in)
 }
 
 // release drops the buffers of a finished single solve (Train) that the
 // result does not need, and returns the freed memory to the operating
 // system (one forced collection).
-func (tr *trainer) release(r *run) {
+func (r *run) release() {
+	tr := r.tr
 	r.dual, r.mix, r.mU, r.ws.sel = certificate.History{}, certificate.Mixture{}, nil, smallest{}
 	r.hist, r.grad = nil, nil
 	tr.obj.Release()
@@ -670,7 +688,8 @@ func (tr *trainer) release(r *run) {
 // finish completes the result with the full-size solution, written into
 // in.out when the caller gave one (Train: the model's weights, so that no
 // second full-size vector exists at the end), else into a new vector.
-func (tr *trainer) finish(r *run, in solveInput) (solveOutput, error) {
+func (r *run) finish(in solveInput) (solveOutput, error) {
+	tr := r.tr
 	if r.opt != nil {
 		if err := checkFinite(r.opt.X(), tr.fs.Active()); err != nil {
 			return solveOutput{}, err
@@ -684,7 +703,7 @@ func (tr *trainer) finish(r *run, in solveInput) (solveOutput, error) {
 		// Train's last step: the run's and the objective's buffers go back
 		// to the operating system before the model's weights are written,
 		// so that the peak is the solve's or the result's, not their sum.
-		tr.release(r)
+		r.release()
 	}
 	clear(w)
 	if r.opt != nil {

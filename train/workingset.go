@@ -16,7 +16,7 @@ import (
 // and Guestrin, ICML 2015; skglm, Bertrand et al., NeurIPS 2022): the
 // support of w, the transitions, and the features with the smallest
 // priority (beta - |m_j|) / Rnorm_j (negative for features that violate
-// the optimality conditions), twice the support (nextWorkingSet says when
+// the optimality conditions), twice the support (wsState.next says when
 // it doubles instead). Screening (screening.go) serves both policies.
 
 const (
@@ -40,7 +40,7 @@ var wsSwitchMin = 1024
 type wsState struct {
 	size  int      // size of the last working set
 	floor int      // smallest working set: wsInitialSize, or the strong rule's set along a path
-	sel   smallest // scratch of chooseWorkingSet
+	sel   smallest // scratch of choose
 	// reached: the last inner solve met its target (a slow full gap then
 	// means the set was too small, not the solve too short).
 	reached bool
@@ -87,7 +87,8 @@ func (tr *trainer) initialSet(u, nz []int32) []int32 {
 // returns the Fenchel-Young gap of the whole problem: the sum over every
 // unscreened feature of screen.GapTerm(w_j, m_j), w_j = 0 outside the
 // working set.
-func (tr *trainer) supportAndGap(r *run) float64 {
+func (r *run) supportAndGap() float64 {
+	tr := r.tr
 	act, x := tr.fs.Active(), r.opt.X()
 	alpha := tr.pen.l2 / tr.pen.l1
 	r.supp, r.suppW = r.supp[:0], r.suppW[:0]
@@ -106,18 +107,19 @@ func (tr *trainer) supportAndGap(r *run) float64 {
 	return gap
 }
 
-// nextWorkingSet chooses the next working set from the last full pass
-// (chooseWorkingSet), installs it in the feature set and the objective,
+// next chooses the next working set from the last full pass
+// (choose), installs it in the feature set and the objective,
 // and starts the inner solve's optimizer at the same point. The point is
 // the one the full pass priced (w is zero outside both sets), so its value
 // is known and its gradient over the new set is l2 x - m, with m from the
 // full pass: no evaluation. The optimizer starts with the curvature of the
 // last inner solve (or of the previous beta along a path) embedded into the
 // new set (carriedMemory).
-func (tr *trainer) nextWorkingSet(ctx context.Context, r *run) error {
-	ws, x, mw := tr.chooseWorkingSet(r)
+func (st *wsState) next(ctx context.Context, r *run) error {
+	tr := r.tr
+	ws, x, mw := st.choose(r)
 	if len(r.u) >= wsSwitchMin && float64(2*len(r.supp)) >= wsDenseFraction*float64(len(r.u)) {
-		ws, x, mw = tr.switchToFull(r)
+		ws, x, mw = st.switchToFull(r)
 	}
 	if nz := countNonZero(x); nz != len(r.supp) {
 		// The optimizer starts from the full pass's value, which holds
@@ -125,7 +127,7 @@ func (tr *trainer) nextWorkingSet(ctx context.Context, r *run) error {
 		return fmt.Errorf("train: internal error: the working set holds %d of the %d non-zero weights", nz, len(r.supp))
 	}
 	prevW := tr.fs.Active()
-	mem := tr.carriedMemory(r, prevW, ws)
+	mem := st.carriedMemory(r, prevW, ws)
 	f := r.opt.F()
 	tr.obj.SetActive(ws, r.policy == SolverWorkingSet)
 	g := make([]float64, len(x))
@@ -156,7 +158,7 @@ func (tr *trainer) nextWorkingSet(ctx context.Context, r *run) error {
 // still save iterations when the support is sparse (syn1). It
 // returns the new set (every unscreened feature) with the weights and m
 // over it, from the last full pass.
-func (tr *trainer) switchToFull(r *run) (ws []int32, x, mw []float64) {
+func (st *wsState) switchToFull(r *run) (ws []int32, x, mw []float64) {
 	r.res.Solver = SolverFull
 	r.res.SolverReason = fmt.Sprintf("the support reached %d of the %d unscreened features at iteration %d: dense, the full policy took over",
 		len(r.supp), len(r.u), r.iter)
@@ -169,7 +171,7 @@ func (tr *trainer) switchToFull(r *run) (ws []int32, x, mw []float64) {
 	return slices.Clone(r.u), x, slices.Clone(r.mU)
 }
 
-// chooseWorkingSet returns the next working set and the weights and m over
+// choose returns the next working set and the weights and m over
 // it: the support, the transitions, and the features of smallest priority
 // (beta - |m_j|)/Rnorm_j (negative for features that violate the
 // optimality conditions). Its size is twice the support (Celer's rule), at
@@ -179,8 +181,8 @@ func (tr *trainer) switchToFull(r *run) (ws []int32, x, mw []float64) {
 // by wsMaxInner says nothing about the set, and doubling then would grow
 // the set to every feature, with the full policy's memory). At the first
 // pass of a path's beta it is the strong rule's set.
-func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
-	st := &r.ws
+func (st *wsState) choose(r *run) (ws []int32, x, mw []float64) {
+	tr := r.tr
 	strong := r.passes == 1 && st.prevLam1 > tr.pen.l1
 	st.strongThr = math.Inf(1)
 	if strong {
@@ -191,7 +193,7 @@ func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
 		size = max(size, 2*st.size)
 	}
 	s := 0
-	prio := func(q int) float64 { return tr.priority(r, q, &s) }
+	prio := func(q int) float64 { return st.priority(r, q, &s) }
 	setSize := func(must int) int {
 		if strong {
 			// The strong rule's set (Tibshirani et al., JRSS-B 2012): the
@@ -222,13 +224,14 @@ func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
 // (s walks run.supp and is advanced past q), the transitions and the
 // strong rule's features (|m_j| >= run.strongThr), else
 // (beta - |m_j|)/Rnorm_j.
-func (tr *trainer) priority(r *run, q int, s *int) float64 {
+func (st *wsState) priority(r *run, q int, s *int) float64 {
+	tr := r.tr
 	j := r.u[q]
 	if *s < len(r.supp) && int(r.supp[*s]) == q {
 		*s++
 		return math.Inf(-1)
 	}
-	if tr.isTransition(j) || math.Abs(r.mU[q]) >= r.ws.strongThr {
+	if tr.isTransition(j) || math.Abs(r.mU[q]) >= st.strongThr {
 		return math.Inf(-1)
 	}
 	if rn := tr.rnorm.at(j); rn > 0 {
@@ -241,18 +244,19 @@ func (tr *trainer) priority(r *run, q int, s *int) float64 {
 // the features prevW, embedded into the new working set ws (zeros on new features; pairs of
 // features that left the set lose those entries): curvature kept across
 // working sets. It returns nil when there is nothing to carry.
-func (tr *trainer) carriedMemory(r *run, prevW, ws []int32) *owlqn.State {
-	var st owlqn.State
+func (st *wsState) carriedMemory(r *run, prevW, ws []int32) *owlqn.State {
+	tr := r.tr
+	var mem owlqn.State
 	dLam2 := 0.0
-	if c := r.ws.carry; c != nil {
+	if c := st.carry; c != nil {
 		// The first inner solve of a path's beta: the curvature of the
 		// previous beta, whose Hessian differs by (lam2 - its lam2) I.
-		st, prevW, dLam2 = c.st, c.w, tr.pen.l2-c.lam2
-		r.ws.carry = nil
+		mem, prevW, dLam2 = c.st, c.w, tr.pen.l2-c.lam2
+		st.carry = nil
 	} else {
-		st = r.opt.Snapshot()
+		mem = r.opt.Snapshot()
 	}
-	if len(st.S) == 0 {
+	if len(mem.S) == 0 {
 		return nil
 	}
 	pos := make([]int32, len(prevW)) // new position of each old feature, or -1
@@ -275,9 +279,9 @@ func (tr *trainer) carriedMemory(r *run, prevW, ws []int32) *owlqn.State {
 		}
 		return out
 	}
-	out := &owlqn.State{L1: st.L1}
-	for i := range st.S {
-		s, y := embed(st.S[i]), embed(st.Y[i])
+	out := &owlqn.State{L1: mem.L1}
+	for i := range mem.S {
+		s, y := embed(mem.S[i]), embed(mem.Y[i])
 		sy := 0.0
 		for k := range s {
 			y[k] += dLam2 * s[k]

@@ -28,7 +28,7 @@ import (
 //	Phi(c) = sum_k c_k D_k + sum_j g(w_j, sum_k c_k m_k,j) >= G(w, q) >= P(w) - P(w*)
 //
 // for every c in the simplex, with Phi(e_0) = today's gap (D_0 = 0). Phi is
-// convex in c; mixGap lowers it by Frank-Wolfe steps from e_0, so the result
+// convex in c; Gap lowers it by Frank-Wolfe steps from e_0, so the result
 // is never above today's gap. Nothing needs the entropies: L, m and w of
 // each pass suffice. Screening with the mixture uses M(q) and Phi, as the
 // Pinsker rule needs only a feasible dual point and an upper bound on its

@@ -194,11 +194,11 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 		}
 	}
 	o.attrCum = attributeCounts(&c.Unary, m.NumUnary)
-	o.attrSplit = o.attrParts()
+	o.attrSplit = attrParts(o.attrCum, o.threads)
 	if o.fused {
 		o.obs = counts{dense: ObservedCounts(m, c)}
 	} else {
-		o.obs = o.sparseObserved()
+		o.obs = sparseObserved(m, c, o.attrCum)
 	}
 	o.live = c
 	o.liveAttrs = m.NumUnary
@@ -283,25 +283,26 @@ func (o *Objective) follow(keep []int32) {
 	case fs.live == o.m.NumUnary:
 		o.live, o.liveAttrs = o.c, fs.live
 	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
-		o.live, o.liveAttrs = o.compactCorpus(), fs.live
+		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive), fs.live
 	}
 	o.refSpan = o.refSpan[:0]
 	if o.sparseLabels || o.refFused {
-		o.buildRefSpans()
+		o.refSpan = refSpans(o.refSpan, o.live.Unary.Col, o.fs.refPtr)
 	}
 }
 
-// buildRefSpans fills refSpan for the live corpus and the current
-// references.
-func (o *Objective) buildRefSpans() {
-	col, ptr := o.live.Unary.Col, o.fs.refPtr
-	if cap(o.refSpan) < 2*len(col) {
-		o.refSpan = make([]int32, 2*len(col))
+// refSpans returns, in dst's storage when it is large enough, the
+// reference range (ptr[a], ptr[a+1]) of the attribute a = col[k] of every
+// occurrence k of a corpus's unary rows (refSpan).
+func refSpans(dst, col, ptr []int32) []int32 {
+	if cap(dst) < 2*len(col) {
+		dst = make([]int32, 2*len(col))
 	}
-	o.refSpan = o.refSpan[:2*len(col)]
+	dst = dst[:2*len(col)]
 	for k, a := range col {
-		o.refSpan[2*k], o.refSpan[2*k+1] = ptr[a], ptr[a+1]
+		dst[2*k], dst[2*k+1] = ptr[a], ptr[a+1]
 	}
+	return dst
 }
 
 // Release drops the per-evaluation buffers (the objective cannot evaluate
@@ -496,15 +497,13 @@ func fullRun(span []int32, k, end int32, L int) int32 {
 	return e
 }
 
-// compactCorpus returns a copy of the corpus whose unary rows keep only the
+// liveCorpus returns a copy of the corpus c whose unary rows keep only the
 // live attributes (ids unchanged). Sequences, labels and pair rows are
 // shared with c. The rows of the copy it replaces are reused when they
 // have room (a working-set solve compacts at every full pass).
-func (o *Objective) compactCorpus() *sparse.Corpus {
-	c := o.c
+func liveCorpus(c, old *sparse.Corpus, live []bool) *sparse.Corpus {
 	x := &c.Unary
 	out := *c
-	live := o.fs.attrLive
 	nnz := 0
 	for _, a := range x.Col {
 		if live[a] {
@@ -512,7 +511,7 @@ func (o *Objective) compactCorpus() *sparse.Corpus {
 		}
 	}
 	var nx sparse.Matrix
-	if old := o.live; old != c && cap(old.Unary.RowPtr) > x.Rows() && cap(old.Unary.Col) >= nnz &&
+	if old != c && cap(old.Unary.RowPtr) > x.Rows() && cap(old.Unary.Col) >= nnz &&
 		(x.Val == nil || cap(old.Unary.Val) >= nnz) {
 		nx = sparse.Matrix{RowPtr: old.Unary.RowPtr[:1], Col: old.Unary.Col[:0], Val: old.Unary.Val[:0]}
 	} else {
@@ -543,7 +542,7 @@ func (o *Objective) compactCorpus() *sparse.Corpus {
 // optimizer: over the active set, it returns f(x) = L(x) + (l2/2)||x||^2,
 // writes its gradient l2 x - m into grad and returns m = -grad L(x) (M).
 func (o *Objective) Evaluate(ctx context.Context, x, grad []float64, l2 float64) (float64, []float64, error) {
-	loss, err := o.loss(ctx, x)
+	loss, _, err := o.Loss(ctx, x)
 	if err != nil {
 		return 0, o.mvec, err
 	}
@@ -557,20 +556,15 @@ func (o *Objective) Evaluate(ctx context.Context, x, grad []float64, l2 float64)
 
 // Loss returns L(x) for the active weights x and m = -grad L(x) over the
 // active set (M).
+//
+// It leaves the expected counts of the active features in o.exp and
+// o.eTail and the node marginals in o.mu.
 func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, error) {
-	f, err := o.loss(ctx, x)
-	return f, o.mvec, err
-}
-
-// loss computes L(x) for the active weights x and m = -grad L(x) over the
-// active set into o.mvec. It leaves the expected counts of the active
-// features in o.exp and o.eTail and the node marginals in o.mu.
-func (o *Objective) loss(ctx context.Context, x []float64) (float64, error) {
 	o.evals++
 	o.expFresh = false
 	o.setWeights(x)
 	if err := o.forwardShards(ctx); err != nil {
-		return 0, err
+		return 0, o.mvec, err
 	}
 	loss := o.reduceShards()
 	o.stateExpectations()
@@ -578,9 +572,9 @@ func (o *Objective) loss(ctx context.Context, x []float64) (float64, error) {
 	o.residualsFrom(o.mvec, o.fs.active, o.exp)
 	inv := 1 / o.n
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return loss * inv, ErrNonFinite
+		return loss * inv, o.mvec, ErrNonFinite
 	}
-	return loss * inv, nil
+	return loss * inv, o.mvec, nil
 }
 
 // Residuals returns m = -grad L over the features idx (increasing, any
@@ -728,7 +722,7 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 	if T > 1 {
 		floats.Add(sh.edge, sh.ws.EdgeSum())
 		if sh.pairExp != nil && c.Pair.Rows() > 0 {
-			o.accumulatePairs(sh, lat, start, T)
+			sh.accumulatePairs(c, L*L, lat, start, T)
 		}
 	}
 }
@@ -864,10 +858,9 @@ func (f *fullSpans) flush(dst, mu []float64) {
 	}
 }
 
-// accumulatePairs adds the expected pair counts of one sequence.
-func (o *Objective) accumulatePairs(sh *shardState, lat *inference.Lattice, start, T int) {
-	LL := o.m.NumLabels() * o.m.NumLabels()
-	c := o.live
+// accumulatePairs adds the expected pair counts of the sequence at
+// [start, start+T) of c (LL = L*L) into the shard's buffer.
+func (sh *shardState) accumulatePairs(c *sparse.Corpus, LL int, lat *inference.Lattice, start, T int) {
 	for t := 1; t < T; t++ {
 		pc, pv := c.Pair.Row(start + t)
 		if len(pc) == 0 {
@@ -928,40 +921,38 @@ func (o *Objective) stateExpectations() {
 	par.For(o.threads, (U+chunk-1)/chunk, func(k int) {
 		for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
 			if o.fused {
-				o.reduceStateShards(a)
+				reduceStateShards(o.exp, o.shard, o.fs, a)
 			} else {
-				o.reduceRefShards(a)
+				reduceRefShards(o.exp, o.shard, o.fs.refPtr, a)
 			}
 		}
 	})
 }
 
 // reduceRefShards sums attribute a's per-group expectations of its active
-// labels in group order.
-func (o *Objective) reduceRefShards(a int) {
+// labels (references refPtr[a]..refPtr[a+1]) in group order into exp.
+func reduceRefShards(exp []float64, shard []shardState, refPtr []int32, a int) {
 	const per = numShards / refGroups
-	fs := o.fs
-	for r := fs.refPtr[a]; r < fs.refPtr[a+1]; r++ {
+	for r := refPtr[a]; r < refPtr[a+1]; r++ {
 		v := 0.0
 		for g := range refGroups {
-			v += o.shard[g*per].refExp[r]
+			v += shard[g*per].refExp[r]
 		}
-		o.exp[r] = v
+		exp[r] = v
 	}
 }
 
 // reduceStateShards sums attribute a's fused per-shard state expectations
-// of its active labels in shard order.
-func (o *Objective) reduceStateShards(a int) {
-	L := o.m.NumLabels()
-	fs := o.fs
+// of its active labels (fs's references) in shard order into exp.
+func reduceStateShards(exp []float64, shard []shardState, fs *Features, a int) {
+	L := fs.m.NumLabels()
 	for r := fs.refPtr[a]; r < fs.refPtr[a+1]; r++ {
 		j := a*L + int(fs.refLab[r])
 		v := 0.0
-		for s := range o.shard {
-			v += o.shard[s].stateExp[j]
+		for s := range shard {
+			v += shard[s].stateExp[j]
 		}
-		o.exp[r] = v
+		exp[r] = v
 	}
 }
 
@@ -979,22 +970,23 @@ func (o *Objective) reduceStateShards(a int) {
 func (o *Objective) scatterExpectations(c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool) {
 	parts := o.attrSplit
 	par.For(len(parts)-1, len(parts)-1, func(k int) {
-		o.scatterRange(c, ptr, ids, dst, skip, parts[k], parts[k+1])
+		scatterRange(o.mu, o.m.NumLabels(), c, ptr, ids, dst, skip, parts[k], parts[k+1])
 	})
 }
 
-// attrParts splits the attributes into o.threads contiguous ranges of
-// about equal occurrence counts, as boundaries [0, ..., U].
-func (o *Objective) attrParts() []int32 {
-	U := int32(o.m.NumUnary)
-	n := max(1, min(o.threads, int(U)))
+// attrParts splits the attributes into threads contiguous ranges of about
+// equal occurrence counts (attrCum: cumulative counts, len U+1), as
+// boundaries [0, ..., U].
+func attrParts(attrCum []int32, threads int) []int32 {
+	U := int32(len(attrCum) - 1)
+	n := max(1, min(threads, int(U)))
 	parts := make([]int32, n+1)
 	parts[n] = U
-	total := int64(o.attrCum[U])
+	total := int64(attrCum[U])
 	a := int32(0)
 	for k := 1; k < n; k++ {
 		target := total * int64(k) / int64(n)
-		for a < U && int64(o.attrCum[a]) < target {
+		for a < U && int64(attrCum[a]) < target {
 			a++
 		}
 		parts[k] = a
@@ -1002,14 +994,15 @@ func (o *Objective) attrParts() []int32 {
 	return parts
 }
 
-// scatterRange is scatterExpectations for the attributes [alo, ahi).
-func (o *Objective) scatterRange(c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool, alo, ahi int32) {
-	L := o.m.NumLabels()
+// scatterRange is scatterExpectations for the attributes [alo, ahi), with
+// the node marginals mu (positions x L).
+func scatterRange(mu []float64, L int, c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool, alo, ahi int32) {
+	nodes := mu
 	clear(dst[ptr[alo]:ptr[ahi]])
 	var full fullSpans
 	for p := 0; p < c.Unary.Rows(); p++ {
 		cols, vals := c.Unary.Row(p)
-		mu := o.mu[p*L : p*L+L]
+		mu := nodes[p*L : p*L+L]
 		for k, a := range cols {
 			if a < alo || a >= ahi {
 				continue
@@ -1103,11 +1096,10 @@ func (cc *countCursor) at(j int32) float64 {
 // lives only for this call (in position order, as ObservedCounts adds
 // them) and the transition and pair blocks of
 // ObservedCounts on a model with no unary attribute.
-func (o *Objective) sparseObserved() counts {
-	m, c := o.m, o.c
+func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32) counts {
 	L := m.NumLabels()
 	out := counts{stateLen: m.NumUnary * L}
-	col := buildColumns(&c.Unary, o.attrCum)
+	col := buildColumns(&c.Unary, attrCum)
 	acc := make([]float64, L)
 	seen := make([]bool, L)
 	for a := 0; a < m.NumUnary; a++ {

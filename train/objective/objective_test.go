@@ -330,6 +330,12 @@ func randomPoint(rng *rand.Rand, act []int32, d int) (x, w []float64) {
 	return x, w
 }
 
+// loss evaluates L at x (m stays in o.mvec).
+func (o *Objective) loss(ctx context.Context, x []float64) (float64, error) {
+	f, _, err := o.Loss(ctx, x)
+	return f, err
+}
+
 // evalM evaluates the loss at x and copies m into dst.
 func (o *Objective) evalM(ctx context.Context, x, dst []float64) (float64, error) {
 	f, err := o.loss(ctx, x)
