@@ -22,16 +22,20 @@ import (
 // the optimizer's point and memory, and the loop's bookkeeping. Pass it as
 // Options.Resume to continue the run; the resumed run reaches the same
 // model, bit for bit, as the uninterrupted one.
+//
+// A Checkpoint is opaque: write it (WriteTo, CheckpointFile), read it
+// (ReadCheckpoint) and resume from it (Options.Resume); its contents are
+// the solver's and checked against the run that resumes.
 type Checkpoint struct {
-	Lambda1, Lambda2 float64
-	Dimension        int // length of the model's weight vector
-	Solver           Solver
-	Active           []int32
-	Screened         int
-	ScreenedSet      sparse.Bitset
-	History          []float64 // objective values, for the Delta rule
-	LastCheckGap     float64
-	Iterations       []Iteration
+	lambda1, lambda2 float64
+	dimension        int // length of the model's weight vector
+	solver           Solver
+	active           []int32
+	screened         int
+	screenedSet      sparse.Bitset
+	history          []float64 // objective values, for the Delta rule
+	lastCheckGap     float64
+	iterations       []Iteration
 	loop             loopState
 	dual             certificate.History // the mixture certificate's earlier passes
 	opt              owlqn.State
@@ -50,13 +54,13 @@ type loopState struct {
 func (r *run) checkpoint() *Checkpoint {
 	tr := r.tr
 	return &Checkpoint{
-		Lambda1: tr.pen.l1, Lambda2: tr.pen.l2, Dimension: len(tr.m.W), Solver: r.policy,
-		Active:       slices.Clone(tr.fs.Active()),
-		Screened:     tr.fs.Screened(),
-		ScreenedSet:  slices.Clone(tr.fs.ScreenedSet()),
-		History:      slices.Clone(r.hist),
-		LastCheckGap: r.lastCheckGap,
-		Iterations:   slices.Clone(r.res.Iterations),
+		lambda1: tr.pen.l1, lambda2: tr.pen.l2, dimension: len(tr.m.W), solver: r.policy,
+		active:       slices.Clone(tr.fs.Active()),
+		screened:     tr.fs.Screened(),
+		screenedSet:  slices.Clone(tr.fs.ScreenedSet()),
+		history:      slices.Clone(r.hist),
+		lastCheckGap: r.lastCheckGap,
+		iterations:   slices.Clone(r.res.Iterations),
 		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
 			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason},
 		dual: r.dual.Snapshot(r.mU), // with the pass just priced
@@ -66,22 +70,22 @@ func (r *run) checkpoint() *Checkpoint {
 
 // check verifies that a checkpoint belongs to this run's problem.
 func (tr *trainer) checkCheckpoint(ck *Checkpoint, policy Solver) error {
-	if ck.Dimension != len(tr.m.W) || ck.Lambda1 != tr.pen.l1 || ck.Lambda2 != tr.pen.l2 {
+	if ck.dimension != len(tr.m.W) || ck.lambda1 != tr.pen.l1 || ck.lambda2 != tr.pen.l2 {
 		return fmt.Errorf("train: checkpoint is for another problem (dimension %d, lambda %g/%g; this run: %d, %g/%g)",
-			ck.Dimension, ck.Lambda1, ck.Lambda2, len(tr.m.W), tr.pen.l1, tr.pen.l2)
+			ck.dimension, ck.lambda1, ck.lambda2, len(tr.m.W), tr.pen.l1, tr.pen.l2)
 	}
-	if ck.Solver != policy && !(ck.loop.switched && policy == SolverWorkingSet) {
-		return fmt.Errorf("train: checkpoint is of the %s solver, this run uses %s", ck.Solver, policy)
+	if ck.solver != policy && !(ck.loop.switched && policy == SolverWorkingSet) {
+		return fmt.Errorf("train: checkpoint is of the %s solver, this run uses %s", ck.solver, policy)
 	}
-	if len(ck.Iterations) == 0 || len(ck.Active) != len(ck.opt.X) || len(ck.Active) == 0 || len(ck.ScreenedSet) != len(tr.fs.ScreenedSet()) {
+	if len(ck.iterations) == 0 || len(ck.active) != len(ck.opt.X) || len(ck.active) == 0 || len(ck.screenedSet) != len(tr.fs.ScreenedSet()) {
 		return errors.New("train: malformed checkpoint")
 	}
 	prev := int32(-1)
-	for _, j := range ck.Active {
+	for _, j := range ck.active {
 		if j <= prev || int(j) >= len(tr.m.W) {
 			return errors.New("train: checkpoint active set is not increasing within the model")
 		}
-		if !tr.fs.InSet(j) || ck.ScreenedSet.Has(int(j)) {
+		if !tr.fs.InSet(j) || ck.screenedSet.Has(int(j)) {
 			return errors.New("train: checkpoint active set is not part of the feature set")
 		}
 		prev = j
@@ -101,10 +105,10 @@ func (r *run) resume(ctx context.Context, ck *Checkpoint) error {
 		r.policy, r.switched = SolverFull, true
 		r.res.Solver, r.res.SolverReason = SolverFull, l.reason
 	}
-	tr.fs.SetScreened(ck.ScreenedSet)
+	tr.fs.SetScreened(ck.screenedSet)
 	r.u = tr.fs.Unscreened(r.u)
-	tr.obj.SetActive(slices.Clone(ck.Active), r.policy == SolverWorkingSet)
-	r.grad = resizeFloats(r.grad, len(ck.Active))
+	tr.obj.SetActive(slices.Clone(ck.active), r.policy == SolverWorkingSet)
+	r.grad = resizeFloats(r.grad, len(ck.active))
 	f, m, err := tr.evaluate(ctx, ck.opt.X, r.grad)
 	if err != nil {
 		return err
@@ -113,8 +117,8 @@ func (r *run) resume(ctx context.Context, ck *Checkpoint) error {
 		return err
 	}
 	r.m = m
-	r.res.Iterations = slices.Clone(ck.Iterations)
-	r.hist, r.lastCheckGap = slices.Clone(ck.History), ck.LastCheckGap
+	r.res.Iterations = slices.Clone(ck.iterations)
+	r.hist, r.lastCheckGap = slices.Clone(ck.history), ck.lastCheckGap
 	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps
 	r.ws.size, r.ws.floor, r.ws.reached = l.wsSize, l.wsFloor, l.reached
 	r.dual = ck.dual.Clone()
@@ -149,23 +153,23 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 			f64(x)
 		}
 	}
-	f64(ck.Lambda1)
-	f64(ck.Lambda2)
-	b = le.AppendUint64(b, uint64(ck.Dimension))
-	b = appendBytes(b, []byte(ck.Solver))
-	b = le.AppendUint64(b, uint64(len(ck.Active)))
-	for _, j := range ck.Active {
+	f64(ck.lambda1)
+	f64(ck.lambda2)
+	b = le.AppendUint64(b, uint64(ck.dimension))
+	b = appendBytes(b, []byte(ck.solver))
+	b = le.AppendUint64(b, uint64(len(ck.active)))
+	for _, j := range ck.active {
 		b = le.AppendUint32(b, uint32(j))
 	}
-	b = le.AppendUint64(b, uint64(ck.Screened))
-	b = le.AppendUint64(b, uint64(len(ck.ScreenedSet)))
-	for _, x := range ck.ScreenedSet {
+	b = le.AppendUint64(b, uint64(ck.screened))
+	b = le.AppendUint64(b, uint64(len(ck.screenedSet)))
+	for _, x := range ck.screenedSet {
 		b = le.AppendUint64(b, x)
 	}
-	f64s(ck.History)
-	f64(ck.LastCheckGap)
-	b = le.AppendUint64(b, uint64(len(ck.Iterations)))
-	for _, it := range ck.Iterations {
+	f64s(ck.history)
+	f64(ck.lastCheckGap)
+	b = le.AppendUint64(b, uint64(len(ck.iterations)))
+	for _, it := range ck.iterations {
 		b = le.AppendUint64(b, uint64(it.Iter))
 		f64(it.Primal)
 		f64(it.Gap)
@@ -218,21 +222,21 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	}
 	d := &ckDecoder{b: body[12:], off: 12}
 	ck := &Checkpoint{}
-	ck.Lambda1, ck.Lambda2 = d.f64(), d.f64()
-	ck.Dimension = int(d.u64())
-	ck.Solver = Solver(d.next(d.count(1)))
+	ck.lambda1, ck.lambda2 = d.f64(), d.f64()
+	ck.dimension = int(d.u64())
+	ck.solver = Solver(d.next(d.count(1)))
 	na := d.count(4)
 	for i := 0; i < na && d.err == nil; i++ {
-		ck.Active = append(ck.Active, int32(d.u32()))
+		ck.active = append(ck.active, int32(d.u32()))
 	}
-	ck.Screened = int(d.u64())
+	ck.screened = int(d.u64())
 	nb := d.count(8)
 	for i := 0; i < nb && d.err == nil; i++ {
-		ck.ScreenedSet = append(ck.ScreenedSet, d.u64())
+		ck.screenedSet = append(ck.screenedSet, d.u64())
 	}
-	ck.History = d.f64s()
-	ck.LastCheckGap = d.f64()
-	ck.Iterations = d.iterations()
+	ck.history = d.f64s()
+	ck.lastCheckGap = d.f64()
+	ck.iterations = d.iterations()
 	ck.loop = loopState{passes: int(d.u64()), stalls: int(d.u64()), wsSize: int(d.u64()), wsFloor: int(d.u64()), reached: d.bool(), switched: d.bool()}
 	ck.loop.gaps = [2]float64{d.f64(), d.f64()}
 	ck.loop.reason = string(d.next(d.count(1)))

@@ -418,7 +418,7 @@ func TestDualAscentCoNLL(t *testing.T) {
 	P := res.Primal
 	t.Logf("after %d iterations: P %.8g, gap %.4g (rel %.3g)", iters, P, res.Gap, res.Gap/P)
 	t0 := time.Now()
-	da := newDualAscent(m, c, m.W, res.Lambda1, res.Lambda2)
+	da := newDualAscent(m, c, m.W, res.Beta, res.Lambda2)
 	t.Logf("init %.2fs: certificate %.4g (rel %.3g)", time.Since(t0).Seconds(), P+da.value(), (P+da.value())/P)
 	order := make([]int, c.Len())
 	for i := range order {

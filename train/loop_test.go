@@ -123,7 +123,7 @@ func TestInterruptEndsGracefully(t *testing.T) {
 		assert.Less(t, res.NumIterations(), 60, "%s: training went on after the interrupt", s)
 		assert.Positive(t, m.NonZero(), "%s: the model holds the point reached", s)
 		require.NotNil(t, ck, "%s: no checkpoint at the interrupt", s)
-		assert.Equal(t, res.Iterations, ck.Iterations, "%s", s)
+		assert.Equal(t, res.Iterations, ck.iterations, "%s", s)
 	}
 }
 

@@ -240,8 +240,11 @@ const (
 
 // Result summarizes a training run.
 type Result struct {
+	// The average-form penalty of the solve: Beta is the L1 coefficient
+	// (in the sum form C1/n), Lambda2 the L2 coefficient (alpha beta; in
+	// the sum form 2 C2/n) and Alpha = Lambda2/Beta (0 when Beta is 0).
 	Alpha, Beta, BetaMax float64
-	Lambda1, Lambda2     float64 // beta and alpha*beta: the average-form L1 and L2 coefficients
+	Lambda2              float64
 	Screen               ScreenRule
 	Solver               Solver // the policy that ran
 	SolverReason         string // why: "requested", or why the working set could not run
@@ -471,15 +474,15 @@ func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 // warnings returns Result.Warnings of the solution m.W of a corpus of n
 // sequences.
 func warnings(m *chain.Model, res *Result, n int) []string {
-	if res.Lambda1 > 0 && res.BetaMax > 0 && res.Lambda1 >= res.BetaMax {
+	if res.Beta > 0 && res.BetaMax > 0 && res.Beta >= res.BetaMax {
 		return []string{fmt.Sprintf("the L1 penalty beta = %.4g is at or above beta_max = %.4g, so every weight is zero: "+
-			"lower it (in the sum form, c1 below n beta_max = %.4g; the default c1 = c2 = 1 suits most corpora)", res.Lambda1, res.BetaMax, float64(n)*res.BetaMax)}
+			"lower it (in the sum form, c1 below n beta_max = %.4g; the default c1 = c2 = 1 suits most corpora)", res.Beta, res.BetaMax, float64(n)*res.BetaMax)}
 	}
 	if len(m.State) == 0 || slices.ContainsFunc(m.State, func(v float64) bool { return v != 0 }) {
 		return nil
 	}
 	return []string{fmt.Sprintf("no state weight is non-zero (beta = %.4g, beta_max = %.4g): the model ignores its input and tags every sequence of a length alike; "+
-		"lower the penalty (the default c1 = c2 = 1 suits most corpora) or choose it on held-out data (train --select)", res.Lambda1, res.BetaMax)}
+		"lower the penalty (the default c1 = c2 = 1 suits most corpora) or choose it on held-out data (train --select)", res.Beta, res.BetaMax)}
 }
 
 // checkCorpus validates the training corpus against the model layout.

@@ -188,7 +188,7 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 			}
 			op.Resume = ck
 			resumed, resRes := trainTiny(t, c, 3, tc.attrs, op)
-			at := ck.Iterations[len(ck.Iterations)-1].Iter
+			at := ck.iterations[len(ck.iterations)-1].Iter
 			if resRes.Solver != resFull.Solver || resRes.SolverReason != resFull.SolverReason {
 				t.Fatalf("%s, resumed at %d: solver %s (%s), uninterrupted %s (%s)", rule, at, resRes.Solver, resRes.SolverReason, resFull.Solver, resFull.SolverReason)
 			}

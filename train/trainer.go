@@ -189,7 +189,7 @@ func (tr *trainer) setPenalty(pen penalty, last bool) {
 // newResult starts the result of a solve.
 func (tr *trainer) newResult() *Result {
 	res := &Result{Screen: tr.op.Screen, Epsilon: tr.op.Epsilon, RelEpsilon: tr.op.RelEpsilon, Dimension: tr.fs.Size(),
-		BetaMax: tr.betaMax, Lambda1: tr.pen.l1, Lambda2: tr.pen.l2, Beta: tr.pen.l1}
+		BetaMax: tr.betaMax, Beta: tr.pen.l1, Lambda2: tr.pen.l2}
 	if tr.pen.l1 > 0 {
 		res.Alpha = tr.pen.l2 / tr.pen.l1
 	}

@@ -83,8 +83,8 @@ func TestDefaultPenalty(t *testing.T) {
 		if tc.name == "paper form" {
 			tc.lam1, tc.lam2 = 0.05*res.BetaMax, 2*0.05*res.BetaMax
 		}
-		if res.Lambda1 != tc.lam1 || math.Abs(res.Lambda2-tc.lam2) > 1e-15*tc.lam2 {
-			t.Errorf("%s: trained at lambda1 %v, lambda2 %v; want %v, %v", tc.name, res.Lambda1, res.Lambda2, tc.lam1, tc.lam2)
+		if res.Beta != tc.lam1 || math.Abs(res.Lambda2-tc.lam2) > 1e-15*tc.lam2 {
+			t.Errorf("%s: trained at lambda1 %v, lambda2 %v; want %v, %v", tc.name, res.Beta, res.Lambda2, tc.lam1, tc.lam2)
 		}
 		if len(res.Warnings) != 0 {
 			t.Errorf("%s: warnings %q on a sound penalty", tc.name, res.Warnings)
@@ -127,7 +127,7 @@ func TestPenaltyWarnings(t *testing.T) {
 	if w := warnings(m, res, c.Len()); len(w) != 1 || !strings.Contains(w[0], "beta_max") {
 		t.Errorf("warnings = %q", w)
 	}
-	res.Lambda1 = res.BetaMax / 2
+	res.Beta = res.BetaMax / 2
 	if w := warnings(m, res, c.Len()); len(w) != 0 {
 		t.Errorf("a state weight and beta < beta_max: warnings %q", w)
 	}
