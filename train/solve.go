@@ -79,7 +79,7 @@ type run struct {
 	ws          wsState
 	switched    bool // the working set became dense: the full policy took over
 
-	// The mixture certificate (mixture.go, working-set policy): m of
+	// The mixture certificate (train/certificate, working-set policy): m of
 	// earlier full passes and the working state (mix.won: the mixture
 	// certified this pass, and screening uses its dual point).
 	dual certificate.History

@@ -67,7 +67,7 @@ type Certificate string
 // The certificates. These names are part of the command-line contract.
 const (
 	// CertificateMixture certifies with the best convex combination of the
-	// model distributions of the last full passes (train/mixture.go): never
+	// model distributions of the last full passes (train/certificate): never
 	// a larger gap than CertificateModel's at the same point, usually 3-5x
 	// smaller near the optimum, for m of up to four earlier passes over the
 	// unscreened features in memory.
@@ -158,7 +158,7 @@ type Options struct {
 	Init []float64
 
 	// WarmEpochs is the number of epochs of stochastic gradient descent
-	// with the cumulative L1 penalty (train/sgd.go) that give the solve its
+	// with the cumulative L1 penalty (train/warmstart) that give the solve its
 	// starting point when neither Init nor Resume is given; 0 means
 	// DefaultWarmEpochs and a negative value starts from zero. It is
 	// deterministic (a fixed seed) and single-threaded, and holds 16 B per
