@@ -13,6 +13,7 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/objective"
 	"github.com/stretchr/testify/assert"
@@ -67,7 +68,7 @@ type dualAscent struct {
 	gam []float64 // the last accepted step of each sequence
 
 	ws    *inference.Workspace
-	sc    chain.Scratch
+	sc    lattice.Scratch
 	tryU  []float64
 	tryT  []float64
 	dE    []float64 // scratch, full size: change of the expected counts
@@ -91,7 +92,7 @@ func newDualAscent(m *chain.Model, c *sparse.Corpus, w []float64, l1, l2 float64
 	exp := da.dE
 	for i := 0; i < n; i++ {
 		start, T := c.Span(i)
-		lat := m.Score(&da.sc, w, c, i)
+		lat := lattice.Score(&da.sc, m.Layout, w, c, i)
 		copy(da.eta[start*L:(start+T)*L], lat.Unary)
 		if lat.Trans != nil {
 			copy(da.tr[i*L*L:(i+1)*L*L], lat.Trans)
@@ -211,7 +212,7 @@ func (da *dualAscent) step(i int) int {
 	L := m.NumLabels()
 	start, T := c.Span(i)
 	eta, tr := da.eta[start*L:(start+T)*L], da.tr[i*L*L:(i+1)*L*L]
-	lat := m.Score(&da.sc, da.wt, c, i)
+	lat := lattice.Score(&da.sc, m.Layout, da.wt, c, i)
 	da.tryU = resizeFloats(da.tryU, T*L)
 	da.tryT = resizeFloats(da.tryT, L*L)
 	g := math.Min(1, 2*da.gam[i])

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/internal/par"
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -142,7 +143,7 @@ var refFusedBudget = 64 << 20
 
 type shardState struct {
 	ws       *inference.Workspace
-	lat      chain.Scratch
+	lat      lattice.Scratch
 	loss     float64
 	edge     []float64 // L*L expected transition counts
 	pairExp  []float64 // P*L*L expected pair counts (only when P > 0)
@@ -442,13 +443,13 @@ func ObservedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
 // variable for tests).
 var sparseLabelFraction = 0.5
 
-// scoreSparse is Model.score for the training objective in label-list
+// scoreSparse is lattice.Score for the training objective in label-list
 // mode: only active (attribute, label) weights are visited. The active
 // state features come first in the active set, in the order of the
 // references (refLab[r] is the label of active[r]), so the weight of
 // reference r is xState[r]: both streams are read in order, attribute by
 // attribute, with no lookup in the full-size weight vector.
-func (o *Objective) scoreSparse(s *chain.Scratch, c *sparse.Corpus, i int) *inference.Lattice {
+func (o *Objective) scoreSparse(s *lattice.Scratch, c *sparse.Corpus, i int) *inference.Lattice {
 	m := o.m
 	L := m.NumLabels()
 	start, T := c.Span(i)
@@ -483,7 +484,7 @@ func (o *Objective) scoreSparse(s *chain.Scratch, c *sparse.Corpus, i int) *infe
 			}
 		}
 	}
-	return m.FinishLatticeTail(s, o.wtail, c, i, unary)
+	return lattice.FinishTail(s, m.Layout, o.wtail, c, i, unary)
 }
 
 // fullRun returns the end of the run of occurrences from k (before end)
@@ -707,7 +708,7 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 	if o.sparseLabels {
 		lat = o.scoreSparse(&sh.lat, c, i)
 	} else {
-		lat = o.m.Score(&sh.lat, o.wfull, c, i)
+		lat = lattice.Score(&sh.lat, o.m.Layout, o.wfull, c, i)
 	}
 	start, T := c.Span(i)
 	node := o.mu[start*L : (start+T)*L]

@@ -8,17 +8,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// TestScoreSparseMatchesModelScore holds the objective's label-list scorer
+// TestScoreSparseMatchesReference holds the objective's label-list scorer
 // (scoreSparse: only the active (attribute, label) weights, in reference
-// order) against the reference scorer of one sequence, chain's
-// Model.Score over the full-size weights: on random models (binary and
+// order) against the reference scorer of one sequence,
+// lattice.Score over the full-size weights: on random models (binary and
 // real values, pair attributes, transitions) and random active sets of
 // several densities (with every label active for some attributes, the
 // spanadd path), every lattice is bit for bit the reference's.
-func TestScoreSparseMatchesModelScore(t *testing.T) {
+func TestScoreSparseMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	for _, real := range []bool{false, true} {
 		for _, density := range []float64{0.05, 0.3, 1} {
@@ -45,9 +46,9 @@ func TestScoreSparseMatchesModelScore(t *testing.T) {
 			o.setWeights(x)
 			w := make([]float64, len(m.W))
 			sparse.Scatter(w, x, act)
-			var a, b chain.Scratch
+			var a, b lattice.Scratch
 			for i := range c.Len() {
-				want := m.Score(&a, w, c, i)
+				want := lattice.Score(&a, m.Layout, w, c, i)
 				got := o.scoreSparse(&b, o.live, i)
 				require.Equal(t, float64Bits(want.Unary), float64Bits(got.Unary), "real %v density %g sequence %d: unary", real, density, i)
 				require.Equal(t, float64Bits(want.Trans), float64Bits(got.Trans), "sequence %d: transitions", i)

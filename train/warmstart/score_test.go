@@ -4,17 +4,17 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// TestScoreMatchesModelScore holds the warm start's scorer (its compact
+// TestScoreMatchesReference holds the warm start's scorer (its compact
 // layout, w = a v with a lazily applied scale, frozen features skipped)
-// against the reference scorer of one sequence, chain's Model.Score over
+// against the reference scorer of one sequence, lattice.Score over
 // the full-size w: on random models with pair attributes and real values,
 // after steps that moved the scale away from 1, every lattice agrees to
 // rounding (the scale is applied after the sums, not to each weight).
-func TestScoreMatchesModelScore(t *testing.T) {
+func TestScoreMatchesReference(t *testing.T) {
 	for _, real := range []bool{false, true} {
 		m, c := sgdProblem(t, 17, 40, 12, 2, 3, real)
 		frozen := sparse.NewBitset(len(m.W))
@@ -38,9 +38,9 @@ func TestScoreMatchesModelScore(t *testing.T) {
 		p := s.point()
 		w := make([]float64, len(m.W))
 		sparse.Scatter(w, p.Val, p.Idx)
-		var ref chain.Scratch
+		var ref lattice.Scratch
 		for i := range c.Len() {
-			want := m.Score(&ref, w, c, i)
+			want := lattice.Score(&ref, m.Layout, w, c, i)
 			s.collect(i)
 			got := s.score(i)
 			approxEqual(t, "unary", want.Unary, got.Unary, 1e-13, 1e-12)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/objective"
 )
@@ -129,7 +130,7 @@ type sgd struct {
 	attrs, pairs []int32
 	gU, gP, gT   []float64
 	trans, edge  []float64
-	scr          chain.Scratch
+	scr          lattice.Scratch
 	ws           *inference.Workspace
 }
 
@@ -319,7 +320,7 @@ func (s *sgd) score(i int) *inference.Lattice {
 		}
 	}
 	floats.Scale(s.a, unary)
-	lat := m.FinishLatticeTail(&s.scr, s.v[s.ns:], c, i, unary)
+	lat := lattice.FinishTail(&s.scr, m.Layout, s.v[s.ns:], c, i, unary)
 	if lat.Trans != nil {
 		floats.ScaleTo(s.trans, s.a, lat.Trans)
 		lat.Trans = s.trans

@@ -8,6 +8,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/chaintest"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/objective"
 )
@@ -27,14 +28,14 @@ type eagerSGD struct {
 	frozen sparse.Bitset
 	w, q   []float64
 	u      float64
-	scr    chain.Scratch
+	scr    lattice.Scratch
 	ws     *inference.Workspace
 }
 
 // step runs one step on sequence i with step size eta and returns NLL_i
 // before it.
 func (e *eagerSGD) step(i int, eta float64) float64 {
-	lat := e.m.Score(&e.scr, e.w, e.c, i)
+	lat := lattice.Score(&e.scr, e.m.Layout, e.w, e.c, i)
 	logZ := inference.ForwardBackward(e.ws, lat)
 	start, T := e.c.Span(i)
 	nll := logZ - objective.GoldScore(lat, e.c.Labels[start:start+T])

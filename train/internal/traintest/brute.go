@@ -10,7 +10,7 @@ import (
 
 // NLL computes the average negative log-likelihood of c under w by
 // enumerating every label sequence, straight from the feature definitions
-// (independent of Model.score and of package inference).
+// (independent of internal/lattice and of package inference).
 func NLL(m *chain.Model, w []float64, c *sparse.Corpus) float64 {
 	total := 0.0
 	for i := 0; i < c.Len(); i++ {
