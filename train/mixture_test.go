@@ -81,7 +81,7 @@ func TestMixtureBregmanIsKL(t *testing.T) {
 		c := randomCorpus(rng, 12, 4, 5, tc.pair, 3, tc.real)
 		m, err := chain.NewModel(labelNames(3), 5, tc.pair, true, nil)
 		require.NoError(t, err)
-		tr := newTrainer(m, c, (&Options{Threads: 1}).defaults())
+		tr := newTrainer(m, c, (&Options{Resources: Resources{Threads: 1}}).defaults())
 		tr.fs.SetAll(tr.obj.ModelFeatures(tr.op.ObservedPairs))
 		for range 3 {
 			w, wk := make([]float64, len(m.W)), make([]float64, len(m.W))
@@ -115,7 +115,7 @@ func newSolvedProblem(t *testing.T, rng *rand.Rand, n, attrs int) *solvedProblem
 	c := randomCorpus(rng, n, 5, attrs, 0, 3, false)
 	m, err := chain.NewModel(labelNames(3), attrs, 0, true, nil)
 	require.NoError(t, err)
-	op := Options{BetaRatio: 0.05, Epsilon: 1e-13, Screen: ScreenNone, Solver: SolverFull, MaxIter: 20000}
+	op := Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-13, MaxIter: 20000}, Method: Method{Screen: ScreenNone, Solver: SolverFull}}
 	_, err = Train(context.Background(), m, c, op)
 	require.NoError(t, err)
 	sp := &solvedProblem{m: m, c: c, wStar: append([]float64(nil), m.W...)}
@@ -251,7 +251,7 @@ func TestCertifiedGap(t *testing.T) {
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
 		m, err := chain.NewModel(labelNames(3), sp.m.NumUnary, 0, true, nil)
 		require.NoError(t, err)
-		res, err := Train(context.Background(), m, sp.c, Options{BetaRatio: 0.05, Epsilon: 1e-10, Solver: s, MaxIter: 5000, WarmEpochs: -1})
+		res, err := Train(context.Background(), m, sp.c, Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 5000}, Method: Method{Solver: s, WarmEpochs: -1}})
 		require.NoError(t, err)
 		prevP, prevG, bound, passes := math.Inf(1), math.Inf(1), math.Inf(-1), 0
 		for _, it := range res.Iterations {
@@ -285,7 +285,7 @@ func TestInnerSolveStopsOnDualBound(t *testing.T) {
 	ctx := context.Background()
 	for _, rel := range []float64{0.3, 0.1, 0.05, 0.02} {
 		eps := rel * sp.pStar
-		op := Options{BetaRatio: 0.05, Epsilon: eps, Solver: SolverWorkingSet, MaxIter: 5000, WarmEpochs: -1}
+		op := Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: eps, MaxIter: 5000}, Method: Method{Solver: SolverWorkingSet, WarmEpochs: -1}}
 		tr := newTrainer(sp.m, sp.c, op.defaults())
 		require.NoError(t, tr.prepare(ctx))
 		tr.setPenalty(penalty{l1: sp.lam1, l2: sp.lam2}, false)

@@ -95,8 +95,8 @@ func TestWarmStartLowersObjective(t *testing.T) {
 		op   Options
 		real bool
 	}{
-		{"paper form", Options{BetaRatio: 0.05, WarmEpochs: 6}, false},
-		{"sum form, real values, static screening", Options{SumForm: true, C1: 0.5, C2: 1, WarmEpochs: 6}, true},
+		{"paper form", Options{Problem: Problem{BetaRatio: 0.05}, Method: Method{WarmEpochs: 6}}, false},
+		{"sum form, real values, static screening", Options{Problem: Problem{SumForm: true, C1: 0.5, C2: 1}, Method: Method{WarmEpochs: 6}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, c := sgdProblem(t, 3, 150, 30, 2, 3, tc.real)
@@ -141,9 +141,9 @@ func TestWarmStartApproachesOptimum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op := Options{BetaRatio: 0.05, Epsilon: 1e-10, WarmEpochs: 60}
+	op := Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-10}, Method: Method{WarmEpochs: 60}}
 	opt, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
-	res, err := Train(context.Background(), opt, c, Options{BetaRatio: op.BetaRatio, Epsilon: op.Epsilon})
+	res, err := Train(context.Background(), opt, c, Options{Problem: Problem{BetaRatio: op.BetaRatio}, Stopping: Stopping{Epsilon: op.Epsilon}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestWarmStartDeterministic(t *testing.T) {
 	m, c := sgdProblem(t, 9, 120, 25, 2, 3, false)
 	train := func(threads int) ([]float64, *Result) {
 		mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
-		res, err := Train(context.Background(), mm, c, Options{SumForm: true, C1: 0.5, C2: 1, WarmEpochs: 3, Threads: threads})
+		res, err := Train(context.Background(), mm, c, Options{Problem: Problem{SumForm: true, C1: 0.5, C2: 1}, Method: Method{WarmEpochs: 3}, Resources: Resources{Threads: threads}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestWarmStartDeterministic(t *testing.T) {
 			}
 		}
 	}
-	tr, _, _ := preparedTrainer(t, m, c, Options{WarmEpochs: 2})
+	tr, _, _ := preparedTrainer(t, m, c, Options{Method: Method{WarmEpochs: 2}})
 	a, _ := warmDense(t, tr, nil)
 	b, _ := warmDense(t, tr, nil)
 	for j := range a {
@@ -204,7 +204,7 @@ func TestWarmStartReachesSameOptimum(t *testing.T) {
 			m, c := sgdProblem(t, 11, 150, 30, 2, 3, false)
 			train := func(warm int) ([]float64, *Result) {
 				mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
-				res, err := Train(context.Background(), mm, c, Options{BetaRatio: 0.05, Epsilon: 1e-7, Solver: solver, WarmEpochs: warm})
+				res, err := Train(context.Background(), mm, c, Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-7}, Method: Method{Solver: solver, WarmEpochs: warm}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -242,11 +242,11 @@ func TestWarmStartDefault(t *testing.T) {
 	}
 	m, c := sgdProblem(t, 13, 40, 10, 0, 3, false)
 	for _, warm := range []int{0, -1} {
-		if err := (Options{WarmEpochs: warm}).Validate(); err != nil {
+		if err := (Options{Method: Method{WarmEpochs: warm}}).Validate(); err != nil {
 			t.Fatalf("WarmEpochs %d: %v", warm, err)
 		}
 		mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
-		res, err := Train(context.Background(), mm, c, Options{WarmEpochs: warm, MaxIter: 3})
+		res, err := Train(context.Background(), mm, c, Options{Stopping: Stopping{MaxIter: 3}, Method: Method{WarmEpochs: warm}})
 		if err != nil {
 			t.Fatal(err)
 		}

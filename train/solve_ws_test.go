@@ -35,8 +35,8 @@ func testWorkingSetMatchesFull(t *testing.T) {
 			rng := rand.New(rand.NewPCG(19, 20))
 			c := randomCorpus(rng, 80, tc.maxT, 30, tc.pair, 3, tc.real)
 			for _, ratio := range []float64{0.5, 0.1, 0.01, 0.001} {
-				tight, rt := trainTiny(t, c, 3, 30, Options{BetaRatio: ratio, Epsilon: 1e-13, Screen: ScreenNone, Solver: SolverFull, MaxIter: 20000})
-				ws, rw := trainTiny(t, c, 3, 30, Options{BetaRatio: ratio, Epsilon: 1e-10, Solver: SolverWorkingSet, MaxIter: 20000})
+				tight, rt := trainTiny(t, c, 3, 30, Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-13, MaxIter: 20000}, Method: Method{Screen: ScreenNone, Solver: SolverFull}})
+				ws, rw := trainTiny(t, c, 3, 30, Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 20000}, Method: Method{Solver: SolverWorkingSet}})
 				require.True(t, rt.Converged, "ratio %g: full solver: %s", ratio, rt.StopReason)
 				require.True(t, rw.Converged, "ratio %g: working set: %s after %d passes, gap %g", ratio, rw.StopReason, len(rw.Iterations), rw.Gap)
 				assert.Equal(t, SolverWorkingSet, rw.Solver)
@@ -170,7 +170,7 @@ func TestWorkingSetDeterministicAcrossThreads(t *testing.T) {
 	c := randomCorpus(rng, 150, 6, 40, 2, 4, false)
 	var ref []float64
 	for _, threads := range []int{1, 2, 8} {
-		m, res := trainTiny(t, c, 4, 40, Options{Threads: threads, SumForm: true, C1: 0.5, C2: 0.5, Solver: SolverWorkingSet, MaxIter: 300})
+		m, res := trainTiny(t, c, 4, 40, Options{Problem: Problem{SumForm: true, C1: 0.5, C2: 0.5}, Stopping: Stopping{MaxIter: 300}, Method: Method{Solver: SolverWorkingSet}, Resources: Resources{Threads: threads}})
 		require.Equal(t, SolverWorkingSet, res.Solver)
 		if ref == nil {
 			ref = m.W
@@ -192,8 +192,12 @@ func TestNumIterations(t *testing.T) {
 	c := randomCorpus(rng, 80, 6, 30, 0, 3, false)
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
 		var lines []Iteration
-		_, res := trainTiny(t, c, 3, 30, Options{BetaRatio: 0.01, Epsilon: 1e-10, Solver: s, MaxIter: 20000,
-			Progress: func(it Iteration) { lines = append(lines, it) }})
+		_, res := trainTiny(t, c, 3, 30, Options{
+			Problem:  Problem{BetaRatio: 0.01},
+			Stopping: Stopping{Epsilon: 1e-10, MaxIter: 20000},
+			Method:   Method{Solver: s},
+			Hooks:    Hooks{Progress: func(it Iteration) { lines = append(lines, it) }},
+		})
 		require.Equal(t, s, res.Solver)
 		require.Equal(t, lines, res.Iterations, "%s: Progress sees every line", s)
 		n := res.NumIterations()

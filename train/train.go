@@ -93,7 +93,21 @@ const (
 // Alpha with Beta or BetaRatio; Validate refuses a mix of both. With
 // neither, the default sum form applies. C1 = 0 (pure L2) is allowed; it
 // trains with plain L-BFGS.
+//
+// The options come in five groups, embedded so that each field reads as
+// Options.Field: the problem (the penalty and the feature set), when to
+// stop, the method, the resources and the hooks.
 type Options struct {
+	Problem
+	Stopping
+	Method
+	Resources
+	Hooks
+}
+
+// Problem is the part of Options that defines the optimum: the penalty,
+// in one of two forms, and the feature set.
+type Problem struct {
 	// The paper's form (when any of the three is set): Alpha is the L2/L1
 	// mix (0 means 1), Beta the strength (0 means BetaRatio * beta_max),
 	// BetaRatio beta as a fraction of beta_max, below 1 (0 means 0.1).
@@ -106,6 +120,14 @@ type Options struct {
 	SumForm bool
 	C1, C2  float64
 
+	// ObservedPairs restricts state and pair features to the (attribute,
+	// label) pairs seen in the training data (CRFsuite's default). The
+	// default uses every pair (CRF++, Wapiti and the paper).
+	ObservedPairs bool
+}
+
+// Stopping is the part of Options that says when a solve stops.
+type Stopping struct {
 	// Epsilon is the target duality gap of the average-form objective: training
 	// stops when P(w) - P(w*) <= G(w) <= Epsilon (the paper uses 1e-6,
 	// which keeps ||w - w*|| <= sqrt(2 Epsilon / (alpha beta))).
@@ -119,18 +141,15 @@ type Options struct {
 	// Delta and Period give CRFsuite's stopping rule as an option: stop when
 	// the objective improved by less than Delta (relative) over the last
 	// Period iterations. Delta = 0 disables it; Period 0 means 10.
-	Delta  float64
-	Period int
+	Delta   float64
+	Period  int
+	MaxIter int // OWL-QN iterations at most; 0 means 1000
+}
 
-	// MemoryLimit > 0 makes Train refuse, before allocating, a run whose
-	// EstimateMemory exceeds it (bytes), with an error naming the largest
-	// term.
-	MemoryLimit int64
-
-	MaxIter int // 0 means 1000
-	Threads int // worker goroutines; 0 means runtime.NumCPU()
-	Memory  int // L-BFGS memory; 0 means 10
-
+// Method is the part of Options that says how the optimum is reached: the
+// solver, the screening rule, the optimizer's memory and the starting
+// point. It changes the path to the optimum, not the optimum.
+type Method struct {
 	// Solver selects the policy of the solver loop; "" means
 	// SolverWorkingSet. The working set needs the Pinsker rule and an L1
 	// term; with another rule or c1 = 0 the full policy runs, and
@@ -147,11 +166,7 @@ type Options struct {
 	// ResetMemoryOnScreen clears the L-BFGS memory when features are removed
 	// instead of compacting it.
 	ResetMemoryOnScreen bool
-
-	// ObservedPairs restricts state and pair features to the (attribute,
-	// label) pairs seen in the training data (CRFsuite's default). The
-	// default uses every pair (CRF++, Wapiti and the paper).
-	ObservedPairs bool
+	Memory              int // L-BFGS memory; 0 means 10
 
 	// Init, when not nil, is a full-size weight vector to start from (warm
 	// start). It is not modified.
@@ -165,7 +180,20 @@ type Options struct {
 	// unscreened feature while it runs. Path does not use it (its betas
 	// start from the previous solution).
 	WarmEpochs int
+}
 
+// Resources is the part of Options that bounds what a run may use.
+type Resources struct {
+	Threads int // worker goroutines; 0 means runtime.NumCPU() (the model does not depend on it)
+	// MemoryLimit > 0 makes Train refuse, before allocating, a run whose
+	// EstimateMemory exceeds it (bytes), with an error naming the largest
+	// term.
+	MemoryLimit int64
+}
+
+// Hooks is the part of Options through which a run reports and is
+// steered: the log, checkpoints, the interrupt and the monitor.
+type Hooks struct {
 	// Progress, when not nil, is called with every line of the log: the
 	// start, every OWL-QN iteration of either policy, with its exact
 	// objective (the working set's w is zero outside the set), and the
