@@ -41,7 +41,6 @@ func TestAsmMatchesGo(t *testing.T) {
 	if !inference.HaveAsm() {
 		t.Skip("no assembly kernels on this machine")
 	}
-	defer inference.SetUseAsm(inference.SetUseAsm(true))
 	rng := rand.New(rand.NewPCG(13, 14))
 	for trial := range 600 {
 		T, L := rng.IntN(30), 1+rng.IntN(30)
@@ -54,10 +53,10 @@ func TestAsmMatchesGo(t *testing.T) {
 			}
 		}
 		name := fmt.Sprintf("trial %d T=%d L=%d %v scale %v", trial, T, L, v, scale)
-		inference.SetUseAsm(true)
 		a := latticeBits(inference.NewWorkspace(T, L), lat)
-		inference.SetUseAsm(false)
-		g := latticeBits(inference.NewWorkspace(T, L), lat)
+		wsGo := inference.NewWorkspace(T, L)
+		inference.SetGoKernels(wsGo, true)
+		g := latticeBits(wsGo, lat)
 		if len(a) != len(g) {
 			t.Fatalf("%s: %d vs %d results", name, len(a), len(g))
 		}

@@ -7,14 +7,6 @@ import (
 	"testing"
 )
 
-// withAsm runs f with useAsm = v and restores it.
-func withAsm(v bool, f func()) {
-	old := useAsm
-	useAsm = v
-	defer func() { useAsm = old }()
-	f()
-}
-
 func requireAsm(t *testing.T) {
 	t.Helper()
 	if !haveAsm {
@@ -66,8 +58,8 @@ func TestExpShiftAsmBits(t *testing.T) {
 		a := append([]float64(nil), x...)
 		g := append([]float64(nil), x...)
 		guard := append(a, 123)[:n] // a sentinel after the end must survive
-		withAsm(true, func() { expShift(guard, max) })
-		withAsm(false, func() { expShift(g, max) })
+		kernels{asm: true}.expShift(guard, max)
+		kernels{asm: false}.expShift(g, max)
 		if i := sameBits(guard, g); i >= 0 {
 			t.Fatalf("trial %d: exp(%v - %v): asm %v, Go %v", trial, x[i], max, guard[i], g[i])
 		}
@@ -174,8 +166,8 @@ func TestGemvTAsmBits(t *testing.T) {
 			a[i] = rng.ExpFloat64()
 		}
 		d1, d2 := make([]float64, w), make([]float64, w)
-		withAsm(true, func() { gemvT(d1, x, a, n, xs, as, w) })
-		withAsm(false, func() { gemvT(d2, x, a, n, xs, as, w) })
+		kernels{asm: true}.gemvT(d1, x, a, n, xs, as, w)
+		kernels{asm: false}.gemvT(d2, x, a, n, xs, as, w)
 		if i := sameBits(d1, d2); i >= 0 {
 			t.Fatalf("trial %d (n=%d w=%d): column %d: asm %v, Go %v", trial, n, w, i, d1[i], d2[i])
 		}
@@ -204,8 +196,8 @@ func TestMaxPlusAsmBits(t *testing.T) {
 		}
 		m1, m2 := make([]float64, w), make([]float64, w)
 		g1, g2 := make([]float64, w), make([]float64, w)
-		withAsm(true, func() { maxPlusT(m1, g1, prev, a, n, as, w) })
-		withAsm(false, func() { maxPlusT(m2, g2, prev, a, n, as, w) })
+		kernels{asm: true}.maxPlusT(m1, g1, prev, a, n, as, w)
+		kernels{asm: false}.maxPlusT(m2, g2, prev, a, n, as, w)
 		if i := sameBits(m1, m2); i >= 0 {
 			t.Fatalf("trial %d: max %d: asm %v, Go %v", trial, i, m1[i], m2[i])
 		}
@@ -237,8 +229,8 @@ func TestRowKernelsAsmBits(t *testing.T) {
 			}
 		}
 		var a, g [2]float64
-		withAsm(true, func() { a[0], a[1] = maxMin(x) })
-		withAsm(false, func() { g[0], g[1] = maxMin(x) })
+		a[0], a[1] = kernels{asm: true}.maxMin(x)
+		g[0], g[1] = kernels{asm: false}.maxMin(x)
 		if i := sameBits(a[:], g[:]); i >= 0 {
 			t.Fatalf("trial %d: maxMin(%v) = %v, Go %v", trial, x, a, g)
 		}
@@ -250,8 +242,8 @@ func TestRowKernelsAsmBits(t *testing.T) {
 		}
 		xa, xg := append([]float64(nil), x...), append([]float64(nil), x...)
 		var la, lg bool
-		withAsm(true, func() { a[0], a[1], la = normRow(xa, e, alphaFloor) })
-		withAsm(false, func() { g[0], g[1], lg = normRow(xg, e, alphaFloor) })
+		a[0], a[1], la = kernels{asm: true}.normRow(xa, e, alphaFloor)
+		g[0], g[1], lg = kernels{asm: false}.normRow(xg, e, alphaFloor)
 		if i := sameBits(a[:], g[:]); i >= 0 || la != lg {
 			t.Fatalf("trial %d: normRow s, inv, low = %v %v, Go %v %v", trial, a, la, g, lg)
 		}
