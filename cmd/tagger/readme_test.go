@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,11 +12,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// This file holds README.md to the tool: every tagger command of its code
-// blocks runs (on small data where the full run is too slow), every flag it
-// names in prose exists, and the figures cheap enough to recompute are
-// recomputed. The figures of the long runs were checked by hand when they
-// were written; the commands beside them are checked here.
+// This file holds README.md and the pages of docs/ to the tool: every tagger
+// command of their code blocks runs (on small data where the full run is
+// too slow), every flag they name in prose exists, and the figures cheap
+// enough to recompute are recomputed. The figures of the long runs were
+// checked by hand when they were written; the commands beside them are
+// checked here.
+
+// documentation returns the files this test holds to the tool, README.md
+// first, then docs/*.md in name order, with their contents.
+func documentation(t *testing.T) (names []string, texts []string) {
+	t.Helper()
+	files, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "docs/*.md")
+	sort.Strings(files)
+	for _, f := range append([]string{"../../README.md"}, files...) {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		names = append(names, strings.TrimPrefix(f, "../../"))
+		texts = append(texts, string(b))
+	}
+	return names, texts
+}
 
 // readmeInputs are the input files of README commands that the test replaces
 // by small ones written into its directory.
@@ -33,9 +52,9 @@ var readmeInputs = []struct {
 	{"train.txt", "conll-train-60.txt", "train", 60,
 		"the user's own training file; the first CoNLL-2000 sentences stand in"},
 	{"train9.txt", "conll-train-60.txt", "train", 60,
-		"cut from CoNLL-2000 train by the README's awk line (8,043 sentences)"},
+		"cut from CoNLL-2000 train by the awk line of docs/results.md (8,043 sentences)"},
 	{"dev.txt", "conll-test-20.txt", "test", 20,
-		"cut by the same awk line (893 sentences)"},
+		"the user's own development file, or the 893 sentences cut by that awk line"},
 }
 
 // readmeBounds holds the flags appended to a README command (a later flag
@@ -249,13 +268,18 @@ func commandName(args []string) string {
 
 var flagNameRE = regexp.MustCompile(`(?:^|[\s(/,])--([a-z][a-z0-9-]*)`)
 
-// TestREADMEFlags checks every flag the README names outside the code blocks:
+// TestREADMEFlags checks every flag that README.md and docs/ name outside
+// the code blocks:
 // in a `tagger CMD ...` span it must be a flag of CMD, anywhere else a flag
 // of some command. A renamed or removed flag fails here.
 func TestREADMEFlags(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
-	blocks, prose := parseREADME(string(b))
+	_, texts := documentation(t)
+	var blocks []readmeBlock
+	var prose string
+	for _, text := range texts {
+		bl, pr := parseREADME(text)
+		blocks, prose = append(blocks, bl...), prose+pr
+	}
 	flags := taggerFlags(t)
 	anyFlag := map[string]bool{"version": true} // tagger --version
 	for _, fs := range flags {
@@ -296,11 +320,11 @@ func TestREADMEFlags(t *testing.T) {
 			}
 		}
 	}
-	require.GreaterOrEqual(t, ncmd, 10, "tagger commands in the README's prose")
+	require.GreaterOrEqual(t, ncmd, 10, "tagger commands in the prose of README.md and docs/")
 }
 
-// TestREADMECommands runs every tagger command of the README's code blocks,
-// in order, in a temporary directory (train writes the models that eval, tag,
+// TestREADMECommands runs every tagger command of the code blocks of
+// README.md and then of docs/*.md, in order, in a temporary directory (train writes the models that eval, tag,
 // explain and dump read), with the substitutions of readmeInputs and
 // readmeBounds, and checks: exit status 0 (an unknown command or flag exits
 // 2), the output lines the README prints beside a command (its "# ...
@@ -309,12 +333,10 @@ func TestREADMEFlags(t *testing.T) {
 // exactly.
 func TestREADMECommands(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs every README command on small data (about 15 s)")
+		t.Skip("runs every command of README.md and docs/ on small data (about 20 s)")
 	}
-	b, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
-	blocks, _ := parseREADME(string(b))
-	flatREADME := strings.Join(strings.Fields(string(b)), " ")
+	names, texts := documentation(t)
+	flatDocs := strings.Join(strings.Fields(strings.Join(texts, "\n")), " ")
 	peerDir, err := filepath.Abs("../../peer/testdata")
 	require.NoError(t, err)
 
@@ -326,69 +348,72 @@ func TestREADMECommands(t *testing.T) {
 	usedBound := map[int]bool{}
 	usedFigure := map[int]bool{}
 	ncmd := 0
-	for bi, bl := range blocks {
-		for ci, c := range bl.cmds {
-			ncmd++
-			joined := strings.Join(c.args, " ")
-			where := "README.md:" + strconv.Itoa(c.line) + ": tagger " + joined
-			args := make([]string, 0, len(c.args)+12)
-			for _, a := range c.args {
-				for _, in := range readmeInputs {
-					if a == in.arg {
-						a = in.file
-						usedInput[in.arg] = true
+	for fi, text := range texts {
+		blocks, _ := parseREADME(text)
+		for bi, bl := range blocks {
+			for ci, c := range bl.cmds {
+				ncmd++
+				joined := strings.Join(c.args, " ")
+				where := names[fi] + ":" + strconv.Itoa(c.line) + ": tagger " + joined
+				args := make([]string, 0, len(c.args)+12)
+				for _, a := range c.args {
+					for _, in := range readmeInputs {
+						if a == in.arg {
+							a = in.file
+							usedInput[in.arg] = true
+							break
+						}
+					}
+					// The README runs from the repository root, the test elsewhere.
+					if strings.HasPrefix(a, "peer/testdata/") {
+						a = filepath.Join(peerDir, strings.TrimPrefix(a, "peer/testdata/"))
+					}
+					args = append(args, a)
+				}
+				for i, bd := range readmeBounds {
+					if regexp.MustCompile(bd.match).MatchString(joined + " ") {
+						usedBound[i] = true
+						args = append(args, bd.add...)
+						t.Logf("%s: adds %q: %s", where, bd.add, bd.why)
 						break
 					}
 				}
-				// The README runs from the repository root, the test elsewhere.
-				if strings.HasPrefix(a, "peer/testdata/") {
-					a = filepath.Join(peerDir, strings.TrimPrefix(a, "peer/testdata/"))
-				}
-				args = append(args, a)
-			}
-			for i, bd := range readmeBounds {
-				if regexp.MustCompile(bd.match).MatchString(joined + " ") {
-					usedBound[i] = true
-					args = append(args, bd.add...)
-					t.Logf("%s: adds %q: %s", where, bd.add, bd.why)
-					break
-				}
-			}
-			out, errs, code := runTagger(t, args...)
-			if code != 0 {
-				t.Errorf("%s\nran: tagger %s\nexit %d\nstdout:\n%s\nstderr:\n%s", where, strings.Join(args, " "), code, out, errs)
-				continue
-			}
-			// Output lines printed in the command's comment, e.g.
-			// "# ... accuracy: 0.xxxx / f1: 0.xxxx".
-			for _, m := range regexp.MustCompile(`([a-z][a-z0-9 ]*): 0\.x+`).FindAllStringSubmatch(c.comment, -1) {
-				re := `(?m)^` + regexp.QuoteMeta(strings.TrimSpace(m[1])) + `: \d\.\d{4}$`
-				if !regexp.MustCompile(re).MatchString(out) {
-					t.Errorf("%s: the comment shows %q; no line %s in stdout:\n%s", where, m[0], re, out)
-				}
-			}
-			// Output printed in the code block right after the command's.
-			if ci == len(bl.cmds)-1 && bi+1 < len(blocks) && blocks[bi+1].adjacent && len(blocks[bi+1].cmds) == 0 {
-				checkPrintedOutput(t, where, blocks[bi+1].lines, out)
-			}
-			checkOutputFlags(t, where, c.args)
-			for i, f := range readmeFigures {
-				if !regexp.MustCompile(f.match).MatchString(joined + " ") {
+				out, errs, code := runTagger(t, args...)
+				if code != 0 {
+					t.Errorf("%s\nran: tagger %s\nexit %d\nstdout:\n%s\nstderr:\n%s", where, strings.Join(args, " "), code, out, errs)
 					continue
 				}
-				usedFigure[i] = true
-				if !strings.Contains(flatREADME, f.readme) {
-					t.Errorf("readmeFigures[%d]: README.md no longer says %q", i, f.readme)
-				}
-				for _, re := range f.out {
+				// Output lines printed in the command's comment, e.g.
+				// "# ... accuracy: 0.xxxx / f1: 0.xxxx".
+				for _, m := range regexp.MustCompile(`([a-z][a-z0-9 ]*): 0\.x+`).FindAllStringSubmatch(c.comment, -1) {
+					re := `(?m)^` + regexp.QuoteMeta(strings.TrimSpace(m[1])) + `: \d\.\d{4}$`
 					if !regexp.MustCompile(re).MatchString(out) {
-						t.Errorf("%s: the README's figure %q: no %s in stdout:\n%s", where, f.readme, re, out)
+						t.Errorf("%s: the comment shows %q; no line %s in stdout:\n%s", where, m[0], re, out)
+					}
+				}
+				// Output printed in the code block right after the command's.
+				if ci == len(bl.cmds)-1 && bi+1 < len(blocks) && blocks[bi+1].adjacent && len(blocks[bi+1].cmds) == 0 {
+					checkPrintedOutput(t, where, blocks[bi+1].lines, out)
+				}
+				checkOutputFlags(t, where, c.args)
+				for i, f := range readmeFigures {
+					if !regexp.MustCompile(f.match).MatchString(joined + " ") {
+						continue
+					}
+					usedFigure[i] = true
+					if !strings.Contains(flatDocs, f.readme) {
+						t.Errorf("readmeFigures[%d]: README.md and docs/ no longer say %q", i, f.readme)
+					}
+					for _, re := range f.out {
+						if !regexp.MustCompile(re).MatchString(out) {
+							t.Errorf("%s: the README's figure %q: no %s in stdout:\n%s", where, f.readme, re, out)
+						}
 					}
 				}
 			}
 		}
 	}
-	require.GreaterOrEqual(t, ncmd, 20, "tagger commands in the README's code blocks")
+	require.GreaterOrEqual(t, ncmd, 20, "tagger commands in the code blocks of README.md and docs/")
 	// A substitution that matches nothing is stale: the README changed.
 	for _, in := range readmeInputs {
 		if !usedInput[in.arg] {
