@@ -284,7 +284,7 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 		tokens = make([][]string, len(toks))
 		offsets = make([][2]int, len(toks))
 		for i, t := range toks {
-			tokens[i] = []string{t.Text}
+			tokens[i] = []string{t.Word}
 			offsets[i] = [2]int{t.Start, t.End}
 		}
 	case req.Tokens != nil:
