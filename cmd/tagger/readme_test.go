@@ -523,3 +523,41 @@ func requireFile(t *testing.T, where, path string) {
 		t.Errorf("%s: %s not written (%v)", where, path, err)
 	}
 }
+
+// TestDocPaths checks that README.md and docs/ cite only files of the
+// repository that exist: every relative Markdown link, and every file path
+// in backquotes that starts with a top-level directory of the module (such
+// as `train/solve.go`). A page that cites a moved or deleted file fails
+// here.
+func TestDocPaths(t *testing.T) {
+	names, texts := documentation(t)
+	top := map[string]bool{}
+	entries, err := os.ReadDir("../..")
+	require.NoError(t, err)
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			top[e.Name()] = true
+		}
+	}
+	linkRE := regexp.MustCompile(`\]\(([^)#\s]+)(?:#[^)]*)?\)`)
+	pathRE := regexp.MustCompile("`((?:[a-z0-9_]+/)+[A-Za-z0-9_.-]+\\.[a-z0-9]+)`")
+	for i, text := range texts {
+		dir := filepath.Dir(filepath.Join("../..", names[i]))
+		for _, m := range linkRE.FindAllStringSubmatch(text, -1) {
+			if strings.Contains(m[1], "://") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(dir, m[1])); err != nil {
+				t.Errorf("%s: link to %s: %v", names[i], m[1], err)
+			}
+		}
+		for _, m := range pathRE.FindAllStringSubmatch(text, -1) {
+			if !top[strings.SplitN(m[1], "/", 2)[0]] {
+				continue // an embedded name such as ocr/letter.data.gz, or a path elsewhere
+			}
+			if _, err := os.Stat(filepath.Join("../..", m[1])); err != nil {
+				t.Errorf("%s: cites %s, which is not in the repository", names[i], m[1])
+			}
+		}
+	}
+}
