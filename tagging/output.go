@@ -95,7 +95,7 @@ func (tw *Writer) decode(d *chain.Decoding, ex *dataset.Example, seq int) error 
 		}
 	}
 	if err := tw.m.Decode(d, ex, opt); err != nil {
-		return fmt.Errorf("sequence %d: %w", seq+1, err)
+		return seqError(ex, seq, err)
 	}
 	return nil
 }
