@@ -11,6 +11,7 @@ import (
 // the same max and range, with -0, -Inf and all-zero rows included, on the
 // assembly and on the Go kernels.
 func TestExpInPlaceZeros(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	for _, asm := range []bool{false, true} {
 		if asm && !haveAsm {
 			continue

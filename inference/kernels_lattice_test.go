@@ -38,6 +38,7 @@ func latticeBits(ws *inference.Workspace, lat *inference.Lattice) []uint64 {
 // log-space path, small-integer scores with ties for Viterbi), the assembly
 // and the Go kernels give the same bits for every result.
 func TestAsmMatchesGo(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	if !inference.HaveAsm() {
 		t.Skip("no assembly kernels on this machine")
 	}

@@ -46,6 +46,7 @@ func expArgs(rng *rand.Rand, n int) []float64 {
 // TestExpShiftAsmBits: the assembly exp gives the bits of expKernel on
 // every length (tails of 1 to 3 entries) and on the edge cases.
 func TestExpShiftAsmBits(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	requireAsm(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := range 20000 {
@@ -152,6 +153,7 @@ func bigExp(x float64) float64 {
 // the bits of the Go ones on random shapes, strides and values (with -Inf
 // and ties for maxPlus).
 func TestGemvTAsmBits(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	requireAsm(t)
 	rng := rand.New(rand.NewPCG(9, 10))
 	for trial := range 3000 {
@@ -175,6 +177,7 @@ func TestGemvTAsmBits(t *testing.T) {
 }
 
 func TestMaxPlusAsmBits(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	requireAsm(t)
 	rng := rand.New(rand.NewPCG(11, 12))
 	for trial := range 3000 {
@@ -211,6 +214,7 @@ func TestMaxPlusAsmBits(t *testing.T) {
 // assembly and in Go on every length (tails), with zeros of both signs,
 // ±Inf and NaN for maxMin, and rows that trip the floor for normRow.
 func TestRowKernelsAsmBits(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	requireAsm(t)
 	rng := rand.New(rand.NewPCG(15, 16))
 	special := []float64{0, math.Copysign(0, -1), negInf, posInf, math.NaN(), 1e-300, -3}
