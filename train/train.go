@@ -228,6 +228,10 @@ type Iteration struct {
 	// evaluations: forward-backward on every sequence) since the solve
 	// started (a resumed run counts from the resume).
 	Evaluations int `json:"evaluations"`
+	// Warm, on the first line of a solve only, is its stochastic warm
+	// start (nil when none ran): a log can say how the start was found
+	// before the iterations from it.
+	Warm *WarmStart `json:"-"`
 }
 
 // StopReason says why a solve ended. The values are part of the report
