@@ -337,9 +337,7 @@ func (tf *trainFlags) options() (train.Options, error) {
 // trainOptions returns the training options of the flags.
 func (tf *trainFlags) trainOptions() (train.Options, error) {
 	op := tf.op
-	if op.WarmEpochs == 0 {
-		op.WarmEpochs = -1 // --warm-epochs 0: from zero (the library's 0 is its default)
-	}
+	op.ColdStart = op.WarmEpochs == 0 // --warm-epochs 0: from zero
 	if tf.c1 >= 0 {
 		op.SumForm, op.C1, op.C2 = true, tf.c1, tf.c2
 	}
