@@ -31,6 +31,7 @@ func TestOptionsValidate(t *testing.T) {
 		{"negative threads", Options{Threads: -2}, "threads"},
 		{"unknown solver", Options{Solver: "newton"}, `unknown solver "newton"`},
 		{"unknown screen", Options{Screen: "euclid"}, `unknown screening rule "euclid"`},
+		{"negative warm epochs", Options{WarmEpochs: -1}, "set ColdStart"},
 		{"both forms", Options{C1: 1, C2: 1, BetaRatio: 0.01}, "both forms"},
 		{"both forms, SumForm", Options{SumForm: true, C1: 1, C2: 1, Alpha: 2}, "both forms"},
 		{"ratio at beta_max", Options{BetaRatio: 1}, "at or above beta_max"},
