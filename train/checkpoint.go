@@ -24,8 +24,9 @@ import (
 // model, bit for bit, as the uninterrupted one.
 //
 // A Checkpoint is opaque: write it (WriteTo, CheckpointFile), read it
-// (ReadCheckpoint) and resume from it (Options.Resume); its contents are
-// the solver's and checked against the run that resumes.
+// (ReadCheckpoint), resume from it (Options.Resume) and ask where it was
+// taken (Last); its contents are the solver's and checked against the run
+// that resumes.
 type Checkpoint struct {
 	lambda1, lambda2 float64
 	dimension        int // length of the model's weight vector
@@ -39,6 +40,15 @@ type Checkpoint struct {
 	loop             loopState
 	dual             certificate.History // the mixture certificate's earlier passes
 	opt              owlqn.State
+}
+
+// Last returns the log line of the full pass the checkpoint was taken at
+// (false for an empty checkpoint): where a resumed run continues from.
+func (ck *Checkpoint) Last() (Iteration, bool) {
+	if len(ck.iterations) == 0 {
+		return Iteration{}, false
+	}
+	return ck.iterations[len(ck.iterations)-1], true
 }
 
 // loopState is the solver loop's bookkeeping that a resumed run needs.

@@ -414,7 +414,7 @@ func TestDualAscentCoNLL(t *testing.T) {
 		exs[i] = dataset.FromSequence("conll2000/train", s)
 	}
 	m, c := encodeWith(t, exs, "embedded:conll2000/chunking.template")
-	res, err := Train(context.Background(), m, c, Options{Problem: Problem{SumForm: true, C1: 1, C2: 1}, Stopping: Stopping{MaxIter: iters}, Method: Method{WarmEpochs: -1}, Resources: Resources{Threads: 2}})
+	res, err := Train(context.Background(), m, c, Options{Problem: Problem{SumForm: true, C1: 1, C2: 1}, Stopping: Stopping{MaxIter: iters}, Method: Method{ColdStart: true}, Resources: Resources{Threads: 2}})
 	require.NoError(t, err)
 	P := res.Primal
 	t.Logf("after %d iterations: P %.8g, gap %.4g (rel %.3g)", iters, P, res.Gap, res.Gap/P)

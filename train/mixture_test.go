@@ -251,7 +251,7 @@ func TestCertifiedGap(t *testing.T) {
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
 		m, err := chain.NewModel(labelNames(3), sp.m.NumUnary, 0, true, nil)
 		require.NoError(t, err)
-		res, err := Train(context.Background(), m, sp.c, Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 5000}, Method: Method{Solver: s, WarmEpochs: -1}})
+		res, err := Train(context.Background(), m, sp.c, Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 5000}, Method: Method{Solver: s, ColdStart: true}})
 		require.NoError(t, err)
 		prevP, prevG, bound, passes := math.Inf(1), math.Inf(1), math.Inf(-1), 0
 		for _, it := range res.Iterations {
@@ -285,7 +285,7 @@ func TestInnerSolveStopsOnDualBound(t *testing.T) {
 	ctx := context.Background()
 	for _, rel := range []float64{0.3, 0.1, 0.05, 0.02} {
 		eps := rel * sp.pStar
-		op := Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: eps, MaxIter: 5000}, Method: Method{Solver: SolverWorkingSet, WarmEpochs: -1}}
+		op := Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: eps, MaxIter: 5000}, Method: Method{Solver: SolverWorkingSet, ColdStart: true}}
 		tr := newTrainer(sp.m, sp.c, op.defaults())
 		require.NoError(t, tr.prepare(ctx))
 		tr.setPenalty(penalty{l1: sp.lam1, l2: sp.lam2}, false)

@@ -31,6 +31,7 @@ func TestOptionsValidate(t *testing.T) {
 		{"negative threads", Options{Resources: Resources{Threads: -2}}, "threads"},
 		{"unknown solver", Options{Method: Method{Solver: "newton"}}, `unknown solver "newton"`},
 		{"unknown screen", Options{Method: Method{Screen: "euclid"}}, `unknown screening rule "euclid"`},
+		{"negative warm epochs", Options{Method: Method{WarmEpochs: -1}}, "set ColdStart"},
 		{"both forms", Options{Problem: Problem{C1: 1, C2: 1, BetaRatio: 0.01}}, "both forms"},
 		{"both forms, SumForm", Options{Problem: Problem{SumForm: true, C1: 1, C2: 1, Alpha: 2}}, "both forms"},
 		{"ratio at beta_max", Options{Problem: Problem{BetaRatio: 1}}, "at or above beta_max"},

@@ -3,8 +3,8 @@ package main
 import (
 	"io"
 
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/dataset"
-	"github.com/sparsetag/sparsetag/internal/flagcheck"
 )
 
 // dataFlags are the input options shared by train, tag, eval and path.
