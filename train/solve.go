@@ -12,6 +12,7 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/certificate"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
+	"github.com/sparsetag/sparsetag/train/internal/topk"
 )
 
 // The solver loop. One loop serves both policies; it owns every
@@ -679,7 +680,7 @@ func (r *run) allScreened(ctx context.Context, in solveInput) (solveOutput, erro
 // system (one forced collection).
 func (r *run) release() {
 	tr := r.tr
-	r.dual, r.mix, r.mU, r.ws.sel = certificate.History{}, certificate.Mixture{}, nil, smallest{}
+	r.dual, r.mix, r.mU, r.ws.sel = certificate.History{}, certificate.Mixture{}, nil, topk.Smallest{}
 	r.hist, r.grad = nil, nil
 	tr.obj.Release()
 	tr.static, tr.wMon, tr.rnorm = nil, nil, nil

@@ -1,7 +1,6 @@
 package train
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
+	"github.com/sparsetag/sparsetag/train/internal/topk"
 )
 
 // The working-set policy's choice of features (design references: Celer,
@@ -38,9 +38,9 @@ var wsSwitchMin = 1024
 
 // wsState is what the working-set policy remembers between full passes.
 type wsState struct {
-	size  int      // size of the last working set
-	floor int      // smallest working set: wsInitialSize, or the strong rule's set along a path
-	sel   smallest // scratch of choose
+	size  int           // size of the last working set
+	floor int           // smallest working set: wsInitialSize, or the strong rule's set along a path
+	sel   topk.Smallest // scratch of choose
 	// reached: the last inner solve met its target (a slow full gap then
 	// means the set was too small, not the solve too short).
 	reached bool
@@ -206,7 +206,7 @@ func (st *wsState) choose(r *run) (ws []int32, x, mw []float64) {
 	}
 	ws, x, mw = make([]int32, 0, size), make([]float64, 0, size), make([]float64, 0, size)
 	sp := 0 // walks r.supp
-	st.sel.pick(len(r.u), size, prio, setSize, func(q int) {
+	st.sel.Pick(len(r.u), size, prio, setSize, func(q int) {
 		for sp < len(r.supp) && int(r.supp[sp]) < q {
 			sp++
 		}
@@ -293,114 +293,4 @@ func (st *wsState) carriedMemory(r *run, prevW, ws []int32) *owlqn.State {
 		out.S, out.Y, out.Rho = append(out.S, s), append(out.Y, y), append(out.Rho, 1/sy)
 	}
 	return out
-}
-
-// smallest keeps the k smallest of a stream of (priority, position)
-// entries in (priority, position) order (a max-heap), to find the smallest
-// priorities of many in O(k) memory, and the positions of priority -Inf.
-type smallest struct {
-	h    []entry
-	k    int
-	must []int32
-}
-
-type entry struct {
-	p float64
-	q int32
-}
-
-// entryOrder is the (priority, position) order of entries (no NaN
-// priority enters: pick maps it to +Inf).
-func entryOrder(a, b entry) int { return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.q, b.q)) }
-
-// above reports whether a comes after b in entryOrder (the heap's
-// comparison, written out).
-func (a entry) above(b entry) bool { return a.p > b.p || (a.p == b.p && a.q > b.q) }
-
-// reset empties the heap and sets its capacity k >= 1.
-func (s *smallest) reset(k int) { s.h, s.k, s.must = s.h[:0], k, s.must[:0] }
-
-// add offers priority v at position q; positions come in increasing order,
-// so v enters a full heap only if it is smaller than the largest kept.
-func (s *smallest) add(v float64, q int) {
-	h := s.h
-	if len(h) < s.k {
-		h = append(h, entry{v, int32(q)})
-		for i := len(h) - 1; i > 0; {
-			p := (i - 1) / 2
-			if !h[i].above(h[p]) {
-				break
-			}
-			h[p], h[i] = h[i], h[p]
-			i = p
-		}
-		s.h = h
-		return
-	}
-	if !(v < h[0].p) {
-		return
-	}
-	h[0] = entry{v, int32(q)}
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
-		}
-		if c+1 < len(h) && h[c+1].above(h[c]) {
-			c++
-		}
-		if !h[c].above(h[i]) {
-			break
-		}
-		h[c], h[i] = h[i], h[c]
-		i = c
-	}
-}
-
-// pick calls keep(q), in increasing q, for the q in [0, n) of the smallest
-// priorities prio(q): every q of priority -Inf (the must features), then
-// the finite priorities in increasing order until the set has size(must)
-// members (all n if fewer). Ties enter in increasing q only while the size
-// allows, so a tie never crowds out a must feature and the set has exactly
-// its size; a NaN priority counts as +Inf. prio is called once for each q,
-// in increasing order; initial is the heap's capacity, an upper estimate of
-// size(must) - must (memory: O(initial + must) entries, not O(n)).
-func (s *smallest) pick(n, initial int, prio func(q int) float64, size func(must int) int, keep func(q int)) {
-	s.reset(max(initial, 1))
-	for q := range n {
-		switch p := prio(q); {
-		case math.IsInf(p, -1):
-			s.must = append(s.must, int32(q))
-		case math.IsNaN(p):
-			s.add(math.Inf(1), q) // never before a number
-		default:
-			s.add(p, q)
-		}
-	}
-	must := len(s.must)
-	k := min(n, max(size(must), must))
-	if k >= n {
-		for q := range n {
-			keep(q)
-		}
-		return
-	}
-	if k-must > s.k {
-		panic("train: smallest.pick: the set's size exceeds the heap's capacity")
-	}
-	// The k - must smallest entries, then in position order, merged with
-	// the must positions (increasing).
-	slices.SortFunc(s.h, entryOrder)
-	sel := s.h[:k-must]
-	slices.SortFunc(sel, func(a, b entry) int { return cmp.Compare(a.q, b.q) })
-	i := 0
-	for _, q := range s.must {
-		for ; i < len(sel) && sel[i].q < q; i++ {
-			keep(int(sel[i].q))
-		}
-		keep(int(q))
-	}
-	for ; i < len(sel); i++ {
-		keep(int(sel[i].q))
-	}
 }
