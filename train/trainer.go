@@ -11,6 +11,7 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 	"github.com/sparsetag/sparsetag/train/objective"
+	"github.com/sparsetag/sparsetag/train/warmstart"
 )
 
 // penalty is the average-form elastic net of a solve: l1 ||w||_1 +
@@ -248,4 +249,50 @@ func checkFinite(w []float64, idx []int32) error {
 		}
 	}
 	return nil
+}
+
+// checkCorpus validates the training corpus against the model layout.
+func checkCorpus(m *chain.Model, c *sparse.Corpus) error {
+	if err := c.Validate(m.NumLabels()); err != nil {
+		return fmt.Errorf("train: training corpus: %w", err)
+	}
+	if c.Labels == nil {
+		return errors.New("train: training corpus has no labels")
+	}
+	if c.Len() == 0 {
+		return errors.New("train: training corpus is empty")
+	}
+	if c.NumUnary > m.NumUnary || c.NumPair > m.NumPair {
+		return fmt.Errorf("train: corpus has %d/%d attributes, model only %d/%d", c.NumUnary, c.NumPair, m.NumUnary, m.NumPair)
+	}
+	return nil
+}
+
+// warmStart runs the stochastic warm start of Options.WarmEpochs at the
+// penalty of the solve (setPenalty, which has screened the features that
+// are zero whatever the data's dual point; free are the others, the
+// unscreened features) and returns its point and what it did (a discarded
+// point is empty). onEpoch, when not nil, is called after every epoch
+// (tests).
+func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(warmstart.Point)) (sparsePoint, *WarmStart, error) {
+	p := warmstart.Problem{Model: tr.m, Corpus: tr.c, L1: tr.pen.l1, L2: tr.pen.l2, Frozen: tr.frozenFeatures(), Free: free}
+	w, info, err := warmstart.Run(ctx, p, warmstart.Settings{Epochs: tr.op.WarmEpochs, Interrupt: tr.op.Interrupt, OnEpoch: onEpoch})
+	return sparsePoint{idx: w.Idx, val: w.Val}, info, err
+}
+
+// frozenFeatures returns the features the warm start keeps at zero (nil:
+// none): those outside the model's feature set and those setPenalty
+// screened (Rnorm 0, and the static range rule's).
+func (tr *trainer) frozenFeatures() sparse.Bitset {
+	d := len(tr.m.W)
+	if tr.fs.Size() == d && tr.fs.Screened() == 0 {
+		return nil
+	}
+	frozen := sparse.NewBitset(d)
+	for j := 0; j < d; j++ {
+		if !tr.fs.InSet(int32(j)) || tr.fs.IsScreened(int32(j)) {
+			frozen.Set(j)
+		}
+	}
+	return frozen
 }
