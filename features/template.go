@@ -111,9 +111,9 @@ type Template struct {
 	unary       []rule
 	pair        []rule
 	transitions bool
-	ncols       int // 1 + largest column named by a macro, 0 when none
+	ncols       int          // 1 + largest column named by a macro, 0 when none
 	derived     []derivation // the derived columns, numbered from ncols on (see derive)
-	colLine     int // line and column of a macro naming column ncols-1
+	colLine     int          // line and column of a macro naming column ncols-1
 	colColumn   int
 }
 
