@@ -95,7 +95,11 @@ type readmeCmd struct {
 	line    int      // README line where it starts
 	args    []string // after "tagger"
 	comment string   // its trailing "# ..." comment
+	stdin   string   // what "echo 'TEXT' | tagger ..." pipes in: TEXT and a line break
 }
+
+// echoRE matches a command that pipes one line of text into tagger.
+var echoRE = regexp.MustCompile(`^echo '([^']*)' \| (tagger .*)$`)
 
 // readmeBlock is a fenced code block of the README.
 type readmeBlock struct {
@@ -150,17 +154,21 @@ func parseREADME(text string) (blocks []readmeBlock, prose string) {
 }
 
 // readmeCommands returns the tagger command lines of a code block: lines
-// that start with "tagger " or "go run ./cmd/tagger ", with backslash
+// that start with "tagger " or "go run ./cmd/tagger ", or "echo 'TEXT' |
+// tagger " (TEXT is the command's standard input), with backslash
 // continuations joined, the trailing comment split off and a pipe cut.
 func readmeCommands(lines []string, first int) []readmeCmd {
 	var out []readmeCmd
-	var cur string
+	var cur, stdin string
 	start := 0
 	for i, line := range lines {
 		line = strings.TrimSpace(line)
 		switch {
 		case cur != "":
 			cur += " " + line
+		case echoRE.MatchString(line):
+			m := echoRE.FindStringSubmatch(line)
+			stdin, cur, start = m[1]+"\n", m[2], first+i
 		case strings.HasPrefix(line, "tagger "):
 			cur, start = line, first+i
 		case strings.HasPrefix(line, "go run ./cmd/tagger "):
@@ -179,8 +187,8 @@ func readmeCommands(lines []string, first int) []readmeCmd {
 		if i := strings.Index(cur, " |"); i >= 0 {
 			cur = cur[:i]
 		}
-		out = append(out, readmeCmd{line: start, args: strings.Fields(cur)[1:], comment: comment})
-		cur = ""
+		out = append(out, readmeCmd{line: start, args: strings.Fields(cur)[1:], comment: comment, stdin: stdin})
+		cur, stdin = "", ""
 	}
 	return out
 }
@@ -354,7 +362,7 @@ func TestREADMECommands(t *testing.T) {
 					break
 				}
 			}
-			out, errs, code := runTagger(t, args...)
+			out, errs, code := runStdin(t, c.stdin, args...)
 			if code != 0 {
 				t.Errorf("%s\nran: tagger %s\nexit %d\nstdout:\n%s\nstderr:\n%s", where, strings.Join(args, " "), code, out, errs)
 				continue
