@@ -48,7 +48,7 @@ type CoNLLReader struct {
 	lr    *lineReader
 	opts  CoNLLOptions
 	ncols int
-	label int // 0-based column of the label (labeled files), set with ncols
+	label int    // 0-based column of the label (labeled files), set with ncols
 	split []span // fields of the current line, in line offsets (scratch)
 	block []byte // the cells of the current sequence, concatenated
 	cells []span // the cells of the current sequence, in block offsets

@@ -128,12 +128,12 @@ func (p *Pipeline) checkColumns(i int, ex *dataset.Example) error {
 // ColumnsError reports a model of a pipeline (or a single model) that
 // reads more token columns than its input gives.
 type ColumnsError struct {
-	File   string // the input, "" when not known
-	Line   int    // the line of the token, 0 when not known
-	Model  string // the model
-	Reads  int    // the token columns its template reads
-	Have   int    // the token columns of the input
-	Before int    // the models before it in the pipeline, each adding a column
+	File   string         // the input, "" when not known
+	Line   int            // the line of the token, 0 when not known
+	Model  string         // the model
+	Reads  int            // the token columns its template reads
+	Have   int            // the token columns of the input
+	Before int            // the models before it in the pipeline, each adding a column
 	Format dataset.Format // the input's format, when the check is made before reading (CheckPipelineColumns)
 }
 

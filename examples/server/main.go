@@ -34,7 +34,7 @@
 //   - "tokens": the token columns, one array per token (for the chunker above:
 //     word and part of speech), without the label column;
 //   - "text": a raw sentence, tokenized with corpora.Tokenize into Penn
-//     Treebank forms (do n't, `` for an opening quote), as tagger tag
+//     Treebank forms (do n't, an opening quote as two backquotes), as tagger tag
 //     --format text does. This works only for models whose template reads
 //     column 0 alone (words): the service cannot invent the other columns.
 //
