@@ -99,7 +99,7 @@ type readmeCmd struct {
 }
 
 // echoRE matches a command that pipes one line of text into tagger.
-var echoRE = regexp.MustCompile(`^echo '([^']*)' \| (tagger .*)$`)
+var echoRE = regexp.MustCompile(`^echo '([^']*)' \| (?:go run \./cmd/)?(tagger .*)$`)
 
 // readmeBlock is a fenced code block of the README.
 type readmeBlock struct {
@@ -333,7 +333,7 @@ func TestREADMECommands(t *testing.T) {
 	usedInput := map[string]bool{}
 	usedBound := map[int]bool{}
 	usedFigure := map[int]bool{}
-	ncmd := 0
+	ncmd, nstdin := 0, 0
 	for bi, bl := range blocks {
 		for ci, c := range bl.cmds {
 			ncmd++
@@ -361,6 +361,9 @@ func TestREADMECommands(t *testing.T) {
 					t.Logf("%s: adds %q: %s", where, bd.add, bd.why)
 					break
 				}
+			}
+			if c.stdin != "" {
+				nstdin++
 			}
 			out, errs, code := runStdin(t, c.stdin, args...)
 			if code != 0 {
@@ -397,6 +400,8 @@ func TestREADMECommands(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, ncmd, 20, "tagger commands in the README's code blocks")
+	// Quick start's and Command line's echo '...' | tagger tag --format text.
+	require.GreaterOrEqual(t, nstdin, 2, "commands of the README's code blocks that tag echoed text")
 	// A substitution that matches nothing is stale: the README changed.
 	for _, in := range readmeInputs {
 		if !usedInput[in.arg] {
