@@ -7,12 +7,14 @@ import (
 	"flag"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/tagging"
 )
 
 // The tests of this file hold the service to what tagger tag does: its
@@ -190,4 +192,33 @@ func posLabelsModel(t *testing.T) *chain.Model {
 	m, err := chain.NewModel([]string{"DT", "NN"}, enc.Unary().Len(), 0, true, enc)
 	noErr(t, err)
 	return m
+}
+
+// TestEmbeddedModels serves the English models built into the binary:
+// the POS tagger tags raw text (tokenized into Penn Treebank forms, as
+// tagger tag --format text does), the chunker tokens with their POS tags.
+func TestEmbeddedModels(t *testing.T) {
+	pos, err := tagging.Load("embedded:models/en-pos.model")
+	noErr(t, err)
+	h, err := NewHandler(pos, Limits{})
+	noErr(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	var r TagResponse
+	status, msg := post(t, srv, "application/json", `{"text": "He said \"it won't fall.\""}`, &r)
+	mustEqual(t, http.StatusOK, status, msg)
+	equal(t, []string{"He", "said", "``", "it", "wo", "n't", "fall", ".", "''"}, r.Tokens, "Penn Treebank forms")
+	equal(t, []string{"PRP", "VBD", "``", "PRP", "MD", "RB", "VB", ".", "''"}, r.Labels)
+
+	chunk, err := tagging.Load("embedded:models/en-chunk.model")
+	noErr(t, err)
+	h, err = NewHandler(chunk, Limits{})
+	noErr(t, err)
+	srv2 := httptest.NewServer(h)
+	defer srv2.Close()
+	r = TagResponse{}
+	status, msg = post(t, srv2, "application/json", `{"tokens": [["The","DT"],["pound","NN"],["fell","VBD"],[".","."]], "n": 2, "scheme": "iob2"}`, &r)
+	mustEqual(t, http.StatusOK, status, msg)
+	equal(t, []string{"B-NP", "I-NP", "B-VP", "O"}, r.Labels)
+	mustEqual(t, 2, len(r.NBest), "len(nbest)")
 }
