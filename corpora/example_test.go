@@ -51,7 +51,7 @@ func ExampleTokenize() {
 		return
 	}
 	for _, t := range toks {
-		fmt.Printf("%s[%d:%d] ", t.Form, t.Start, t.End)
+		fmt.Printf("%s[%d:%d] ", t.Word, t.Start, t.End)
 	}
 	fmt.Println()
 	// Output:

@@ -10,7 +10,7 @@ type TextOptions struct {
 
 // TextReader reads raw text, one sentence per line, one Sequence per line
 // that has at least one token: Tokens[t] = []string{form} with the Penn
-// Treebank forms of the tokens of [Tokenize] (Token.Form: do n't, -LRB-,
+// Treebank forms of the tokens of [Tokenize] (Token.Word: do n't, -LRB-,
 // quotes as doubled backquotes and apostrophes, as in the corpora models
 // are trained on), Labels nil.
 // Lines without a token are skipped. Gzip, CRLF, the line limit and the
@@ -61,7 +61,7 @@ func (r *TextReader) Next() bool {
 		words := make([]string, len(toks))
 		s := Sequence{Tokens: make([][]string, len(toks)), Line: r.lr.line}
 		for t, tok := range toks {
-			words[t] = tok.Form
+			words[t] = tok.Word
 			s.Tokens[t] = words[t : t+1 : t+1]
 		}
 		r.seq = s
@@ -75,7 +75,7 @@ func (r *TextReader) Sequence() Sequence { return r.seq }
 
 // Offsets returns the tokens of the last line read by Next, with byte offsets
 // into that line (without its line break): Sequence().Tokens[t][0] is
-// Offsets()[t].Form.
+// Offsets()[t].Word.
 func (r *TextReader) Offsets() []Token { return r.toks }
 
 // Err returns the first error met, nil at a clean end of input.

@@ -6,10 +6,14 @@ import (
 	"unicode/utf8"
 )
 
-// Token is a token of raw text. Text == text[Start:End] are its bytes in the
-// text; Form is the token as the Penn Treebank writes it, which is what a
-// model trained on PTB-tokenized corpora (CoNLL-2000, WSJ) must be given.
-// Form is Text except where the Treebank escapes or normalizes a character:
+// Token is a token of raw text.
+//
+// Word is what a model reads: the token as the Penn Treebank writes it,
+// which is what a model trained on PTB-tokenized corpora (CoNLL-2000, WSJ)
+// must be given. Surface == text[Start:End] is the token as it appears in
+// the text (Start and End are byte offsets), for showing results or
+// marking them in the original; never give it to a model. Word is Surface
+// except where the Treebank escapes or normalizes a character:
 //
 //	"            two backquotes where a quote opens, two apostrophes elsewhere
 //	( ) [ ] { }  -LRB- -RRB- -LSB- -RSB- -LCB- -RCB-
@@ -20,9 +24,9 @@ import (
 //	U+2026       ... (ellipsis)
 //	U+2010 U+2011  - (hyphen, non-breaking hyphen)
 type Token struct {
-	Text       string
-	Start, End int
-	Form       string
+	Word       string // what the model reads (the Treebank form)
+	Surface    string // text[Start:End], the token as written
+	Start, End int    // byte offsets of Surface in the text
 }
 
 // Tokenize splits one sentence of raw text into tokens following the Penn
@@ -160,7 +164,7 @@ func (p piece) token(text string) Token {
 	if form == "" {
 		form = formOf(text[p.start:p.end])
 	}
-	return Token{Text: text[p.start:p.end], Start: p.start, End: p.end, Form: form}
+	return Token{Word: form, Surface: text[p.start:p.end], Start: p.start, End: p.end}
 }
 
 // formOf returns the Treebank form of a word: typographic apostrophes as

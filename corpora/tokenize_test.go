@@ -95,22 +95,22 @@ func TestTokenizePTB(t *testing.T) {
 			checkTokens(t, c.text, toks)
 			var forms []string
 			for _, tok := range toks {
-				forms = append(forms, tok.Form)
+				forms = append(forms, tok.Word)
 			}
 			assert.Equal(t, c.want, strings.Join(forms, " "), "%q", c.text)
 		})
 	}
 }
 
-// TestTokenizeOffsets checks Text, Start and End where Form differs from
+// TestTokenizeOffsets checks Surface, Start and End where Word differs from
 // the text: split contractions with a typographic apostrophe, escaped
 // quotes, and the period that a sentence-final acronym shares.
 func TestTokenizeOffsets(t *testing.T) {
 	toks, err := Tokenize("  don\u2019t \u201cgo\u201d to the U.S.")
 	require.NoError(t, err)
 	want := []Token{
-		{"do", 2, 4, "do"}, {"n\u2019t", 4, 9, "n't"}, {"\u201c", 10, 13, "``"}, {"go", 13, 15, "go"},
-		{"\u201d", 15, 18, "''"}, {"to", 19, 21, "to"}, {"the", 22, 25, "the"}, {"U.S.", 26, 30, "U.S."}, {".", 29, 30, "."},
+		{"do", "do", 2, 4}, {"n't", "n\u2019t", 4, 9}, {"``", "\u201c", 10, 13}, {"go", "go", 13, 15},
+		{"''", "\u201d", 15, 18}, {"to", "to", 19, 21}, {"the", "the", 22, 25}, {"U.S.", "U.S.", 26, 30}, {".", ".", 29, 30},
 	}
 	assert.Equal(t, want, toks)
 }
@@ -148,20 +148,20 @@ func TestTokenizeLinear(t *testing.T) {
 // checkTokens verifies the documented invariants of Tokenize on valid text:
 // Text == text[Start:End], offsets increase and tokens do not overlap (but
 // for the period a sentence-final acronym shares), no kept character is
-// lost, and neither Text nor Form is empty or holds a separator.
+// lost, and neither Surface nor Word is empty or holds a separator.
 func checkTokens(t *testing.T, text string, toks []Token) {
 	t.Helper()
 	covered := make([]bool, len(text))
 	prev := 0
 	for i, tok := range toks {
-		shared := i > 0 && tok.Text == "." && tok.Start == prev-1 && strings.HasSuffix(toks[i-1].Text, ".")
-		if (tok.Start < prev && !shared) || tok.End <= tok.Start || tok.End > len(text) || text[tok.Start:tok.End] != tok.Text {
+		shared := i > 0 && tok.Surface == "." && tok.Start == prev-1 && strings.HasSuffix(toks[i-1].Surface, ".")
+		if (tok.Start < prev && !shared) || tok.End <= tok.Start || tok.End > len(text) || text[tok.Start:tok.End] != tok.Surface {
 			t.Fatalf("%q: bad token %+v after %d", text, tok, prev)
 		}
-		if !utf8.ValidString(tok.Text) {
+		if !utf8.ValidString(tok.Surface) {
 			t.Fatalf("%q: token %+v splits a character", text, tok)
 		}
-		if tok.Form == "" || strings.IndexFunc(tok.Text+tok.Form, isSeparator) >= 0 {
+		if tok.Word == "" || strings.IndexFunc(tok.Surface+tok.Word, isSeparator) >= 0 {
 			t.Fatalf("%q: token %+v is empty or holds a space", text, tok)
 		}
 		for i := tok.Start; i < tok.End; i++ {
@@ -198,7 +198,7 @@ func TestTokenizeOddUnicode(t *testing.T) {
 	if toks, _ := Tokenize("a\u00a0b"); len(toks) != 2 {
 		t.Errorf("NBSP did not separate: %v", toks)
 	}
-	if toks, _ := Tokenize("x\u200by"); len(toks) != 1 || toks[0].Text != "x\u200by" {
+	if toks, _ := Tokenize("x\u200by"); len(toks) != 1 || toks[0].Surface != "x\u200by" {
 		t.Errorf("zero-width space: %v", toks)
 	}
 	// The inputs that broke the library's BERT normalizer.
@@ -214,7 +214,7 @@ func TestTokenizeOddUnicode(t *testing.T) {
 		toks, err := Tokenize(c.text)
 		var got []string
 		for _, tok := range toks {
-			got = append(got, tok.Text)
+			got = append(got, tok.Surface)
 		}
 		assert.NoError(t, err, "%q", c.text)
 		assert.Equal(t, c.want, got, "%q", c.text)
@@ -247,7 +247,7 @@ func TestTextReader(t *testing.T) {
 		}
 		got = append(got, words)
 		lines = append(lines, s.Line)
-		if s.Line == 1 && (len(r.Offsets()) != 4 || r.Offsets()[3] != Token{"!", 12, 13, "!"}) {
+		if s.Line == 1 && (len(r.Offsets()) != 4 || r.Offsets()[3] != Token{Word: "!", Surface: "!", Start: 12, End: 13}) {
 			t.Errorf("offsets %v", r.Offsets())
 		}
 	}

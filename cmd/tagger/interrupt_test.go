@@ -128,6 +128,79 @@ func TestTrainInterrupt(t *testing.T) {
 	}
 }
 
+// TestTrainInterruptKeepsExistingModel: an interrupt never replaces an
+// existing model file. After some iterations the interrupted model goes to
+// MODEL.interrupted and MODEL keeps its bytes; before the first iteration
+// no model is written at all.
+func TestTrainInterruptKeepsExistingModel(t *testing.T) {
+	bin := taggerBinary(t)
+	for _, tc := range []struct {
+		name, marker string
+		args         []string
+		wantSide     bool // MODEL.interrupted written
+	}{
+		{"after iterations", "iter    3 ", []string{"--beta-ratio", "0.0001", "--epsilon", "1e-12"}, true},
+		// Fifty epochs of the warm start: the signal, sent once the data
+		// is read, arrives long before the first iteration.
+		{"before the first iteration", "read ", []string{"--warm-epochs", "50"}, false},
+	} {
+		dir := t.TempDir()
+		model := filepath.Join(dir, "m.model")
+		mustRun(t, "train", "--quiet", "--format", "conll", "--model", model, writeTinyCoNLL(t, dir))
+		before, err := os.ReadFile(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"train", "--format", "ocr", "--folds", "1-9", "--threads", "1", "--model", model}, tc.args...)
+		cmd := exec.Command(bin, append(args, "embedded:ocr/letter.data.gz")...)
+		stderr := startUntil(t, cmd, tc.marker)
+		if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+			t.Fatal(err)
+		}
+		if code := exitCode(t, cmd, 20*time.Second); code != 130 {
+			t.Fatalf("%s: exit %d, want 130\n%s", tc.name, code, stderr)
+		}
+		after, err := os.ReadFile(model)
+		if err != nil || !bytes.Equal(before, after) {
+			t.Fatalf("%s: the existing model was changed (err %v)\n%s", tc.name, err, stderr)
+		}
+		side := model + interruptedSuffix
+		_, err = os.Stat(side)
+		switch {
+		case tc.wantSide && err != nil:
+			t.Fatalf("%s: no %s: %v\n%s", tc.name, side, err, stderr)
+		case tc.wantSide:
+			if m, err := chain.LoadFile(side); err != nil || m.NonZero() == 0 {
+				t.Errorf("%s: %s is not a trained model (err %v)", tc.name, side, err)
+			}
+			if !strings.Contains(stderr.String(), "wrote the interrupted model to "+side) {
+				t.Errorf("%s: stderr does not say where the model went:\n%s", tc.name, stderr)
+			}
+		case err == nil:
+			t.Errorf("%s: %s written by a run interrupted before its first iteration", tc.name, side)
+		case !strings.Contains(stderr.String(), "no model written"):
+			t.Errorf("%s: stderr does not say that no model was written:\n%s", tc.name, stderr)
+		}
+	}
+}
+
+// TestTrainInterruptBeforeFirstIterationNewFile: with no file at --model,
+// an interrupt before the first iteration creates none.
+func TestTrainInterruptBeforeFirstIterationNewFile(t *testing.T) {
+	bin := taggerBinary(t)
+	model := filepath.Join(t.TempDir(), "m.model")
+	cmd := exec.Command(bin, "train", "--format", "ocr", "--folds", "1-9", "--threads", "1", "--warm-epochs", "50",
+		"--model", model, "embedded:ocr/letter.data.gz")
+	stderr := startUntil(t, cmd, "read ")
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := exitCode(t, cmd, 20*time.Second); code != 130 {
+		t.Fatalf("exit %d, want 130\n%s", code, stderr)
+	}
+	if _, err := os.Stat(model); err == nil {
+		t.Fatalf("a model was written by a run interrupted before its first iteration\n%s", stderr)
+	}
+}
+
 // TestTrainSecondSignal: a second signal exits at once, and the model file
 // that existed before is intact (a complete model: the old one or the new).
 func TestTrainSecondSignal(t *testing.T) {

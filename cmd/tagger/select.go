@@ -39,18 +39,16 @@ func selectModel(e *env, path string, tf *trainFlags, op train.Options, m *chain
 	}
 	rep.SecondsTotal = time.Since(t0).Seconds()
 	rep.Print(e.stdout)
-	if err := m.SaveFile(tf.model); err != nil {
+	_, interrupted := e.intr.Signal()
+	if err := saveModel(tf.log(e, interrupted), m, tf.model, interrupted, len(rep.Path) > 0); err != nil {
 		return nil, err
-	}
-	if !tf.quiet {
-		fmt.Fprintf(e.stderr, "wrote %s\n", tf.model)
 	}
 	if tf.report != "" {
 		if err := paperbench.WriteJSON(tf.report, rep); err != nil {
 			return nil, fmt.Errorf("the model is saved, but the report is not: %w", err)
 		}
 	}
-	if _, ok := e.intr.Signal(); ok {
+	if interrupted {
 		// The path ended at the interrupted beta; the best model so far
 		// is saved.
 		return nil, e.intr.Err()

@@ -232,17 +232,14 @@ func printWarmStart(w io.Writer, ws *train.WarmStart) {
 		ws.Epochs, ws.Eta0, ws.Trials, ws.Loss, ws.Seconds, note)
 }
 
-// save writes the model, then the report; a report that cannot be written
-// is an error only after the model is safe. A finished run removes its
+// save writes the model (under the interrupt rule of saveModel), then the
+// report; a report that cannot be written is an error only after the model
+// is safe. A finished run removes its
 // checkpoint (unless --keep-checkpoint); an interrupted one keeps it.
 func (tf *trainFlags) save(e *env, path string, m *chain.Model, res *train.Result) error {
-	if tf.model != "" {
-		if err := m.SaveFile(tf.model); err != nil {
-			return err
-		}
-		if !tf.quiet {
-			fmt.Fprintf(e.stderr, "wrote %s\n", tf.model)
-		}
+	interrupted := res.StopReason == train.StopInterrupt
+	if err := saveModel(tf.log(e, interrupted), m, tf.model, interrupted, res.NumIterations() > 0); err != nil {
+		return err
 	}
 	if tf.ckpt != "" && !tf.keepCkpt && res.StopReason != train.StopInterrupt {
 		if err := (train.CheckpointFile{Path: tf.ckpt}).Remove(); err != nil {
@@ -255,6 +252,15 @@ func (tf *trainFlags) save(e *env, path string, m *chain.Model, res *train.Resul
 		}
 	}
 	return nil
+}
+
+// log is where train says what it wrote: stderr unless --quiet, and
+// stderr for an interrupted run, whose model file may not be --model.
+func (tf *trainFlags) log(e *env, interrupted bool) io.Writer {
+	if tf.quiet && !interrupted {
+		return nil
+	}
+	return e.stderr
 }
 
 // checkpoint sets the checkpoints of op (--checkpoint, atomically; a

@@ -372,7 +372,7 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 			// The Penn Treebank form (do n't, `` for a quote), as
 			// tagger tag --format text gives the model: the form the
 			// training corpora have.
-			tokens[i] = []string{t.Form}
+			tokens[i] = []string{t.Word}
 			offsets[i] = [2]int{t.Start, t.End}
 		}
 	case req.Tokens != nil:

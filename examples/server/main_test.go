@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -195,6 +196,30 @@ func TestTagText(t *testing.T) {
 	mustEqual(t, len(want), len(r.Offsets), "len(r.Offsets)")
 	for i, o := range r.Offsets {
 		equal(t, want[i], text[o[0]:o[1]], "offsets of token %d", i)
+	}
+	tokens := make([][]string, len(want))
+	for i, w := range want {
+		tokens[i] = []string{w}
+	}
+	checkResponse(t, m, tokens, r)
+}
+
+// TestTagTextTreebankForms: the model reads each token's Treebank form
+// (corpora.Token.Word), not its surface: quotes and brackets reach it as
+// “ ” -LRB- -RRB-, as in the training data, and the offsets still mark
+// the surface in the text.
+func TestTagTextTreebankForms(t *testing.T) {
+	m := trainToy(t, wordTemplate)
+	srv := newTestServer(t, m, Limits{})
+	text := `He said "(no)".`
+	var r TagResponse
+	status, msg := post(t, srv, "application/json", `{"text": `+strconv.Quote(text)+`}`, &r)
+	mustEqual(t, http.StatusOK, status, msg)
+	want := []string{"He", "said", "``", "-LRB-", "no", "-RRB-", "''", "."}
+	mustEqual(t, want, r.Tokens)
+	surface := []string{"He", "said", `"`, "(", "no", ")", `"`, "."}
+	for i, o := range r.Offsets {
+		equal(t, surface[i], text[o[0]:o[1]], "offsets of token %d", i)
 	}
 	tokens := make([][]string, len(want))
 	for i, w := range want {

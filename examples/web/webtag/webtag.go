@@ -277,8 +277,8 @@ func (e *model) example(in *Input) (ex *dataset.Example, start, end []int, err e
 		}
 		u := newUTF16Index(in.Text)
 		for _, tok := range toks {
-			ex.Tokens = append(ex.Tokens, []string{tok.Form})
-			ex.Text = append(ex.Text, tok.Form)
+			ex.Tokens = append(ex.Tokens, []string{tok.Word})
+			ex.Text = append(ex.Text, tok.Word)
 			start = append(start, u.offset(tok.Start))
 			end = append(end, u.offset(tok.End))
 		}

@@ -245,7 +245,7 @@ func TestMatchesLibrary(t *testing.T) {
 			}
 			var cols [][]string
 			for _, tok := range toks {
-				cols = append(cols, []string{tok.Form})
+				cols = append(cols, []string{tok.Word})
 			}
 			exs = []dataset.Example{{Tokens: cols}}
 		}
