@@ -167,10 +167,18 @@ func predictStart(dst, prev, w []float64, r float64) []float64 {
 }
 
 // pathForm returns the paper-form options of a path: in the sum form,
-// alpha = 2 C2 / C1 (the ratio stays fixed along the path).
+// alpha = 2 C2 / C1 (the ratio stays fixed along the path); with no
+// penalty given, a path runs in the paper's form with alpha = 1 (a path
+// sets beta itself, so Train's default penalty does not apply).
 func pathForm(opts Options) (Options, error) {
-	if !opts.SumForm {
-		return opts, opts.validate()
+	if err := opts.validate(); err != nil {
+		return opts, err
+	}
+	if sum, paper := opts.forms(); !sum {
+		if !paper {
+			opts.Alpha = 1 // the paper's form with its default alpha
+		}
+		return opts, nil
 	}
 	if !(opts.C1 > 0) || !(opts.C2 > 0) {
 		return opts, errors.New("train: a regularization path in the sum form needs C1 > 0 and C2 > 0 (their ratio fixes alpha)")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sparsetag/sparsetag/dataset"
@@ -53,5 +54,30 @@ func TestTrainDefaultsAreTheLibrarys(t *testing.T) {
 	}
 	if !bytes.Equal(cli, lib) {
 		t.Fatalf("tagger train's default model (%d bytes) differs from train.Train with zero Options (%d bytes)", len(cli), len(lib))
+	}
+}
+
+// TestTrainDefaultPenalty: with no penalty flag, train uses the sum form
+// c1 = c2 = 1 (beta = 1/n, alpha = 2), and a penalty that zeroes every
+// weight trains but says so on stderr and in the report.
+func TestTrainDefaultPenalty(t *testing.T) {
+	dir := t.TempDir()
+	file := writeTinyCoNLL(t, dir) // 4 sentences
+	rep := filepath.Join(dir, "r.json")
+	mustRun(t, "train", "--quiet", "--format", "conll", "--model", filepath.Join(dir, "m.model"), "--report", rep, file)
+	r := readJSONMap(t, rep)
+	if num(t, r, "beta") != 0.25 || num(t, r, "alpha") != 2 {
+		t.Errorf("default penalty: beta %v, alpha %v; want 0.25 (c1/n) and 2 (2 c2/c1)", r["beta"], r["alpha"])
+	}
+	if _, ok := r["warnings"]; ok {
+		t.Errorf("warnings for the default penalty: %v", r["warnings"])
+	}
+	_, stderr, code := runTagger(t, "train", "--quiet", "--format", "conll", "--c1", "1e9", "--c2", "1",
+		"--model", filepath.Join(dir, "z.model"), "--report", rep, file)
+	if code != 0 || !strings.Contains(stderr, "warning: the L1 penalty") {
+		t.Errorf("--c1 1e9: exit %d, stderr %q; want 0 and a warning", code, stderr)
+	}
+	if w, ok := readJSONMap(t, rep)["warnings"].([]any); !ok || len(w) != 1 {
+		t.Errorf("--c1 1e9: report warnings %v", readJSONMap(t, rep)["warnings"])
 	}
 }

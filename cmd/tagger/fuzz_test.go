@@ -65,10 +65,10 @@ func FuzzTagText(f *testing.F) {
 		}
 		cols := make([][]string, len(toks))
 		for i, tok := range toks {
-			if tok.Start < 0 || tok.End > len(text) || tok.Start >= tok.End || text[tok.Start:tok.End] != tok.Text {
+			if tok.Start < 0 || tok.End > len(text) || tok.Start >= tok.End || text[tok.Start:tok.End] != tok.Surface {
 				t.Fatalf("token %d %+v does not match the text %q", i, tok, text)
 			}
-			cols[i] = []string{tok.Text}
+			cols[i] = []string{tok.Word}
 		}
 		ids, err := tg.Tag(nil, features.Columns(cols))
 		if err != nil {

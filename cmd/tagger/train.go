@@ -62,10 +62,10 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `1-9` or 0,3 (default all)")
 	fs.StringVar(&tf.template, "template", "", "CRF++ feature template `file` for column formats (default: words in a +-2 window and label bigrams)")
 	fs.StringVar(&tf.model, "model", "tagger.model", "model `file` to write")
-	fs.Float64Var(&tf.op.Alpha, "alpha", d.Alpha, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1)")
-	fs.Float64Var(&tf.op.Beta, "beta", 0, "regularization strength beta (0: use --beta-ratio)")
-	fs.Float64Var(&tf.op.BetaRatio, "beta-ratio", d.BetaRatio, "beta as a fraction `R` of beta_max, when --beta is 0")
-	fs.Float64Var(&tf.c1, "c1", -1, "L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (overrides alpha/beta; beta = c1/n, alpha = 2 c2/c1; -1: not used)")
+	fs.Float64Var(&tf.op.Alpha, "alpha", 0, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1) (0: 1 in the paper's form; not with --c1/--c2)")
+	fs.Float64Var(&tf.op.Beta, "beta", 0, "regularization strength beta of the paper's form (0: use --beta-ratio)")
+	fs.Float64Var(&tf.op.BetaRatio, "beta-ratio", 0, "beta as a fraction `R` of beta_max, 0 < R < 1, when --beta is 0 (0: 0.1 when --alpha is given)")
+	fs.Float64Var(&tf.c1, "c1", -1, fmt.Sprintf("L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (beta = c1/n, alpha = 2 c2/c1; -1: not used; with no penalty flag at all, --c1 %g --c2 %g)", train.DefaultC1, train.DefaultC2))
 	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2; -1: not used)")
 	fs.Float64Var(&tf.op.Epsilon, "epsilon", 0, "stop when the certified duality gap of the average-form objective is at most this (0: use --rel-epsilon; the paper uses 1e-6; see README \"Stopping rule\")")
 	fs.Float64Var(&tf.op.RelEpsilon, "rel-epsilon", 0, fmt.Sprintf("stop when the certified gap is at most this fraction of the objective (0: %g when --epsilon is 0 too)", train.DefaultRelEpsilon))
@@ -219,6 +219,9 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 	if !tf.quiet {
 		progress.Summary(e.stderr, res)
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", w)
+	}
 	return res, nil
 }
 
@@ -343,8 +346,9 @@ func (tf *trainFlags) trainOptions() (train.Options, error) {
 // validate checks the flags and arguments of train before any file is
 // read or written: every value that makes no sense is a usage error that
 // names its flag. The library checks the options themselves
-// (train.Options.Validate); the flags whose 0 would silently mean the
-// library's default (--alpha, --beta-ratio, --max-iter) must be positive.
+// (train.Options.Validate: one form of the penalty, no absurd value); the
+// flags whose 0 would silently mean the library's default (--max-iter)
+// must be positive. --alpha and --beta-ratio at 0 are not given.
 func (tf *trainFlags) validate(pos []string) error {
 	if len(pos) != 1 {
 		return usagef("want exactly one training file, got %d (see tagger train -h)", len(pos))
@@ -366,9 +370,9 @@ func (tf *trainFlags) validate(pos []string) error {
 	if err := flagcheck.First(
 		tf.dataFlags.check(dataset.LabeledFormats),
 		flagcheck.Parses("valid-folds", tf.validFold, dataset.ParseFolds),
-		flagcheck.Positive("alpha", tf.op.Alpha),
+		flagcheck.NonNegative("alpha", tf.op.Alpha),
 		flagcheck.NonNegative("beta", tf.op.Beta),
-		flagcheck.Positive("beta-ratio", tf.op.BetaRatio),
+		flagcheck.NonNegative("beta-ratio", tf.op.BetaRatio),
 		flagcheck.NonNegative("epsilon", tf.op.Epsilon),
 		flagcheck.NonNegative("rel-epsilon", tf.op.RelEpsilon),
 		flagcheck.NonNegative("delta", tf.op.Delta),

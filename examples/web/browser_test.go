@@ -126,7 +126,7 @@ func TestBrowser(t *testing.T) {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("no chromium on the CI machine: .ci/run installs it before the tests")
 		}
-		t.Skip("no chromium on this machine (apt-get install chromium, or set $CHROMIUM): the end-to-end test needs it; .ci/run installs it")
+		skipAloud(t, "no chromium on this machine (apt-get install chromium, or set $CHROMIUM): the end-to-end test needs it; .ci/run installs it")
 	}
 	if testing.Short() {
 		t.Skip("builds the wasm and starts a browser")
@@ -607,4 +607,16 @@ func grid(s string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// skipAloud skips t and also says why on the terminal, when there is one:
+// go test ./... shows nothing of a package whose tests pass, so a skipped
+// end-to-end test would otherwise go unnoticed.
+func skipAloud(t *testing.T, why string) {
+	t.Helper()
+	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+		fmt.Fprintf(tty, "note: examples/web %s skipped: %s\n", t.Name(), why)
+		tty.Close()
+	}
+	t.Skip(why)
 }

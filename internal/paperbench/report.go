@@ -37,6 +37,9 @@ type TrainReport struct {
 	// none ran); seconds_total and the iterations' seconds include its
 	// seconds, their evaluations do not count its epochs.
 	WarmStart *train.WarmStart `json:"warm_start,omitempty"`
+	// Warnings are the result's (train.Result.Warnings): a penalty that
+	// zeroes every weight or leaves no state weight.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // PathReport is the JSON report of a regularization path (tagger path
@@ -64,6 +67,7 @@ func NewTrainReport(data string, res *train.Result, gamma float64) TrainReport {
 		NonzeroFinal: res.NonZero, ScreenedFinal: res.Screened, GapFinal: res.Gap,
 		SecondsTotal: res.Seconds, SecondsScreening: res.SecondsScreening,
 		StopReason: string(res.StopReason), Converged: res.Converged, WarmStart: res.Warm,
+		Warnings: res.Warnings,
 	}
 	if res.BetaMax > 0 {
 		r.BetaRatio = res.Beta / res.BetaMax
