@@ -28,7 +28,8 @@ var docStart = []byte("-DOCSTART-")
 // CoNLLReader reads CoNLL column files: one position per line, columns
 // separated by runs of spaces or tabs (only ASCII space and tab separate;
 // other Unicode spaces are part of a token), a blank (or whitespace-only) line
-// between sequences, the label in the last column. Lines whose first column is
+// between sequences, the label in the last column (or the one
+// CoNLLOptions.LabelColumn names). Lines whose first column is
 // -DOCSTART- are skipped and end the current sequence. Every line of a file
 // must have the same number of columns; the first line fixes it. Input must
 // be UTF-8 (ErrInvalidUTF8 otherwise); a leading BOM is skipped; gzip input is
