@@ -43,6 +43,10 @@ func NewPipeline(models []Tagger, names []string) (*Pipeline, error) {
 
 func (p *Pipeline) last() Tagger { return p.models[len(p.models)-1] }
 
+// Last returns the last model: the one that decodes the input Augment
+// makes.
+func (p *Pipeline) Last() Tagger { return p.last() }
+
 // Format is the last model's.
 func (p *Pipeline) Format() string { return p.last().Format() }
 

@@ -3,10 +3,13 @@
 // each label.
 //
 // The toolkit's embedded English models serve without training: the
-// part-of-speech tagger reads raw text, the chunker words and POS tags:
+// part-of-speech tagger reads raw text, the chunker words and POS tags, and
+// the two as a pipeline (-model repeated, as tagger tag --model) chunk raw
+// text:
 //
 //	go run ./examples/server -model embedded:models/en-pos.model
 //	go run ./examples/server -model embedded:models/en-chunk.model
+//	go run ./examples/server -model embedded:models/en-pos.model -model embedded:models/en-chunk.model
 //
 // Or train a model and start the service from the repository root. A chunker
 // over words and part-of-speech tags (requests must give both columns):
@@ -48,8 +51,9 @@
 // "marginals" (P(y_t = labels[t] | x) per token), "sequence_prob" (the
 // probability of the whole path), "offsets" (byte offsets of the tokens in
 // "text", for text input), with "all", "distributions" (label ->
-// probability per token) and, with "n" above 1, "nbest": the n best
-// sequences, best first, each {"labels": [...], "prob": P}.
+// probability per token), with "n" above 1, "nbest": the n best
+// sequences, best first, each {"labels": [...], "prob": P}, and for a
+// pipeline "columns": the token columns its last model read (word, POS tag).
 //
 // GET /healthz answers {"status":"ok", ...} with the model's labels and the
 // number of token columns it reads.
@@ -111,7 +115,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	// A back-quoted word of a flag's help is the name of its argument in
 	// -h (flag.UnquoteUsage): only the argument goes in back quotes.
-	modelPath := fs.String("model", "", "model `file` (required): written by tagger train or chain.(*Model).SaveFile, a CRF++ or Wapiti model, or embedded:models/en-chunk.model")
+	var paths modelPaths
+	fs.Var(&paths, "model", "model `file` (required): written by tagger train or chain.(*Model).SaveFile, a CRF++ or Wapiti model, or embedded:models/en-chunk.model; repeat for a pipeline, as tagger tag --model")
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	var lim Limits
 	fs.Int64Var(&lim.MaxBody, "max-body", 1<<20, "largest accepted request body, in `bytes`")
@@ -124,24 +129,36 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if fs.NArg() != 0 {
 		return fmt.Errorf("unexpected arguments %q (use flags)", fs.Args())
 	}
-	if *modelPath == "" {
+	if len(paths) == 0 {
 		fs.Usage()
 		return errors.New("-model is required")
 	}
-	m, err := tagging.Load(*modelPath)
-	if err != nil {
-		return err
+	var models []tagging.Tagger
+	for _, p := range paths {
+		m, err := tagging.Load(p)
+		if err != nil {
+			return err
+		}
+		models = append(models, m)
+	}
+	m := models[0]
+	if len(models) > 1 {
+		p, err := tagging.NewPipeline(models, paths)
+		if err != nil {
+			return err
+		}
+		m = p
 	}
 	h, err := NewHandler(m, lim)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *modelPath, err)
+		return fmt.Errorf("%s: %w", paths.String(), err)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
 	logger := log.New(stderr, "server: ", log.LstdFlags)
-	logger.Printf("model %s (%s): %d labels; listening on http://%s", *modelPath, m.Format(), len(m.Labels()), ln.Addr())
+	logger.Printf("model %s (%s): %d labels; listening on http://%s", paths.String(), m.Format(), len(m.Labels()), ln.Addr())
 	err = serve(ctx, ln, h, *grace, logger)
 	logger.Printf("stopped")
 	return err
@@ -178,8 +195,18 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	return nil
 }
 
+// modelPaths is the value of -model, which may be repeated (a pipeline).
+type modelPaths []string
+
+func (l *modelPaths) String() string { return strings.Join(*l, " ") }
+
+func (l *modelPaths) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
 // usageLine is the first line of -h.
-const usageLine = "usage: server -model FILE [-addr HOST:PORT] [-max-body BYTES] [-max-tokens N] [-max-nbest N] [-grace DURATION]"
+const usageLine = "usage: server -model FILE [-model FILE ...] [-addr HOST:PORT] [-max-body BYTES] [-max-tokens N] [-max-nbest N] [-grace DURATION]"
 
 // Limits bounds the work of one request.
 type Limits struct {
@@ -286,6 +313,10 @@ type TagResponse struct {
 	// NBest lists the N best sequences, best first, when N > 1: the first
 	// is Labels.
 	NBest []Candidate `json:"nbest,omitempty"`
+	// Columns, for a pipeline of models (-model repeated), holds the token
+	// columns the last model read: the input's, then the labels of each
+	// model before it (for the English models: word, POS tag).
+	Columns [][]string `json:"columns,omitempty"`
 }
 
 // Candidate is one of the n best label sequences.
@@ -396,8 +427,19 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	ex := &dataset.Example{Tokens: tokens, File: "request", Line: 1}
+	m := h.m
+	var columns [][]string
+	if p, ok := m.(*tagging.Pipeline); ok {
+		aug, err := p.Augment(ex)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		ex, m, columns = &aug, p.Last(), aug.Tokens
+	}
 	var d chain.Decoding
-	if err := h.m.Decode(&d, &dataset.Example{Tokens: tokens}, opt); err != nil {
+	if err := m.Decode(&d, ex, opt); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
@@ -408,6 +450,7 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 		Marginals:    make([]float64, len(tokens)),
 		SequenceProb: d.Probs[0],
 		Offsets:      offsets,
+		Columns:      columns,
 	}
 	for t, y := range d.Best() {
 		resp.Tokens[t] = tokens[t][0]

@@ -222,3 +222,47 @@ func TestEmbeddedModels(t *testing.T) {
 	equal(t, []string{"B-NP", "I-NP", "B-VP", "O"}, r.Labels)
 	mustEqual(t, 2, len(r.NBest), "len(nbest)")
 }
+
+// TestPipeline serves the English POS tagger and chunker as a pipeline
+// (-model twice): raw text gets chunks, with the POS tags the chunker read,
+// and the run function takes the repeated flag.
+func TestPipeline(t *testing.T) {
+	var models []tagging.Tagger
+	paths := []string{"embedded:models/en-pos.model", "embedded:models/en-chunk.model"}
+	for _, p := range paths {
+		m, err := tagging.Load(p)
+		noErr(t, err)
+		models = append(models, m)
+	}
+	p, err := tagging.NewPipeline(models, paths)
+	noErr(t, err)
+	h, err := NewHandler(p, Limits{})
+	noErr(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	var r TagResponse
+	status, msg := post(t, srv, "application/json", `{"text": "The pound fell.", "scheme": "iob2", "n": 2}`, &r)
+	mustEqual(t, http.StatusOK, status, msg)
+	equal(t, []string{"The", "pound", "fell", "."}, r.Tokens)
+	equal(t, []string{"B-NP", "I-NP", "B-VP", "O"}, r.Labels)
+	equal(t, [][]string{{"The", "DT"}, {"pound", "NN"}, {"fell", "VBD"}, {".", "."}}, r.Columns)
+	mustEqual(t, 2, len(r.NBest), "len(nbest)")
+
+	// The chunker first reads two columns: a request of words alone is
+	// refused.
+	wrong, err := tagging.NewPipeline([]tagging.Tagger{models[1], models[0]}, []string{paths[1], paths[0]})
+	noErr(t, err)
+	h, err = NewHandler(wrong, Limits{})
+	noErr(t, err)
+	srv2 := httptest.NewServer(h)
+	defer srv2.Close()
+	status, msg = post(t, srv2, "application/json", `{"tokens": [["The"], ["pound"]]}`, nil)
+	equal(t, http.StatusBadRequest, status, msg)
+	contains(t, msg, "tokens[0] has 1 columns; this model reads 2")
+
+	// -model twice on the command line.
+	var stderr syncBuffer
+	err = run(context.Background(), []string{"-model", paths[0], "-model", "embedded:models/nope.model"}, &stderr)
+	mustCheck(t, err != nil, "no error")
+	contains(t, err.Error(), `no embedded model "nope.model"`)
+}
