@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -234,6 +235,17 @@ func TestAccuracy(t *testing.T) {
 			if err := c.ev.Add(s.Labels, chunk.Labels(nil, path)); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(readme)), " ")
+	for _, f := range []string{wantPOSAccuracy[2:4] + "." + wantPOSAccuracy[4:] + "%", "chunk F1 " + wantChunkF1[2:4] + "." + wantChunkF1[4:],
+		wantChunkGold[2:4] + "." + wantChunkGold[4:] + " from the gold tags"} {
+		if !strings.Contains(flat, f) {
+			t.Errorf("README.md does not give the figure %q", f)
 		}
 	}
 	for _, c := range []struct {
