@@ -73,10 +73,17 @@ func TagInputError(err error, f Format) error {
 }
 
 // EvalInputError is the error of evaluation for err, an error met while
-// reading and evaluating input. Input without any sequence is an error
+// reading and evaluating input. A token with fewer columns than the
+// model's template reads gets the likely reason (a file without its label
+// column, whose last token column was read as the label). Input without any sequence is an error
 // that says so: accuracy and F1 are 0/0 without tokens, and a success
 // would let a pipeline whose test set came out empty pass as evaluated.
 func EvalInputError(err error, input string) error {
+	var te *features.TemplateError
+	if errors.As(err, &te) {
+		return fmt.Errorf("%w: eval reads the last column of every token as its gold label, so the model sees one column fewer "+
+			"than the file has: give eval a file with its label column (tag an unlabeled file with tagger tag)", err)
+	}
 	if !emptyInput(err) {
 		return err
 	}

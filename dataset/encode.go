@@ -96,6 +96,11 @@ func NewEncoder(format Format, templatePath string) (*features.Encoder, error) {
 			}
 			return nil, err
 		}
+		if t.NumUnary() == 0 && t.NumPair() == 0 && !t.HasTransitions() {
+			return nil, fmt.Errorf("%s: the template has no feature rule, so a model would have no feature: write U lines "+
+				"(state features over token columns, e.g. U00:%%x[0,0]) and a B line (label bigrams), as CRF++ templates do "+
+				"(an example: embedded:conll2000/chunking.template)", templatePath)
+		}
 		return features.NewTemplateEncoder(t), nil
 	case CRFsuite:
 		if templatePath != "" {

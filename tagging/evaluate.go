@@ -24,7 +24,7 @@ func Evaluate(r *dataset.Reader, m Tagger, threads int) (*eval.Evaluation, error
 	err := inOrder(r, threads, DefaultBatch, func(w, i, seq int, ex *dataset.Example) error {
 		var err error
 		if paths[w], err = m.Tag(paths[w], ex); err != nil {
-			return fmt.Errorf("sequence %d: %w", seq+1, err)
+			return seqError(ex, seq, err)
 		}
 		pred[i] = pred[i][:0]
 		for _, y := range paths[w] {
@@ -33,7 +33,7 @@ func Evaluate(r *dataset.Reader, m Tagger, threads int) (*eval.Evaluation, error
 		return nil
 	}, func(i, seq int, ex *dataset.Example) error {
 		if err := ev.Add(ex.Labels, pred[i]); err != nil {
-			return fmt.Errorf("%s:%d: sequence %d: %w", ex.File, ex.Line, seq+1, err)
+			return seqError(ex, seq, err)
 		}
 		return nil
 	}, nil)
@@ -41,4 +41,13 @@ func Evaluate(r *dataset.Reader, m Tagger, threads int) (*eval.Evaluation, error
 		return nil, err
 	}
 	return ev, nil
+}
+
+// seqError is err met on ex, sequence seq (0-based) of its input, prefixed
+// with where ex starts (file:line) when its reader knows it.
+func seqError(ex *dataset.Example, seq int, err error) error {
+	if ex.File == "" {
+		return fmt.Errorf("sequence %d: %w", seq+1, err)
+	}
+	return fmt.Errorf("%s:%d: sequence %d: %w", ex.File, ex.Line, seq+1, err)
 }

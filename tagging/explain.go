@@ -26,11 +26,11 @@ func Explain(out io.Writer, m Tagger, exs []dataset.Example, top int) error {
 	var d chain.Decoding
 	for i := range exs {
 		if err := m.Decode(&d, &exs[i], chain.DecodeOptions{Posterior: true}); err != nil {
-			return fmt.Errorf("sequence %d: %w", i+1, err)
+			return seqError(&exs[i], i, err)
 		}
 		exp, err := m.Explain(&exs[i], d.Best())
 		if err != nil {
-			return fmt.Errorf("sequence %d: %w", i+1, err)
+			return seqError(&exs[i], i, err)
 		}
 		writeExplanation(w, labels, &exs[i], &d, exp, i, top)
 	}

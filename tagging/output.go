@@ -3,7 +3,6 @@ package tagging
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -94,12 +93,8 @@ func (tw *Writer) decode(d *chain.Decoding, ex *dataset.Example, seq int) error 
 	m := tw.m
 	if p, ok := m.(*Pipeline); ok {
 		aug, err := p.Augment(ex)
-		var ce *ColumnsError
-		switch {
-		case errors.As(err, &ce):
-			return err // it names the file and line
-		case err != nil:
-			return fmt.Errorf("sequence %d: %w", seq+1, err)
+		if err != nil {
+			return seqError(ex, seq, err)
 		}
 		*ex, m = aug, p.last()
 	}
@@ -111,7 +106,7 @@ func (tw *Writer) decode(d *chain.Decoding, ex *dataset.Example, seq int) error 
 		}
 	}
 	if err := m.Decode(d, ex, opt); err != nil {
-		return fmt.Errorf("sequence %d: %w", seq+1, err)
+		return seqError(ex, seq, err)
 	}
 	return nil
 }

@@ -121,35 +121,31 @@ func (p *Pipeline) checkColumns(i int, ex *dataset.Example) error {
 	if tm == nil || len(ex.Tokens) == 0 {
 		return nil // a peer model checks its columns itself
 	}
-	for t, row := range ex.Tokens {
+	for _, row := range ex.Tokens {
 		if len(row) < tm.Columns() {
-			return &ColumnsError{File: ex.File, Line: ex.Line + t, Model: p.names[i], Reads: tm.Columns(), Have: len(row) - i, Before: i}
+			return &ColumnsError{Model: p.names[i], Reads: tm.Columns(), Have: len(row) - i, Before: i, Labeled: ex.Labels != nil}
 		}
 	}
 	return nil
 }
 
 // ColumnsError reports a model of a pipeline (or a single model) that
-// reads more token columns than its input gives.
+// reads more token columns than its input gives. Met while tagging, it is
+// wrapped with the sequence's file and line.
 type ColumnsError struct {
-	File   string         // the input, "" when not known
-	Line   int            // the line of the token, 0 when not known
 	Model  string         // the model
 	Reads  int            // the token columns its template reads
 	Have   int            // the token columns of the input
 	Before int            // the models before it in the pipeline, each adding a column
 	Format dataset.Format // the input's format, when the check is made before reading (CheckPipelineColumns)
+	// Labeled is set when the input was read with its labels (eval,
+	// --forced, --label-column): its label column is not a token column,
+	// and a file without one loses a token column to it.
+	Labeled bool
 }
 
 func (e *ColumnsError) Error() string {
 	var b strings.Builder
-	if e.File != "" {
-		fmt.Fprintf(&b, "%s:", e.File)
-		if e.Line > 0 {
-			fmt.Fprintf(&b, "%d:", e.Line)
-		}
-		b.WriteByte(' ')
-	}
 	fmt.Fprintf(&b, "model %s reads %d token columns", e.Model, e.Reads)
 	input := fmt.Sprintf("the input's %d", e.Have)
 	switch e.Format {
@@ -162,6 +158,11 @@ func (e *ColumnsError) Error() string {
 		fmt.Fprintf(&b, ", but gets %s", input)
 	} else {
 		fmt.Fprintf(&b, ", but gets %d: %s, then the labels of the %d model(s) before it", e.Have+e.Before, input, e.Before)
+	}
+	if e.Labeled {
+		b.WriteString(": the input was read as labeled, the last column (or the one --label-column names) being the gold label, " +
+			"so the model sees one column fewer than the file has: give eval a file with its label column (tag an unlabeled file with tagger tag)")
+		return b.String()
 	}
 	b.WriteString(". Give CoNLL input (--format conll, one token per line) with the columns the model was trained on, " +
 		"or put before it --model flags whose models predict the missing columns (each model's labels become the next one's extra column)")

@@ -87,8 +87,16 @@ func TestPipelineColumnsError(t *testing.T) {
 	_, err = wrong.Tag(nil, &ex)
 	var ce *ColumnsError
 	require.True(t, errors.As(err, &ce), "%v", err)
-	assert.Equal(t, ColumnsError{File: "in.txt", Line: 7, Model: "chunk.model", Reads: 2, Have: 1}, *ce)
-	assert.Contains(t, err.Error(), "in.txt:7: model chunk.model reads 2 token columns, but gets the input's 1. Give CoNLL input")
+	assert.Equal(t, ColumnsError{Model: "chunk.model", Reads: 2, Have: 1}, *ce)
+	assert.Contains(t, err.Error(), "model chunk.model reads 2 token columns, but gets the input's 1. Give CoNLL input")
+	// Labeled input has lost its label column: the likely mistake is a
+	// file without one.
+	ex.Labels = []string{"B-NP", "I-NP"}
+	_, err = wrong.Tag(nil, &ex)
+	require.True(t, errors.As(err, &ce), "%v", err)
+	assert.True(t, ce.Labeled)
+	assert.Contains(t, err.Error(), "model chunk.model reads 2 token columns, but gets the input's 1: the input was read as labeled")
+	assert.Contains(t, err.Error(), "give eval a file with its label column")
 
 	err = CheckPipelineColumns([]Tagger{pos, pos, chunk}, []string{"a", "b", "c"}, dataset.Text)
 	assert.NoError(t, err, "c gets the words and the labels of a and b")

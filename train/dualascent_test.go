@@ -412,7 +412,7 @@ func TestDualAscentCoNLL(t *testing.T) {
 		exs[i] = dataset.FromSequence("conll2000/train", s)
 	}
 	m, c := encodeWith(t, exs, "embedded:conll2000/chunking.template")
-	res, err := Train(context.Background(), m, c, Options{SumForm: true, C1: 1, C2: 1, Threads: 2, MaxIter: iters, WarmEpochs: -1})
+	res, err := Train(context.Background(), m, c, Options{SumForm: true, C1: 1, C2: 1, Threads: 2, MaxIter: iters, ColdStart: true})
 	require.NoError(t, err)
 	P := res.Primal
 	t.Logf("after %d iterations: P %.8g, gap %.4g (rel %.3g)", iters, P, res.Gap, res.Gap/P)

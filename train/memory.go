@@ -89,8 +89,26 @@ func checkMemory(m *chain.Model, c *sparse.Corpus, op Options) error {
 	if e.Total <= op.MemoryLimit {
 		return nil
 	}
-	return fmt.Errorf("train: training needs about %s, more than the memory limit %s; the largest term is %s: %s (use the working-set solver, fewer features (--min-freq, --observed-pairs) or a larger limit)",
-		mib(e.Total), mib(op.MemoryLimit), e.Terms[0].Name, mib(e.Terms[0].Bytes))
+	try := "fewer features (--min-freq, --observed-pairs) or a larger limit"
+	if op.Solver == SolverFull {
+		try = "the working-set solver, " + try
+	}
+	return fmt.Errorf("train: training needs about %s, more than the memory limit %s; the largest term is %s: %s (try %s)",
+		bytesString(e.Total), bytesString(op.MemoryLimit), e.Terms[0].Name, bytesString(e.Terms[0].Bytes), try)
 }
 
-func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
+// bytesString writes b in the largest binary unit that keeps it at least 1
+// (B, KiB, MiB, GiB), so that a small limit does not read "0 MiB".
+func bytesString(b int64) string {
+	x, unit := float64(b), "B"
+	for _, u := range []string{"KiB", "MiB", "GiB"} {
+		if x < 1024 {
+			break
+		}
+		x, unit = x/1024, u
+	}
+	if unit == "B" {
+		return fmt.Sprintf("%d B", b)
+	}
+	return fmt.Sprintf("%.1f %s", x, unit)
+}

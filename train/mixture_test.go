@@ -242,7 +242,7 @@ func TestCertifiedGap(t *testing.T) {
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
 		m, err := chain.NewModel(labelNames(3), sp.m.NumUnary, 0, true, nil)
 		require.NoError(t, err)
-		res, err := Train(context.Background(), m, sp.c, Options{BetaRatio: 0.05, Epsilon: 1e-10, Solver: s, MaxIter: 5000, WarmEpochs: -1})
+		res, err := Train(context.Background(), m, sp.c, Options{BetaRatio: 0.05, Epsilon: 1e-10, Solver: s, MaxIter: 5000, ColdStart: true})
 		require.NoError(t, err)
 		prevP, prevG, bound, passes := math.Inf(1), math.Inf(1), math.Inf(-1), 0
 		for _, it := range res.Iterations {
@@ -276,7 +276,7 @@ func TestInnerSolveStopsOnDualBound(t *testing.T) {
 	ctx := context.Background()
 	for _, rel := range []float64{0.3, 0.1, 0.05, 0.02} {
 		eps := rel * sp.pStar
-		op := Options{BetaRatio: 0.05, Epsilon: eps, Solver: SolverWorkingSet, MaxIter: 5000, WarmEpochs: -1}
+		op := Options{BetaRatio: 0.05, Epsilon: eps, Solver: SolverWorkingSet, MaxIter: 5000, ColdStart: true}
 		tr := newTrainer(sp.m, sp.c, op.defaults())
 		require.NoError(t, tr.prepare(ctx))
 		tr.setPenalty(sp.lam1, sp.lam2)

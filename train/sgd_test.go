@@ -208,7 +208,7 @@ func TestWarmStartReachesSameOptimum(t *testing.T) {
 			m, c := sgdProblem(t, 11, 150, 30, 2, 3, false)
 			train := func(warm int) ([]float64, *Result) {
 				mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
-				res, err := Train(context.Background(), mm, c, Options{BetaRatio: 0.05, Epsilon: 1e-7, Solver: solver, WarmEpochs: warm})
+				res, err := Train(context.Background(), mm, c, Options{BetaRatio: 0.05, Epsilon: 1e-7, Solver: solver, WarmEpochs: max(warm, 0), ColdStart: warm < 0})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -238,29 +238,29 @@ func TestWarmStartReachesSameOptimum(t *testing.T) {
 }
 
 // TestWarmStartDefault: the zero Options run DefaultWarmEpochs epochs and
-// a negative count none; both validate; the log's clock starts with the
-// warm start.
+// ColdStart none; both validate; the log's clock starts with the warm
+// start.
 func TestWarmStartDefault(t *testing.T) {
 	if got := DefaultOptions().WarmEpochs; got != DefaultWarmEpochs {
 		t.Fatalf("DefaultOptions().WarmEpochs = %d, want %d", got, DefaultWarmEpochs)
 	}
 	m, c := sgdProblem(t, 13, 40, 10, 0, 3, false)
-	for _, warm := range []int{0, -1} {
-		if err := (Options{WarmEpochs: warm}).Validate(); err != nil {
-			t.Fatalf("WarmEpochs %d: %v", warm, err)
+	for _, cold := range []bool{false, true} {
+		if err := (Options{ColdStart: cold}).Validate(); err != nil {
+			t.Fatalf("ColdStart %v: %v", cold, err)
 		}
 		mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
-		res, err := Train(context.Background(), mm, c, Options{WarmEpochs: warm, MaxIter: 3})
+		res, err := Train(context.Background(), mm, c, Options{ColdStart: cold, MaxIter: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ran := res.Warm != nil; ran != (warm == 0) {
-			t.Fatalf("WarmEpochs %d: warm start ran: %v", warm, ran)
+		if ran := res.Warm != nil; ran == cold {
+			t.Fatalf("ColdStart %v: warm start ran: %v", cold, ran)
 		}
-		if warm == 0 && res.Warm.Epochs != DefaultWarmEpochs {
+		if !cold && res.Warm.Epochs != DefaultWarmEpochs {
 			t.Fatalf("the default warm start ran %d epochs, want %d", res.Warm.Epochs, DefaultWarmEpochs)
 		}
-		if warm == 0 && res.Iterations[0].Seconds < res.Warm.Seconds {
+		if !cold && res.Iterations[0].Seconds < res.Warm.Seconds {
 			t.Fatalf("the log's first line at %vs, before the warm start's %vs ended", res.Iterations[0].Seconds, res.Warm.Seconds)
 		}
 	}

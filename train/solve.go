@@ -521,6 +521,9 @@ func (tr *trainer) logLine(r *run, gap float64, pass bool) Iteration {
 		r.passes++
 		r.raiseDualBound(it)
 	}
+	if len(r.res.Iterations) == 0 {
+		it.Warm = r.res.Warm // the start line tells how the start was found
+	}
 	r.res.Iterations = append(r.res.Iterations, it)
 	if tr.op.Progress != nil {
 		tr.op.Progress(it)

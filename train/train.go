@@ -166,11 +166,14 @@ type Options struct {
 	// WarmEpochs is the number of epochs of stochastic gradient descent
 	// with the cumulative L1 penalty (train/sgd.go) that give the solve its
 	// starting point when neither Init nor Resume is given; 0 means
-	// DefaultWarmEpochs and a negative value starts from zero. It is
-	// deterministic (a fixed seed) and single-threaded, and holds 16 B per
-	// unscreened feature while it runs. Path does not use it (its betas
-	// start from the previous solution).
+	// DefaultWarmEpochs (a negative value is refused: to start from zero,
+	// set ColdStart). It is deterministic (a fixed seed) and
+	// single-threaded, and holds 16 B per unscreened feature while it runs.
+	// Path does not use it (its betas start from the previous solution).
 	WarmEpochs int
+	// ColdStart starts the solve from zero, without the stochastic warm
+	// start (tagger train --warm-epochs 0).
+	ColdStart bool
 
 	// Progress, when not nil, is called with every line of the log: the
 	// start, every OWL-QN iteration of either policy, with its exact
@@ -228,6 +231,10 @@ type Iteration struct {
 	// evaluations: forward-backward on every sequence) since the solve
 	// started (a resumed run counts from the resume).
 	Evaluations int `json:"evaluations"`
+	// Warm, on the first line of a solve only, is its stochastic warm
+	// start (nil when none ran): a log can say how the start was found
+	// before the iterations from it.
+	Warm *WarmStart `json:"-"`
 }
 
 // StopReason says why a solve ended. The values are part of the report
@@ -364,7 +371,9 @@ func (o *Options) defaultsRest() Options {
 	if r.Memory == 0 {
 		r.Memory = 10
 	}
-	if r.WarmEpochs == 0 {
+	if r.ColdStart {
+		r.WarmEpochs = 0
+	} else if r.WarmEpochs == 0 {
 		r.WarmEpochs = DefaultWarmEpochs
 	}
 	if r.Screen == "" {
@@ -421,6 +430,9 @@ func (o *Options) validate() error {
 		if v.x > MaxPenalty {
 			return fmt.Errorf("train: %s = %v is absurd: above %g every weight is zero to working precision (typical values are 0.01 to 10)", v.name, v.x, MaxPenalty)
 		}
+	}
+	if o.WarmEpochs < 0 {
+		return fmt.Errorf("train: warm epochs = %d: want >= 0 (0 means %d; to start from zero, set ColdStart)", o.WarmEpochs, DefaultWarmEpochs)
 	}
 	if o.MaxIter < 0 || o.Memory < 0 || o.Period < 0 || o.Threads < 0 {
 		return errors.New("train: max-iter, memory, period and threads must be >= 0")

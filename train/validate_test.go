@@ -31,6 +31,7 @@ func TestOptionsValidate(t *testing.T) {
 		{"negative threads", Options{Threads: -2}, "threads"},
 		{"unknown solver", Options{Solver: "newton"}, `unknown solver "newton"`},
 		{"unknown screen", Options{Screen: "euclid"}, `unknown screening rule "euclid"`},
+		{"negative warm epochs", Options{WarmEpochs: -1}, "set ColdStart"},
 		{"both forms", Options{C1: 1, C2: 1, BetaRatio: 0.01}, "both forms"},
 		{"both forms, SumForm", Options{SumForm: true, C1: 1, C2: 1, Alpha: 2}, "both forms"},
 		{"ratio at beta_max", Options{BetaRatio: 1}, "at or above beta_max"},
@@ -134,5 +135,34 @@ func TestPenaltyWarnings(t *testing.T) {
 	m.State[0] = 0
 	if w := warnings(m, res, c.Len()); len(w) != 1 || !strings.Contains(w[0], "no state weight") {
 		t.Errorf("no state weight: warnings %q", w)
+	}
+}
+
+// TestMemoryLimitMessage: a run over the limit is refused with both sizes
+// in readable units (not "0 MiB" for a small limit), and the working-set
+// solver is suggested only when it is not already running.
+func TestMemoryLimitMessage(t *testing.T) {
+	enc, c, labels, err := chaintest.EncodeToy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		solver  Solver
+		suggest bool
+	}{{"", false}, {SolverWorkingSet, false}, {SolverFull, true}} {
+		_, err := Train(context.Background(), m, c, Options{MemoryLimit: 1000, Solver: tc.solver})
+		if err == nil || !strings.Contains(err.Error(), "more than the memory limit 1000 B") ||
+			strings.Contains(err.Error(), "the working-set solver") != tc.suggest {
+			t.Errorf("solver %q: %v", tc.solver, err)
+		}
+	}
+	for b, want := range map[int64]string{1000: "1000 B", 1024: "1.0 KiB", 374 << 20: "374.0 MiB", 3 << 30: "3.0 GiB"} {
+		if got := bytesString(b); got != want {
+			t.Errorf("bytesString(%d) = %q, want %q", b, got, want)
+		}
 	}
 }

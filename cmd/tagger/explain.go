@@ -6,9 +6,10 @@ import (
 	"github.com/sparsetag/sparsetag/tagging"
 )
 
-const explainUsage = `[flags] FILE
+const explainUsage = `[flags] [FILE]
 
-Tags every sequence of FILE ("-" for standard input) and shows why: for each
+Tags every sequence of FILE (standard input when it is "-" or missing, as
+for tag and eval) and shows why: for each
 token, the predicted label with its marginal probability, its state score
 (the sum of the weights of the token's attributes for that label) and the
 runner-up label's, then the attributes that weigh most for the predicted
@@ -47,8 +48,9 @@ func runExplain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("want exactly one input file (or - for stdin), got %d", len(pos))
+	input, err := inputArg(pos)
+	if err != nil {
+		return err
 	}
 	if top < 0 {
 		return usagef("--top must be >= 0, got %d", top)
@@ -63,10 +65,10 @@ func runExplain(e *env, args []string) error {
 	if df.format, err = modelInput(fs, m, df.format, false); err != nil {
 		return err
 	}
-	exs, err := readExamples(pos[0], df, df.format == "ocr", e.stdin)
+	exs, err := readExamples(input, df, df.format == "ocr", e.stdin)
 	if err != nil {
 		return err
 	}
 	// An interrupt fails the next write: what was written stays.
-	return tagging.Explain(ctxio.Writer{Ctx: e.ctx, W: e.stdout}, m, exs, top)
+	return dataset.TagInputError(tagging.Explain(ctxio.Writer{Ctx: e.ctx, W: e.stdout}, m, exs, top), dataset.Format(df.format))
 }

@@ -152,7 +152,7 @@ func TestNbestBound(t *testing.T) {
 	args := []string{"tag", "--model", model, "--nbest", fmt.Sprint(n), "--threads", "1", "--memory-limit", fmt.Sprint(limit), "-"}
 	long := strings.Repeat("dog NN\n", 3000)
 	short := strings.Repeat("dog NN\n", 1500)
-	if _, errs, code := tagRun(t, model, long, args...); code != 1 || !strings.Contains(errs, "--nbest 20: sequence 1: chain: 20-best decoding of a sequence of 3000 positions over 4 labels needs about") ||
+	if _, errs, code := tagRun(t, model, long, args...); code != 1 || !strings.Contains(errs, "--nbest 20: stdin:1: sequence 1: chain: 20-best decoding of a sequence of 3000 positions over 4 labels needs about") ||
 		!strings.Contains(errs, "--memory-limit serves sequences of up to 2000 tokens at --nbest 20") {
 		t.Errorf("a 3000-token sequence at --nbest %d under %d bytes: exit %d, stderr %q", n, limit, code, errs)
 	}

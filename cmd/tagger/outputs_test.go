@@ -70,6 +70,10 @@ func TestCheckpointLifecycle(t *testing.T) {
 	if _, err := os.Stat(ckpt); err != nil {
 		t.Errorf("--keep-checkpoint: %v", err)
 	}
+	_, errs, code = runTagger(t, append(base, "--resume", data)...)
+	if code != 0 || !strings.Contains(errs, "resuming from "+ckpt+": iteration ") {
+		t.Errorf("--resume with a checkpoint does not say so: exit %d, stderr:\n%s", code, errs)
+	}
 
 	var stderr bytes.Buffer
 	tf := &trainFlags{ckpt: filepath.Join(dir, "gone", "c.ckpt"), ckptEvery: 1}

@@ -79,7 +79,7 @@ func TestPipelineErrors(t *testing.T) {
 
 	_, errs, code = runStdin(t, "He\nreckons\n\n", "tag", "--format", "conll", "--model", enChunk)
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, errs, "stdin:1: model embedded:models/en-chunk.model reads 2 token columns, but gets the input's 1. Give CoNLL input")
+	assert.Contains(t, errs, "stdin:1: sequence 1: model embedded:models/en-chunk.model reads 2 token columns, but gets the input's 1. Give CoNLL input")
 
 	// Plain text read as CoNLL: the "expected 19 columns, got 13".
 	_, errs, code = runStdin(t, "He reckons the deficit will narrow .\nThe pound fell .\n", "tag", "--format", "conll", "--model", enPOS)

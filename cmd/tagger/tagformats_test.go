@@ -94,7 +94,7 @@ func TestTagTextNeedsColumns(t *testing.T) {
 
 	_, stderr, code = tagRun(t, chunk, "The\ndog\n", "tag", "--model", "$MODEL", "--format", "conll")
 	assert.Equal(t, 1, code, stderr)
-	assert.Contains(t, stderr, "tagger tag: stdin:1: model $MODEL reads 2 token columns, but gets the input's 1. Give CoNLL input")
+	assert.Contains(t, stderr, "tagger tag: stdin:1: sequence 1: model $MODEL reads 2 token columns, but gets the input's 1. Give CoNLL input")
 }
 
 // conlluTrain is a toy CoNLL-U training corpus (UPOS labels).

@@ -190,7 +190,12 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 		op.Monitor, op.MonitorEvery = early.Monitor, tf.validEach
 	}
 	progressFn, finish := progress.New(e.stderr, tf.quiet, tf.op.MaxIter, tf.op.Epsilon, tf.op.RelEpsilon)
-	op.Progress = progressFn
+	op.Progress = func(it train.Iteration) {
+		if it.Warm != nil && !tf.quiet {
+			printWarmStart(e.stderr, it.Warm) // before the log of the iterations it started
+		}
+		progressFn(it)
+	}
 	if tf.memprof != "" {
 		op.Progress = progress.Chain(op.Progress, progress.HeapProfiler(tf.memprof))
 	}
@@ -202,9 +207,6 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 	finish()
 	if err != nil {
 		return nil, err
-	}
-	if res.Warm != nil && !tf.quiet {
-		printWarmStart(e.stderr, res.Warm)
 	}
 	if early != nil {
 		// Keep the best validated weights unless the final model is better.
@@ -290,6 +292,12 @@ func (tf *trainFlags) checkpoint(e *env, op *train.Options) error {
 		return nil
 	}
 	op.Resume = ck
+	if n := len(ck.Iterations); n > 0 {
+		last := ck.Iterations[n-1]
+		fmt.Fprintf(e.stderr, "resuming from %s: iteration %d, objective %.8g, gap %.3e\n", tf.ckpt, last.Iter, last.Primal, last.Gap)
+	} else {
+		fmt.Fprintf(e.stderr, "resuming from %s\n", tf.ckpt)
+	}
 	return nil
 }
 
@@ -329,9 +337,7 @@ func (tf *trainFlags) options() (train.Options, error) {
 // trainOptions returns the training options of the flags.
 func (tf *trainFlags) trainOptions() (train.Options, error) {
 	op := tf.op
-	if op.WarmEpochs == 0 {
-		op.WarmEpochs = -1 // --warm-epochs 0: from zero (the library's 0 is its default)
-	}
+	op.ColdStart = op.WarmEpochs == 0 // --warm-epochs 0: from zero
 	if tf.c1 >= 0 {
 		op.SumForm, op.C1, op.C2 = true, tf.c1, tf.c2
 	}

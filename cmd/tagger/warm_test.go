@@ -24,6 +24,9 @@ func TestTrainWarmEpochs(t *testing.T) {
 	if !strings.Contains(stderr, "warm start: 2 SGD epochs") || !strings.Contains(stderr, "s before the solve") {
 		t.Fatalf("no warm start line in:\n%s", stderr)
 	}
+	if w, i := strings.Index(stderr, "warm start:"), strings.Index(stderr, "iter    0"); i < 0 || w > i {
+		t.Fatalf("the warm start line comes after the iterations it started (or no iteration 0):\n%s", stderr)
+	}
 	_, stderr, code = runTagger(t, "train", "--format", "conll", "--model", model, file)
 	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("warm start: %d SGD epochs", train.DefaultWarmEpochs)) {
 		t.Fatalf("default: exit %d, no warm start line in:\n%s", code, stderr)

@@ -101,6 +101,9 @@ func demoEval(cfg DemoConfig, m *chain.Model, test []dataset.Example, w io.Write
 	if err != nil {
 		return err
 	}
+	if len(shown) > 0 {
+		fmt.Fprintln(w, "\n(the data set's words lack their first letter, a capital that its authors removed: \"ommanding\" is commanding)")
+	}
 	for i, ex := range shown {
 		fmt.Fprintln(w)
 		drawWord(w, ex.Pixels)
@@ -110,6 +113,7 @@ func demoEval(cfg DemoConfig, m *chain.Model, test []dataset.Example, w io.Write
 	fmt.Fprintf(w, "letter accuracy: %.4f\n", ev.Accuracy())
 	fmt.Fprintf(w, "word accuracy: %.4f\n", ev.SequenceAccuracy())
 	fmt.Fprintf(w, "accuracy: %.4f\n", ev.Accuracy())
+	fmt.Fprintln(w, "(letters are not chunk tags, so the f1 line repeats the letter accuracy, as it does for any such labels)")
 	fmt.Fprintf(w, "f1: %.4f\n", ev.F1())
 	return nil
 }
