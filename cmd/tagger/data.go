@@ -4,8 +4,8 @@ import (
 	"flag"
 	"io"
 
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/dataset"
-	"github.com/sparsetag/sparsetag/internal/flagcheck"
 )
 
 // dataFlags are the input options shared by train, tag, eval and path.

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/memlimit"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/eval"
-	"github.com/sparsetag/sparsetag/internal/flagcheck"
-	"github.com/sparsetag/sparsetag/internal/memlimit"
 	"github.com/sparsetag/sparsetag/tagging"
 )
 

@@ -59,7 +59,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/sparsetag/sparsetag/internal/interrupt"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/interrupt"
 )
 
 func main() {

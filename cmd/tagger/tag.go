@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/memlimit"
 	"github.com/sparsetag/sparsetag/dataset"
-	"github.com/sparsetag/sparsetag/internal/flagcheck"
-	"github.com/sparsetag/sparsetag/internal/memlimit"
 	"github.com/sparsetag/sparsetag/tagging"
 )
 

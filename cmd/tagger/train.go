@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/memlimit"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/paperbench"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/profile"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/progress"
 	"github.com/sparsetag/sparsetag/dataset"
-	"github.com/sparsetag/sparsetag/internal/flagcheck"
-	"github.com/sparsetag/sparsetag/internal/memlimit"
-	"github.com/sparsetag/sparsetag/internal/paperbench"
-	"github.com/sparsetag/sparsetag/internal/profile"
-	"github.com/sparsetag/sparsetag/internal/progress"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
 )
