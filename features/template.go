@@ -94,6 +94,10 @@ type rule struct {
 // A template with them is not a CRF++ template (CRF++ refuses it); Wapiti's
 // %t and %m tests are not supported.
 //
+// A comment line "# columns: word, POS" names the token columns, in order,
+// for messages about input that lacks some (ColumnNames); CRF++ reads it as
+// the comment it is.
+//
 // A B line without any macro (typically the bare line "B") turns on the
 // label transition features (previous label × label). A B line with macros,
 // e.g. "B01:%x[0,0]", generates observation-conditioned transition features
@@ -113,6 +117,7 @@ type Template struct {
 	transitions bool
 	ncols       int          // 1 + largest column named by a macro, 0 when none
 	derived     []derivation // the derived columns, numbered from ncols on (see derive)
+	columnNames []string     // from a "# columns:" comment, nil without one
 	colLine     int          // line and column of a macro naming column ncols-1
 	colColumn   int
 }
@@ -164,7 +169,15 @@ func (t *Template) compileLine(line string, lineNo int) error {
 	for end > start && isBlank(line[end-1]) {
 		end--
 	}
-	if start == end || line[start] == '#' {
+	if start == end {
+		return nil
+	}
+	if line[start] == '#' {
+		if names, ok := strings.CutPrefix(strings.TrimSpace(line[start+1:end]), "columns:"); ok && t.columnNames == nil {
+			for _, n := range strings.Split(names, ",") {
+				t.columnNames = append(t.columnNames, strings.TrimSpace(n))
+			}
+		}
 		return nil
 	}
 	errAt := func(i int, format string, args ...any) error {
@@ -323,6 +336,11 @@ func (t *Template) NumPair() int { return len(t.pair) }
 // Columns returns the number of token columns the template needs: one more
 // than the largest column named by a macro, or 0 if there is no macro.
 func (t *Template) Columns() int { return t.ncols }
+
+// ColumnNames returns the names of the token columns given by the
+// template's first "# columns: a, b, ..." comment line, nil without one.
+// The slice must not be modified.
+func (t *Template) ColumnNames() []string { return t.columnNames }
 
 // check verifies that every token has the columns the template needs.
 func (t *Template) check(cols [][]string) error {

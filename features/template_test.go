@@ -225,3 +225,9 @@ func TestDerivedMacroErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.msg, tc.src)
 	}
 }
+
+func TestColumnNames(t *testing.T) {
+	tm := MustCompile("# columns: word, POS\nU00:%x[0,0]\n# columns: ignored\nU01:%x[0,1]\n")
+	assert.Equal(t, []string{"word", "POS"}, tm.ColumnNames())
+	assert.Nil(t, MustCompile("# words\nU00:%x[0,0]\n").ColumnNames())
+}

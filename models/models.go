@@ -7,7 +7,8 @@
 //     derived macros %l, %w, %p and %s);
 //   - en-chunk.model, a chunker (IOB2 chunk tags B-NP, I-VP, O, ...) that
 //     reads two columns, the word and its part of speech, with the classic
-//     CRF++ chunking template (corpora's conll2000/chunking.template).
+//     CRF++ chunking template (en-chunk.template: corpora's
+//     conll2000/chunking.template with its columns named).
 //
 // Both are trained on the CoNLL-2000 training split embedded in package
 // corpora (WSJ sections 15-18: column 2 is the POS tag, column 3 the chunk
@@ -32,9 +33,9 @@ import (
 	"strings"
 )
 
-// files holds the models, gzip-compressed, and the POS template.
+// files holds the models, gzip-compressed, and their templates.
 //
-//go:embed en-pos.model.gz en-chunk.model.gz en-pos.template
+//go:embed en-pos.model.gz en-chunk.model.gz en-pos.template en-chunk.template
 var files embed.FS
 
 // Names lists the names Open accepts.
@@ -48,8 +49,8 @@ func Names() []string {
 	return names
 }
 
-// Open opens an embedded file by name ("en-pos.model", "en-chunk.model" or
-// "en-pos.template"), decompressed. The caller must close the result.
+// Open opens an embedded file by name ("en-pos.model", "en-chunk.model",
+// "en-pos.template" or "en-chunk.template"), decompressed. The caller must close the result.
 func Open(name string) (io.ReadCloser, error) {
 	if strings.HasSuffix(name, ".gz") || !fs.ValidPath(name) {
 		return nil, notFound(name)

@@ -7,7 +7,7 @@ import (
 )
 
 func TestOpen(t *testing.T) {
-	want := []string{"en-chunk.model", "en-pos.model", "en-pos.template"}
+	want := []string{"en-chunk.model", "en-chunk.template", "en-pos.model", "en-pos.template"}
 	if got := Names(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("Names() = %q, want %q", got, want)
 	}
@@ -26,7 +26,7 @@ func TestOpen(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"en-pos.model.gz", "nope.model", "../corpora/embed.go", ""} {
-		if _, err := Open(name); err == nil || !strings.Contains(err.Error(), "have en-chunk.model, en-pos.model, en-pos.template") {
+		if _, err := Open(name); err == nil || !strings.Contains(err.Error(), "have en-chunk.model, en-chunk.template, en-pos.model, en-pos.template") {
 			t.Errorf("Open(%q): error %v, want one listing the models", name, err)
 		}
 	}

@@ -49,7 +49,7 @@ type recipe struct {
 //	chunk  c1 = 1: F1 92.18 (250 KB) 0.3: F1 92.24 (990 KB)
 var recipes = []recipe{
 	{"en-pos.model.gz", embedded("en-pos.template"), posSentence, 0.3},
-	{"en-chunk.model.gz", corpus("conll2000/chunking.template"), func(s corpora.Sequence) corpora.Sequence { return s }, 1},
+	{"en-chunk.model.gz", embedded("en-chunk.template"), func(s corpora.Sequence) corpora.Sequence { return s }, 1},
 }
 
 // posSentence makes a CoNLL-2000 sentence (word, POS; chunk tag) one for
@@ -259,5 +259,31 @@ func TestAccuracy(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%s: %s, want %s (update the README's figures with the constants)", c.what, c.got, c.want)
 		}
+	}
+}
+
+// TestChunkTemplate: en-chunk.template is the classic chunking template of
+// package corpora under a header that names its columns, so that the two
+// do not drift apart.
+func TestChunkTemplate(t *testing.T) {
+	ours, err := embedded("en-chunk.template")()
+	if err != nil {
+		t.Fatal(err)
+	}
+	classic, err := corpus("conll2000/chunking.template")()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, ok := strings.CutSuffix(ours, classic)
+	if !ok {
+		t.Fatal("en-chunk.template does not end with corpora's conll2000/chunking.template")
+	}
+	for _, line := range strings.Split(strings.TrimSpace(header), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			t.Errorf("en-chunk.template's header has the rule %q: only comments go there", line)
+		}
+	}
+	if got := features.MustCompile(ours).ColumnNames(); strings.Join(got, ",") != "word,POS" {
+		t.Errorf("column names %q, want word, POS", got)
 	}
 }

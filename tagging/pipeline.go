@@ -123,7 +123,7 @@ func (p *Pipeline) checkColumns(i int, ex *dataset.Example) error {
 	}
 	for _, row := range ex.Tokens {
 		if len(row) < tm.Columns() {
-			return &ColumnsError{Model: p.names[i], Reads: tm.Columns(), Have: len(row) - i, Before: i, Labeled: ex.Labels != nil}
+			return &ColumnsError{Model: p.names[i], Reads: tm.Columns(), Names: tm.ColumnNames(), Have: len(row) - i, Before: i, Labeled: ex.Labels != nil}
 		}
 	}
 	return nil
@@ -135,6 +135,7 @@ func (p *Pipeline) checkColumns(i int, ex *dataset.Example) error {
 type ColumnsError struct {
 	Model  string         // the model
 	Reads  int            // the token columns its template reads
+	Names  []string       // their names, from the template's "# columns:" line (features.Template.ColumnNames); nil when not given
 	Have   int            // the token columns of the input
 	Before int            // the models before it in the pipeline, each adding a column
 	Format dataset.Format // the input's format, when the check is made before reading (CheckPipelineColumns)
@@ -147,6 +148,9 @@ type ColumnsError struct {
 func (e *ColumnsError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "model %s reads %d token columns", e.Model, e.Reads)
+	if len(e.Names) == e.Reads {
+		fmt.Fprintf(&b, " (%s)", strings.Join(e.Names, ", "))
+	}
 	input := fmt.Sprintf("the input's %d", e.Have)
 	switch e.Format {
 	case dataset.Text:
@@ -189,7 +193,7 @@ func CheckPipelineColumns(models []Tagger, names []string, f dataset.Format) err
 	}
 	for i, m := range models {
 		if tm := m.Reads().Template; tm != nil && tm.Columns() > have+i {
-			return &ColumnsError{Model: names[i], Reads: tm.Columns(), Have: have, Before: i, Format: f}
+			return &ColumnsError{Model: names[i], Reads: tm.Columns(), Names: tm.ColumnNames(), Have: have, Before: i, Format: f}
 		}
 	}
 	return nil

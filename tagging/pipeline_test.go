@@ -87,22 +87,22 @@ func TestPipelineColumnsError(t *testing.T) {
 	_, err = wrong.Tag(nil, &ex)
 	var ce *ColumnsError
 	require.True(t, errors.As(err, &ce), "%v", err)
-	assert.Equal(t, ColumnsError{Model: "chunk.model", Reads: 2, Have: 1}, *ce)
-	assert.Contains(t, err.Error(), "model chunk.model reads 2 token columns, but gets the input's 1. Give CoNLL input")
+	assert.Equal(t, ColumnsError{Model: "chunk.model", Reads: 2, Names: []string{"word", "POS"}, Have: 1}, *ce)
+	assert.Contains(t, err.Error(), "model chunk.model reads 2 token columns (word, POS), but gets the input's 1. Give CoNLL input")
 	// Labeled input has lost its label column: the likely mistake is a
 	// file without one.
 	ex.Labels = []string{"B-NP", "I-NP"}
 	_, err = wrong.Tag(nil, &ex)
 	require.True(t, errors.As(err, &ce), "%v", err)
 	assert.True(t, ce.Labeled)
-	assert.Contains(t, err.Error(), "model chunk.model reads 2 token columns, but gets the input's 1: the input was read as labeled")
+	assert.Contains(t, err.Error(), "model chunk.model reads 2 token columns (word, POS), but gets the input's 1: the input was read as labeled")
 	assert.Contains(t, err.Error(), "give eval a file with its label column")
 
 	err = CheckPipelineColumns([]Tagger{pos, pos, chunk}, []string{"a", "b", "c"}, dataset.Text)
 	assert.NoError(t, err, "c gets the words and the labels of a and b")
 	err = CheckPipelineColumns([]Tagger{chunk}, []string{"c"}, dataset.Text)
 	require.True(t, errors.As(err, &ce), "%v", err)
-	assert.EqualError(t, err, "model c reads 2 token columns, but gets the words of --format text. Give CoNLL input (--format conll, one token per line) "+
+	assert.EqualError(t, err, "model c reads 2 token columns (word, POS), but gets the words of --format text. Give CoNLL input (--format conll, one token per line) "+
 		"with the columns the model was trained on, or put before it --model flags whose models predict the missing columns (each model's labels "+
 		"become the next one's extra column), e.g. for English chunks of plain text: --format text --model embedded:models/en-pos.model --model embedded:models/en-chunk.model")
 	assert.NoError(t, CheckPipelineColumns([]Tagger{chunk}, []string{"c"}, dataset.CoNLL), "conll input has the columns it has")

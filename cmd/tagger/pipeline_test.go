@@ -69,7 +69,7 @@ func TestTagEnglishPipeline(t *testing.T) {
 func TestPipelineErrors(t *testing.T) {
 	_, errs, code := runStdin(t, "He reckons.\n", "tag", "--format", "text", "--model", enChunk)
 	assert.Equal(t, 2, code, errs)
-	assert.Contains(t, errs, "model embedded:models/en-chunk.model reads 2 token columns, but gets the words of --format text.")
+	assert.Contains(t, errs, "model embedded:models/en-chunk.model reads 2 token columns (word, POS), but gets the words of --format text.")
 	assert.Contains(t, errs, "e.g. for English chunks of plain text: --format text --model embedded:models/en-pos.model --model embedded:models/en-chunk.model")
 
 	// The chunker before the POS tagger: the chunker gets the words alone.
@@ -79,7 +79,7 @@ func TestPipelineErrors(t *testing.T) {
 
 	_, errs, code = runStdin(t, "He\nreckons\n\n", "tag", "--format", "conll", "--model", enChunk)
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, errs, "stdin:1: sequence 1: model embedded:models/en-chunk.model reads 2 token columns, but gets the input's 1. Give CoNLL input")
+	assert.Contains(t, errs, "stdin:1: sequence 1: model embedded:models/en-chunk.model reads 2 token columns (word, POS), but gets the input's 1. Give CoNLL input")
 
 	// Plain text read as CoNLL: the issue's "expected 19 columns, got 13".
 	_, errs, code = runStdin(t, "He reckons the deficit will narrow .\nThe pound fell .\n", "tag", "--format", "conll", "--model", enPOS)
@@ -89,7 +89,7 @@ func TestPipelineErrors(t *testing.T) {
 
 	_, errs, code = runStdin(t, "", "tag", "--format", "text", "--model", "embedded:models/nope.model")
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, errs, `no embedded model "nope.model" (have en-chunk.model, en-pos.model, en-pos.template)`)
+	assert.Contains(t, errs, `no embedded model "nope.model" (have en-chunk.model, en-chunk.template, en-pos.model, en-pos.template)`)
 }
 
 // conllTest writes the first n sentences of the CoNLL-2000 test split
