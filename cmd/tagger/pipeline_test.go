@@ -167,3 +167,17 @@ func TestLabelColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainLabelColumn: train --label-column 2 learns the POS tags of
+// CoNLL-2000 (word, POS, chunk): the model's labels are POS tags, and eval
+// with the same column scores it.
+func TestTrainLabelColumn(t *testing.T) {
+	test := conllTest(t, 30)
+	model := filepath.Join(t.TempDir(), "pos.model")
+	mustRun(t, "train", "--quiet", "--format", "conll", "--label-column", "2", "--max-iter", "30", "--model", model, test)
+	out := mustRun(t, "eval", "--format", "conll", "--label-column", "2", "--model", model, test)
+	assert.Contains(t, out, "NNP: precision:", "the model's labels are the POS tags")
+	_, errs, code := runTagger(t, "train", "--format", "ocr", "--label-column", "2", "--model", model, "embedded:ocr/letter.data.gz")
+	assert.Equal(t, 2, code, errs)
+	assert.Contains(t, errs, "--label-column names a column of --format conll input")
+}
