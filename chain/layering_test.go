@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"inference/inferencetest": {"inference"},
 	"features":                {"sparse"},
 	"corpora":                 {},
+	"models":                  {},
 	"eval":                    {},
 	"screen":                  {"sparse", "inference"},
 	"chain":                   {"inference", "features", "sparse", "internal/atomicfile", "internal/lattice"},
@@ -33,7 +34,7 @@ var allowed = map[string][]string{
 	"train/internal/owlqn":    {"internal/par"},
 	"train/internal/spanadd":  {},
 	"train/internal/topk":     {},
-	"dataset":                 {"chain", "eval", "features", "corpora", "sparse", "internal/ctxio"},
+	"dataset":                 {"chain", "eval", "features", "corpora", "sparse", "internal/ctxio", "models"},
 	"peer":                    {"chain", "inference", "corpora"},
 	"tagging":                 {"chain", "corpora", "dataset", "eval", "features", "peer"},
 
