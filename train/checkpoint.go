@@ -2,15 +2,12 @@ package train
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"math"
-	"slices"
-	"time"
 
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/certificate"
@@ -57,91 +54,6 @@ type loopState struct {
 	reached, switched               bool
 	gaps                            [2]float64
 	reason                          string // Result.SolverReason
-}
-
-// checkpoint returns the state needed to continue the run after the full
-// pass just made.
-func (r *run) checkpoint() *Checkpoint {
-	tr := r.tr
-	return &Checkpoint{
-		lambda1: tr.pen.l1, lambda2: tr.pen.l2, dimension: len(tr.m.W), solver: r.policy,
-		active:       slices.Clone(tr.fs.Active()),
-		screened:     tr.fs.Screened(),
-		screenedSet:  slices.Clone(tr.fs.ScreenedSet()),
-		history:      slices.Clone(r.hist),
-		lastCheckGap: r.lastCheckGap,
-		iterations:   slices.Clone(r.res.Iterations),
-		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
-			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason},
-		dual: r.dual.Snapshot(r.mU), // with the pass just priced
-		opt:  r.opt.Snapshot(),
-	}
-}
-
-// check verifies that a checkpoint belongs to this run's problem.
-func (tr *trainer) checkCheckpoint(ck *Checkpoint, policy Solver) error {
-	if ck.dimension != len(tr.m.W) || ck.lambda1 != tr.pen.l1 || ck.lambda2 != tr.pen.l2 {
-		return fmt.Errorf("train: checkpoint is for another problem (dimension %d, lambda %g/%g; this run: %d, %g/%g)",
-			ck.dimension, ck.lambda1, ck.lambda2, len(tr.m.W), tr.pen.l1, tr.pen.l2)
-	}
-	if ck.solver != policy && !(ck.loop.switched && policy == SolverWorkingSet) {
-		return fmt.Errorf("train: checkpoint is of the %s solver, this run uses %s", ck.solver, policy)
-	}
-	if len(ck.iterations) == 0 || len(ck.active) != len(ck.opt.X) || len(ck.active) == 0 || len(ck.screenedSet) != len(tr.fs.ScreenedSet()) {
-		return errors.New("train: malformed checkpoint")
-	}
-	prev := int32(-1)
-	for _, j := range ck.active {
-		if j <= prev || int(j) >= len(tr.m.W) {
-			return errors.New("train: checkpoint active set is not increasing within the model")
-		}
-		if !tr.fs.InSet(j) || ck.screenedSet.Has(int(j)) {
-			return errors.New("train: checkpoint active set is not part of the feature set")
-		}
-		prev = j
-	}
-	return nil
-}
-
-// resume starts a solve from a checkpoint: the screened and active sets,
-// an evaluation at the checkpoint's point and the optimizer's memory.
-func (r *run) resume(ctx context.Context, ck *Checkpoint) error {
-	tr := r.tr
-	if err := tr.checkCheckpoint(ck, r.policy); err != nil {
-		return err
-	}
-	l := ck.loop
-	if l.switched {
-		r.policy, r.switched = SolverFull, true
-		r.res.Solver, r.res.SolverReason = SolverFull, l.reason
-	}
-	tr.fs.SetScreened(ck.screenedSet)
-	r.u = tr.fs.Unscreened(r.u)
-	tr.obj.SetActive(slices.Clone(ck.active), r.policy == SolverWorkingSet)
-	r.grad = resizeFloats(r.grad, len(ck.active))
-	f, m, err := tr.evaluate(ctx, ck.opt.X, r.grad)
-	if err != nil {
-		return err
-	}
-	if r.opt, err = owlqn.Resume(ck.opt, f, r.grad, tr.optSettings()); err != nil {
-		return err
-	}
-	r.m = m
-	r.res.Iterations = slices.Clone(ck.iterations)
-	r.hist, r.lastCheckGap = slices.Clone(ck.history), ck.lastCheckGap
-	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps
-	r.ws.size, r.ws.floor, r.ws.reached = l.wsSize, l.wsFloor, l.reached
-	r.dual = ck.dual.Clone()
-	for _, it := range r.res.Iterations {
-		if it.Pass {
-			r.raiseDualBound(it) // as logLine formed it
-		}
-	}
-	last := r.res.Iterations[len(r.res.Iterations)-1]
-	r.iter = last.Iter
-	r.lastMonitor, r.lastCkpt = r.iter/tr.op.MonitorEvery, r.iter/tr.op.CheckpointEvery
-	r.t0 = r.t0.Add(-time.Duration(last.Seconds * float64(time.Second)))
-	return nil
 }
 
 const (

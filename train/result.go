@@ -32,20 +32,6 @@ type Iteration struct {
 	Warm *WarmStart `json:"-"`
 }
 
-// StopReason says why a solve ended. The values are part of the report
-// and command-line contract.
-type StopReason string
-
-// The stop reasons.
-const (
-	StopGap        StopReason = "gap"         // the certified gap reached Epsilon or RelEpsilon (or every feature was screened)
-	StopDelta      StopReason = "delta"       // CRFsuite's Delta rule
-	StopMaxIter    StopReason = "max-iter"    // MaxIter OWL-QN iterations
-	StopLineSearch StopReason = "line-search" // no decrease at working precision
-	StopMonitor    StopReason = "monitor"     // Options.Monitor asked to stop
-	StopInterrupt  StopReason = "interrupted" // Options.Interrupt was closed
-)
-
 // Result summarizes a training run.
 type Result struct {
 	// The average-form penalty of the solve: Beta is the L1 coefficient
