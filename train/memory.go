@@ -44,6 +44,10 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 	full := op.Solver == SolverFull || op.Screen == ScreenPaper || op.Screen == ScreenBoth || op.Resume != nil
 	add("model weights (8 B x features)", 8*d)
 	objective.Memory(m, c, add)
+	if op.Prior != nil {
+		add("prior weights (8 B x features)", 8*d)
+		objective.PriorMemory(m, c, add)
+	}
 	if op.WarmEpochs > 0 && op.Init == nil && op.Resume == nil {
 		add("stochastic warm start (weights and penalty records, 2 x 8 B x unscreened features at most, before the solve)", 16*d)
 	}

@@ -70,6 +70,18 @@ type Problem struct {
 	// label) pairs seen in the training data (CRFsuite's default). The
 	// default uses every pair (CRF++, Wapiti and the paper).
 	ObservedPairs bool
+
+	// Prior, when not nil, is a full-size weight vector w0 in the model's
+	// layout (an old model: chain.Model.WithPrior maps one onto new data)
+	// that training keeps as a fixed offset: it fits w = Prior + v with
+	// the elastic-net penalty on v alone, the same convex problem with
+	// w0's scores added to every lattice, so the certified gap and the
+	// Pinsker and static screening rules stay safe (a screened v_j = 0
+	// leaves w_j = w0_j; proof in docs/prior.md). The solve starts from
+	// v = 0 (the old model itself): no warm start; Init is refused with
+	// it, as are the paper's rule (ScreenPaper, ScreenBoth) and Path.
+	// m.W receives w = w0 + v. It is not modified.
+	Prior []float64
 }
 
 // Stopping is the part of Options that says when a solve stops.
@@ -227,7 +239,7 @@ func (o *Options) defaultsRest() Options {
 	if r.Memory == 0 {
 		r.Memory = 10
 	}
-	if r.ColdStart {
+	if r.ColdStart || r.Prior != nil {
 		r.WarmEpochs = 0
 	} else if r.WarmEpochs == 0 {
 		r.WarmEpochs = DefaultWarmEpochs
@@ -307,6 +319,14 @@ func (o *Options) validate() error {
 	case "", ScreenNone, ScreenPinsker, ScreenPaper, ScreenBoth:
 	default:
 		return fmt.Errorf("train: unknown screening rule %q (want none, pinsker, paper or both)", o.Screen)
+	}
+	if o.Prior != nil {
+		switch {
+		case o.Init != nil:
+			return errors.New("train: Init and Prior both given: with a prior the solve starts from the prior itself (v = 0)")
+		case o.Screen == ScreenPaper || o.Screen == ScreenBoth:
+			return fmt.Errorf("train: screening rule %q is not proven with a prior; use %q (docs/prior.md)", o.Screen, ScreenPinsker)
+		}
 	}
 	return nil
 }

@@ -630,7 +630,10 @@ func (r *run) monitor() (bool, error) {
 		tr.wMon = make([]float64, len(tr.m.W))
 	}
 	clear(tr.wMon)
-	sparse.Scatter(tr.wMon, r.opt.X(), tr.fs.Active())
+	if tr.op.Prior != nil {
+		copy(tr.wMon, tr.op.Prior)
+	}
+	scatterAdd(tr.wMon, r.opt.X(), tr.fs.Active(), tr.op.Prior != nil)
 	stop, err := op.Monitor(r.res.Iterations[len(r.res.Iterations)-1], tr.wMon)
 	if err != nil {
 		return false, fmt.Errorf("train: monitor: %w", err)
@@ -710,8 +713,11 @@ func (r *run) finish(in solveInput) (solveOutput, error) {
 		r.release()
 	}
 	clear(w)
+	if tr.op.Prior != nil {
+		copy(w, tr.op.Prior) // w = w0 + v
+	}
 	if r.opt != nil {
-		sparse.Scatter(w, r.opt.X(), tr.fs.Active())
+		scatterAdd(w, r.opt.X(), tr.fs.Active(), tr.op.Prior != nil)
 		if in.path && (r.policy == SolverWorkingSet || r.switched) {
 			out.carry = &carriedState{st: r.opt.Snapshot(), w: slices.Clone(tr.fs.Active()), lam2: tr.pen.l2}
 		}
@@ -813,4 +819,15 @@ func (r *run) resume(ctx context.Context, ck *Checkpoint) error {
 	r.lastMonitor, r.lastCkpt = r.iter/tr.op.MonitorEvery, r.iter/tr.op.CheckpointEvery
 	r.t0 = r.t0.Add(-time.Duration(last.Seconds * float64(time.Second)))
 	return nil
+}
+
+// scatterAdd writes x into w at idx, or adds it when add (w = w0 + v).
+func scatterAdd(w, x []float64, idx []int32, add bool) {
+	if !add {
+		sparse.Scatter(w, x, idx)
+		return
+	}
+	for k, j := range idx {
+		w[j] += x[k]
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/screen"
@@ -63,10 +64,21 @@ func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 	if op.Init != nil && len(op.Init) != len(m.W) {
 		return nil, fmt.Errorf("train: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
 	}
+	if op.Prior != nil && len(op.Prior) != len(m.W) {
+		return nil, fmt.Errorf("train: prior weights have length %d, model needs %d", len(op.Prior), len(m.W))
+	}
 	if err := checkMemory(m, c, op); err != nil {
 		return nil, err
 	}
 	tr := newTrainer(m, c, op)
+	if op.Prior != nil {
+		// The solution is written into m.W, which may be the caller's
+		// Prior: keep a copy for finish.
+		tr.op.Prior = slices.Clone(op.Prior)
+		if err := tr.obj.SetPrior(tr.op.Prior); err != nil {
+			return nil, err
+		}
+	}
 	if err := tr.prepare(ctx); err != nil {
 		return nil, err
 	}

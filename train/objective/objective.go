@@ -100,6 +100,10 @@ type Objective struct {
 	live      *sparse.Corpus
 	liveAttrs int // number of live attributes when live was built
 
+	// prior, when not nil, is the fixed offset w0 of every evaluation
+	// (SetPrior).
+	prior *prior
+
 	// evals counts the passes over the data (evaluations) since the
 	// objective was made.
 	evals int
@@ -254,7 +258,7 @@ func (o *Objective) follow(keep []int32) {
 		o.mvec = fitFloats(o.mvec, len(fs.active))
 	}
 	o.exp, o.expFresh = fitFloats(o.exp, fs.numState()), false
-	clear(o.wtail)
+	o.resetTail()
 	o.refFused = o.refFusedOK && !o.fused && refGroups*fs.numState()*8 <= refFusedBudget
 	const per = numShards / refGroups
 	for sh := range o.shard {
@@ -666,11 +670,21 @@ func (o *Objective) setWeights(x []float64) {
 	ns := o.fs.numState()
 	o.xState = x[:ns]
 	off := o.m.StateLen()
-	for k := ns; k < len(x); k++ {
-		o.wtail[int(o.fs.active[k])-off] = x[k]
+	if o.prior == nil {
+		for k := ns; k < len(x); k++ {
+			o.wtail[int(o.fs.active[k])-off] = x[k]
+		}
+	} else {
+		for k := ns; k < len(x); k++ {
+			j := int(o.fs.active[k]) - off
+			o.wtail[j] = o.prior.tail[j] + x[k]
+		}
 	}
 	if o.wfull != nil {
 		sparse.Scatter(o.wfull, x, o.fs.active)
+		if o.prior != nil {
+			copy(o.wfull[off:], o.wtail) // the prior's tail and the active weights on it
+		}
 	}
 }
 
@@ -711,6 +725,9 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 		lat = lattice.Score(&sh.lat, o.m.Layout, o.wfull, c, i)
 	}
 	start, T := c.Span(i)
+	if o.prior != nil {
+		floats.Add(lat.Unary, o.prior.unary[start*L:(start+T)*L])
+	}
 	node := o.mu[start*L : (start+T)*L]
 	logZ := inference.ForwardBackwardTo(sh.ws, lat, node)
 	sh.loss += logZ - GoldScore(lat, c.Labels[start:start+T])
