@@ -41,6 +41,7 @@ type trainFlags struct {
 	ckptEvery int
 	resume    bool
 	init      string
+	prior     string
 	valid     string
 	patience  int
 	validEach int
@@ -96,6 +97,7 @@ func runTrain(e *env, args []string) error {
 	fs.IntVar(&tf.betas, "betas", 26, "number of penalties of the --select path, log-spaced from beta_max to --select-floor beta_max")
 	fs.IntVar(&tf.validEach, "valid-every", d.MonitorEvery, "iterations between validation checks (with --valid)")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
+	fs.StringVar(&tf.prior, "prior", "", "keep this model `file` as a prior: train w = w0 + v with the penalty on v only, so the new model departs from the old one only where the new data demands it (labels and attributes only the old model has are kept; same convex problem, certified gap and screening: docs/prior.md; not with --init, --select, --select-folds or --screen paper/both)")
 	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run; without the file, start from the beginning")
 	fs.BoolVar(&tf.keepCkpt, "keep-checkpoint", false, "keep the --checkpoint file after a finished run (it is removed unless the run was interrupted)")
 	tf.labelColumnFlag(fs)
@@ -145,6 +147,11 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	op, err := tf.options()
 	if err != nil {
 		return nil, err
+	}
+	if tf.prior != "" {
+		if m, err = withPrior(e, tf, m, &op); err != nil {
+			return nil, err
+		}
 	}
 	if tf.selectDev != "" || tf.selectFolds > 0 {
 		return selectModel(e, path, tf, op, m, c, exs)
@@ -400,6 +407,9 @@ func (tf *trainFlags) validate(pos []string) error {
 		if err := tf.checkSelect(); err != nil {
 			return err
 		}
+	}
+	if err := tf.checkPrior(); err != nil {
+		return err
 	}
 	op, err := tf.trainOptions()
 	if err != nil {
