@@ -55,6 +55,10 @@ var readmeInputs = []struct {
 		"cut from CoNLL-2000 train by the awk line of docs/results.md (8,043 sentences)"},
 	{"dev.txt", "conll-test-20.txt", "test", 20,
 		"the user's own development file, or the 893 sentences cut by that awk line"},
+	{"split/A.txt", "conll-train-60.txt", "train", 60,
+		"half of CoNLL-2000 train, cut by examples/splitconll (docs/prior.md)"},
+	{"split/B.txt", "conll-train-60.txt", "train", 60,
+		"another 10% of CoNLL-2000 train, cut by examples/splitconll (docs/prior.md)"},
 }
 
 // readmeBounds holds the flags appended to a README command (a later flag
