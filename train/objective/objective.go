@@ -3,6 +3,7 @@ package objective
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 
@@ -103,6 +104,9 @@ type Objective struct {
 	// prior, when not nil, is the fixed offset w0 of every evaluation
 	// (SetPrior).
 	prior *prior
+	// partial, when not nil, holds the allowed labels of every position
+	// (SetPartial): the loss is that of partial labels.
+	partial *LabelSets
 
 	// evals counts the passes over the data (evaluations) since the
 	// objective was made.
@@ -154,6 +158,8 @@ type shardState struct {
 	stateExp []float64 // U*L expected state counts (only when fused)
 	refExp   []float64 // expected counts per reference (only when refFused; one per group of shards, shared by its shards)
 	edgeBuf  []float64
+	cUnary   []float64 // partial labels: the constrained lattice's unary scores
+	cNode    []float64 // and its node marginals
 	err      error
 }
 
@@ -729,8 +735,25 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 		floats.Add(lat.Unary, o.prior.unary[start*L:(start+T)*L])
 	}
 	node := o.mu[start*L : (start+T)*L]
+	if o.partial != nil {
+		// The numerator: the constrained forward-backward, run first so
+		// that the workspace ends with the model's own pass.
+		logZc, err := o.constrained(sh, lat, start, T)
+		if err != nil && sh.err == nil {
+			sh.err = fmt.Errorf("%w (sequence %d)", err, i+1)
+		}
+		sh.loss -= logZc
+	}
 	logZ := inference.ForwardBackwardTo(sh.ws, lat, node)
-	sh.loss += logZ - GoldScore(lat, c.Labels[start:start+T])
+	if o.partial != nil {
+		sh.loss += logZ
+		// Node marginals minus the constrained ones: every accumulation
+		// of expected counts then yields E_model - E_constrained, and the
+		// observed counts are zero.
+		floats.Sub(node, sh.cNode[:T*L])
+	} else {
+		sh.loss += logZ - GoldScore(lat, c.Labels[start:start+T])
+	}
 	if sh.stateExp != nil {
 		o.accumulateState(sh.stateExp, node, start, T)
 	}
