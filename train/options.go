@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+
+	"github.com/sparsetag/sparsetag/train/objective"
 )
 
 // DefaultRelEpsilon is the default stopping rule: a certified gap of at
@@ -82,7 +84,31 @@ type Problem struct {
 	// it, as are the paper's rule (ScreenPaper, ScreenBoth) and Path.
 	// m.W receives w = w0 + v. It is not modified.
 	Prior []float64
+
+	// Allowed, when not nil, holds the allowed labels of every position of
+	// the corpus (partial labels; the corpus's own labels are ignored):
+	// training maximizes the likelihood of every label sequence the sets
+	// allow, whose numerator is a constrained forward-backward. That
+	// objective is NOT convex: there is no certified gap and no safe
+	// screening. The solve runs the full solver without screening from
+	// zero (or Init; no warm start) and stops on the Delta rule (0 means
+	// DefaultPartialDelta) or MaxIter; Result.Gap is then only a
+	// stationarity measure. Asking for a gap target (Epsilon, RelEpsilon),
+	// a screening rule, the working set or a certificate is refused, as is
+	// Path. Pair attributes are not supported.
+	Allowed *LabelSets
 }
+
+// LabelSets holds the allowed labels of every position of a corpus
+// (Problem.Allowed).
+type LabelSets = objective.LabelSets
+
+// NewLabelSets returns the sets of n positions over L labels, all empty.
+func NewLabelSets(n, L int) *LabelSets { return objective.NewLabelSets(n, L) }
+
+// DefaultPartialDelta is the Delta rule of a partial-label solve when
+// Options.Delta is 0 (CRFsuite's default delta).
+const DefaultPartialDelta = 1e-5
 
 // Stopping is the part of Options that says when a solve stops.
 type Stopping struct {
@@ -224,7 +250,14 @@ func (o *Options) defaults() Options {
 // defaultsRest fills in every default but the penalty's.
 func (o *Options) defaultsRest() Options {
 	r := *o
-	if r.Epsilon == 0 && r.RelEpsilon == 0 {
+	if r.Allowed != nil {
+		// Not convex: no gap target, no screening (validate refused them).
+		r.Screen, r.Solver, r.Certificate = ScreenNone, SolverFull, CertificateModel
+		if r.Delta == 0 {
+			r.Delta = DefaultPartialDelta
+		}
+	}
+	if r.Allowed == nil && r.Epsilon == 0 && r.RelEpsilon == 0 {
 		r.RelEpsilon = DefaultRelEpsilon
 	}
 	if r.Period == 0 {
@@ -239,7 +272,7 @@ func (o *Options) defaultsRest() Options {
 	if r.Memory == 0 {
 		r.Memory = 10
 	}
-	if r.ColdStart || r.Prior != nil {
+	if r.ColdStart || r.Prior != nil || r.Allowed != nil {
 		r.WarmEpochs = 0
 	} else if r.WarmEpochs == 0 {
 		r.WarmEpochs = DefaultWarmEpochs
@@ -319,6 +352,19 @@ func (o *Options) validate() error {
 	case "", ScreenNone, ScreenPinsker, ScreenPaper, ScreenBoth:
 	default:
 		return fmt.Errorf("train: unknown screening rule %q (want none, pinsker, paper or both)", o.Screen)
+	}
+	if o.Allowed != nil {
+		const why = "partial labels (Allowed) make the objective non-convex: no certified gap and no safe screening; it stops on the Delta rule"
+		switch {
+		case o.Epsilon != 0 || o.RelEpsilon != 0:
+			return fmt.Errorf("train: a gap target (epsilon %v, relative epsilon %v) with %s", o.Epsilon, o.RelEpsilon, why)
+		case o.Screen != "" && o.Screen != ScreenNone:
+			return fmt.Errorf("train: screening rule %q with %s", o.Screen, why)
+		case o.Solver == SolverWorkingSet:
+			return fmt.Errorf("train: the working-set solver needs safe screening; %s", why)
+		case o.Certificate != "":
+			return fmt.Errorf("train: certificate %q with %s", o.Certificate, why)
+		}
 	}
 	if o.Prior != nil {
 		switch {

@@ -83,8 +83,8 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 	if err := po.check(); err != nil {
 		return nil, err
 	}
-	if opts.Prior != nil {
-		return nil, errors.New("train: Path does not take a Prior (train one penalty with Train)")
+	if opts.Prior != nil || opts.Allowed != nil {
+		return nil, errors.New("train: Path does not take a Prior or partial labels (train one penalty with Train)")
 	}
 	tr, err := setup(ctx, m, c, opts)
 	if err != nil {

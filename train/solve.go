@@ -570,6 +570,9 @@ func (r *run) stopRule(it Iteration) bool {
 // gapReached reports whether a gap certifies the point with primal value
 // primal: G <= Epsilon or G <= RelEpsilon * P.
 func (tr *trainer) gapReached(gap, primal float64) bool {
+	if tr.op.Allowed != nil {
+		return false // not convex: the gap certifies nothing
+	}
 	return gap <= tr.op.Epsilon || gap <= tr.op.RelEpsilon*math.Abs(primal)
 }
 

@@ -71,6 +71,11 @@ func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 		return nil, err
 	}
 	tr := newTrainer(m, c, op)
+	if op.Allowed != nil {
+		if err := tr.obj.SetPartial(op.Allowed); err != nil {
+			return nil, err
+		}
+	}
 	if op.Prior != nil {
 		// The solution is written into m.W, which may be the caller's
 		// Prior: keep a copy for finish.
