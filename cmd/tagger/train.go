@@ -42,6 +42,8 @@ type trainFlags struct {
 	resume    bool
 	init      string
 	prior     string
+	partial   bool
+	unknown   string
 	valid     string
 	patience  int
 	validEach int
@@ -98,6 +100,8 @@ func runTrain(e *env, args []string) error {
 	fs.IntVar(&tf.validEach, "valid-every", d.MonitorEvery, "iterations between validation checks (with --valid)")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
 	fs.StringVar(&tf.prior, "prior", "", "keep this model `file` as a prior: train w = w0 + v with the penalty on v only, so the new model departs from the old one only where the new data demands it (labels and attributes only the old model has are kept; same convex problem, certified gap and screening: docs/prior.md; not with --init, --select, --select-folds or --screen paper/both)")
+	fs.BoolVar(&tf.partial, "partial", false, "partial labels: a token's label may be a set (`B-PER|I-PER`: any of them) or unknown (--unknown-label); training maximizes the likelihood of every labeling the sets allow. NOT CONVEX: no certified gap and no screening (--epsilon, --rel-epsilon, --screen, --solver, --certificate are refused); it stops on --delta (default 1e-5) or --max-iter, from zero or --init")
+	fs.StringVar(&tf.unknown, "unknown-label", "?", "with --partial, the `marker` of a token whose label is unknown (any label)")
 	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run; without the file, start from the beginning")
 	fs.BoolVar(&tf.keepCkpt, "keep-checkpoint", false, "keep the --checkpoint file after a finished run (it is removed unless the run was interrupted)")
 	tf.labelColumnFlag(fs)
@@ -106,6 +110,9 @@ func runTrain(e *env, args []string) error {
 		return err
 	}
 	if _, err := tf.checkLabelColumn(fs); err != nil {
+		return err
+	}
+	if err := tf.checkPartial(fs); err != nil {
 		return err
 	}
 	if err := tf.validate(pos); err != nil {
@@ -136,8 +143,18 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, c, err := dataset.NewTrainingModel(enc, exs, tf.minFreq)
-	if err != nil {
+	var m *chain.Model
+	var c *sparse.Corpus
+	var allowed *train.LabelSets
+	if tf.partial {
+		var w io.Writer
+		if !tf.quiet {
+			w = e.stderr
+		}
+		if m, c, allowed, err = partialModel(w, tf, enc, exs); err != nil {
+			return nil, err // it names the file and line
+		}
+	} else if m, c, err = dataset.NewTrainingModel(enc, exs, tf.minFreq); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !tf.quiet {
@@ -148,9 +165,13 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	op.Allowed = allowed
 	if tf.prior != "" {
 		if m, err = withPrior(e, tf, m, &op); err != nil {
 			return nil, err
+		}
+		if allowed != nil && len(m.Labels) > allowed.NumLabels() {
+			return nil, usagef("--partial with --prior: the prior model has labels the training data lacks")
 		}
 	}
 	if tf.selectDev != "" || tf.selectFolds > 0 {

@@ -9,6 +9,15 @@
 //
 // writes /tmp/split/A.txt (half of the sentences) and /tmp/split/B.txt
 // (another, disjoint 10%).
+//
+// With -hide-sentences S -hide-tokens F it instead writes the whole file
+// as hidden.txt with the labels of a fraction F of the tokens of a
+// fraction S of the sentences replaced by "?", and the untouched
+// sentences as labeled.txt; with -merge-pp S it writes pp-partial.txt
+// (in a fraction S of the sentences every PP chunk relabelled O and every
+// O token declared O|B-PP|I-PP), pp-naive.txt (the same, the O tokens
+// plain O) and pp-full.txt (the other sentences). The measurements of
+// docs/partial-labels.md use these files.
 package main
 
 import (
@@ -32,8 +41,20 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the shuffle")
 	parts := flag.String("parts", "A=0.5,B=0.1", "`NAME=FRACTION,...`: the parts to write, in order, as fractions of the sentences")
 	dir := flag.String("dir", ".", "`directory` to write NAME.txt into")
+	hideS := flag.Float64("hide-sentences", 0, "fraction of the sentences whose labels are partly hidden (0: split instead)")
+	hideT := flag.Float64("hide-tokens", 0.5, "fraction of the tokens of those sentences whose label becomes ?")
+	pp := flag.Float64("merge-pp", 0, "fraction of the sentences annotated without PP chunks (0: split instead)")
 	flag.Parse()
-	if err := run(*in, *seed, *parts, *dir); err != nil {
+	var err error
+	switch {
+	case *hideS > 0:
+		err = hide(*in, *seed, *hideS, *hideT, *dir)
+	case *pp > 0:
+		err = merge(*in, *seed, *pp, *dir)
+	default:
+		err = run(*in, *seed, *parts, *dir)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "splitconll:", err)
 		os.Exit(1)
 	}
@@ -114,4 +135,33 @@ func readSentences(path string) ([]string, error) {
 		out = append(out, cur.String())
 	}
 	return out, sc.Err()
+}
+
+func hide(in string, seed uint64, sentFrac, tokFrac float64, dir string) error {
+	sents, err := readSentences(in)
+	if err != nil {
+		return err
+	}
+	out, full := hideLabels(sents, seed, sentFrac, tokFrac)
+	fmt.Printf("hidden.txt: %d sentences; labeled.txt: %d untouched\n", len(out), len(full))
+	return writeAll(dir, map[string][]string{"hidden.txt": out, "labeled.txt": full})
+}
+
+func merge(in string, seed uint64, frac float64, dir string) error {
+	sents, err := readSentences(in)
+	if err != nil {
+		return err
+	}
+	p, n, f := mergePP(sents, seed, frac)
+	fmt.Printf("pp-partial.txt, pp-naive.txt: %d sentences; pp-full.txt: %d fully annotated\n", len(p), len(f))
+	return writeAll(dir, map[string][]string{"pp-partial.txt": p, "pp-naive.txt": n, "pp-full.txt": f})
+}
+
+func writeAll(dir string, files map[string][]string) error {
+	for name, sents := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Join(sents, "\n")+"\n"), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train"
+)
+
+// partialNote is what -h, the README and the training output say about
+// partial labels.
+const partialNote = "partial labels make the objective non-convex: no certified gap and no safe screening; " +
+	"training runs the full solver from zero (or --init) and stops on the --delta rule (default 1e-5) or --max-iter; " +
+	"the gap it prints is a stationarity measure, not a certificate"
+
+// checkPartial refuses, before any data is read, the flags that --partial
+// does not take (a gap target, screening, the working set, a
+// certificate), and clears their defaults.
+func (tf *trainFlags) checkPartial(fs *flag.FlagSet) error {
+	if !tf.partial {
+		return nil
+	}
+	var bad []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "epsilon", "rel-epsilon", "screen", "solver", "certificate", "select", "select-folds", "resume":
+			bad = append(bad, "--"+f.Name)
+		}
+	})
+	if len(bad) > 0 {
+		return usagef("--partial with %s: %s", strings.Join(bad, ", "), partialNote)
+	}
+	if tf.unknown == "" || strings.Contains(tf.unknown, "|") {
+		return usagef("--unknown-label %q: want a non-empty marker without '|'", tf.unknown)
+	}
+	tf.op.Screen, tf.op.Solver, tf.op.Certificate = "", "", ""
+	tf.op.Epsilon, tf.op.RelEpsilon = 0, 0
+	return nil
+}
+
+// partialModel encodes examples whose labels are sets ("A|B": any of
+// them) or unknown (the --unknown-label marker: any label) and returns the
+// model, the corpus and the allowed labels of every position. A set that
+// names an empty label admits no label sequence: an error naming the file
+// and line.
+func partialModel(w io.Writer, tf *trainFlags, enc *features.Encoder, exs []dataset.Example) (*chain.Model, *sparse.Corpus, *train.LabelSets, error) {
+	var names []string
+	seen := map[string]bool{}
+	sets := make([][][]string, len(exs)) // nil: unknown
+	hidden, multi, tokens := 0, 0, 0
+	for i := range exs {
+		ex := &exs[i]
+		sets[i] = make([][]string, len(ex.Labels))
+		for t, l := range ex.Labels {
+			tokens++
+			if l == tf.unknown {
+				hidden++
+				continue
+			}
+			set := strings.Split(l, "|")
+			for _, n := range set {
+				if n == "" {
+					return nil, nil, nil, fmt.Errorf("%s:%d: label set %q names an empty label: no label sequence fits it", ex.File, ex.Line+t, l)
+				}
+				if n == tf.unknown {
+					return nil, nil, nil, fmt.Errorf("%s:%d: label set %q holds the unknown marker %q", ex.File, ex.Line+t, l, tf.unknown)
+				}
+				if !seen[n] {
+					seen[n] = true
+					names = append(names, n)
+				}
+			}
+			if len(set) > 1 {
+				multi++
+			}
+			sets[i][t] = set
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil, nil, fmt.Errorf("no token has a known label: nothing to learn the label set from")
+	}
+	// The corpus takes one label of each set (the encoder needs one); the
+	// objective reads the sets alone.
+	enc0 := make([]dataset.Example, len(exs))
+	for i := range exs {
+		enc0[i] = exs[i]
+		enc0[i].Labels = make([]string, len(exs[i].Labels))
+		for t, set := range sets[i] {
+			if set == nil {
+				enc0[i].Labels[t] = names[0]
+			} else {
+				enc0[i].Labels[t] = set[0]
+			}
+		}
+	}
+	c, labels, err := dataset.EncodeTraining(enc, enc0, tf.minFreq)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, n := range names {
+		if !contains(labels, n) {
+			labels = append(labels, n)
+		}
+	}
+	id := make(map[string]int, len(labels))
+	for y, n := range labels {
+		id[n] = y
+	}
+	allowed := train.NewLabelSets(c.Positions(), len(labels))
+	p := 0
+	for i := range exs {
+		for _, set := range sets[i] {
+			if set == nil {
+				allowed.AllowAll(p)
+			}
+			for _, n := range set {
+				allowed.Allow(p, id[n])
+			}
+			p++
+		}
+	}
+	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if w != nil {
+		fmt.Fprintf(w, "partial labels: %d of %d tokens unknown (%q), %d with a set of labels; %s\n", hidden, tokens, tf.unknown, multi, partialNote)
+	}
+	return m, c, allowed, nil
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
