@@ -21,6 +21,7 @@ var allowed = map[string][]string{
 	"inference/inferencetest": {"inference"},
 	"features":                {"sparse"},
 	"corpora":                 {},
+	"rawtext":                 {"corpora"},
 	"eval":                    {},
 	"screen":                  {"sparse", "inference"},
 	"chain":                   {"inference", "features", "sparse", "internal/atomicfile"},
