@@ -1,0 +1,383 @@
+// Package scheme reads chunk labels in the four label schemes of chunking
+// and named-entity recognition (IOB1, IOB2, IOBES, BILOU): which label
+// sequences are valid (transitions, first and last labels), the spans
+// (chunks) a label sequence marks, and the exact marginal probability of a
+// span under a chain distribution, from the node and edge marginals of
+// package inference.
+//
+// scheme knows nothing of models or features: chain turns a [Labels] into
+// decoding constraints, tagging writes the spans. It imports only
+// inference.
+//
+// # Schemes
+//
+// [Tjong Kim Sang and Veenstra, "Representing text chunks", EACL 1999;
+// Ratinov and Roth, CoNLL 2009 for BILOU]. O is outside every chunk; X is
+// a chunk type.
+//
+//   - IOB1: I-X inside a chunk; B-X on the first token of a chunk that
+//     directly follows a chunk of type X. Valid: B-X only after B-X or
+//     I-X, never first.
+//   - IOB2 (BIO): B-X first token of every chunk, I-X the others. Valid:
+//     I-X only after B-X or I-X, never first.
+//   - IOBES: B-X first, I-X inside, E-X last token of a chunk of two or
+//     more; S-X a chunk of one token. Valid: after B-X or I-X only I-X or
+//     E-X; after O, E-Y or S-Y only O, B-Z or S-Z; first O, B or S; last
+//     O, E or S.
+//   - BILOU: IOBES with L for E (last) and U for S (unit).
+//
+// A label of another prefix (E-X in IOB2) does not fit the scheme:
+// [NewLabels] refuses it.
+package scheme
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sparsetag/sparsetag/inference"
+)
+
+// Scheme is a chunk label scheme.
+type Scheme int
+
+// The schemes.
+const (
+	IOB1 Scheme = iota + 1
+	IOB2
+	IOBES
+	BILOU
+)
+
+var names = []string{IOB1: "iob1", IOB2: "iob2", IOBES: "iobes", BILOU: "bilou"}
+
+// Names lists the schemes' names, as Parse reads them.
+var Names = []string{"iob1", "iob2", "iobes", "bilou"}
+
+func (s Scheme) String() string {
+	if s < IOB1 || s > BILOU {
+		return fmt.Sprintf("Scheme(%d)", int(s))
+	}
+	return names[s]
+}
+
+// Parse returns the scheme named s (iob1, iob2, bio, iobes or bilou, in
+// any case).
+func Parse(s string) (Scheme, error) {
+	switch strings.ToLower(s) {
+	case "iob1":
+		return IOB1, nil
+	case "iob2", "bio":
+		return IOB2, nil
+	case "iobes":
+		return IOBES, nil
+	case "bilou":
+		return BILOU, nil
+	}
+	return 0, fmt.Errorf("scheme: unknown label scheme %q (want iob1, iob2, iobes or bilou)", s)
+}
+
+// Detect returns the scheme that labels most likely use: BILOU if a label
+// has prefix L- or U-, IOBES if one has E- or S-, else IOB2.
+func Detect(labels []string) Scheme {
+	s := IOB2
+	for _, l := range labels {
+		if len(l) > 2 && l[1] == '-' {
+			switch l[0] {
+			case 'L', 'U':
+				return BILOU
+			case 'E', 'S':
+				s = IOBES
+			}
+		}
+	}
+	return s
+}
+
+// Role is the part of a chunk a label marks.
+type Role uint8
+
+// The roles. Outside is O; the others carry a chunk type.
+const (
+	Outside Role = iota
+	Begin        // B
+	Inside       // I
+	Last         // E (IOBES), L (BILOU)
+	Unit         // S (IOBES), U (BILOU)
+)
+
+// Labels is a model's label set read in a scheme. It is immutable and safe
+// for concurrent use.
+type Labels struct {
+	scheme Scheme
+	names  []string
+	role   []Role
+	typ    []int // chunk type id per label, -1 for O
+	types  []string
+}
+
+// NewLabels reads labels (a model's label names, in id order) in scheme
+// s. Every label must be O or a prefix of the scheme, a hyphen and a
+// non-empty type, and at least one must be a chunk label; otherwise the
+// error names the labels that do not fit.
+func NewLabels(s Scheme, labels []string) (*Labels, error) {
+	if s < IOB1 || s > BILOU {
+		return nil, fmt.Errorf("scheme: unknown scheme %d", int(s))
+	}
+	prefixes := map[Scheme]string{IOB1: "BI", IOB2: "BI", IOBES: "BIES", BILOU: "BILU"}[s]
+	l := &Labels{scheme: s, names: labels, role: make([]Role, len(labels)), typ: make([]int, len(labels))}
+	typeID := map[string]int{}
+	var bad []string
+	chunks := 0
+	for y, name := range labels {
+		if name == "O" {
+			l.typ[y] = -1
+			continue
+		}
+		if len(name) < 3 || name[1] != '-' || !strings.ContainsRune(prefixes, rune(name[0])) {
+			bad = append(bad, name)
+			continue
+		}
+		switch name[0] {
+		case 'B':
+			l.role[y] = Begin
+		case 'I':
+			l.role[y] = Inside
+		case 'E', 'L':
+			l.role[y] = Last
+		case 'S', 'U':
+			l.role[y] = Unit
+		}
+		id, ok := typeID[name[2:]]
+		if !ok {
+			id = len(l.types)
+			typeID[name[2:]] = id
+			l.types = append(l.types, name[2:])
+		}
+		l.typ[y] = id
+		chunks++
+	}
+	if len(bad) > 0 {
+		const show = 8
+		more := ""
+		if len(bad) > show {
+			more = fmt.Sprintf(" and %d more", len(bad)-show)
+			bad = bad[:show]
+		}
+		return nil, fmt.Errorf("scheme: labels that are not %s chunk labels (O or %s followed by -TYPE): %s%s",
+			s, strings.Join(strings.Split(prefixes, ""), "-, ")+"-", strings.Join(bad, " "), more)
+	}
+	if chunks == 0 {
+		return nil, fmt.Errorf("scheme: no %s chunk label among %d labels", s, len(labels))
+	}
+	return l, nil
+}
+
+// Scheme returns the scheme of l.
+func (l *Labels) Scheme() Scheme { return l.scheme }
+
+// Len returns the number of labels.
+func (l *Labels) Len() int { return len(l.names) }
+
+// Types returns the chunk types in order of first appearance among the
+// labels; a Span's Type indexes it. The slice must not be modified.
+func (l *Labels) Types() []string { return l.types }
+
+// Role returns the role of label y and its chunk type (-1 for O).
+func (l *Labels) Role(y int) (Role, int) { return l.role[y], l.typ[y] }
+
+// Transition reports whether label cur may follow label prev.
+func (l *Labels) Transition(prev, cur int) bool {
+	rp, tp := l.role[prev], l.typ[prev]
+	rc, tc := l.role[cur], l.typ[cur]
+	open := rp == Begin || rp == Inside // prev leaves a chunk open (IOBES, BILOU)
+	switch l.scheme {
+	case IOB1:
+		return rc != Begin || (open && tp == tc)
+	case IOB2:
+		return rc != Inside || (open && tp == tc)
+	}
+	if open {
+		return (rc == Inside || rc == Last) && tp == tc
+	}
+	return rc == Outside || rc == Begin || rc == Unit
+}
+
+// Start reports whether label y may start a sequence.
+func (l *Labels) Start(y int) bool {
+	switch l.scheme {
+	case IOB1:
+		return l.role[y] != Begin
+	case IOB2:
+		return l.role[y] != Inside
+	}
+	r := l.role[y]
+	return r == Outside || r == Begin || r == Unit
+}
+
+// End reports whether label y may end a sequence.
+func (l *Labels) End(y int) bool {
+	if l.scheme == IOB1 || l.scheme == IOB2 {
+		return true
+	}
+	r := l.role[y]
+	return r == Outside || r == Last || r == Unit
+}
+
+// Valid reports whether path is a valid label sequence of the scheme.
+func (l *Labels) Valid(path []int) bool {
+	for t, y := range path {
+		if t == 0 && !l.Start(y) || t > 0 && !l.Transition(path[t-1], y) {
+			return false
+		}
+	}
+	return len(path) == 0 || l.End(path[len(path)-1])
+}
+
+// Span is a chunk: the positions [Start, End) and the chunk type (an index
+// of Labels.Types), and, when computed, its marginal probability.
+type Span struct {
+	Start, End int
+	Type       int
+	Prob       float64
+}
+
+// Spans appends the chunks that path marks to dst and returns dst. On a
+// valid path the chunks are the scheme's; an invalid one is read leniently,
+// as conlleval reads IOB: a chunk starts at B, S (U) or where an I or E
+// (L) follows O, the end of a chunk or a different type, and ends before
+// O, B, S (U) or a different type, and after E (L) or S (U).
+func (l *Labels) Spans(dst []Span, path []int) []Span {
+	start, typ := -1, -1
+	for t, y := range path {
+		r, ty := l.role[y], l.typ[y]
+		begins := r != Outside && (r == Begin || r == Unit || start < 0 || ty != typ)
+		if start >= 0 && (r == Outside || begins) {
+			dst = append(dst, Span{Start: start, End: t, Type: typ})
+			start = -1
+		}
+		if begins {
+			start, typ = t, ty
+		}
+		if r == Last || r == Unit {
+			if start >= 0 {
+				dst = append(dst, Span{Start: start, End: t + 1, Type: typ})
+			}
+			start = -1
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, Span{Start: start, End: len(path), Type: typ})
+	}
+	return dst
+}
+
+// SpanWorkspace is the scratch of SpanProb. A zero SpanWorkspace is ready
+// to use; use one per goroutine.
+type SpanWorkspace struct {
+	v, next, edge []float64
+	sets          [][]bool
+}
+
+// SpanProb returns the marginal probability that exactly sp (positions
+// [sp.Start, sp.End), type sp.Type) is a chunk, under the chain
+// distribution of lat whose ForwardBackward ws holds, which must allow
+// only valid label sequences of the scheme (lat decoded with l's
+// constraints): the probability of the label pattern that marks exactly
+// sp, e.g. in IOB2 B-X at Start, I-X up to End-1 and no I-X at End.
+//
+// The posterior of a linear-chain CRF is a Markov chain, so the pattern's
+// probability is a forward pass over the span's positions:
+// v(y') = Σ_y v(y) P(y_{t-1}=y, y_t=y') / P(y_{t-1}=y), started at the
+// node marginals. It costs O((End-Start+2)·L²).
+func (l *Labels) SpanProb(sw *SpanWorkspace, ws *inference.Workspace, lat *inference.Lattice, sp Span) float64 {
+	T := lat.T
+	if sp.Start < 0 || sp.End > T || sp.Start >= sp.End || sp.Type < 0 || sp.Type >= len(l.types) {
+		panic(fmt.Sprintf("scheme: span [%d, %d) of type %d out of range (T=%d, %d types)", sp.Start, sp.End, sp.Type, T, len(l.types)))
+	}
+	x := sp.Type
+	is := func(r Role) func(y int) bool {
+		return func(y int) bool { return l.role[y] == r && l.typ[y] == x }
+	}
+	inX := func(y int) bool { return (l.role[y] == Begin || l.role[y] == Inside) && l.typ[y] == x }
+	notInside := func(y int) bool { return !(l.role[y] == Inside && l.typ[y] == x) }
+	notOpenX := func(y int) bool { return !inX(y) }
+	n := sp.End - sp.Start
+	switch l.scheme {
+	case IOB2:
+		return l.window(sw, ws, lat, sp.Start, n, is(Begin), is(Inside), is(Inside), notInside)
+	case IOB1:
+		// B-X at Start (after an X chunk), or I-X at Start after no X chunk.
+		p := l.window(sw, ws, lat, sp.Start, n, is(Begin), is(Inside), is(Inside), notInside)
+		if sp.Start == 0 {
+			return p + l.window(sw, ws, lat, 0, n, is(Inside), is(Inside), is(Inside), notInside)
+		}
+		return p + l.window(sw, ws, lat, sp.Start-1, n+1, notOpenX, is(Inside), is(Inside), notInside)
+	}
+	if n == 1 {
+		return l.window(sw, ws, lat, sp.Start, 1, is(Unit), nil, nil, nil)
+	}
+	return l.window(sw, ws, lat, sp.Start, n, is(Begin), is(Inside), is(Last), nil)
+}
+
+// window returns the probability that y_a satisfies first, y_{a+1} ...
+// y_{a+n-2} inside and y_{a+n-1} last (n ≥ 2; first only when n = 1), and,
+// when after is not nil and a+n < T, y_{a+n} satisfies after.
+func (l *Labels) window(sw *SpanWorkspace, ws *inference.Workspace, lat *inference.Lattice, a, n int, first, inside, last, after func(int) bool) float64 {
+	T, L := lat.T, lat.L
+	node := ws.Node()
+	sw.v = grow(sw.v, L)
+	sw.next = grow(sw.next, L)
+	v := sw.v
+	for y := range L {
+		v[y] = 0
+		if first(y) {
+			v[y] = node[a*L+y]
+		}
+	}
+	steps := n - 1
+	if after != nil && a+n < T {
+		steps = n
+	}
+	for k := 1; k <= steps; k++ {
+		t := a + k
+		var ok func(int) bool
+		switch {
+		case k == n:
+			ok = after
+		case k == n-1:
+			ok = last
+		default:
+			ok = inside
+		}
+		sw.edge = ws.EdgeAt(sw.edge, lat, t)
+		next := sw.next
+		clear(next)
+		prevNode := node[(t-1)*L : t*L]
+		for y, vy := range v {
+			if vy == 0 || prevNode[y] == 0 {
+				continue
+			}
+			f := vy / prevNode[y]
+			row := sw.edge[y*L : (y+1)*L]
+			for y2, e := range row {
+				if e != 0 && ok(y2) {
+					next[y2] += f * e
+				}
+			}
+		}
+		v, sw.next = next, v
+		sw.v = v
+	}
+	s := 0.0
+	for _, p := range v {
+		s += p
+	}
+	return s
+}
+
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
