@@ -42,8 +42,8 @@ var allowed = map[string][]string{
 	"peer":                    {"chain", "inference", "corpora"},
 	"internal/progress":       {"train"},
 	"internal/memlimit":       {},
-	"tagging":                 {"chain", "corpora", "dataset", "eval", "features", "peer"},
-	"cmd/tagger":              {"chain", "train", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile", "peer", "internal/progress", "internal/memlimit", "tagging", "eval", "internal/interrupt", "internal/flagcheck", "internal/ctxio", "internal/profile", "internal/version"},
+	"tagging":                 {"chain", "corpora", "dataset", "eval", "features", "peer", "rawtext", "scheme"},
+	"cmd/tagger":              {"chain", "train", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile", "peer", "internal/progress", "internal/memlimit", "tagging", "eval", "internal/interrupt", "internal/flagcheck", "internal/ctxio", "internal/profile", "internal/version", "rawtext", "scheme"},
 }
 
 func TestLayering(t *testing.T) {
