@@ -169,7 +169,40 @@ func NewLabels(s Scheme, labels []string) (*Labels, error) {
 	if chunks == 0 {
 		return nil, fmt.Errorf("scheme: no %s chunk label among %d labels", s, len(labels))
 	}
+	if lame := l.lameTypes(); len(lame) > 0 {
+		return nil, fmt.Errorf("scheme: the labels cannot mark a %s chunk of type %s (%s)", s, strings.Join(lame, ", "), map[Scheme]string{
+			IOB1: "I-X needed", IOB2: "B-X needed", IOBES: "S-X, or B-X and E-X, needed", BILOU: "U-X, or B-X and L-X, needed"}[s])
+	}
 	return l, nil
+}
+
+// lameTypes returns the chunk types that no valid label sequence can
+// mark as a chunk: without the labels that start (IOB1: I-X; IOB2: B-X)
+// or start and end (IOBES, BILOU: a unit, or a begin and a last label) a
+// chunk.
+func (l *Labels) lameTypes() []string {
+	has := make([][5]bool, len(l.types))
+	for y, r := range l.role {
+		if l.typ[y] >= 0 {
+			has[l.typ[y]][r] = true
+		}
+	}
+	var lame []string
+	for x, h := range has {
+		var ok bool
+		switch l.scheme {
+		case IOB1:
+			ok = h[Inside]
+		case IOB2:
+			ok = h[Begin]
+		default:
+			ok = h[Unit] || h[Begin] && h[Last]
+		}
+		if !ok {
+			lame = append(lame, l.types[x])
+		}
+	}
+	return lame
 }
 
 // Scheme returns the scheme of l.

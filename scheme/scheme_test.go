@@ -106,6 +106,11 @@ func TestNewLabelsRefuses(t *testing.T) {
 	assert.ErrorContains(t, err, "NN VB")
 	_, err = scheme.NewLabels(scheme.IOB2, []string{"O"})
 	assert.ErrorContains(t, err, "no iob2 chunk label")
+	// IOB2 labels read as IOBES can never close a chunk
+	_, err = scheme.NewLabels(scheme.IOBES, []string{"O", "B-NP", "I-NP", "S-VP"})
+	assert.ErrorContains(t, err, "cannot mark a iobes chunk of type NP")
+	_, err = scheme.NewLabels(scheme.IOB2, []string{"O", "B-NP", "I-NP", "I-VP"})
+	assert.ErrorContains(t, err, "of type VP (B-X needed)")
 }
 
 func TestParseDetect(t *testing.T) {

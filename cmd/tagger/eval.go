@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/eval"
 	"github.com/sparsetag/sparsetag/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/internal/memlimit"
+	"github.com/sparsetag/sparsetag/scheme"
 	"github.com/sparsetag/sparsetag/tagging"
 )
 
@@ -21,18 +23,28 @@ any sequence is an error (exit status 1): there is nothing to score.
 
 --model may also name a CRFsuite, CRF++ or Wapiti model (see tagger tag -h);
 the input is then read in the format the model reads, the last column (or,
-for CRFsuite, the first field) being the label.`
+for CRFsuite, the first field) being the label.
+
+Chunks are read in every scheme at once (IOB1, IOB2, IOE, IOBES and
+BILOU, as conlleval reads IOB). --scheme iob1|iob2|iobes|bilou checks that
+the model's labels fit the scheme and decodes only valid sequences of it,
+as tag --scheme does; --posterior evaluates posterior (max-marginal)
+decoding, as tag --posterior does.`
 
 func runEval(e *env, args []string) error {
 	var df dataFlags
 	var modelPath string
 	var threads int
+	var schemeName string
+	var posterior bool
 	fs := newFlagSet(e, "eval", evalUsage,
 		"tagger eval --format conll --model chunk.model test.txt")
 	fs.StringVar(&df.format, "format", "conll", "input `format`: conll, crfsuite, conllu or ocr")
 	fs.StringVar(&df.folds, "folds", "", "OCR folds to use, e.g. `0` (default all)")
 	fs.StringVar(&modelPath, "model", "tagger.model", "model `file`: this toolkit's, or CRFsuite, CRF++ or Wapiti")
 	fs.IntVar(&threads, "threads", runtime.GOMAXPROCS(0), "tag on `N` goroutines")
+	fs.StringVar(&schemeName, "scheme", "", "decode only sequences valid in the label `scheme`: iob1, iob2, iobes or bilou")
+	fs.BoolVar(&posterior, "posterior", false, "posterior (max-marginal) decoding instead of Viterbi")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -44,6 +56,12 @@ func runEval(e *env, args []string) error {
 	if err := flagcheck.First(df.check(dataset.LabeledFormats), flagcheck.Threads(threads)); err != nil {
 		return usageError{err}
 	}
+	var sch scheme.Scheme
+	if schemeName != "" {
+		if sch, err = scheme.Parse(schemeName); err != nil {
+			return usageError{err}
+		}
+	}
 	m, err := tagging.Load(modelPath)
 	if err != nil {
 		return err
@@ -54,12 +72,20 @@ func runEval(e *env, args []string) error {
 	if df.format, err = modelInput(fs, m, df.format, false); err != nil {
 		return err
 	}
+	opt := chain.DecodeOptions{MaxMarginal: posterior}
+	if sch != 0 {
+		l, err := scheme.NewLabels(sch, m.Labels())
+		if err != nil {
+			return fmt.Errorf("--scheme %s: the labels of %s do not fit: %w", sch, modelPath, err)
+		}
+		opt.Constraints = chain.SchemeConstraints(l)
+	}
 	r, in, err := openExamples(e, input, df, true)
 	if err != nil {
 		return dataset.EvalInputError(err, input)
 	}
 	defer in.Close()
-	ev, err := tagging.Evaluate(r, m, threads)
+	ev, err := tagging.EvaluateDecode(r, m, threads, opt)
 	if err != nil {
 		return dataset.EvalInputError(err, input)
 	}
