@@ -79,7 +79,7 @@ func goldText(t testing.TB, name string) (string, []int) {
 				b.WriteString("\n\n")
 			}
 		}
-		b.WriteString(detokenize(words))
+		b.WriteString(Detokenize(words))
 		ends = append(ends, b.Len())
 		words = words[:0]
 	}

@@ -154,3 +154,17 @@ func TestReaderErrors(t *testing.T) {
 	require.False(t, r.Next())
 	require.NoError(t, r.Err())
 }
+
+func TestDetokenizeRoundTrip(t *testing.T) {
+	words := []string{"``", "We", "do", "n't", "know", ",", "''", "Mr.", "Smith", "-LRB-", "D.", "-RRB-", "said", "of", "the", "U.S.", "$", "5.50", "deal", "at", "9:30", "."}
+	text := Detokenize(words)
+	assert.Equal(t, `"We don't know," Mr. Smith (D.) said of the U.S. $5.50 deal at 9:30.`, text)
+	var d Doc
+	require.NoError(t, Document(&d, text, PTB{}))
+	require.Len(t, d.Sentences, 1)
+	var got []string
+	for _, tok := range d.Sentences[0].Tokens {
+		got = append(got, tok.Word)
+	}
+	assert.Equal(t, words, got)
+}

@@ -113,6 +113,11 @@ type Labels struct {
 	role   []Role
 	typ    []int // chunk type id per label, -1 for O
 	types  []string
+	// Per chunk type: its label of each role (-1 if none), and the labels
+	// other than its inside label and other than its begin and inside
+	// labels (the sets of SpanProb's boundaries).
+	begin, inside, last, unit []int
+	notInside, notOpen        [][]int
 }
 
 // NewLabels reads labels (a model's label names, in id order) in scheme
@@ -169,11 +174,49 @@ func NewLabels(s Scheme, labels []string) (*Labels, error) {
 	if chunks == 0 {
 		return nil, fmt.Errorf("scheme: no %s chunk label among %d labels", s, len(labels))
 	}
+	l.index()
 	if lame := l.lameTypes(); len(lame) > 0 {
 		return nil, fmt.Errorf("scheme: the labels cannot mark a %s chunk of type %s (%s)", s, strings.Join(lame, ", "), map[Scheme]string{
 			IOB1: "I-X needed", IOB2: "B-X needed", IOBES: "S-X, or B-X and E-X, needed", BILOU: "U-X, or B-X and L-X, needed"}[s])
 	}
 	return l, nil
+}
+
+// index fills the per-type label tables of l.
+func (l *Labels) index() {
+	K := len(l.types)
+	minus := func() []int {
+		s := make([]int, K)
+		for i := range s {
+			s[i] = -1
+		}
+		return s
+	}
+	l.begin, l.inside, l.last, l.unit = minus(), minus(), minus(), minus()
+	for y, r := range l.role {
+		x := l.typ[y]
+		switch r {
+		case Begin:
+			l.begin[x] = y
+		case Inside:
+			l.inside[x] = y
+		case Last:
+			l.last[x] = y
+		case Unit:
+			l.unit[x] = y
+		}
+	}
+	l.notInside, l.notOpen = make([][]int, K), make([][]int, K)
+	for x := range K {
+		for y := range l.role {
+			if y != l.inside[x] {
+				l.notInside[x] = append(l.notInside[x], y)
+				if y != l.begin[x] {
+					l.notOpen[x] = append(l.notOpen[x], y)
+				}
+			}
+		}
+	}
 }
 
 // lameTypes returns the chunk types that no valid label sequence can
@@ -307,8 +350,8 @@ func (l *Labels) Spans(dst []Span, path []int) []Span {
 // SpanWorkspace is the scratch of SpanProb. A zero SpanWorkspace is ready
 // to use; use one per goroutine.
 type SpanWorkspace struct {
-	v, next, edge []float64
-	sets          [][]bool
+	v, next []float64
+	one     [1]int
 }
 
 // SpanProb returns the marginal probability that exactly sp (positions
@@ -320,52 +363,53 @@ type SpanWorkspace struct {
 //
 // The posterior of a linear-chain CRF is a Markov chain, so the pattern's
 // probability is a forward pass over the span's positions:
-// v(y') = Σ_y v(y) P(y_{t-1}=y, y_t=y') / P(y_{t-1}=y), started at the
-// node marginals. It costs O((End-Start+2)·L²).
+// v(y') = Σ_y v(y) P(y_{t-1}=y, y_t=y') / P(y_{t-1}=y) over the labels
+// the pattern allows at t-1 and t, started at the node marginals. The
+// pairwise marginals come one by one (inference's EdgeProb), so a span
+// costs O(End-Start) where one label is allowed and O(L) at a boundary
+// that excludes one label.
 func (l *Labels) SpanProb(sw *SpanWorkspace, ws *inference.Workspace, lat *inference.Lattice, sp Span) float64 {
 	T := lat.T
 	if sp.Start < 0 || sp.End > T || sp.Start >= sp.End || sp.Type < 0 || sp.Type >= len(l.types) {
 		panic(fmt.Sprintf("scheme: span [%d, %d) of type %d out of range (T=%d, %d types)", sp.Start, sp.End, sp.Type, T, len(l.types)))
 	}
 	x := sp.Type
-	is := func(r Role) func(y int) bool {
-		return func(y int) bool { return l.role[y] == r && l.typ[y] == x }
-	}
-	inX := func(y int) bool { return (l.role[y] == Begin || l.role[y] == Inside) && l.typ[y] == x }
-	notInside := func(y int) bool { return !(l.role[y] == Inside && l.typ[y] == x) }
-	notOpenX := func(y int) bool { return !inX(y) }
 	n := sp.End - sp.Start
+	set := func(y int) []int {
+		if y < 0 {
+			return nil // no such label: the pattern has probability 0
+		}
+		return []int{y}
+	}
+	begin, inside := set(l.begin[x]), set(l.inside[x])
 	switch l.scheme {
 	case IOB2:
-		return l.window(sw, ws, lat, sp.Start, n, is(Begin), is(Inside), is(Inside), notInside)
+		return l.window(sw, ws, lat, sp.Start, n, begin, inside, inside, l.notInside[x])
 	case IOB1:
 		// B-X at Start (after an X chunk), or I-X at Start after no X chunk.
-		p := l.window(sw, ws, lat, sp.Start, n, is(Begin), is(Inside), is(Inside), notInside)
+		p := l.window(sw, ws, lat, sp.Start, n, begin, inside, inside, l.notInside[x])
 		if sp.Start == 0 {
-			return p + l.window(sw, ws, lat, 0, n, is(Inside), is(Inside), is(Inside), notInside)
+			return p + l.window(sw, ws, lat, 0, n, inside, inside, inside, l.notInside[x])
 		}
-		return p + l.window(sw, ws, lat, sp.Start-1, n+1, notOpenX, is(Inside), is(Inside), notInside)
+		return p + l.window(sw, ws, lat, sp.Start-1, n+1, l.notOpen[x], inside, inside, l.notInside[x])
 	}
 	if n == 1 {
-		return l.window(sw, ws, lat, sp.Start, 1, is(Unit), nil, nil, nil)
+		return l.window(sw, ws, lat, sp.Start, 1, set(l.unit[x]), nil, nil, nil)
 	}
-	return l.window(sw, ws, lat, sp.Start, n, is(Begin), is(Inside), is(Last), nil)
+	return l.window(sw, ws, lat, sp.Start, n, begin, inside, set(l.last[x]), nil)
 }
 
-// window returns the probability that y_a satisfies first, y_{a+1} ...
-// y_{a+n-2} inside and y_{a+n-1} last (n ≥ 2; first only when n = 1), and,
-// when after is not nil and a+n < T, y_{a+n} satisfies after.
-func (l *Labels) window(sw *SpanWorkspace, ws *inference.Workspace, lat *inference.Lattice, a, n int, first, inside, last, after func(int) bool) float64 {
+// window returns the probability that y_a is in first, y_{a+1} ...
+// y_{a+n-2} in inside and y_{a+n-1} in last (first alone when n = 1), and,
+// when after is not nil and a+n < T, y_{a+n} in after. An empty set has
+// probability 0.
+func (l *Labels) window(sw *SpanWorkspace, ws *inference.Workspace, lat *inference.Lattice, a, n int, first, inside, last, after []int) float64 {
 	T, L := lat.T, lat.L
 	node := ws.Node()
-	sw.v = grow(sw.v, L)
-	sw.next = grow(sw.next, L)
-	v := sw.v
-	for y := range L {
-		v[y] = 0
-		if first(y) {
-			v[y] = node[a*L+y]
-		}
+	sw.v = grow(sw.v[:0], len(first))
+	v, cur := sw.v, first
+	for i, y := range first {
+		v[i] = node[a*L+y]
 	}
 	steps := n - 1
 	if after != nil && a+n < T {
@@ -373,7 +417,7 @@ func (l *Labels) window(sw *SpanWorkspace, ws *inference.Workspace, lat *inferen
 	}
 	for k := 1; k <= steps; k++ {
 		t := a + k
-		var ok func(int) bool
+		var ok []int
 		switch {
 		case k == n:
 			ok = after
@@ -382,24 +426,20 @@ func (l *Labels) window(sw *SpanWorkspace, ws *inference.Workspace, lat *inferen
 		default:
 			ok = inside
 		}
-		sw.edge = ws.EdgeAt(sw.edge, lat, t)
+		sw.next = grow(sw.next, len(ok))
 		next := sw.next
 		clear(next)
-		prevNode := node[(t-1)*L : t*L]
-		for y, vy := range v {
-			if vy == 0 || prevNode[y] == 0 {
+		for i, y := range cur {
+			if v[i] == 0 {
 				continue
 			}
-			f := vy / prevNode[y]
-			row := sw.edge[y*L : (y+1)*L]
-			for y2, e := range row {
-				if e != 0 && ok(y2) {
-					next[y2] += f * e
-				}
+			f := v[i] / node[(t-1)*L+y]
+			for j, y2 := range ok {
+				next[j] += f * ws.EdgeProb(lat, t, y, y2)
 			}
 		}
-		v, sw.next = next, v
-		sw.v = v
+		sw.v, sw.next = next, v
+		v, cur = next, ok
 	}
 	s := 0.0
 	for _, p := range v {

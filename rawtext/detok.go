@@ -18,10 +18,15 @@ var (
 	noSpaceAfter = set("(", "[", "{", "``", "$", "#", "-LRB-", "-LSB-", "-LCB-", "`")
 )
 
-// detokenize writes the Treebank tokens of one sentence back as running
-// text: the inverse of corpora.Tokenize on the WSJ's conventions (a
-// sentence period after an acronym's period is dropped: U.S. . is U.S.).
-func detokenize(words []string) string {
+// Detokenize writes the Penn Treebank tokens of one sentence back as
+// running text, the inverse of PTB tokenization on the WSJ's conventions:
+// the escaped brackets and quotes as typed ("(" for -LRB-, a straight
+// double quote for `` and ''), no space before , . ; : ? ! % closing
+// brackets and quotes and the contractions ('s n't ...), none after
+// opening brackets and quotes, $ and #, and a sentence period after an
+// acronym's period dropped (U.S. . is U.S.). It is how docs/raw-text.md
+// rebuilds running text from CoNLL-2000 to measure [Sentences].
+func Detokenize(words []string) string {
 	var b strings.Builder
 	for k, w := range words {
 		s := w
