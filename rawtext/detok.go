@@ -21,7 +21,8 @@ var (
 // Detokenize writes the Penn Treebank tokens of one sentence back as
 // running text, the inverse of PTB tokenization on the WSJ's conventions:
 // the escaped brackets and quotes as typed ("(" for -LRB-, a straight
-// double quote for “ and ”), no space before , . ; : ? ! % closing
+// double quote for the quote tokens of two backquotes or two
+// apostrophes), no space before , . ; : ? ! % closing
 // brackets and quotes and the contractions ('s n't ...), none after
 // opening brackets and quotes, $ and #, and a sentence period after an
 // acronym's period dropped (U.S. . is U.S.). It is how docs/raw-text.md
