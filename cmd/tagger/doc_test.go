@@ -187,6 +187,16 @@ func writeMySentences(t *testing.T, dir string) {
 	t.Helper()
 	const sentences = "He PRP\nreckons VBZ\nthe DT\ncurrent JJ\naccount NN\ndeficit NN\n\nThe DT\npound NN\nfell VBD\n. .\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "my-sentences.txt"), []byte(sentences), 0o644))
+	// running text, one document per line, for --format document
+	const news = "Mr. Smith went to Washington on Tuesday. He paid $5.50 for it.\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "news.txt"), []byte(news), 0o644))
+	// the words-only chunker, where the documented commands (run from the
+	// repository root) find it
+	model, err := os.ReadFile("../../examples/web/models/chunk-words.model.gz")
+	require.NoError(t, err)
+	models := filepath.Join(dir, "examples", "web", "models")
+	require.NoError(t, os.MkdirAll(models, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(models, "chunk-words.model.gz"), model, 0o644))
 }
 
 // checkDocFiles checks the files a documented command says it writes.
