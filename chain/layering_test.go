@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"features":                {"sparse"},
 	"corpora":                 {},
 	"rawtext":                 {"corpora"},
+	"rawtext/hftok":           {"rawtext"},
 	"eval":                    {},
 	"screen":                  {"sparse", "inference"},
 	"chain":                   {"inference", "features", "sparse", "scheme", "internal/atomicfile"},
@@ -43,7 +44,7 @@ var allowed = map[string][]string{
 	"internal/progress":       {"train"},
 	"internal/memlimit":       {},
 	"tagging":                 {"chain", "corpora", "dataset", "eval", "features", "peer", "rawtext", "scheme"},
-	"cmd/tagger":              {"chain", "train", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile", "peer", "internal/progress", "internal/memlimit", "tagging", "eval", "internal/interrupt", "internal/flagcheck", "internal/ctxio", "internal/profile", "internal/version", "rawtext", "scheme"},
+	"cmd/tagger":              {"chain", "train", "features", "corpora", "sparse", "screen", "inference", "dataset", "internal/paperbench", "internal/atomicfile", "peer", "internal/progress", "internal/memlimit", "tagging", "eval", "internal/interrupt", "internal/flagcheck", "internal/ctxio", "internal/profile", "internal/version", "rawtext", "rawtext/hftok", "scheme"},
 }
 
 func TestLayering(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -182,4 +183,33 @@ func TestEvalScheme(t *testing.T) {
 	_, stderr, code := docRun(t, "", "eval", "--model", model, "--scheme", "bilou", data)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "--scheme bilou: the labels of "+model+" do not fit: scheme: the labels cannot mark a bilou chunk of type")
+}
+
+// TestTagDocumentHFTokenizer: --tokenizer FILE tokenizes with a
+// tokenizer.json (the BERT fixture lowercases and strips accents), the
+// spans still select the text as written; unsupported and malformed files
+// are refused by name.
+func TestTagDocumentHFTokenizer(t *testing.T) {
+	fixture := "../../rawtext/hftok/testdata/bert-uncased.json"
+	in := "Zoë Müller went to Zürich on Tuesday. He paid 5 francs.\n"
+	stdout, stderr, code := docRun(t, in, "tag", "--format", "document", "--output", "spans", "--tokenizer", fixture, "--model", wordsChunker)
+	require.Zero(t, code, stderr)
+	docs := parseSpans(t, stdout)
+	require.Len(t, docs, 1)
+	require.Len(t, docs[0].Sentences, 2)
+	runes := []rune(docs[0].Text)
+	for _, sp := range docs[0].Spans {
+		assert.Equal(t, sp.Text, docs[0].Text[sp.StartByte:sp.EndByte])
+		assert.Equal(t, sp.Text, string(runes[sp.Start:sp.End]))
+	}
+	stdout, stderr, code = docRun(t, in, "tag", "--format", "document", "--output", "json", "--tokenizer", fixture, "--model", wordsChunker)
+	require.Zero(t, code, stderr)
+	assert.Contains(t, stdout, `"tokens":["zoe","muller","went","to","zurich","on","tuesday","."]`)
+
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bytelevel.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"pre_tokenizer":{"type":"ByteLevel"}}`), 0o644))
+	_, stderr, code = docRun(t, in, "tag", "--format", "document", "--tokenizer", bad, "--model", wordsChunker)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, `--tokenizer: `+bad+`: pre_tokenizer: hftok: unsupported tokenizer.json: pre-tokenizer "ByteLevel"`)
 }

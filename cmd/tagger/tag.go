@@ -102,8 +102,11 @@ input with those columns.
 --format document reads running text, one document per line (or the whole
 input as one document with --document-per-file), splits it into sentences
 (abbreviations, initials, numbers, quotes and brackets handled: see
-docs/raw-text.md) and tokenizes each as --format text does. Every token
-keeps its place in the document (--output json, spans).`
+docs/raw-text.md) and tokenizes each as --format text does, or with
+--tokenizer FILE as the normalizer and pre-tokenizer of a HuggingFace
+tokenizer.json say (BERT-style files; others are refused, naming what is
+not supported). Every token keeps its place in the document (--output
+json, spans).`
 
 func runTag(e *env, args []string) error {
 	var tf tagFlags
@@ -118,7 +121,7 @@ func runTag(e *env, args []string) error {
 	fs.StringVar(&tf.scheme, "scheme", "", "decode only sequences valid in the label `scheme`: iob1, iob2, iobes or bilou")
 	fs.BoolVar(&tf.posterior, "posterior", false, "posterior decoding: the valid sequence of highest summed log marginals, not the Viterbi path")
 	fs.BoolVar(&tf.perFile, "document-per-file", false, "--format document: the whole input is one document (default: one per line)")
-	fs.StringVar(&tf.tokenizer, "tokenizer", "ptb", "--format document: the `tokenizer`: ptb (Penn Treebank)")
+	fs.StringVar(&tf.tokenizer, "tokenizer", "ptb", "--format document: the `tokenizer`: ptb (Penn Treebank) or a HuggingFace tokenizer.json file (its normalizer and pre-tokenizer make the words)")
 	fs.BoolVar(&tf.marginals, "marginals", false, "also print each token's label probability and the sequence probability")
 	fs.BoolVar(&tf.forced, "forced", false, "fix the labels given in the label column (\"_\" or \"?\": free) and decode the rest")
 	fs.IntVar(&tf.threads, "threads", runtime.GOMAXPROCS(0), "tag on `N` goroutines (output order is input order)")
@@ -143,9 +146,6 @@ func runTag(e *env, args []string) error {
 	}
 	if !document && (tf.perFile || tf.tokenizer != "ptb") {
 		return usagef("--document-per-file and --tokenizer go with --format document")
-	}
-	if tf.tokenizer != "ptb" {
-		return usagef("unknown --tokenizer %q (want ptb)", tf.tokenizer)
 	}
 	if tf.bio {
 		if tf.scheme != "" && tf.scheme != "iob2" && tf.scheme != "bio" {
