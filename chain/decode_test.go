@@ -12,6 +12,7 @@ import (
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sparsetag/sparsetag/internal/numtest"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -193,14 +194,14 @@ func TestDecodeBruteForce(t *testing.T) {
 						t.Fatalf("%s: %d paths, %d scores, %d probs; want %d", name, len(d.Paths), len(d.Scores), len(d.Probs), k)
 					}
 					checkPaths(t, name, wantP, wantS, d.Paths)
-					approxEqual(t, name+" scores", wantS[:k], d.Scores, 1e-10, 1e-10)
+					numtest.RequireSlices(t, wantS[:k], d.Scores, 1e-10, 1e-10, name+" scores")
 					probs := make([]float64, k)
 					for j := range probs {
 						probs[j] = math.Exp(wantS[j] - wantZ)
 					}
-					approxEqual(t, name+" probs", probs, d.Probs, 1e-10, 1e-9)
-					approxScalar(t, name+" logZ", wantZ, d.LogZ, 1e-10, 1e-10)
-					approxEqual(t, name+" marginals", wantM, d.Marginal, 1e-10, 1e-9)
+					numtest.RequireSlices(t, probs, d.Probs, 1e-10, 1e-9, name+" probs")
+					numtest.RequireClose(t, wantZ, d.LogZ, 1e-10, 1e-10, name+" logZ")
+					numtest.RequireSlices(t, wantM, d.Marginal, 1e-10, 1e-9, name+" marginals")
 				}
 				// Without the posterior: the best path and score only.
 				opt.N, opt.Posterior = 0, false
@@ -215,7 +216,7 @@ func TestDecodeBruteForce(t *testing.T) {
 					t.Fatalf("%s/seq %d/%s/n=0: got %v probs %v logZ %v, want %v and no posterior",
 						tc.name, i, mode, d.Paths, d.Probs, d.LogZ, wantP[0])
 				}
-				approxScalar(t, "n=0 score", wantS[0], d.Scores[0], 1e-10, 1e-10)
+				numtest.RequireClose(t, wantS[0], d.Scores[0], 1e-10, 1e-10, "n=0 score")
 			}
 		}
 		for j := range w0 {

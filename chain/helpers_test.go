@@ -7,10 +7,8 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// The shared test data and checks (internal/chaintest).
+// The shared test data (internal/chaintest).
 var (
-	approxEqual  = chaintest.ApproxEqual
-	approxScalar = chaintest.ApproxScalar
 	randomCorpus = chaintest.RandomCorpus
 	labelNames   = chaintest.LabelNames
 	nextPath     = chaintest.NextPath

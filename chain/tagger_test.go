@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sparsetag/sparsetag/internal/numtest"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -97,9 +98,9 @@ func TestTaggerBruteForce(t *testing.T) {
 				t.Fatalf("sequence %d: path %v, want %v", i, p.Path, best)
 			}
 		}
-		approxScalar(t, "logZ", logZ, p.LogZ, 1e-10, 1e-10)
-		approxScalar(t, "prob", math.Exp(bestScore-logZ), p.Prob, 1e-10, 1e-9)
-		approxEqual(t, "marginals", marg, p.Marginal, 1e-10, 1e-9)
+		numtest.RequireClose(t, logZ, p.LogZ, 1e-10, 1e-10, "logZ")
+		numtest.RequireClose(t, math.Exp(bestScore-logZ), p.Prob, 1e-10, 1e-9, "prob")
+		numtest.RequireSlices(t, marg, p.Marginal, 1e-10, 1e-9, "marginals")
 	}
 }
 

@@ -6,8 +6,9 @@ import (
 	"math/rand/v2"
 )
 
-// Constants of the paper's synthetic data sets (Section "Experiments on
-// Synthetic Datasets" of the paper in /work/shared/paper).
+// Constants of the paper's synthetic data sets (section "Experiments on
+// Synthetic Datasets" of "Safe Screening for Sparse Conditional Random
+// Fields", Zhang and Qiu, arXiv:2111.13958).
 const (
 	// SynX1Frac is the fraction of the d features in the informative part x1.
 	SynX1Frac = 0.02

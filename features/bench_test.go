@@ -10,7 +10,7 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-const conllTrain = "../../shared/data/conll2000/train.txt.gz"
+const conllTrain = "../corpora/data/conll2000/train.txt.gz" // the embedded copy
 
 // conllSentence is one sentence of CoNLL-2000: columns (word, POS) and chunk
 // label ids.

@@ -11,15 +11,16 @@ import (
 // the same max and range, with -0, -Inf and all-zero rows included, on the
 // assembly and on the Go kernels.
 func TestExpInPlaceZeros(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	for _, asm := range []bool{false, true} {
 		if asm && !haveAsm {
 			continue
 		}
-		withAsm(asm, func() { testExpInPlaceZeros(t) })
+		testExpInPlaceZeros(t, kernels{asm: asm})
 	}
 }
 
-func testExpInPlaceZeros(t *testing.T) {
+func testExpInPlaceZeros(t *testing.T, k kernels) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 2000 {
 		n := 1 + rng.IntN(30)
@@ -52,7 +53,7 @@ func testExpInPlaceZeros(t *testing.T) {
 				t.Fatalf("trial %d: exp(%v) = %v, math.Exp %v", trial, v-max, want[i], e)
 			}
 		}
-		m, r, ok := expInPlace(x)
+		m, r, ok := k.expInPlace(x)
 		if max == negInf {
 			if ok {
 				t.Fatalf("trial %d: all -Inf accepted", trial)

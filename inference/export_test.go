@@ -9,14 +9,9 @@ func SetForceLogSpace(ws *Workspace, v bool) { ws.forceLog = v }
 // log-space path.
 func UsedLogSpace(ws *Workspace) bool { return ws.logSpace }
 
-// SetUseAsm selects the assembly kernels (if the machine has them) or the
-// Go ones for every function of the package, and returns the previous
-// setting. Not safe while other goroutines use the package.
-func SetUseAsm(v bool) bool {
-	old := useAsm
-	useAsm = v && haveAsm
-	return old
-}
+// SetGoKernels makes ws run the Go kernels even where the assembly ones
+// can run (v true), or the assembly where the machine has it (v false).
+func SetGoKernels(ws *Workspace, v bool) { ws.goKernels = v }
 
 // HaveAsm reports whether the assembly kernels can run on this machine.
 func HaveAsm() bool { return haveAsm }

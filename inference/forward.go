@@ -129,12 +129,12 @@ func unaryRow(dst []float64, lat *Lattice, t int) []float64 {
 // expInPlace replaces x by exp(x - max x) (expShift: AVX2 or Go, same
 // bits) and returns max x and the range of the finite entries. ok is false
 // when no entry is finite (or x holds NaN).
-func expInPlace(x []float64) (max, rng float64, ok bool) {
-	max, min := maxMin(x)
+func (k kernels) expInPlace(x []float64) (max, rng float64, ok bool) {
+	max, min := k.maxMin(x)
 	if max == negInf || math.IsInf(max, 1) {
 		return 0, 0, false
 	}
-	expShift(x, max)
+	k.expShift(x, max)
 	return max, max - min, true
 }
 
@@ -179,7 +179,7 @@ func (ws *Workspace) expTrans(trans []float64, L int) bool {
 		ws.transMax, ws.transRange = 0, 0
 	} else {
 		copy(e, trans)
-		m, r, ok := expInPlace(e)
+		m, r, ok := ws.kernels().expInPlace(e)
 		if !ok {
 			return false
 		}
@@ -229,7 +229,7 @@ func (ws *Workspace) expBlock(lat *Lattice, t int) (e []float64, max, rng float6
 			e[i] = tr[i] + at[i]
 		}
 	}
-	max, rng, ok = expInPlace(e)
+	max, rng, ok = ws.kernels().expInPlace(e)
 	return ws.eAt[t*LL:], max, rng, ok
 }
 
@@ -247,9 +247,10 @@ func (ws *Workspace) forwardExp(lat *Lattice) bool {
 		}
 	}
 	logZ := 0.0
+	k := ws.kernels()
 	for t := 0; t < T; t++ {
 		eu := unaryRow(ws.eu[t*L:t*L+L], lat, t)
-		m, r, ok := expInPlace(eu)
+		m, r, ok := k.expInPlace(eu)
 		if !ok {
 			return false
 		}
@@ -270,10 +271,10 @@ func (ws *Workspace) forwardExp(lat *Lattice) bool {
 			// kernel writes pad4(L) entries: the rest land in the next
 			// row (or the slack after the last), which comes later.
 			prev := ws.alpha[(t-1)*L : t*L]
-			gemvT(ws.alpha[t*L:], prev, eA, L, 1, L, pad4(L))
+			k.gemvT(ws.alpha[t*L:], prev, eA, L, 1, L, pad4(L))
 			logZ += M
 		}
-		s, inv, low := normRow(cur, eu, alphaFloor)
+		s, inv, low := k.normRow(cur, eu, alphaFloor)
 		if !(s > 0) || math.IsInf(s, 1) || low {
 			return false
 		}
@@ -339,10 +340,11 @@ func (ws *Workspace) backwardExp(lat *Lattice) {
 func (ws *Workspace) backwardShared(T, L int, edge []float64) {
 	Lp := pad4(L)
 	tmp := ws.row[:Lp]
+	k := ws.kernels()
 	for t := T - 1; t >= 1; t-- {
 		w := ws.wbuf[t*L : t*L+L]
 		ws.weights(w, t)
-		gemvT(tmp, w, ws.eTransT, L, 1, L, Lp)
+		k.gemvT(tmp, w, ws.eTransT, L, 1, L, Lp)
 		prevA := ws.alpha[(t-1)*L : t*L]
 		prevB := ws.beta[(t-1)*L : t*L]
 		prevB = prevB[:len(prevA)]
@@ -359,7 +361,7 @@ func (ws *Workspace) backwardShared(T, L int, edge []float64) {
 	}
 	edgeAll := ws.edge[:cap(ws.edge)]
 	for p := 0; p < L; p++ {
-		gemvT(edgeAll[p*L:], ws.alpha[p:], ws.wbuf[L:], T-1, L, L, Lp)
+		k.gemvT(edgeAll[p*L:], ws.alpha[p:], ws.wbuf[L:], T-1, L, L, Lp)
 	}
 	eA := ws.eTrans[:len(edge)]
 	for i := range edge {

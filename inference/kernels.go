@@ -8,9 +8,13 @@ import "math"
 // order, so both give the same bits and a model trained on any machine is
 // the same. Products are written float64(a*b) so that no compiler fuses a
 // multiply and an add into an FMA (the Go spec allows fusion otherwise, and
-// arm64, ppc64, s390x and GOAMD64=v3 do it). useAsm selects the assembly;
-// tests switch it off to compare both.
-var useAsm = haveAsm
+// arm64, ppc64, s390x and GOAMD64=v3 do it). A kernels value selects the
+// assembly or the Go versions; a Workspace hands out its own
+// (Workspace.kernels), so tests compare both on separate workspaces, in
+// parallel if they like, with no package state to switch.
+type kernels struct {
+	asm bool // run the AVX2 assembly (only when haveAsm)
+}
 
 // Constants of expKernel. exp(x) = 2^k · exp(r) with k = round(x·log2 e)
 // (by adding and subtracting 1.5·2^52), r = x - k·ln2Hi - k·ln2Lo (the
@@ -80,8 +84,8 @@ func expKernel(x float64) float64 {
 }
 
 // expShift sets x[i] = exp(x[i] - max) with expKernel.
-func expShift(x []float64, max float64) {
-	if useAsm && len(x) > 0 {
+func (k kernels) expShift(x []float64, max float64) {
+	if k.asm && len(x) > 0 {
 		expShiftAVX2(&x[0], len(x), max)
 		return
 	}
@@ -94,7 +98,7 @@ func expShift(x []float64, max float64) {
 // of 4, summing over p in increasing order starting from +0. Rows of a may
 // be shorter than w when a has room after its last row: the extra lanes are
 // computed from whatever a holds there and must be ignored by the caller.
-func gemvT(dst, x, a []float64, n, xs, as, w int) {
+func (k kernels) gemvT(dst, x, a []float64, n, xs, as, w int) {
 	if n == 0 {
 		clear(dst[:w])
 		return
@@ -104,7 +108,7 @@ func gemvT(dst, x, a []float64, n, xs, as, w int) {
 	_ = dst[w-1]
 	for c := 0; c < w; c += 32 {
 		nv := min(8, (w-c)/4)
-		if useAsm {
+		if k.asm {
 			gemvTAVX2(&dst[c], &x[0], &a[c], n, xs, as, nv)
 		} else {
 			gemvTGo(dst[c:c+4*nv], x, a[c:], n, xs, as)
@@ -128,13 +132,13 @@ func gemvTGo(dst, x, a []float64, n, xs, as int) {
 // lowest p attaining it (strict comparison), for c < w (w a multiple of 4);
 // (-Inf, 0) when every sum is -Inf. Rows of a may be shorter than w, as in
 // gemvT. arg holds the labels as float64.
-func maxPlusT(m, arg, prev, a []float64, n, as, w int) {
+func (k kernels) maxPlusT(m, arg, prev, a []float64, n, as, w int) {
 	_ = prev[n-1]
 	_ = a[(n-1)*as+w-1]
 	_, _ = m[w-1], arg[w-1]
 	for c := 0; c < w; c += 24 {
 		nv := min(6, (w-c)/4)
-		if useAsm {
+		if k.asm {
 			maxPlusAVX2(&m[c], &arg[c], &prev[0], &a[c], n, as, nv)
 		} else {
 			maxPlusGo(m[c:c+4*nv], arg[c:c+4*nv], prev[:n], a[c:], as)
@@ -165,8 +169,8 @@ func pad4(L int) int { return (L + 3) &^ 3 }
 // -Inf (-Inf and +Inf for none), skipping NaN. A zero result is +0 (each
 // result has +0 added), so that the order of the comparisons, which decides
 // between -0 and +0, does not show.
-func maxMin(x []float64) (max, min float64) {
-	if useAsm && len(x) > 0 {
+func (k kernels) maxMin(x []float64) (max, min float64) {
+	if k.asm && len(x) > 0 {
 		return maxMinAVX2(&x[0], len(x))
 	}
 	max, min = negInf, posInf
@@ -185,9 +189,9 @@ func maxMin(x []float64) (max, min float64) {
 // whether some x[i] is positive and below floor (or negative). The sum runs
 // in 4 lanes, lane j adding the entries i ≡ j mod 4 in increasing order
 // from +0, and s = (lane0 + lane1) + (lane2 + lane3).
-func normRow(x, e []float64, floor float64) (s, inv float64, low bool) {
+func (k kernels) normRow(x, e []float64, floor float64) (s, inv float64, low bool) {
 	e = e[:len(x)]
-	if useAsm && len(x) > 0 {
+	if k.asm && len(x) > 0 {
 		return normRowAVX2(&x[0], &e[0], len(x), floor)
 	}
 	var acc [4]float64

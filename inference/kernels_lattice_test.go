@@ -38,10 +38,10 @@ func latticeBits(ws *inference.Workspace, lat *inference.Lattice) []uint64 {
 // log-space path, small-integer scores with ties for Viterbi), the assembly
 // and the Go kernels give the same bits for every result.
 func TestAsmMatchesGo(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	if !inference.HaveAsm() {
 		t.Skip("no assembly kernels on this machine")
 	}
-	defer inference.SetUseAsm(inference.SetUseAsm(true))
 	rng := rand.New(rand.NewPCG(13, 14))
 	for trial := range 600 {
 		T, L := rng.IntN(30), 1+rng.IntN(30)
@@ -54,10 +54,10 @@ func TestAsmMatchesGo(t *testing.T) {
 			}
 		}
 		name := fmt.Sprintf("trial %d T=%d L=%d %v scale %v", trial, T, L, v, scale)
-		inference.SetUseAsm(true)
 		a := latticeBits(inference.NewWorkspace(T, L), lat)
-		inference.SetUseAsm(false)
-		g := latticeBits(inference.NewWorkspace(T, L), lat)
+		wsGo := inference.NewWorkspace(T, L)
+		inference.SetGoKernels(wsGo, true)
+		g := latticeBits(wsGo, lat)
 		if len(a) != len(g) {
 			t.Fatalf("%s: %d vs %d results", name, len(a), len(g))
 		}

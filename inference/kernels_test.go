@@ -7,14 +7,6 @@ import (
 	"testing"
 )
 
-// withAsm runs f with useAsm = v and restores it.
-func withAsm(v bool, f func()) {
-	old := useAsm
-	useAsm = v
-	defer func() { useAsm = old }()
-	f()
-}
-
 func requireAsm(t *testing.T) {
 	t.Helper()
 	if !haveAsm {
@@ -54,6 +46,7 @@ func expArgs(rng *rand.Rand, n int) []float64 {
 // TestExpShiftAsmBits: the assembly exp gives the bits of expKernel on
 // every length (tails of 1 to 3 entries) and on the edge cases.
 func TestExpShiftAsmBits(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	requireAsm(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := range 20000 {
@@ -66,8 +59,8 @@ func TestExpShiftAsmBits(t *testing.T) {
 		a := append([]float64(nil), x...)
 		g := append([]float64(nil), x...)
 		guard := append(a, 123)[:n] // a sentinel after the end must survive
-		withAsm(true, func() { expShift(guard, max) })
-		withAsm(false, func() { expShift(g, max) })
+		kernels{asm: true}.expShift(guard, max)
+		kernels{asm: false}.expShift(g, max)
 		if i := sameBits(guard, g); i >= 0 {
 			t.Fatalf("trial %d: exp(%v - %v): asm %v, Go %v", trial, x[i], max, guard[i], g[i])
 		}
@@ -160,6 +153,7 @@ func bigExp(x float64) float64 {
 // the bits of the Go ones on random shapes, strides and values (with -Inf
 // and ties for maxPlus).
 func TestGemvTAsmBits(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	requireAsm(t)
 	rng := rand.New(rand.NewPCG(9, 10))
 	for trial := range 3000 {
@@ -174,8 +168,8 @@ func TestGemvTAsmBits(t *testing.T) {
 			a[i] = rng.ExpFloat64()
 		}
 		d1, d2 := make([]float64, w), make([]float64, w)
-		withAsm(true, func() { gemvT(d1, x, a, n, xs, as, w) })
-		withAsm(false, func() { gemvT(d2, x, a, n, xs, as, w) })
+		kernels{asm: true}.gemvT(d1, x, a, n, xs, as, w)
+		kernels{asm: false}.gemvT(d2, x, a, n, xs, as, w)
 		if i := sameBits(d1, d2); i >= 0 {
 			t.Fatalf("trial %d (n=%d w=%d): column %d: asm %v, Go %v", trial, n, w, i, d1[i], d2[i])
 		}
@@ -183,6 +177,7 @@ func TestGemvTAsmBits(t *testing.T) {
 }
 
 func TestMaxPlusAsmBits(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	requireAsm(t)
 	rng := rand.New(rand.NewPCG(11, 12))
 	for trial := range 3000 {
@@ -204,8 +199,8 @@ func TestMaxPlusAsmBits(t *testing.T) {
 		}
 		m1, m2 := make([]float64, w), make([]float64, w)
 		g1, g2 := make([]float64, w), make([]float64, w)
-		withAsm(true, func() { maxPlusT(m1, g1, prev, a, n, as, w) })
-		withAsm(false, func() { maxPlusT(m2, g2, prev, a, n, as, w) })
+		kernels{asm: true}.maxPlusT(m1, g1, prev, a, n, as, w)
+		kernels{asm: false}.maxPlusT(m2, g2, prev, a, n, as, w)
 		if i := sameBits(m1, m2); i >= 0 {
 			t.Fatalf("trial %d: max %d: asm %v, Go %v", trial, i, m1[i], m2[i])
 		}
@@ -219,6 +214,7 @@ func TestMaxPlusAsmBits(t *testing.T) {
 // assembly and in Go on every length (tails), with zeros of both signs,
 // ±Inf and NaN for maxMin, and rows that trip the floor for normRow.
 func TestRowKernelsAsmBits(t *testing.T) {
+	t.Parallel() // each call names its kernels: no package state to share
 	requireAsm(t)
 	rng := rand.New(rand.NewPCG(15, 16))
 	special := []float64{0, math.Copysign(0, -1), negInf, posInf, math.NaN(), 1e-300, -3}
@@ -237,8 +233,8 @@ func TestRowKernelsAsmBits(t *testing.T) {
 			}
 		}
 		var a, g [2]float64
-		withAsm(true, func() { a[0], a[1] = maxMin(x) })
-		withAsm(false, func() { g[0], g[1] = maxMin(x) })
+		a[0], a[1] = kernels{asm: true}.maxMin(x)
+		g[0], g[1] = kernels{asm: false}.maxMin(x)
 		if i := sameBits(a[:], g[:]); i >= 0 {
 			t.Fatalf("trial %d: maxMin(%v) = %v, Go %v", trial, x, a, g)
 		}
@@ -250,8 +246,8 @@ func TestRowKernelsAsmBits(t *testing.T) {
 		}
 		xa, xg := append([]float64(nil), x...), append([]float64(nil), x...)
 		var la, lg bool
-		withAsm(true, func() { a[0], a[1], la = normRow(xa, e, alphaFloor) })
-		withAsm(false, func() { g[0], g[1], lg = normRow(xg, e, alphaFloor) })
+		a[0], a[1], la = kernels{asm: true}.normRow(xa, e, alphaFloor)
+		g[0], g[1], lg = kernels{asm: false}.normRow(xg, e, alphaFloor)
 		if i := sameBits(a[:], g[:]); i >= 0 || la != lg {
 			t.Fatalf("trial %d: normRow s, inv, low = %v %v, Go %v %v", trial, a, la, g, lg)
 		}

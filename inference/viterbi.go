@@ -44,7 +44,7 @@ func Viterbi(ws *Workspace, lat *Lattice, path []int) float64 {
 		if lat.TransAt != nil {
 			copy(A, ws.transBlock(lat, t))
 		}
-		maxPlusT(m, arg, prev, A, L, L, Lp)
+		ws.kernels().maxPlusT(m, arg, prev, A, L, L, Lp)
 		back := ws.back[t*L : t*L+L]
 		back = back[:len(cur)]
 		u := lat.Unary[t*L : t*L+L]

@@ -11,11 +11,12 @@ import "fmt"
 // safe for concurrent use: give each goroutine its own.
 type Workspace struct {
 	// Results of the last ForwardBackward.
-	ready    bool // a ForwardBackward has run
-	fbT, fbL int  // its dimensions
-	logZ     float64
-	logSpace bool // it used the log-space path
-	forceLog bool // tests: always use the log-space path
+	ready     bool // a ForwardBackward has run
+	fbT, fbL  int  // its dimensions
+	logZ      float64
+	logSpace  bool // it used the log-space path
+	forceLog  bool // tests: always use the log-space path
+	goKernels bool // tests: run the Go kernels even where the assembly can
 
 	// Exp-space path: alpha and beta are the scaled forward and backward
 	// variables, eu the exp of each unary row (with Start/End) minus its
@@ -160,3 +161,7 @@ func (ws *Workspace) zeroEdge(T, L int) []float64 {
 	}
 	return e
 }
+
+// kernels returns the kernels ws runs: the assembly where the machine has
+// it, unless a test asked for the Go versions.
+func (ws *Workspace) kernels() kernels { return kernels{asm: haveAsm && !ws.goKernels} }

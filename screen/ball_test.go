@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/sparsetag/sparsetag/internal/numtest"
 )
 
 // ballInstance is one instance of min <b,a> s.t. ||a - a0|| <= r, <p,a> <= c.
@@ -240,13 +242,13 @@ func TestMinLinearBallHalfspaceSpecial(t *testing.T) {
 	a0 := []float64{1, 1}
 	b := []float64{-6, -8} // -2 p, ||b|| = 10
 	// d = 0.5: c = <p,a0> - 0.5*r*5 with r = 2: c = 7 - 5 = 2; T* = -c||b||/||p|| = -4.
-	approx1(t, "anti-parallel", -4, minLinearBallHalfspace(b, a0, p, 2, 2), 1e-12, 0)
+	numtest.RequireClose(t, -4, minLinearBallHalfspace(b, a0, p, 2, 2), 1e-12, 0, "anti-parallel")
 	// d = 1 with r = 2: c = 7 - 10 = -3; the feasible point is a0 - 2 (0.6, 0.8);
 	// <b,.> = -14 + 2*(3.6 + 6.4) = 6.
-	approx1(t, "d = 1", 6, minLinearBallHalfspace(b, a0, p, 2, -3), 1e-6, 0)
+	numtest.RequireClose(t, 6, minLinearBallHalfspace(b, a0, p, 2, -3), 1e-6, 0, "d = 1")
 	// Inactive: c = 100: T* = <b,a0> - r||b|| = -14 - 20.
-	approx1(t, "inactive", -34, minLinearBallHalfspace(b, a0, p, 2, 100), 1e-12, 0)
-	approx1(t, "b = 0", 0, minLinearBallHalfspace([]float64{0, 0}, a0, p, 2, 2), 0, 0)
+	numtest.RequireClose(t, -34, minLinearBallHalfspace(b, a0, p, 2, 100), 1e-12, 0, "inactive")
+	numtest.RequireClose(t, 0, minLinearBallHalfspace([]float64{0, 0}, a0, p, 2, 2), 0, 0, "b = 0")
 	if v := minLinearBallHalfspace(b, a0, p, 2, -3.1); !math.IsInf(v, 1) {
 		t.Errorf("d > 1: %v, want +Inf", v)
 	}

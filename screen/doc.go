@@ -14,9 +14,10 @@
 // The primal is P(w) = L(w) + beta*((alpha/2)||w||^2 + ||w||_1) with L the
 // average negative log-likelihood over n sequences, alpha > 0, beta > 0. The
 // vector m = m(w) = -grad L(w) is what forward-backward gives the solver
-// anyway. The reference for every formula is the project's design note
-// (shared/docs/screening.md), which corrects the paper "safe screening for
-// sparse CRFs"; section numbers in comments refer to that note.
+// anyway. The reference for every formula is the design note
+// docs/screening.md, which corrects the paper "Safe Screening for Sparse
+// Conditional Random Fields" (Zhang and Qiu, arXiv:2111.13958); section
+// numbers in comments ("section 4 of the design note") refer to that note.
 //
 // # Recommended use (the dynamic loop of section 5)
 //

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sparsetag/sparsetag/internal/numtest"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -150,7 +151,7 @@ func TestEuclideanT1(t *testing.T) {
 					t.Fatal(err)
 				}
 				want, g := denseT1(b, in, s, paper)
-				approxEqual(t, "EuclideanT1 vs dense", want, got, 1e-10, 1e-7)
+				numtest.RequireSlices(t, want, got, 1e-10, 1e-7, "EuclideanT1 vs dense")
 				theta := reduced(s.p, L)
 				if pi%9 == 0 && !paper {
 					// g = grad D_hat(theta_hat) by central differences.
@@ -168,7 +169,7 @@ func TestEuclideanT1(t *testing.T) {
 						}
 						fd := (b.dualOf(th(1), alpha, beta) - b.dualOf(th(-1), alpha, beta)) / (2 * h)
 						// Truncation (h/p)^2 plus rounding eps*|D|/h.
-						approx1(t, "grad D_hat", fd, g[q], 1e-7+1e-15/h, 1e-6)
+						numtest.RequireClose(t, fd, g[q], 1e-7+1e-15/h, 1e-6, "grad D_hat")
 					}
 				}
 				// theta* in the ball (half or paper) and in the gap ball.

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/sparsetag/sparsetag/internal/numtest"
 )
 
 // TestGapTermCases checks the case-by-case form against the defining
@@ -41,7 +43,7 @@ func TestGapTermCases(t *testing.T) {
 			t.Fatalf("GapTerm(%v, %v, %v, %v) = %v < 0", w, m, alpha, beta, got)
 		}
 		scale := beta*math.Abs(w) + ab/2*w*w + e*e/(2*ab) + math.Abs(w*m)
-		approx1(t, "GapTerm", want, got, 1e-13*scale, 0)
+		numtest.RequireClose(t, want, got, 1e-13*scale, 0, "GapTerm")
 	}
 	if g := GapTerm(1, 1, 0, 1); !math.IsInf(g, 1) {
 		t.Errorf("GapTerm with alpha = 0: %v, want +Inf", g)
@@ -70,7 +72,7 @@ func TestGapIdentity(t *testing.T) {
 				want := b.primal(w, s, alpha, beta) + dual(s, alpha, beta)
 				got := Gap(w, s.m, alpha, beta)
 				// P + D loses about eps*(log Z + |w|^2) to cancellation.
-				approx1(t, "Gap vs P+D", want, got, 1e-12*(1+b.primal(w, s, alpha, beta)), 0)
+				numtest.RequireClose(t, want, got, 1e-12*(1+b.primal(w, s, alpha, beta)), 0, "Gap vs P+D")
 				if want < -1e-12 {
 					t.Fatalf("weak duality violated: P + D = %v", want)
 				}
@@ -80,7 +82,7 @@ func TestGapIdentity(t *testing.T) {
 				for j := range M {
 					M[j] = n * s.m[j]
 				}
-				approx1(t, "GapSum", n*got, GapSum(w, M, n*beta, n*alpha*beta), 0, 1e-12)
+				numtest.RequireClose(t, n*got, GapSum(w, M, n*beta, n*alpha*beta), 0, 1e-12, "GapSum")
 				// Masked: skipping coordinates removes exactly their terms.
 				skip := make([]bool, b.d)
 				sub := 0.0
@@ -90,7 +92,7 @@ func TestGapIdentity(t *testing.T) {
 						sub += GapTerm(w[j], s.m[j], alpha, beta)
 					}
 				}
-				approx1(t, "gapMasked", sub, gapMasked(w, s.m, skip, alpha, beta), 0, 1e-12)
+				numtest.RequireClose(t, sub, gapMasked(w, s.m, skip, alpha, beta), 0, 1e-12, "gapMasked")
 			}
 		}
 	}
@@ -108,12 +110,12 @@ func TestBetaMax(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		approxEqual(t, "uniformGradient", s.m, m0, 1e-14, 1e-12)
+		numtest.RequireSlices(t, s.m, m0, 1e-14, 1e-12, "uniformGradient")
 		bmax := 0.0
 		for _, v := range s.m {
 			bmax = max(bmax, math.Abs(v))
 		}
-		approx1(t, "BetaMax", bmax, BetaMax(m0), 1e-14, 1e-12)
+		numtest.RequireClose(t, bmax, BetaMax(m0), 1e-14, 1e-12, "BetaMax")
 		if g := Gap(make([]float64, b.d), m0, 1, 1.0001*bmax); g != 0 {
 			t.Fatalf("G(0) = %v at beta > beta_max, want 0", g)
 		}

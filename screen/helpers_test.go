@@ -4,33 +4,9 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"testing"
 
 	"github.com/sparsetag/sparsetag/sparse"
 )
-
-// approxEqual fails the test at the first index where got differs from want by
-// more than abs + rel*|want|. It checks lengths and finiteness first (testify's
-// InDeltaSlice passes on a shorter slice and InDelta passes on NaN).
-func approxEqual(t *testing.T, name string, want, got []float64, abs, rel float64) {
-	t.Helper()
-	if len(want) != len(got) {
-		t.Fatalf("%s: len(got) = %d, want %d", name, len(got), len(want))
-	}
-	for i := range want {
-		if math.IsNaN(got[i]) || math.IsInf(got[i], 0) || math.IsNaN(want[i]) || math.IsInf(want[i], 0) {
-			t.Fatalf("%s[%d]: not finite: got %v, want %v", name, i, got[i], want[i])
-		}
-		if d := math.Abs(got[i] - want[i]); d > abs+rel*math.Abs(want[i]) {
-			t.Fatalf("%s[%d] = %.17g, want %.17g (diff %.3g)", name, i, got[i], want[i], d)
-		}
-	}
-}
-
-func approx1(t *testing.T, name string, want, got, abs, rel float64) {
-	t.Helper()
-	approxEqual(t, name, []float64{want}, []float64{got}, abs, rel)
-}
 
 // bruteCRF is an explicit CRF: every label sequence of every training sequence
 // is enumerated and its global feature vector F(x_i, y) is built densely, from

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sparsetag/sparsetag/internal/numtest"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -26,7 +27,7 @@ func TestRnormBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		approxEqual(t, "Rnorm", want, got, 1e-12, 1e-12)
+		numtest.RequireSlices(t, want, got, 1e-12, 1e-12, "Rnorm")
 	}
 }
 
@@ -45,11 +46,11 @@ func TestRnormPairRuns(t *testing.T) {
 	x.AppendRow([]int32{0}, []float64{1})
 	seq := []int32{0, 4}
 	got := pairRnorm(nil, &x, seq, 1, 2)
-	approxEqual(t, "pairRnorm", []float64{1, 1.5}, got, 1e-15, 0)
+	numtest.RequireSlices(t, []float64{1, 1.5}, got, 1e-15, 0, "pairRnorm")
 	// State and transitions on the same sequence: R = 3/2, diag 3/2, off 1.
-	approxEqual(t, "stateRnorm", []float64{1.5}, stateRnorm(nil, &x, seq, 1), 1e-15, 0)
+	numtest.RequireSlices(t, []float64{1.5}, stateRnorm(nil, &x, seq, 1), 1e-15, 0, "stateRnorm")
 	d, o := transitionRnorm(seq)
-	approxEqual(t, "transitionRnorm", []float64{1.5, 1}, []float64{d, o}, 1e-15, 0)
+	numtest.RequireSlices(t, []float64{1.5, 1}, []float64{d, o}, 1e-15, 0, "transitionRnorm")
 }
 
 // TestRnormLayout checks that Rnorm refuses a layout the corpus does not fit,
@@ -83,9 +84,9 @@ func TestRnormLayout(t *testing.T) {
 	if &with[0] != &dst[:1][0] {
 		t.Error("Rnorm did not reuse dst")
 	}
-	approxEqual(t, "Rnorm with transitions", without, with, 0, 0)
+	numtest.RequireSlices(t, without, with, 0, 0, "Rnorm with transitions")
 	// T = 3: transition diagonal (T-1)/2 = 1, off-diagonal floor(3/2)/2 = 1/2.
-	approxEqual(t, "transition block", []float64{1, 0.5, 0.5}, with[lay.TransIndex(0, 0):lay.TransIndex(1, 0)], 0, 0)
+	numtest.RequireSlices(t, []float64{1, 0.5, 0.5}, with[lay.TransIndex(0, 0):lay.TransIndex(1, 0)], 0, 0, "transition block")
 	// Attribute 2 never fires: its state features have Rnorm 0.
-	approxEqual(t, "unused attribute", []float64{0, 0, 0}, with[lay.StateIndex(2, 0):lay.TransOffset()], 0, 0)
+	numtest.RequireSlices(t, []float64{0, 0, 0}, with[lay.StateIndex(2, 0):lay.TransOffset()], 0, 0, "unused attribute")
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sparsetag/sparsetag/internal/numtest"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -317,7 +318,7 @@ func TestRangeScreenTies(t *testing.T) {
 		1, 1, 1,
 		1, 1, 1,
 		1, 1, 1}
-	approxEqual(t, "B", want, B, 0, 0)
+	numtest.RequireSlices(t, want, B, 0, 0, "B")
 	scr := make([]bool, len(B))
 	if k := RangeScreen(scr, B, math.Nextafter(1, 0)); k != 0 {
 		t.Fatalf("c1 just below 1 removed %d features", k)
@@ -402,7 +403,7 @@ func TestRangeBoundsEmptyAndShortSequences(t *testing.T) {
 	// State [1 1]; transitions 0 (T = 1); start/end: one sequence, gold 1:
 	// [1 1] each; pair: the first row has no edge, so 0.
 	want := []float64{1, 1, 0, 0, 0, 0, 0, 0, 0, 0}
-	approxEqual(t, "B", want, B, 0, 0)
+	numtest.RequireSlices(t, want, B, 0, 0, "B")
 }
 
 func ExampleRangeScreen() {

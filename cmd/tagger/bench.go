@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sparsetag/sparsetag/internal/flagcheck"
-	"github.com/sparsetag/sparsetag/internal/paperbench"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/paperbench"
 )
 
 // benchSuites are the suites of tagger bench.

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sparsetag/sparsetag/internal/numtest"
 )
 
 func TestBenchPaper(t *testing.T) {
@@ -46,7 +48,7 @@ func TestBenchPaper(t *testing.T) {
 			t.Errorf("%s: ratio %v, want %s", what, row["ratio"], wantRatio)
 		}
 		solver, with, speedup := num(t, row, "solver_s"), num(t, row, "with_screening_s"), num(t, row, "speedup")
-		if !approxEqual(speedup*with, solver, 0, 1e-9) {
+		if !numtest.Equal(speedup*with, solver, 0, 1e-9) {
 			t.Errorf("%s: speedup %v != %v / %v", what, speedup, solver, with)
 		}
 		if s := num(t, row, "screening_s"); s < 0 || s > with {

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/sparsetag/sparsetag/internal/flagcheck"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/tagging"
 )
 

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/sparsetag/sparsetag/internal/paperbench"
+import "github.com/sparsetag/sparsetag/cmd/tagger/internal/paperbench"
 
 // runDemo is the README's main command: with no files it trains a chain CRF
 // on the embedded OCR words along a short screened regularization path,

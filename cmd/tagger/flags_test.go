@@ -165,7 +165,7 @@ func TestNbestBound(t *testing.T) {
 }
 
 // TestVersion: tagger --version and tagger version print the module and Go
-// versions (internal/version tests the line of a binary without build
+// versions (cmd/tagger/internal/version tests the line of a binary without build
 // information, which says (devel)).
 func TestVersion(t *testing.T) {
 	re := regexp.MustCompile(`^tagger github\.com/sparsetag/sparsetag \S+ \(go[\d.]+\S*(, [0-9a-f]{12})?\)\n$`)

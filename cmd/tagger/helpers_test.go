@@ -72,16 +72,6 @@ func num(t *testing.T, obj map[string]any, key string) float64 {
 	return v
 }
 
-// approxEqual reports whether a and b agree within the absolute or relative
-// tolerance; NaN never agrees.
-func approxEqual(a, b, abs, rel float64) bool {
-	if math.IsNaN(a) || math.IsNaN(b) {
-		return false
-	}
-	d := math.Abs(a - b)
-	return d <= abs || d <= rel*math.Max(math.Abs(a), math.Abs(b))
-}
-
 // checkPNG fails unless path is a non-empty PNG image of positive size.
 func checkPNG(t *testing.T, path string) {
 	t.Helper()

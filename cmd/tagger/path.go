@@ -1,9 +1,9 @@
 package main
 
 import (
-	"github.com/sparsetag/sparsetag/internal/flagcheck"
-	"github.com/sparsetag/sparsetag/internal/paperbench"
-	"github.com/sparsetag/sparsetag/internal/profile"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/paperbench"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/profile"
 )
 
 func runPath(e *env, args []string) error {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sparsetag/sparsetag/internal/numtest"
 )
 
 // reportFields are the fields every training report must have (issue 5).
@@ -98,7 +100,7 @@ func TestPathReportAndFigures(t *testing.T) {
 		checkTrainReport(t, "path beta "+string(rune('0'+k)), obj)
 		// beta_k = beta_max * 0.2^(k/(K-1)): log-spaced, both ends included.
 		want := betaMax * math.Pow(0.2, float64(k)/(K-1))
-		if got := num(t, obj, "beta"); !approxEqual(got, want, 0, 1e-12) {
+		if got := num(t, obj, "beta"); !numtest.Equal(got, want, 0, 1e-12) {
 			t.Errorf("beta %d = %v, want %v", k, got, want)
 		}
 		if num(t, obj, "alpha") != 1 || num(t, obj, "epsilon") != 1e-6 {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,11 +12,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// This file holds README.md to the tool: every tagger command of its code
-// blocks runs (on small data where the full run is too slow), every flag it
-// names in prose exists, and the figures cheap enough to recompute are
-// recomputed. The figures of the long runs were checked by hand when they
-// were written; the commands beside them are checked here.
+// This file holds README.md and the pages of docs/ to the tool: every tagger
+// command of their code blocks runs (on small data where the full run is
+// too slow), every flag they name in prose exists, and the figures cheap
+// enough to recompute are recomputed. The figures of the long runs were
+// checked by hand when they were written; the commands beside them are
+// checked here.
+
+// documentation returns the files this test holds to the tool, README.md
+// first, then docs/*.md in name order, with their contents.
+func documentation(t *testing.T) (names []string, texts []string) {
+	t.Helper()
+	files, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "docs/*.md")
+	sort.Strings(files)
+	for _, f := range append([]string{"../../README.md"}, files...) {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		names = append(names, strings.TrimPrefix(f, "../../"))
+		texts = append(texts, string(b))
+	}
+	return names, texts
+}
 
 // readmeInputs are the input files of README commands that the test replaces
 // by small ones written into its directory.
@@ -33,9 +52,9 @@ var readmeInputs = []struct {
 	{"train.txt", "conll-train-60.txt", "train", 60,
 		"the user's own training file; the first CoNLL-2000 sentences stand in"},
 	{"train9.txt", "conll-train-60.txt", "train", 60,
-		"cut from CoNLL-2000 train by the README's awk line (8,043 sentences)"},
+		"cut from CoNLL-2000 train by the awk line of docs/results.md (8,043 sentences)"},
 	{"dev.txt", "conll-test-20.txt", "test", 20,
-		"cut by the same awk line (893 sentences)"},
+		"the user's own development file, or the 893 sentences cut by that awk line"},
 }
 
 // readmeBounds holds the flags appended to a README command (a later flag
@@ -53,6 +72,8 @@ var readmeBounds = []struct {
 		"the OCR table's second row trains on 626 words in about a second: it runs as printed and its figures are checked (readmeFigures)"},
 	{`^train .*--select `, []string{"--betas", "3", "--max-iter", "5"},
 		"the README's path solves 31 betas on 8,043 sentences (200 s); 3 betas print the same table"},
+	{`^train --format ocr --folds 1-9 --beta-ratio 0.01 --model ocr\.model `, nil,
+		"the README's OCR model at the default stop trains on 6,251 words in about 5 s: it runs as printed and its figures are checked (readmeFigures)"},
 	{`^train .*--format ocr `, []string{"--max-iter", "5"},
 		"6,251 words to a gap of 1e-6: 159 iterations, about 20 s"},
 	{`^train `, []string{"--max-iter", "5"},
@@ -67,19 +88,34 @@ var readmeBounds = []struct {
 		"conll has no --scale (its solves take minutes and gigabytes) and the OCR solves run to their 5-minute budget; syn1 at 1% runs the same two solvers"},
 }
 
-// readmeFigures are README figures that the test recomputes in full: the
-// command matching the pattern runs unbounded (see readmeBounds), the text
-// must be in README.md (line breaks count as spaces) and each regular
+// readmeSkip lists the commands of README.md and docs/ that the test does
+// not run, and why: they read files that are not in the repository.
+var readmeSkip = []struct {
+	match string
+	why   string
+}{
+	{`(^| )(pos|ner)\.[a-z.]+ `,
+		"docs/default-penalty.md's POS files (cut by awk) and CoNLL-2002 Spanish NER, which is not freely licensed and never in the repository"},
+}
+
+// readmeFigures are figures of README.md and docs/ that the test recomputes
+// in full: the command matching the pattern (in the file named, or in any
+// when file is "") runs unbounded (see readmeBounds), the text must be in
+// README.md or docs/ (line breaks count as spaces) and each regular
 // expression must match the command's output.
 var readmeFigures = []struct {
 	match  string
+	file   string
 	readme string
 	out    []string
 }{
-	{`^eval --format ocr --folds 1-9 --model ocr0\.model `,
+	{`^eval --format ocr --folds 1-9 --model ocr0\.model `, "",
 		"| 0 (626 words) | 1-9 (6,251 words) | 0.7532 | 0.2964 |",
 		[]string{`(?m)^accuracy: 0\.7532$`, `\(sequence accuracy 0\.2964\)`}},
-	{`^eval --format crfsuite --model conll-from-crfsuite\.model `,
+	{`^eval --format ocr --folds 0 --model ocr\.model `, "README.md",
+		"rows read 0.7921 / 0.3530",
+		[]string{`(?m)^accuracy: 0\.7921$`, `\(sequence accuracy 0\.3530\)`}},
+	{`^eval --format crfsuite --model conll-from-crfsuite\.model `, "",
 		"prints the same accuracy (0.9443) and f1 (0.9129)",
 		[]string{`(?m)^accuracy: 0\.9443$`, `(?m)^f1: 0\.9129$`}},
 }
@@ -95,7 +131,11 @@ type readmeCmd struct {
 	line    int      // README line where it starts
 	args    []string // after "tagger"
 	comment string   // its trailing "# ..." comment
+	stdin   string   // what "echo 'TEXT' | tagger ..." pipes in: TEXT and a line break
 }
+
+// echoRE matches a command that pipes one line of text into tagger.
+var echoRE = regexp.MustCompile(`^echo '([^']*)' \| (?:go run \./cmd/)?(tagger .*)$`)
 
 // readmeBlock is a fenced code block of the README.
 type readmeBlock struct {
@@ -150,17 +190,21 @@ func parseREADME(text string) (blocks []readmeBlock, prose string) {
 }
 
 // readmeCommands returns the tagger command lines of a code block: lines
-// that start with "tagger " or "go run ./cmd/tagger ", with backslash
+// that start with "tagger " or "go run ./cmd/tagger ", or "echo 'TEXT' |
+// tagger " (TEXT is the command's standard input), with backslash
 // continuations joined, the trailing comment split off and a pipe cut.
 func readmeCommands(lines []string, first int) []readmeCmd {
 	var out []readmeCmd
-	var cur string
+	var cur, stdin string
 	start := 0
 	for i, line := range lines {
 		line = strings.TrimSpace(line)
 		switch {
 		case cur != "":
 			cur += " " + line
+		case echoRE.MatchString(line):
+			m := echoRE.FindStringSubmatch(line)
+			stdin, cur, start = m[1]+"\n", m[2], first+i
 		case strings.HasPrefix(line, "tagger "):
 			cur, start = line, first+i
 		case strings.HasPrefix(line, "go run ./cmd/tagger "):
@@ -179,8 +223,8 @@ func readmeCommands(lines []string, first int) []readmeCmd {
 		if i := strings.Index(cur, " |"); i >= 0 {
 			cur = cur[:i]
 		}
-		out = append(out, readmeCmd{line: start, args: strings.Fields(cur)[1:], comment: comment})
-		cur = ""
+		out = append(out, readmeCmd{line: start, args: strings.Fields(cur)[1:], comment: comment, stdin: stdin})
+		cur, stdin = "", ""
 	}
 	return out
 }
@@ -249,13 +293,18 @@ func commandName(args []string) string {
 
 var flagNameRE = regexp.MustCompile(`(?:^|[\s(/,])--([a-z][a-z0-9-]*)`)
 
-// TestREADMEFlags checks every flag the README names outside the code blocks:
+// TestREADMEFlags checks every flag that README.md and docs/ name outside
+// the code blocks:
 // in a `tagger CMD ...` span it must be a flag of CMD, anywhere else a flag
 // of some command. A renamed or removed flag fails here.
 func TestREADMEFlags(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
-	blocks, prose := parseREADME(string(b))
+	_, texts := documentation(t)
+	var blocks []readmeBlock
+	var prose string
+	for _, text := range texts {
+		bl, pr := parseREADME(text)
+		blocks, prose = append(blocks, bl...), prose+pr
+	}
 	flags := taggerFlags(t)
 	anyFlag := map[string]bool{"version": true} // tagger --version
 	for _, fs := range flags {
@@ -296,11 +345,11 @@ func TestREADMEFlags(t *testing.T) {
 			}
 		}
 	}
-	require.GreaterOrEqual(t, ncmd, 10, "tagger commands in the README's prose")
+	require.GreaterOrEqual(t, ncmd, 10, "tagger commands in the prose of README.md and docs/")
 }
 
-// TestREADMECommands runs every tagger command of the README's code blocks,
-// in order, in a temporary directory (train writes the models that eval, tag,
+// TestREADMECommands runs every tagger command of the code blocks of
+// README.md and then of docs/*.md, in order, in a temporary directory (train writes the models that eval, tag,
 // explain and dump read), with the substitutions of readmeInputs and
 // readmeBounds, and checks: exit status 0 (an unknown command or flag exits
 // 2), the output lines the README prints beside a command (its "# ...
@@ -309,12 +358,10 @@ func TestREADMEFlags(t *testing.T) {
 // exactly.
 func TestREADMECommands(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs every README command on small data (about 15 s)")
+		t.Skip("runs every command of README.md and docs/ on small data (about 20 s)")
 	}
-	b, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
-	blocks, _ := parseREADME(string(b))
-	flatREADME := strings.Join(strings.Fields(string(b)), " ")
+	names, texts := documentation(t)
+	flatDocs := strings.Join(strings.Fields(strings.Join(texts, "\n")), " ")
 	peerDir, err := filepath.Abs("../../peer/testdata")
 	require.NoError(t, err)
 
@@ -325,70 +372,91 @@ func TestREADMECommands(t *testing.T) {
 	usedInput := map[string]bool{}
 	usedBound := map[int]bool{}
 	usedFigure := map[int]bool{}
-	ncmd := 0
-	for bi, bl := range blocks {
-		for ci, c := range bl.cmds {
-			ncmd++
-			joined := strings.Join(c.args, " ")
-			where := "README.md:" + strconv.Itoa(c.line) + ": tagger " + joined
-			args := make([]string, 0, len(c.args)+12)
-			for _, a := range c.args {
-				for _, in := range readmeInputs {
-					if a == in.arg {
-						a = in.file
-						usedInput[in.arg] = true
+	usedSkip := map[int]bool{}
+	ncmd, nstdin := 0, 0
+	for fi, text := range texts {
+		blocks, _ := parseREADME(text)
+		for bi, bl := range blocks {
+			for ci, c := range bl.cmds {
+				ncmd++
+				joined := strings.Join(c.args, " ")
+				where := names[fi] + ":" + strconv.Itoa(c.line) + ": tagger " + joined
+				skip := -1
+				for i, sk := range readmeSkip {
+					if regexp.MustCompile(sk.match).MatchString(joined + " ") {
+						skip = i
 						break
 					}
 				}
-				// The README runs from the repository root, the test elsewhere.
-				if strings.HasPrefix(a, "peer/testdata/") {
-					a = filepath.Join(peerDir, strings.TrimPrefix(a, "peer/testdata/"))
-				}
-				args = append(args, a)
-			}
-			for i, bd := range readmeBounds {
-				if regexp.MustCompile(bd.match).MatchString(joined + " ") {
-					usedBound[i] = true
-					args = append(args, bd.add...)
-					t.Logf("%s: adds %q: %s", where, bd.add, bd.why)
-					break
-				}
-			}
-			out, errs, code := runTagger(t, args...)
-			if code != 0 {
-				t.Errorf("%s\nran: tagger %s\nexit %d\nstdout:\n%s\nstderr:\n%s", where, strings.Join(args, " "), code, out, errs)
-				continue
-			}
-			// Output lines printed in the command's comment, e.g.
-			// "# ... accuracy: 0.xxxx / f1: 0.xxxx".
-			for _, m := range regexp.MustCompile(`([a-z][a-z0-9 ]*): 0\.x+`).FindAllStringSubmatch(c.comment, -1) {
-				re := `(?m)^` + regexp.QuoteMeta(strings.TrimSpace(m[1])) + `: \d\.\d{4}$`
-				if !regexp.MustCompile(re).MatchString(out) {
-					t.Errorf("%s: the comment shows %q; no line %s in stdout:\n%s", where, m[0], re, out)
-				}
-			}
-			// Output printed in the code block right after the command's.
-			if ci == len(bl.cmds)-1 && bi+1 < len(blocks) && blocks[bi+1].adjacent && len(blocks[bi+1].cmds) == 0 {
-				checkPrintedOutput(t, where, blocks[bi+1].lines, out)
-			}
-			checkOutputFlags(t, where, c.args)
-			for i, f := range readmeFigures {
-				if !regexp.MustCompile(f.match).MatchString(joined + " ") {
+				if skip >= 0 {
+					usedSkip[skip] = true
+					t.Logf("%s: not run: %s", where, readmeSkip[skip].why)
 					continue
 				}
-				usedFigure[i] = true
-				if !strings.Contains(flatREADME, f.readme) {
-					t.Errorf("readmeFigures[%d]: README.md no longer says %q", i, f.readme)
+				args := make([]string, 0, len(c.args)+12)
+				for _, a := range c.args {
+					for _, in := range readmeInputs {
+						if a == in.arg {
+							a = in.file
+							usedInput[in.arg] = true
+							break
+						}
+					}
+					// The README runs from the repository root, the test elsewhere.
+					if strings.HasPrefix(a, "peer/testdata/") {
+						a = filepath.Join(peerDir, strings.TrimPrefix(a, "peer/testdata/"))
+					}
+					args = append(args, a)
 				}
-				for _, re := range f.out {
+				for i, bd := range readmeBounds {
+					if regexp.MustCompile(bd.match).MatchString(joined + " ") {
+						usedBound[i] = true
+						args = append(args, bd.add...)
+						t.Logf("%s: adds %q: %s", where, bd.add, bd.why)
+						break
+					}
+				}
+				if c.stdin != "" {
+					nstdin++
+				}
+				out, errs, code := runStdin(t, c.stdin, args...)
+				if code != 0 {
+					t.Errorf("%s\nran: tagger %s\nexit %d\nstdout:\n%s\nstderr:\n%s", where, strings.Join(args, " "), code, out, errs)
+					continue
+				}
+				// Output lines printed in the command's comment, e.g.
+				// "# ... accuracy: 0.xxxx / f1: 0.xxxx".
+				for _, m := range regexp.MustCompile(`([a-z][a-z0-9 ]*): 0\.x+`).FindAllStringSubmatch(c.comment, -1) {
+					re := `(?m)^` + regexp.QuoteMeta(strings.TrimSpace(m[1])) + `: \d\.\d{4}$`
 					if !regexp.MustCompile(re).MatchString(out) {
-						t.Errorf("%s: the README's figure %q: no %s in stdout:\n%s", where, f.readme, re, out)
+						t.Errorf("%s: the comment shows %q; no line %s in stdout:\n%s", where, m[0], re, out)
+					}
+				}
+				// Output printed in the code block right after the command's.
+				if ci == len(bl.cmds)-1 && bi+1 < len(blocks) && blocks[bi+1].adjacent && len(blocks[bi+1].cmds) == 0 {
+					checkPrintedOutput(t, where, blocks[bi+1].lines, out)
+				}
+				checkOutputFlags(t, where, c.args)
+				for i, f := range readmeFigures {
+					if !regexp.MustCompile(f.match).MatchString(joined+" ") || (f.file != "" && f.file != names[fi]) {
+						continue
+					}
+					usedFigure[i] = true
+					if !strings.Contains(flatDocs, f.readme) {
+						t.Errorf("readmeFigures[%d]: README.md and docs/ no longer say %q", i, f.readme)
+					}
+					for _, re := range f.out {
+						if !regexp.MustCompile(re).MatchString(out) {
+							t.Errorf("%s: the README's figure %q: no %s in stdout:\n%s", where, f.readme, re, out)
+						}
 					}
 				}
 			}
 		}
 	}
-	require.GreaterOrEqual(t, ncmd, 20, "tagger commands in the README's code blocks")
+	require.GreaterOrEqual(t, ncmd, 20, "tagger commands in the code blocks of README.md and docs/")
+	// Quick start's and Command line's echo '...' | tagger tag --format text.
+	require.GreaterOrEqual(t, nstdin, 2, "commands of the README's code blocks that tag echoed text")
 	// A substitution that matches nothing is stale: the README changed.
 	for _, in := range readmeInputs {
 		if !usedInput[in.arg] {
@@ -403,6 +471,11 @@ func TestREADMECommands(t *testing.T) {
 	for i, f := range readmeFigures {
 		if !usedFigure[i] {
 			t.Errorf("readmeFigures: no README command matches %s", f.match)
+		}
+	}
+	for i, sk := range readmeSkip {
+		if !usedSkip[i] {
+			t.Errorf("readmeSkip: no command matches %s", sk.match)
 		}
 	}
 }
@@ -496,5 +569,43 @@ func requireFile(t *testing.T, where, path string) {
 	t.Helper()
 	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
 		t.Errorf("%s: %s not written (%v)", where, path, err)
+	}
+}
+
+// TestDocPaths checks that README.md and docs/ cite only files of the
+// repository that exist: every relative Markdown link, and every file path
+// in backquotes that starts with a top-level directory of the module (such
+// as `train/solve.go`). A page that cites a moved or deleted file fails
+// here.
+func TestDocPaths(t *testing.T) {
+	names, texts := documentation(t)
+	top := map[string]bool{}
+	entries, err := os.ReadDir("../..")
+	require.NoError(t, err)
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			top[e.Name()] = true
+		}
+	}
+	linkRE := regexp.MustCompile(`\]\(([^)#\s]+)(?:#[^)]*)?\)`)
+	pathRE := regexp.MustCompile("`((?:[a-z0-9_]+/)+[A-Za-z0-9_.-]+\\.[a-z0-9]+)`")
+	for i, text := range texts {
+		dir := filepath.Dir(filepath.Join("../..", names[i]))
+		for _, m := range linkRE.FindAllStringSubmatch(text, -1) {
+			if strings.Contains(m[1], "://") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(dir, m[1])); err != nil {
+				t.Errorf("%s: link to %s: %v", names[i], m[1], err)
+			}
+		}
+		for _, m := range pathRE.FindAllStringSubmatch(text, -1) {
+			if !top[strings.SplitN(m[1], "/", 2)[0]] {
+				continue // an embedded name such as ocr/letter.data.gz, or a path elsewhere
+			}
+			if _, err := os.Stat(filepath.Join("../..", m[1])); err != nil {
+				t.Errorf("%s: cites %s, which is not in the repository", names[i], m[1])
+			}
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/internal/numtest"
 )
 
 // writeTinyCoNLL writes a small labeled corpus in CoNLL columns.
@@ -51,7 +52,7 @@ func TestTrainReport(t *testing.T) {
 	if r["screen"] != "pinsker" || r["data"] != train {
 		t.Errorf("screen %v, data %v", r["screen"], r["data"])
 	}
-	if got := num(t, r, "beta") / num(t, r, "beta_max"); !approxEqual(got, 0.3, 0, 1e-12) {
+	if got := num(t, r, "beta") / num(t, r, "beta_max"); !numtest.Equal(got, 0.3, 0, 1e-12) {
 		t.Errorf("beta/beta_max = %v, want 0.3", got)
 	}
 	// The report's non-zero count is the saved model's, counted here.

@@ -5,9 +5,10 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/paperbench"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/trainselect"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
-	"github.com/sparsetag/sparsetag/internal/paperbench"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
 )
@@ -15,16 +16,16 @@ import (
 // selectModel trains by model selection: a regularization path from
 // beta_max down to --select-floor beta_max (warm starts, screening,
 // working sets), each model scored on the --select file
-// (paperbench.SelectOnDev) or by --select-folds cross-validation
-// (paperbench.SelectByFolds), stopped once the score has peaked; it keeps
+// (trainselect.SelectOnDev) or by --select-folds cross-validation
+// (trainselect.SelectByFolds), stopped once the score has peaked; it keeps
 // the best model.
 func selectModel(e *env, path string, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus, exs []dataset.Example) (*chain.Model, error) {
 	if err := tf.checkSelect(); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	rep := &paperbench.SelectReport{Train: path, Dev: tf.selectDev, Folds: tf.selectFolds, Betas: tf.betas, Floor: tf.selectFloor, Sequences: c.Len()}
-	cfg := paperbench.SelectConfig{Betas: tf.betas, Floor: tf.selectFloor, Patience: tf.patience}
+	rep := &trainselect.SelectReport{Train: path, Dev: tf.selectDev, Folds: tf.selectFolds, Betas: tf.betas, Floor: tf.selectFloor, Sequences: c.Len()}
+	cfg := trainselect.SelectConfig{Betas: tf.betas, Floor: tf.selectFloor, Patience: tf.patience}
 	if !tf.quiet {
 		cfg.Log = e.stderr
 	}
@@ -75,18 +76,18 @@ func (tf *trainFlags) checkSelect() error {
 }
 
 // fileScorer rates weights of m by their F1 on the labeled file path
-// (--format, --valid-folds; paperbench.F1Scorer).
+// (--format, --valid-folds; trainselect.F1Scorer).
 func fileScorer(e *env, tf *trainFlags, m *chain.Model, path string) (train.Scorer, error) {
-	exs, err := readExamples(path, dataFlags{format: tf.format, folds: tf.validFold}, true, e.stdin)
+	exs, err := readExamples(path, dataFlags{format: tf.format, folds: tf.validFold, labelColumn: tf.labelColumn}, true, e.stdin)
 	if err != nil {
 		return nil, err
 	}
-	return paperbench.F1Scorer(m, exs)
+	return trainselect.F1Scorer(m, exs)
 }
 
 // selectOnDev selects on the --select file, also scoring every model on
 // the --select-eval file; an interrupt ends the path at its beta.
-func selectOnDev(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus, cfg paperbench.SelectConfig, rep *paperbench.SelectReport) error {
+func selectOnDev(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus, cfg trainselect.SelectConfig, rep *trainselect.SelectReport) error {
 	var err error
 	if cfg.Score, err = fileScorer(e, tf, m, tf.selectDev); err != nil {
 		return err
@@ -98,17 +99,17 @@ func selectOnDev(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sp
 		cfg.EvalName = tf.selectEval
 	}
 	op.Interrupt = e.intr.Done() // the path ends at the interrupted beta
-	return paperbench.SelectOnDev(e.intr.Work(e.ctx), m, c, op, cfg, rep)
+	return trainselect.SelectOnDev(e.intr.Work(e.ctx), m, c, op, cfg, rep)
 }
 
 // selectByFolds selects by --select-folds K cross-validation of the
 // training examples, each fold encoded with its own dictionary.
-func selectByFolds(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus, exs []dataset.Example, cfg paperbench.SelectConfig, rep *paperbench.SelectReport) error {
+func selectByFolds(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus, exs []dataset.Example, cfg trainselect.SelectConfig, rep *trainselect.SelectReport) error {
 	K := tf.selectFolds
 	if len(exs) < K {
 		return usagef("--select-folds %d needs at least %d training sequences, have %d", K, K, len(exs))
 	}
 	cfg.Folds, cfg.MinFreq = K, tf.minFreq
 	cfg.NewEncoder = func() (*features.Encoder, error) { return dataset.NewEncoder(dataset.Format(tf.format), tf.template) }
-	return paperbench.SelectByFolds(e.ctx, m, c, op, exs, cfg, rep)
+	return trainselect.SelectByFolds(e.ctx, m, c, op, exs, cfg, rep)
 }

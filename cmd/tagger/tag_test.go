@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/internal/numtest"
 )
 
 var updateTag = flag.Bool("update-tag", false, "rewrite the golden files of testdata/tag")
@@ -187,11 +188,11 @@ func TestTagJSONAgainstDecode(t *testing.T) {
 			if got.Labels[tt] != m.Labels[y] || got.Tokens[tt] != exs[i].Text[tt] {
 				t.Fatalf("line %d token %d: %s/%s, want %s/%s", i+1, tt, got.Tokens[tt], got.Labels[tt], exs[i].Text[tt], m.Labels[y])
 			}
-			if !approxEqual(got.Marginals[tt], p.Marginal[tt*L+y], 2e-6, 0) {
+			if !numtest.Equal(got.Marginals[tt], p.Marginal[tt*L+y], 2e-6, 0) {
 				t.Fatalf("line %d token %d: marginal %v, want %v", i+1, tt, got.Marginals[tt], p.Marginal[tt*L+y])
 			}
 		}
-		if !approxEqual(got.Prob, p.Prob, 2e-6, 0) {
+		if !numtest.Equal(got.Prob, p.Prob, 2e-6, 0) {
 			t.Fatalf("line %d: prob %v, want %v", i+1, got.Prob, p.Prob)
 		}
 		// With L^T ≤ 64 every sequence is listed: the probabilities sum to 1,
@@ -213,11 +214,11 @@ func TestTagJSONAgainstDecode(t *testing.T) {
 			if k > 0 && c.Score > got.NBest[k-1].Score {
 				t.Fatalf("line %d: n-best scores not decreasing at %d", i+1, k)
 			}
-			if c.Prob > 1e-3 && !approxEqual(c.Prob, math.Exp(c.Score-logZ), 1e-5, 1e-3) {
+			if c.Prob > 1e-3 && !numtest.Equal(c.Prob, math.Exp(c.Score-logZ), 1e-5, 1e-3) {
 				t.Fatalf("line %d: n-best %d prob %v, exp(score - logZ) = %v", i+1, k, c.Prob, math.Exp(c.Score-logZ))
 			}
 		}
-		if !approxEqual(sum, 1, 1e-4, 0) {
+		if !numtest.Equal(sum, 1, 1e-4, 0) {
 			t.Fatalf("line %d: n-best probabilities sum to %v over all %d sequences", i+1, sum, n)
 		}
 	}

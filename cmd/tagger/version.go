@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/sparsetag/sparsetag/internal/version"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/version"
 )
 
 // runVersion is "tagger version" (and tagger --version): the module path

@@ -1,8 +1,8 @@
 // Package beamtag runs the toolkit on Apache Beam: batch tagging of sharded
 // corpora too large for one machine (Tag) and grids of trainings for model
 // selection (Grid). The same Go pipeline runs on the local prism runner and
-// on Flink, Spark or Dataflow; see cmd/beamtag and the README section
-// "Scale-out with Apache Beam".
+// on Flink, Spark or Dataflow; see cmd/beamtag and docs/beam.md of the
+// repository.
 //
 // # Tagging
 //

@@ -551,7 +551,7 @@ func checkStatic(ctx context.Context, t *testing.T, p *page, s *site, native *we
 
 // measureLatency times the bindings in the page: the sentence and the word
 // drawn above, 200 calls each after 20 to warm up; the median and the 90th
-// percentile go to the log (the README's figures).
+// percentile go to the log (the figures of docs/browser.md).
 func measureLatency(ctx context.Context, t *testing.T, p *page) {
 	var m map[string][]float64
 	err := p.eval(ctx, `(() => {

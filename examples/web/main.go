@@ -35,7 +35,7 @@
 // in headless Chromium when /usr/bin/chromium (or $CHROMIUM) exists
 // (TestBrowser: draws an OCR word through mouse events, types a sentence and
 // compares what the page shows with the native tagger; -screenshots rewrites
-// the PNG files of the README). The bindings themselves are tested under
+// the PNG files shown in docs/browser.md). The bindings themselves are tested under
 // Node, against the native tagger's results:
 //
 //	PATH="$(go env GOROOT)/lib/wasm:$PATH" GOOS=js GOARCH=wasm go test ./examples/web/wasm

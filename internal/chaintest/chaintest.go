@@ -1,44 +1,33 @@
 // Package chaintest holds the test data that the tests of chain and train
 // share: random encoded corpora, label names, an enumerator of label
-// sequences for brute-force checks, a toy chunking corpus with its encoder,
-// and a float comparison that checks lengths and finiteness first. It is
-// imported only by tests.
+// sequences for brute-force checks, and a toy chunking corpus with its
+// encoder. It is imported only by tests. Float comparisons are package
+// numtest's.
 package chaintest
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
-	"gonum.org/v1/gonum/floats/scalar"
-
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/internal/numtest"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// ApproxEqual fails t unless got has want's length, is finite, and every
-// element is within abs or rel of want's (testify's InDeltaSlice checks
-// neither length nor finiteness); it names the first bad index.
+// ApproxEqual is numtest.RequireSlices with the name first: train's tests
+// still call it under this name (train is being restructured on another
+// branch; its tests move to numtest with it). New tests call numtest.
 func ApproxEqual(t testing.TB, name string, want, got []float64, abs, rel float64) {
 	t.Helper()
-	if len(want) != len(got) {
-		t.Fatalf("%s: length %d, want %d", name, len(got), len(want))
-	}
-	for i := range want {
-		if math.IsNaN(got[i]) || math.IsInf(got[i], 0) {
-			t.Fatalf("%s[%d] = %v, not finite", name, i, got[i])
-		}
-		if !scalar.EqualWithinAbsOrRel(want[i], got[i], abs, rel) {
-			t.Fatalf("%s[%d] = %.17g, want %.17g (abs %g rel %g)", name, i, got[i], want[i], abs, rel)
-		}
-	}
+	numtest.RequireSlices(t, want, got, abs, rel, name)
 }
 
-// ApproxScalar is ApproxEqual for one value.
+// ApproxScalar is numtest.RequireClose with the name first (see
+// ApproxEqual).
 func ApproxScalar(t testing.TB, name string, want, got, abs, rel float64) {
 	t.Helper()
-	ApproxEqual(t, name, []float64{want}, []float64{got}, abs, rel)
+	numtest.RequireClose(t, want, got, abs, rel, name)
 }
 
 // RandomCorpus builds n random sequences of length 1..maxT over numAttr

@@ -1,13 +1,17 @@
-// Package numtest compares floating-point results in tests. It is imported
-// only by _test.go files.
+// Package numtest compares floating-point results in tests: it is the one
+// float comparison of the module's tests. It is imported only by _test.go
+// files (and by the test-data package internal/chaintest).
 //
 // testify's InDelta and InDeltaSlice are not used for numbers because, in
 // testify v1.12.1, InDeltaSlice passes when the actual slice is shorter than
 // the expected one (it loops over the actual slice only) and panics when it
-// is longer, and InDelta(NaN, NaN) passes (see docs/style.md, A16). Slices
+// is longer, and InDelta(NaN, NaN) passes (TestTestifyGaps shows both). Slices
 // and Close check the lengths first, then NaN and infinities, and only then
 // the tolerance, with gonum's [scalar.EqualWithinAbsOrRel]; a failure names
 // the first bad index.
+//
+// Equal is the same test as a predicate, for checks that are not a test
+// failure by themselves (a JSON field, a search among candidates).
 //
 // Slices and Close report with t.Errorf and return whether the check passed,
 // as testify's assert does; RequireSlices and RequireClose also stop the test
@@ -69,6 +73,13 @@ func Close(t testing.TB, want, got, abs, rel float64, msgAndArgs ...any) bool {
 		return false
 	}
 	return true
+}
+
+// Equal reports whether got is within abs or rel of want, by the rules of
+// Slices: NaN never matches and an infinity matches only itself. It reports
+// false for a negative or NaN tolerance.
+func Equal(want, got, abs, rel float64) bool {
+	return badTolerance(abs, rel) == "" && mismatch(want, got, abs, rel) == ""
 }
 
 // RequireSlices is Slices followed by t.FailNow on failure.

@@ -27,7 +27,7 @@ func (f *fakeTB) failed() bool { return len(f.errors) > 0 }
 
 var nan, inf = math.NaN(), math.Inf(1)
 
-// TestTestifyGaps shows the cases of style.md A16: testify v1.12.1 passes
+// TestTestifyGaps shows the two gaps of testify v1.12.1: testify passes
 // them, Slices and Close fail them. If testify's half starts failing,
 // testify has closed the gap; the helpers stay correct either way.
 func TestTestifyGaps(t *testing.T) {
@@ -162,4 +162,25 @@ func TestPrefix(t *testing.T) {
 	assert.Equal(t, "Node: ", prefix([]any{"Node"}))
 	assert.Equal(t, "EdgeAt(3): ", prefix([]any{"EdgeAt(%d)", 3}))
 	assert.Equal(t, "42: ", prefix([]any{42}))
+}
+
+// TestEqual: the predicate follows the rules of Close.
+func TestEqual(t *testing.T) {
+	for _, c := range []struct {
+		want, got, abs, rel float64
+		ok                  bool
+	}{
+		{1, 1, 0, 0, true},
+		{1, 1 + 1e-10, 1e-9, 0, true},
+		{1, 1 + 1e-10, 0, 1e-9, true},
+		{1, 1.1, 1e-3, 1e-3, false},
+		{nan, nan, 1, 1, false},
+		{inf, inf, 0, 0, true},
+		{inf, -inf, 1, 1, false},
+		{1, 1, -1, 0, false},
+	} {
+		if got := Equal(c.want, c.got, c.abs, c.rel); got != c.ok {
+			t.Errorf("Equal(%v, %v, %v, %v) = %v, want %v", c.want, c.got, c.abs, c.rel, got, c.ok)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sparsetag/sparsetag/internal/numtest"
 	"github.com/sparsetag/sparsetag/train"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,8 +22,8 @@ func TestScreeningRatios(t *testing.T) {
 	require.Len(t, rej, 3)
 	require.Len(t, resv, 3)
 	assert.Equal(t, []float64{0, 1, 2}, x)
-	assert.InDeltaSlice(t, []float64{0, 0.5, 1}, rej, 1e-15)
-	assert.InDeltaSlice(t, []float64{1, 0.6, 0.2}, resv, 1e-15)
+	numtest.Slices(t, []float64{0, 0.5, 1}, rej, 1e-15, 0)
+	numtest.Slices(t, []float64{1, 0.6, 0.2}, resv, 1e-15, 0)
 	// No zero in the solution: no rejection ratio.
 	_, rej, _ = screeningRatios(&train.Result{Dimension: 3, NonZero: 3, Iterations: []train.Iteration{{}}})
 	assert.Nil(t, rej, "rejection with d* = 0")
@@ -38,7 +39,7 @@ func TestMeanRejection(t *testing.T) {
 	}
 	got, ok := meanRejection(res)
 	require.True(t, ok)
-	assert.InDelta(t, 0.75, got, 1e-15)
+	numtest.Close(t, 0.75, got, 1e-15, 0)
 	_, ok = meanRejection(res[:1])
 	assert.False(t, ok, "no eligible beta, but a mean")
 }
@@ -51,9 +52,9 @@ func TestCompareSolutions(t *testing.T) {
 	o := &ruleOutcome{ws: [][]float64{{0, 0}, {1.03, 1.96}}, results: []*train.Result{r1, r1}}
 	maxDiff, tol, ratio := compareSolutions(base, o)
 	// ||dw||_2 = 0.05, max |dw| = 0.04, tolerance sqrt(2e-6/0.5) = 2e-3.
-	assert.InDelta(t, 0.04, maxDiff, 1e-12)
-	assert.InDelta(t, 2e-3, tol, 1e-15)
-	assert.InDelta(t, 0.05/0.06, ratio, 1e-12)
+	numtest.Close(t, 0.04, maxDiff, 1e-12, 0)
+	numtest.Close(t, 2e-3, tol, 1e-15, 0)
+	numtest.Close(t, 0.05/0.06, ratio, 1e-12, 0)
 	// Different betas never compare as equal.
 	o.results = []*train.Result{r1, {Alpha: 1, Beta: 0.4, Gap: 4e-4}}
 	_, _, ratio = compareSolutions(base, o)

@@ -1,4 +1,4 @@
-package paperbench
+package trainselect
 
 import (
 	"bytes"

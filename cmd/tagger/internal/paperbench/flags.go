@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/dataset"
-	"github.com/sparsetag/sparsetag/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/train"
 )
 
