@@ -45,8 +45,8 @@
 // "n": N (up to -max-nbest) for the N best label sequences, and "scheme":
 // "iob2" to decode only label sequences valid as IOB2 chunk tags (no I-X at
 // the start, after O or after a chunk of another type), as tagger tag --bio
-// does; probabilities are then conditional on that constraint. Peer models
-// (CRF++, Wapiti) do not support "scheme".
+// does; probabilities are then conditional on that constraint (peer models
+// too, on their score lattices).
 // The answer holds "tokens" (the words, column 0), "labels" (the Viterbi path),
 // "marginals" (P(y_t = labels[t] | x) per token), "sequence_prob" (the
 // probability of the whole path), "offsets" (byte offsets of the tokens in
@@ -54,6 +54,17 @@
 // probability per token), with "n" above 1, "nbest": the n best
 // sequences, best first, each {"labels": [...], "prob": P}, and for a
 // pipeline "columns": the token columns its last model read (word, POS tag).
+//
+// POST /spans takes {"text": "running text"} and optionally "scheme"
+// (iob1, iob2, iobes or bilou; default: detected from the labels), splits
+// the text into sentences and answers what tagger tag --format document
+// --output spans writes for it: "text", "sentences" (start, end,
+// start_byte, end_byte) and "spans" (start, end, start_byte, end_byte,
+// label, text, confidence), start and end in code points, decoded under
+// the scheme's constraints, each span's confidence its marginal
+// probability. Words-only models, as for "text" in /tag.
+//
+//	curl -s localhost:8080/spans -d '{"text": "Mr. Smith went to Washington. He paid $5.50 for it."}'
 //
 // GET /healthz answers {"status":"ok", ...} with the model's labels and the
 // number of token columns it reads.
@@ -276,8 +287,9 @@ func NewHandler(m tagging.Tagger, lim Limits) (http.Handler, error) {
 	}
 	h.mux.HandleFunc("/tag", h.tag)
 	h.mux.HandleFunc("/healthz", h.healthz)
+	h.mux.HandleFunc("/spans", h.spans)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q: use POST /tag or GET /healthz", r.URL.Path))
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q: use POST /tag, POST /spans or GET /healthz", r.URL.Path))
 	})
 	return h, nil
 }
