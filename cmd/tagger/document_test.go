@@ -213,3 +213,32 @@ func TestTagDocumentHFTokenizer(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, `--tokenizer: `+bad+`: pre_tokenizer: hftok: unsupported tokenizer.json: pre-tokenizer "ByteLevel"`)
 }
+
+// TestTagConstraintsFile: --constraints forbids what its file says (here
+// every B-NP after O, so NP chunks can only start a sentence or follow
+// another chunk), combines with --scheme, and a bad file is an error
+// naming its line.
+func TestTagConstraintsFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "trans.txt")
+	require.NoError(t, os.WriteFile(file, []byte("# no NP after O\nforbid O B-NP\n"), 0o644))
+	in := "Yesterday , the company said that profits rose , and the shares fell .\n"
+	stdout, stderr, code := docRun(t, in, "tag", "--format", "text", "--output", "slash", "--model", wordsChunker)
+	require.Zero(t, code, stderr)
+	require.Contains(t, stdout, ",/O the/B-NP", "the negative control: O -> B-NP without the file")
+	stdout, stderr, code = docRun(t, in, "tag", "--format", "text", "--output", "slash", "--scheme", "iob2", "--constraints", file, "--model", wordsChunker)
+	require.Zero(t, code, stderr)
+	prev := "" // the start
+	for _, wt := range strings.Fields(stdout) {
+		label := wt[strings.LastIndexByte(wt, '/')+1:]
+		assert.False(t, prev == "O" && label == "B-NP", stdout)
+		prev = label
+	}
+	_, stderr, code = docRun(t, in, "eval", "--constraints", file, "--model", filepath.Join(peerData, "conll.crfpp.txt.gz"), filepath.Join(peerData, "test.txt.gz"))
+	assert.Zero(t, code, stderr)
+
+	require.NoError(t, os.WriteFile(file, []byte("forbid O B-NP\nforbid O B-XYZ\n"), 0o644))
+	_, stderr, code = docRun(t, in, "tag", "--format", "text", "--constraints", file, "--model", wordsChunker)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "--constraints: "+file+`:2: chain: bad constraints file: "B-XYZ" matches no label of the model`)
+}

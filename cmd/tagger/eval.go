@@ -40,13 +40,14 @@ Chunks are read in every scheme at once (IOB1, IOB2, IOE, IOBES and
 BILOU, as conlleval reads IOB). --scheme iob1|iob2|iobes|bilou checks that
 the (last) model's labels fit the scheme and decodes only valid sequences
 of it, as tag --scheme does; --posterior evaluates posterior
-(max-marginal) decoding, as tag --posterior does.`
+(max-marginal) decoding, as tag --posterior does; --constraints FILE adds
+a file of forbidden or allowed transitions, as tag --constraints does.`
 
 func runEval(e *env, args []string) error {
 	var df dataFlags
 	var models modelList
 	var threads int
-	var schemeName string
+	var schemeName, trans string
 	var posterior bool
 	fs := newFlagSet(e, "eval", evalUsage,
 		"tagger eval --format conll --model chunk.model test.txt")
@@ -56,6 +57,7 @@ func runEval(e *env, args []string) error {
 	df.labelColumnFlag(fs)
 	fs.IntVar(&threads, "threads", runtime.GOMAXPROCS(0), "tag on `N` goroutines")
 	fs.StringVar(&schemeName, "scheme", "", "decode only sequences valid in the label `scheme`: iob1, iob2, iobes or bilou")
+	fs.StringVar(&trans, "constraints", "", "decode only sequences the transitions `file` allows (see tagger tag -h)")
 	fs.BoolVar(&posterior, "posterior", false, "posterior (max-marginal) decoding instead of Viterbi")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -95,6 +97,9 @@ func runEval(e *env, args []string) error {
 			return fmt.Errorf("--scheme %s: the labels of %s do not fit: %w", sch, paths[len(paths)-1], err)
 		}
 		opt.Constraints = chain.SchemeConstraints(l)
+	}
+	if opt.Constraints, err = addConstraintsFile(opt.Constraints, trans, m.Labels()); err != nil {
+		return err
 	}
 	r, in, err := openExamples(e, input, df, true)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 
@@ -23,6 +24,7 @@ type tagFlags struct {
 	nbest     int
 	bio       bool
 	scheme    string
+	trans     string
 	posterior bool
 	perFile   bool
 	tokenizer string
@@ -73,6 +75,12 @@ starting with I-X, and B-X or I-X -> I-Y. It is --scheme iob2.
 --scheme iob1|iob2|iobes|bilou decodes only label sequences valid in the
 scheme (transitions, first and last labels); the model's labels must all
 be O or chunk labels of the scheme.
+--constraints FILE adds the transitions, first and last labels a file
+forbids or allows, one rule a line (# comments):
+  forbid PREV CUR | allow PREV CUR | forbid start|end LABEL | allow start|end LABEL
+with * in a label standing for any characters (I-*); when there are allow
+rules of a kind, only what they allow is allowed. It combines with
+--scheme (both must hold).
 --posterior chooses the valid sequence of highest summed log marginals
 (posterior, max-marginal decoding, Wapiti's -p) instead of the Viterbi
 path.
@@ -137,6 +145,7 @@ func runTag(e *env, args []string) error {
 	fs.IntVar(&tf.nbest, "nbest", 1, "list the `N` best label sequences with their probabilities")
 	fs.BoolVar(&tf.bio, "bio", false, "forbid impossible BIO transitions (O -> I-X, start -> I-X, B-X/I-X -> I-Y)")
 	fs.StringVar(&tf.scheme, "scheme", "", "decode only sequences valid in the label `scheme`: iob1, iob2, iobes or bilou")
+	fs.StringVar(&tf.trans, "constraints", "", "decode only sequences the transitions `file` allows (forbid|allow PREV CUR, forbid|allow start|end LABEL; see docs/raw-text.md)")
 	fs.BoolVar(&tf.posterior, "posterior", false, "posterior decoding: the valid sequence of highest summed log marginals, not the Viterbi path")
 	fs.BoolVar(&tf.perFile, "document-per-file", false, "--format document: the whole input is one document (default: one per line)")
 	fs.StringVar(&tf.tokenizer, "tokenizer", "ptb", "--format document: the `tokenizer`: ptb (Penn Treebank) or a HuggingFace tokenizer.json file (its normalizer and pre-tokenizer make the words)")
@@ -219,7 +228,7 @@ func runTag(e *env, args []string) error {
 	opt.MaxBytes = maxBytes
 	opt.Posterior = tf.marginals || tf.output == "json"
 	opt.MaxMarginal = tf.posterior
-	if (sch != 0 && !m.Supports(tagging.Constrained)) || (tf.forced && !m.Supports(tagging.Forced)) {
+	if ((sch != 0 || tf.trans != "") && !m.Supports(tagging.Constrained)) || (tf.forced && !m.Supports(tagging.Forced)) {
 		return usagef("--bio, --scheme and --forced need constrained decoding, which a %s model does not support", m.Format())
 	}
 	if document {
@@ -244,6 +253,9 @@ func runTag(e *env, args []string) error {
 		if tf.output == "spans" {
 			opt.Spans = l
 		}
+	}
+	if opt.Constraints, err = addConstraintsFile(opt.Constraints, tf.trans, m.Labels()); err != nil {
+		return err
 	}
 	if document {
 		return tagDocuments(e, input, m, tf, opt)
@@ -300,6 +312,24 @@ func modelInput(fs *flag.FlagSet, m tagging.Tagger, format string, columns bool)
 		return "", usageError{err}
 	}
 	return string(f), err
+}
+
+// addConstraintsFile returns c with the constraints of the transitions
+// file path (--constraints; "" adds nothing) over labels.
+func addConstraintsFile(c *chain.Constraints, path string, labels []string) (*chain.Constraints, error) {
+	if path == "" {
+		return c, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--constraints: %w", err)
+	}
+	defer f.Close()
+	fc, err := chain.ReadConstraints(path, f, labels)
+	if err != nil {
+		return nil, fmt.Errorf("--constraints: %w", err)
+	}
+	return chain.Merge(c, fc), nil
 }
 
 // modelList is the value of a --model flag that may be repeated (a
