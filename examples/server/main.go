@@ -45,7 +45,8 @@
 // "n": N (up to -max-nbest) for the N best label sequences, and "scheme":
 // "iob2" to decode only label sequences valid as IOB2 chunk tags (no I-X at
 // the start, after O or after a chunk of another type), as tagger tag --bio
-// does; probabilities are then conditional on that constraint (peer models
+// does, or "iob1", "iobes" or "bilou" for those schemes (tagger tag
+// --scheme); probabilities are then conditional on that constraint (peer models
 // too, on their score lattices).
 // The answer holds "tokens" (the words, column 0), "labels" (the Viterbi path),
 // "marginals" (P(y_t = labels[t] | x) per token), "sequence_prob" (the
@@ -101,6 +102,7 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/scheme"
 	"github.com/sparsetag/sparsetag/tagging"
 )
 
@@ -384,8 +386,16 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		opt.Constraints = h.iob2
+	case "iob1", "iobes", "bilou":
+		sch, _ := scheme.Parse(req.Scheme)
+		l, err := scheme.NewLabels(sch, h.labels)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf(`"scheme" %s: the model's labels do not fit: %v`, sch, err))
+			return
+		}
+		opt.Constraints = chain.SchemeConstraints(l)
 	default:
-		writeError(w, http.StatusBadRequest, fmt.Sprintf(`unknown "scheme" %q: want %q (or leave it out for unconstrained decoding)`, req.Scheme, SchemeIOB2))
+		writeError(w, http.StatusBadRequest, fmt.Sprintf(`unknown "scheme" %q: want %q, "iob1", "iobes" or "bilou" (or leave it out for unconstrained decoding)`, req.Scheme, SchemeIOB2))
 		return
 	}
 
