@@ -60,7 +60,9 @@ type docBatch struct {
 // tokens (rawtext.Document), decodes every sentence with m on o.Threads
 // goroutines, and writes the results to out in input order, a batch of
 // sentences at a time. Errors name the input, the document's line and the
-// sentence.
+// sentence. A sentence longer than dataset.MaxSequenceLen tokens is an
+// error, as a sequence of any other format is: memory stays bounded by a
+// batch.
 func TagDocuments(out io.Writer, m Tagger, r *rawtext.Reader, name string, o DocumentOptions) error {
 	if o.Tokenizer == nil {
 		o.Tokenizer = rawtext.PTB{}
@@ -133,6 +135,11 @@ func (b *docBatch) fill(r *rawtext.Reader, tok rawtext.Tokenizer, batch int, nam
 			return false, fmt.Errorf("%s:%d: %w", name, r.Line(), err)
 		}
 		b.lines = append(b.lines, r.Line())
+		for i := range doc.Sentences {
+			if n := len(doc.Sentences[i].Tokens); n > dataset.MaxSequenceLen {
+				return false, fmt.Errorf("%s:%d: sentence %d has %d tokens, more than the limit %d (text without sentence ends?)", name, r.Line(), i+1, n, dataset.MaxSequenceLen)
+			}
+		}
 		for i := range doc.Sentences {
 			if b.n == len(b.sents) {
 				b.sents = append(b.sents, docSentence{})

@@ -58,6 +58,11 @@ func TestTagDocumentsErrors(t *testing.T) {
 	assert.Contains(t, err.Error(), "in.txt:2: rawtext: invalid text: invalid UTF-8 at byte 4")
 	assert.Equal(t, 1, strings.Count(out.String(), "\n"), "the document before the error is written")
 
+	// a megabyte without a sentence end is one sentence of 200,000 tokens
+	long := "Intro.\n" + strings.Repeat("word ", 200000) + "\n"
+	err = TagDocuments(io.Discard, m, rawtext.NewReader("long.txt", strings.NewReader(long), rawtext.Options{}), "long.txt", DocumentOptions{Output: Spans, Decode: opt})
+	assert.ErrorContains(t, err, "long.txt:2: sentence 1 has 200000 tokens, more than the limit 100000")
+
 	err = TagDocuments(io.Discard, m, rawtext.NewReader("x", strings.NewReader("a"), rawtext.Options{}), "x", DocumentOptions{Output: Spans})
 	assert.ErrorContains(t, err, "spans output needs a label scheme")
 	err = TagDocuments(io.Discard, m, rawtext.NewReader("x", strings.NewReader("a"), rawtext.Options{}), "x", DocumentOptions{Output: "xml"})

@@ -23,6 +23,10 @@ import (
 // are a few MB).
 const MaxFileBytes = 64 << 20
 
+// MaxSentenceBytes bounds a sentence: the library's pre-tokenizers keep
+// two small slices per byte of their input, about 40 bytes per byte.
+const MaxSentenceBytes = 1 << 20
+
 // Limits on the configuration: nesting of Sequence and components per
 // Sequence.
 const (
@@ -343,6 +347,9 @@ func isContinuation(r rune) bool {
 func (t *Tokenizer) Tokenize(dst []rawtext.Token, sentence string) ([]rawtext.Token, error) {
 	if !utf8.ValidString(sentence) {
 		return dst, fmt.Errorf("%s: invalid UTF-8", t.name)
+	}
+	if len(sentence) > MaxSentenceBytes {
+		return dst, fmt.Errorf("%s: a sentence of %d bytes, more than %d (text without sentence ends?)", t.name, len(sentence), MaxSentenceBytes)
 	}
 	// The normalized text, cluster by cluster: from[k] is the byte of
 	// sentence where the cluster of normalized byte k starts, to[k] where

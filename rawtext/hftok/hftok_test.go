@@ -164,6 +164,14 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// TestLongSentence: a sentence beyond MaxSentenceBytes is refused before
+// the library sees it.
+func TestLongSentence(t *testing.T) {
+	tk := load(t, "bert-uncased.json")
+	_, err := tk.Tokenize(nil, strings.Repeat("x", MaxSentenceBytes+1))
+	assert.ErrorContains(t, err, "more than 1048576")
+}
+
 // TestConcurrent: one Tokenizer serves many goroutines with the same
 // results (run with -race).
 func TestConcurrent(t *testing.T) {
