@@ -242,3 +242,30 @@ func TestTagConstraintsFile(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "--constraints: "+file+`:2: chain: bad constraints file: "B-XYZ" matches no label of the model`)
 }
+
+// TestTagTextJSONOffsets: --format text --output json gives each token's
+// offsets in its line, code points and bytes, which select the token as
+// written even where the model reads a Treebank form.
+func TestTagTextJSONOffsets(t *testing.T) {
+	line := "Zoë paid €5 (cash)."
+	stdout, stderr, code := docRun(t, line+"\n", "tag", "--format", "text", "--output", "json", "--model", wordsChunker)
+	require.Zero(t, code, stderr)
+	var s struct {
+		Tokens  []string
+		Offsets []struct {
+			Start, End int
+			StartByte  int `json:"start_byte"`
+			EndByte    int `json:"end_byte"`
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &s))
+	require.Len(t, s.Offsets, len(s.Tokens))
+	runes := []rune(line)
+	var surfaces []string
+	for _, o := range s.Offsets {
+		assert.Equal(t, line[o.StartByte:o.EndByte], string(runes[o.Start:o.End]))
+		surfaces = append(surfaces, line[o.StartByte:o.EndByte])
+	}
+	assert.Equal(t, []string{"Zoë", "paid", "€5", "(", "cash", ")", "."}, surfaces)
+	assert.Equal(t, "-LRB-", s.Tokens[3])
+}

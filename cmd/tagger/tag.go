@@ -50,9 +50,11 @@ and exit status 0, as for every peer tagger.
   --output slash  one line per sequence: word/TAG word/TAG ...
   --output json   one JSON object per line: tokens, labels, marginals (of
                   each chosen label), prob (of the sequence), score, and
-                  nbest (with --nbest N > 1); for --format document also
-                  line (the document's), sentence and offsets (each
-                  token's start, end, start_byte, end_byte)
+                  nbest (with --nbest N > 1); for --format text also
+                  offsets (each token's start and end in code points and
+                  start_byte and end_byte in bytes, in its line); for
+                  --format document line (the document's), sentence and
+                  offsets (in the document)
   --output spans  --format document only: one JSON object per document:
                   line, text, sentences (start, end, start_byte,
                   end_byte) and spans (start, end, start_byte, end_byte,
