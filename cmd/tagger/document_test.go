@@ -145,17 +145,20 @@ func TestTagDocumentErrors(t *testing.T) {
 	}
 }
 
-// TestTagSchemePosterior: --scheme and --posterior on text input and on a
-// peer model give valid IOB2 sequences.
+// TestTagSchemePosterior: --scheme and --posterior on text input and on
+// every peer model kind (CRF++, Wapiti, CRFsuite) give valid IOB2
+// sequences.
 func TestTagSchemePosterior(t *testing.T) {
 	for _, args := range [][]string{
 		{"tag", "--model", wordsChunker, "--format", "text", "--scheme", "iob2", "--posterior", "--output", "slash"},
 		{"tag", "--model", wordsChunker, "--format", "text", "--bio", "--output", "slash"},
 		{"tag", "--model", filepath.Join(peerData, "conll.crfpp.gz"), "--scheme", "iob2", "--posterior", "--output", "slash", filepath.Join(peerData, "test.txt.gz")},
 		{"tag", "--model", filepath.Join(peerData, "conll.wapiti.gz"), "--scheme", "iob2", "--output", "slash", filepath.Join(peerData, "test.txt.gz")},
+		{"tag", "--model", filepath.Join(peerData, "conll.crfsuite.gz"), "--scheme", "iob2", "--posterior", "--output", "slash", filepath.Join(peerData, "test.crfsuite.gz")},
 	} {
 		stdout, stderr, code := docRun(t, "He reckons the current account deficit will narrow to only 1.8 billion in September.\n", args...)
 		require.Zero(t, code, "%v: %s", args, stderr)
+		require.Contains(t, stdout, "/B-NP", "%v", args)
 		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 			prev := "O"
 			for _, wt := range strings.Fields(line) {
