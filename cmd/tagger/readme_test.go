@@ -59,6 +59,18 @@ var readmeInputs = []struct {
 		"half of CoNLL-2000 train, cut by examples/splitconll (docs/prior.md)"},
 	{"split/B.txt", "conll-train-60.txt", "train", 60,
 		"another 10% of CoNLL-2000 train, cut by examples/splitconll (docs/prior.md)"},
+	{"h1/hidden.txt", "conll-train-60.txt", "train", 60,
+		"CoNLL-2000 train with half of the tokens of half of the sentences hidden by examples/splitconll (docs/partial-labels.md)"},
+	{"h1/labeled.txt", "conll-train-60.txt", "train", 60,
+		"the fully labelled half of CoNLL-2000 train, cut by examples/splitconll (docs/partial-labels.md)"},
+	{"h2/hidden.txt", "conll-train-60.txt", "train", 60,
+		"CoNLL-2000 train with half of all tokens hidden by examples/splitconll (docs/partial-labels.md)"},
+	{"pp/pp-partial.txt", "conll-train-60.txt", "train", 60,
+		"CoNLL-2000 train merged from two annotations by examples/splitconll (docs/partial-labels.md)"},
+	{"pp/pp-naive.txt", "conll-train-60.txt", "train", 60,
+		"the same, the missing PP read as O (docs/partial-labels.md)"},
+	{"pp/pp-full.txt", "conll-train-60.txt", "train", 60,
+		"the fully annotated half of that corpus (docs/partial-labels.md)"},
 }
 
 // readmeBounds holds the flags appended to a README command (a later flag
