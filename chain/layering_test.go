@@ -30,7 +30,7 @@ var allowed = map[string][]string{
 	"train/internal/owlqn":    {"internal/par"},
 	"train/internal/spanadd":  {},
 	"dataset":                 {"chain", "eval", "features", "corpora", "sparse", "internal/ctxio"},
-	"peer":                    {"chain", "inference", "corpora"},
+	"peer":                    {"chain", "inference", "corpora", "features", "internal/atomicfile"},
 	"tagging":                 {"chain", "corpora", "dataset", "eval", "features", "peer"},
 
 	// Leaves the library shares.
