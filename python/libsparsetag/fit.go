@@ -133,6 +133,13 @@ func (j *job) fit(alg string, p params, exs, hold []dataset.Example, path string
 	if err != nil {
 		return err
 	}
+	if len(hold) > 0 && open {
+		// The model trained, evaluated in the last iteration's block
+		// (the monitor runs at full passes only).
+		if err := j.holdout(chain.NewTagger(m), m.Labels, hold); err != nil {
+			return err
+		}
+	}
 	closeBlock()
 	for _, w := range res.Warnings {
 		j.printf("Warning: %s\n", w)
