@@ -21,6 +21,7 @@ import contextlib
 import ctypes
 import json
 import sys
+import weakref
 
 from . import _lib
 from ._logs import LabelScore, ParsedDump, TrainLogParser, parse_dump  # noqa: F401
@@ -94,13 +95,20 @@ class BaseTrainer(object):
         Whether message() prints the training log.
     """
 
-    def __init__(self, algorithm=None, params=None, verbose=True):
-        self._h = None
+    def __new__(cls, *args, **kwargs):
+        # The Go side exists before __init__, so that a subclass whose
+        # __init__ does not call ours still works (as with python-crfsuite,
+        # whose state is set up by Cython's __cinit__).
+        self = object.__new__(cls)
         self._algorithm = "lbfgs"
         self._table = _lib.params_table("lbfgs")
         self._values = {}
+        self.verbose = True
         self._h = _lib.lib().st_trainer_new()
-        self._fin = __import__("weakref").finalize(self, _lib.close, self._h)
+        self._fin = weakref.finalize(self, _lib.close, self._h)
+        return self
+
+    def __init__(self, algorithm=None, params=None, verbose=True):
         if algorithm is not None:
             self.select(algorithm)
         if params is not None:
