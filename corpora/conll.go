@@ -13,6 +13,11 @@ type CoNLLOptions struct {
 	// Unlabeled makes every column a token column; Sequence.Labels is nil.
 	// By default the last column is the label.
 	Unlabeled bool
+	// LabelColumn is the label's column in labeled files, 1-based;
+	// negative counts from the end (-1 is the last column); 0 means -1.
+	// The other columns are the token columns, in their order. A label
+	// column the first line does not have is an ErrMissingLabel error.
+	LabelColumn int
 	// MaxLineBytes is the longest accepted line; 0 means DefaultMaxLineBytes.
 	MaxLineBytes int
 }
@@ -23,7 +28,8 @@ var docStart = []byte("-DOCSTART-")
 // CoNLLReader reads CoNLL column files: one position per line, columns
 // separated by runs of spaces or tabs (only ASCII space and tab separate;
 // other Unicode spaces are part of a token), a blank (or whitespace-only) line
-// between sequences, the label in the last column. Lines whose first column is
+// between sequences, the label in the last column (or the one
+// CoNLLOptions.LabelColumn names). Lines whose first column is
 // -DOCSTART- are skipped and end the current sequence. Every line of a file
 // must have the same number of columns; the first line fixes it. Input must
 // be UTF-8 (ErrInvalidUTF8 otherwise); a leading BOM is skipped; gzip input is
@@ -43,6 +49,7 @@ type CoNLLReader struct {
 	lr    *lineReader
 	opts  CoNLLOptions
 	ncols int
+	label int    // 0-based column of the label (labeled files), set with ncols
 	split []span // fields of the current line, in line offsets (scratch)
 	block []byte // the cells of the current sequence, concatenated
 	cells []span // the cells of the current sequence, in block offsets
@@ -168,6 +175,21 @@ func (r *CoNLLReader) checkColumns(line []byte, sp []span) bool {
 	case r.ncols == 0 && k < 2 && !r.opts.Unlabeled:
 		r.fail(len(line)+1, errorf(ErrMissingLabel, "expected a token column and a label column, got 1 column"))
 		return false
+	case r.ncols == 0 && !r.opts.Unlabeled:
+		lc := r.opts.LabelColumn
+		switch {
+		case lc == 0:
+			r.label = k - 1
+		case lc > 0:
+			r.label = lc - 1
+		default:
+			r.label = k + lc
+		}
+		if r.label < 0 || r.label >= k {
+			r.fail(len(line)+1, errorf(ErrMissingLabel, "no label column %d: the line has %d columns", lc, k))
+			return false
+		}
+		r.ncols = k
 	case r.ncols == 0:
 		r.ncols = k
 	case k != r.ncols:
@@ -242,7 +264,7 @@ func grow[T any](s []T, n int) []T {
 
 // cellStrings writes the cells of the current sequence into cells (one per
 // cell) as substrings of one new string: the w token cells of each
-// position, position by position, then the labels (the last column, when w
+// position, position by position, then the labels (column r.label, when w
 // < r.ncols) of every position.
 func (r *CoNLLReader) cellStrings(cells []string, w int) {
 	text := string(r.block)
@@ -250,12 +272,24 @@ func (r *CoNLLReader) cellStrings(cells []string, w int) {
 	T := len(r.cells) / k
 	for t := range T {
 		row := r.cells[t*k : (t+1)*k]
-		for j, c := range row[:w] {
-			cells[t*w+j] = text[c.start:c.end]
+		if w == k || r.label == w { // unlabeled, or the label last
+			for j, c := range row[:w] {
+				cells[t*w+j] = text[c.start:c.end]
+			}
+			if w < k {
+				cells[T*w+t] = text[row[w].start:row[w].end]
+			}
+			continue
 		}
-		if w < k {
-			cells[T*w+t] = text[row[w].start:row[w].end]
+		j := t * w
+		for c := range row {
+			if c == r.label {
+				continue
+			}
+			cells[j] = text[row[c].start:row[c].end]
+			j++
 		}
+		cells[T*w+t] = text[row[r.label].start:row[r.label].end]
 	}
 }
 

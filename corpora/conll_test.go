@@ -3,6 +3,7 @@ package corpora
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -151,4 +152,42 @@ func TestWriteCoNLLBOMCell(t *testing.T) {
 		require.Equal(t, s.Labels, got[0].Labels)
 	}
 	require.Error(t, WriteCoNLL(io.Discard, Sequence{Tokens: [][]string{{"-DOCSTART-"}}}))
+}
+
+func TestCoNLLLabelColumn(t *testing.T) {
+	const in = "He PRP B-NP\nreckons VBZ B-VP\n\nThe DT B-NP\n"
+	for _, tc := range []struct {
+		col    int
+		tokens [][]string
+		labels []string
+	}{
+		{0, [][]string{{"He", "PRP"}, {"reckons", "VBZ"}}, []string{"B-NP", "B-VP"}},
+		{-1, [][]string{{"He", "PRP"}, {"reckons", "VBZ"}}, []string{"B-NP", "B-VP"}},
+		{3, [][]string{{"He", "PRP"}, {"reckons", "VBZ"}}, []string{"B-NP", "B-VP"}},
+		{2, [][]string{{"He", "B-NP"}, {"reckons", "B-VP"}}, []string{"PRP", "VBZ"}},
+		{-2, [][]string{{"He", "B-NP"}, {"reckons", "B-VP"}}, []string{"PRP", "VBZ"}},
+		{1, [][]string{{"PRP", "B-NP"}, {"VBZ", "B-VP"}}, []string{"He", "reckons"}},
+		{-3, [][]string{{"PRP", "B-NP"}, {"VBZ", "B-VP"}}, []string{"He", "reckons"}},
+	} {
+		for _, into := range []bool{false, true} {
+			r := NewCoNLLReader("in", strings.NewReader(in), CoNLLOptions{LabelColumn: tc.col})
+			var b Buffer
+			next := r.Next
+			if into {
+				next = func() bool { return r.NextInto(&b) }
+			}
+			require.True(t, next(), "label column %d: %v", tc.col, r.Err())
+			s := r.Sequence()
+			assert.Equal(t, tc.tokens, s.Tokens, "label column %d", tc.col)
+			assert.Equal(t, tc.labels, s.Labels, "label column %d", tc.col)
+			require.True(t, next(), "label column %d: %v", tc.col, r.Err())
+			require.False(t, next())
+			require.NoError(t, r.Err())
+		}
+	}
+	for _, col := range []int{4, -4} {
+		_, err := ReadCoNLL("in", strings.NewReader(in), CoNLLOptions{LabelColumn: col})
+		require.ErrorIs(t, err, ErrMissingLabel, "label column %d", col)
+		assert.Contains(t, err.Error(), fmt.Sprintf("in:1:12: no label column %d: the line has 3 columns", col))
+	}
 }

@@ -64,6 +64,10 @@ func TagInputError(err error, f Format) error {
 	case errors.As(err, &te):
 		return fmt.Errorf("%w: the input has fewer token columns than the model's template reads: "+
 			"tag --format %s input with the columns the model was trained on", err, f)
+	case f == CoNLL && errors.Is(err, corpora.ErrFieldCount):
+		// Plain text read as CoNLL: every word of a line is a column.
+		return fmt.Errorf("%w (--format conll reads one token per line, its columns separated by spaces, a blank line between sentences; "+
+			"for plain text, one sentence per line, give --format text)", err)
 	}
 	return err
 }

@@ -290,3 +290,15 @@ func TestTagKindMismatch(t *testing.T) {
 	assert.Equal(t, features.KindAttributes, ke.Input)
 	assert.ErrorContains(t, err, "sequence 1:")
 }
+
+func TestOpenEmbeddedModels(t *testing.T) {
+	names := EmbeddedNames()
+	assert.Contains(t, names, "conll2000/train.txt.gz")
+	assert.Contains(t, names, "models/en-pos.model")
+	assert.Contains(t, names, "models/en-chunk.model")
+	b, err := ReadAll("embedded:models/en-pos.template")
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "U18:%s[0,0,4]")
+	_, err = Open("embedded:models/nope.model", nil)
+	assert.ErrorContains(t, err, `no embedded model "nope.model"`)
+}

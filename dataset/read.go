@@ -13,6 +13,7 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/internal/ctxio"
+	"github.com/sparsetag/sparsetag/models"
 )
 
 // Format names an input format.
@@ -148,19 +149,36 @@ const maxKeptText = 1 << 16
 // MaxFold bounds fold numbers (the OCR data has folds 0-9).
 const MaxFold = 1000
 
-// EmbeddedPrefix marks the name of a corpus built into the binary:
-// "embedded:NAME" opens corpora.OpenEmbedded(NAME).
+// EmbeddedPrefix marks the name of a file built into the binary:
+// "embedded:models/NAME" opens models.Open(NAME) (the pretrained English
+// models), any other "embedded:NAME" corpora.OpenEmbedded(NAME).
 const EmbeddedPrefix = "embedded:"
+
+// embeddedModels is the directory of the models' embedded names.
+const embeddedModels = "models/"
+
+// EmbeddedNames lists the NAMEs of "embedded:NAME": the corpora's files
+// and the models.
+func EmbeddedNames() []string {
+	names := corpora.EmbeddedNames()
+	for _, n := range models.Names() {
+		names = append(names, embeddedModels+n)
+	}
+	return names
+}
 
 // Options selects how Read and ReadFile read their input.
 type Options struct {
 	Format  Format
 	Labeled bool  // whether labels are read (Text input has none; unlabeled CRFsuite input skips its label field)
 	Folds   []int // OCR folds to keep; nil keeps all
+	// LabelColumn is the label's column of labeled CoNLL input, 1-based,
+	// negative from the end; 0 means the last (corpora.CoNLLOptions).
+	LabelColumn int
 }
 
-// Open opens a file, "-" for stdin, or "embedded:NAME" for a corpus
-// embedded in the binary (see corpora.EmbeddedNames).
+// Open opens a file, "-" for stdin, or "embedded:NAME" for a file
+// embedded in the binary (see EmbeddedNames).
 func Open(path string, stdin io.Reader) (io.ReadCloser, error) {
 	switch {
 	case path == "-":
@@ -168,6 +186,8 @@ func Open(path string, stdin io.Reader) (io.ReadCloser, error) {
 			return nil, errors.New("dataset: no standard input to read")
 		}
 		return io.NopCloser(stdin), nil
+	case strings.HasPrefix(path, EmbeddedPrefix+embeddedModels):
+		return models.Open(strings.TrimPrefix(path, EmbeddedPrefix+embeddedModels))
 	case strings.HasPrefix(path, EmbeddedPrefix):
 		return corpora.OpenEmbedded(strings.TrimPrefix(path, EmbeddedPrefix))
 	}
@@ -262,7 +282,7 @@ func NewReader(name string, r io.Reader, opts Options) (*Reader, error) {
 	labeled := opts.Labeled
 	switch opts.Format {
 	case CoNLL:
-		cr := corpora.NewCoNLLReader(name, r, corpora.CoNLLOptions{Unlabeled: !labeled})
+		cr := corpora.NewCoNLLReader(name, r, corpora.CoNLLOptions{Unlabeled: !labeled, LabelColumn: opts.LabelColumn})
 		sr.next, sr.seq = cr.Next, cr.Sequence
 		sr.err = cr.Err
 		sr.conll = cr

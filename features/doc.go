@@ -15,7 +15,9 @@
 //
 //   - KindTemplate (NewTemplateEncoder) reads [Columns]: token columns
 //     expanded by a CRF++ template (Compile; see Template for the
-//     language). Existing CRF++ template files work unchanged.
+//     language). Existing CRF++ template files work unchanged; the
+//     derived macros %l, %w, %p and %s (lower case, shape, prefix and
+//     suffix of a cell) are this toolkit's own.
 //   - KindAttributes (NewAttributeEncoder) reads [Attributes]: name:value
 //     attributes per position, as in CRFsuite's item format.
 //   - KindPixels (NewPixelEncoder) reads [Pixels]: 16×8 binary OCR images
@@ -70,6 +72,8 @@
 // cells' value ids, through tables built once on the first frozen encode
 // (a one-off cost of about 0.1 s and 18 bytes per attribute for a
 // 340,000-attribute dictionary). Only new attributes (grow=true), that
-// first build and corpus growth allocate. Templates and frozen dictionaries are safe for concurrent use;
+// first build and corpus growth allocate, and the derived macros %l and %w
+// (a lower-cased cell or a shape that differs from the cell is a new
+// string; %p and %s are substrings). Templates and frozen dictionaries are safe for concurrent use;
 // an Encoder is not (use Clone for one per goroutine).
 package features

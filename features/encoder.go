@@ -84,6 +84,8 @@ type Encoder struct {
 	ids    []int32
 	vals   []float64
 	strs   []string
+	drows  [][]string // the rows of derived columns (Template.derive)
+	dcells []string
 	srt    idValSorter
 }
 
@@ -465,6 +467,7 @@ func (e *Encoder) encode(dst *sparse.Corpus, in Input, labels []int32, grow bool
 
 // columns expands every position; dst nil means count only.
 func (e *Encoder) columns(dst *sparse.Corpus, cols [][]string, grow bool) error {
+	cols, e.drows, e.dcells = e.tmpl.derive(cols, e.drows, e.dcells)
 	if x := e.frozen(); x != nil && !grow && dst != nil {
 		e.columnsFrozen(dst, x, cols)
 		return nil

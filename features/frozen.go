@@ -201,7 +201,7 @@ type parsed struct {
 // newFrozenIndex builds the index of template t over the frozen
 // dictionaries unary and pair.
 func newFrozenIndex(t *Template, unary, pair *Dictionary) *frozenIndex {
-	x := &frozenIndex{vocab: make([]colVocab, t.ncols), slot: make([]int, t.ncols)}
+	x := &frozenIndex{vocab: make([]colVocab, t.width()), slot: make([]int, t.width())}
 	for c := range x.slot {
 		x.slot[c] = -1
 	}

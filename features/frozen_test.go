@@ -83,6 +83,29 @@ var cellAlphabet = []string{"", "a", "b", "a/b", "b/", "/", "_B-1", "_B+1", "_B-
 // alphabet (so that names of different lines can coincide), adjacent
 // macros, and lines without macros.
 func randomTemplate(r *rand.Rand, ncols int) string {
+	return randomTemplateOf(r, ncols, func(row, col int) string { return fmt.Sprintf("%%x[%d,%d]", row, col) })
+}
+
+// randomDerivedTemplate is randomTemplate with every kind of macro, derived
+// ones included.
+func randomDerivedTemplate(r *rand.Rand, ncols int) string {
+	return randomTemplateOf(r, ncols, func(row, col int) string {
+		switch r.IntN(5) {
+		case 0:
+			return fmt.Sprintf("%%l[%d,%d]", row, col)
+		case 1:
+			return fmt.Sprintf("%%w[%d,%d]", row, col)
+		case 2:
+			return fmt.Sprintf("%%p[%d,%d,%d]", row, col, 1+r.IntN(2))
+		case 3:
+			return fmt.Sprintf("%%s[%d,%d,%d]", row, col, 1+r.IntN(2))
+		}
+		return fmt.Sprintf("%%x[%d,%d]", row, col)
+	})
+}
+
+// randomTemplateOf is randomTemplate with macro(row, col) writing a macro.
+func randomTemplateOf(r *rand.Rand, ncols int, macro func(row, col int) string) string {
 	lits := []string{"", "/", "_", "B", "-", "a", ":", "U0:", "x/"}
 	var b strings.Builder
 	line := func(kind string) {
@@ -92,7 +115,7 @@ func randomTemplate(r *rand.Rand, ncols int) string {
 		}
 		for range r.IntN(4) {
 			b.WriteString(lits[r.IntN(len(lits))])
-			fmt.Fprintf(&b, "%%x[%d,%d]", r.IntN(7)-3, r.IntN(ncols))
+			b.WriteString(macro(r.IntN(7)-3, r.IntN(ncols)))
 		}
 		b.WriteString(lits[r.IntN(len(lits))])
 		b.WriteString("\n")
@@ -124,14 +147,25 @@ func randomSentence(r *rand.Rand, ncols int, alphabet []string) [][]string {
 // trained encoder, a clone, one rebuilt from the names (loading a model),
 // a restricted one, and after a pruning Freeze.
 func TestFrozenIndexRandom(t *testing.T) {
+	testFrozenIndexRandom(t, randomTemplate, cellAlphabet)
+}
+
+// TestFrozenIndexDerived is TestFrozenIndexRandom with derived macros (%l,
+// %w, %p, %s) and cells whose derived values collide with literals and
+// with other cells.
+func TestFrozenIndexDerived(t *testing.T) {
+	testFrozenIndexRandom(t, randomDerivedTemplate, append(slices.Clone(cellAlphabet), "A", "Ab", "aB", "X", "x", "1", "a1", "é", "Éa", "d"))
+}
+
+func testFrozenIndexRandom(t *testing.T, template func(*rand.Rand, int) string, alphabet []string) {
 	r := rand.New(rand.NewPCG(1, 1))
-	unknown := append(slices.Clone(cellAlphabet), "zz", "a/zz", "_B+3", "_B-9")
+	unknown := append(slices.Clone(alphabet), "zz", "a/zz", "_B+3", "_B-9")
 	for trial := range 300 {
 		ncols := 1 + r.IntN(3)
-		tm := MustCompile(randomTemplate(r, ncols))
+		tm := MustCompile(template(r, ncols))
 		e := NewTemplateEncoder(tm)
 		for range 20 {
-			s := randomSentence(r, ncols, cellAlphabet)
+			s := randomSentence(r, ncols, alphabet)
 			if err := e.Count(Columns(s)); err != nil {
 				t.Fatal(err)
 			}

@@ -2,9 +2,19 @@ package features
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
+
+// macroLetters are the macros of the template language: %x (the cell, as
+// in CRF++) and the derived macros (see Template).
+const macroLetters = "xlwps"
+
+// maxAffix bounds the length n of %p[row,col,n] and %s[row,col,n].
+const maxAffix = 32
 
 // Limits on the numbers inside a %x[row,col] macro. CRF++ itself accepts
 // row offsets in [-8, 8] only; larger offsets are accepted here (they expand
@@ -41,6 +51,7 @@ type segment struct {
 	macro    bool
 	row, col int // macro offsets
 	column   int // 1-based byte column of the '%' in the source line (for errors)
+	derived  int // index in Template.derived of a derived macro's column, -1 for %x
 }
 
 // rule is one compiled U or B line with at least the type letter.
@@ -65,8 +76,27 @@ type rule struct {
 // for macros %x[row,col], which expand to column col (0-based) of the token
 // at offset row (may be negative) from the current position. Offsets that
 // fall before the first token expand to "_B-1", "_B-2", ... and offsets past
-// the last token to "_B+1", "_B+2", ..., exactly as in CRF++. The only macro
-// is %x (CRF++ has no other; Wapiti's %t and %m tests are not supported).
+// the last token to "_B+1", "_B+2", ..., exactly as in CRF++.
+//
+// CRF++ has only %x. So that a model can read the words alone and still see
+// their spelling (a part-of-speech tagger for raw text), four macros of this
+// toolkit expand to a function of the cell, with the same row and column
+// arguments and the same boundary strings:
+//
+//	%l[row,col]    the cell lower-cased (Unicode simple folding, strings.ToLower)
+//	%w[row,col]    the cell's shape: each upper-case letter X, lower-case
+//	               letter x, digit d, other runes as they are, runs of the
+//	               same character collapsed ("Hello" Xx, "1,234.5" d,d.d,
+//	               "U.S." X.X., "mid-1990s" x-dx)
+//	%p[row,col,n]  the first n runes of the cell (all of it when shorter), n in 1-32
+//	%s[row,col,n]  the last n runes of the cell
+//
+// A template with them is not a CRF++ template (CRF++ refuses it); Wapiti's
+// %t and %m tests are not supported.
+//
+// A comment line "# columns: word, POS" names the token columns, in order,
+// for messages about input that lacks some (ColumnNames); CRF++ reads it as
+// the comment it is.
 //
 // A B line without any macro (typically the bare line "B") turns on the
 // label transition features (previous label × label). A B line with macros,
@@ -85,8 +115,10 @@ type Template struct {
 	unary       []rule
 	pair        []rule
 	transitions bool
-	ncols       int // 1 + largest column named by a macro, 0 when none
-	colLine     int // line and column of a macro naming column ncols-1
+	ncols       int          // 1 + largest column named by a macro, 0 when none
+	derived     []derivation // the derived columns, numbered from ncols on (see derive)
+	columnNames []string     // from a "# columns:" comment, nil without one
+	colLine     int          // line and column of a macro naming column ncols-1
 	colColumn   int
 }
 
@@ -100,6 +132,17 @@ func Compile(src string) (*Template, error) {
 		}
 		if err := t.compileLine(line, i+1); err != nil {
 			return nil, err
+		}
+	}
+	// A derived macro reads derived column ncols+k of the rows derive
+	// makes (the input's first ncols columns, then the derived ones).
+	for _, rules := range [][]rule{t.unary, t.pair} {
+		for k := range rules {
+			for j := range rules[k].segs {
+				if s := &rules[k].segs[j]; s.macro && s.derived >= 0 {
+					s.col = t.ncols + s.derived
+				}
+			}
 		}
 	}
 	return t, nil
@@ -126,7 +169,15 @@ func (t *Template) compileLine(line string, lineNo int) error {
 	for end > start && isBlank(line[end-1]) {
 		end--
 	}
-	if start == end || line[start] == '#' {
+	if start == end {
+		return nil
+	}
+	if line[start] == '#' {
+		if names, ok := strings.CutPrefix(strings.TrimSpace(line[start+1:end]), "columns:"); ok && t.columnNames == nil {
+			for _, n := range strings.Split(names, ",") {
+				t.columnNames = append(t.columnNames, strings.TrimSpace(n))
+			}
+		}
 		return nil
 	}
 	errAt := func(i int, format string, args ...any) error {
@@ -152,12 +203,13 @@ func (t *Template) compileLine(line string, lineNo int) error {
 		if i >= end {
 			return errAt(pct, "'%%' at end of line: want a macro %%x[row,col]")
 		}
-		if line[i] != 'x' {
-			return errAt(pct, "unknown macro %%%s: only %%x[row,col] is supported", quoteRune(line[i:end]))
+		op := line[i]
+		if !strings.ContainsRune(macroLetters, rune(op)) {
+			return errAt(pct, "unknown macro %%%s: want %%x[row,col] (or %%l, %%w [row,col], %%p, %%s [row,col,n])", quoteRune(line[i:end]))
 		}
 		i++
 		if i >= end || line[i] != '[' {
-			return errAt(i, "want '[' after %%x")
+			return errAt(i, "want '[' after %%%c", op)
 		}
 		i++
 		row, j, err := parseInt(line[:end], i, true, maxRowOffset)
@@ -174,11 +226,33 @@ func (t *Template) compileLine(line string, lineNo int) error {
 			return errAt(j, "column: %s", err)
 		}
 		i = j
+		n := 0
+		if op == 'p' || op == 's' {
+			if i >= end || line[i] != ',' {
+				return errAt(i, "want ',' and a length after the column of %%%c[row,col,n]", op)
+			}
+			i++
+			n, j, err = parseInt(line[:end], i, false, maxAffix)
+			if err == "" && n == 0 {
+				err = fmt.Sprintf("want a length from 1 to %d", maxAffix)
+			}
+			if err != "" {
+				return errAt(j, "length: %s", err)
+			}
+			i = j
+		}
 		if i >= end || line[i] != ']' {
-			return errAt(i, "want ']' to close %%x[row,col]")
+			if op == 'p' || op == 's' {
+				return errAt(i, "want ']' to close %%%c[row,col,n]", op)
+			}
+			return errAt(i, "want ']' to close %%%c[row,col]", op)
 		}
 		i++
-		r.segs = append(r.segs, segment{macro: true, row: row, col: col, column: pct + 1})
+		seg := segment{macro: true, row: row, col: col, column: pct + 1, derived: -1}
+		if op != 'x' {
+			seg.derived = t.derivedColumn(derivation{op: op, col: col, n: n})
+		}
+		r.segs = append(r.segs, seg)
 		if col+1 > t.ncols {
 			t.ncols, t.colLine, t.colColumn = col+1, lineNo, pct+1
 		}
@@ -263,6 +337,11 @@ func (t *Template) NumPair() int { return len(t.pair) }
 // than the largest column named by a macro, or 0 if there is no macro.
 func (t *Template) Columns() int { return t.ncols }
 
+// ColumnNames returns the names of the token columns given by the
+// template's first "# columns: a, b, ..." comment line, nil without one.
+// The slice must not be modified.
+func (t *Template) ColumnNames() []string { return t.columnNames }
+
 // check verifies that every token has the columns the template needs.
 func (t *Template) check(cols [][]string) error {
 	if t.ncols == 0 {
@@ -312,6 +391,7 @@ func (t *Template) Expand(cols [][]string, pos int) (unary, pair []string, err e
 	if err := t.check(cols); err != nil {
 		return nil, nil, err
 	}
+	cols, _, _ = t.derive(cols, nil, nil)
 	var buf []byte
 	for k := range t.unary {
 		buf = appendRule(buf[:0], &t.unary[k], cols, pos)
@@ -324,4 +404,105 @@ func (t *Template) Expand(cols [][]string, pos int) (unary, pair []string, err e
 		}
 	}
 	return unary, pair, nil
+}
+
+// derivation is a derived column: op ('l', 'w', 'p' or 's', the macro's
+// letter) applied to input column col, n runes for 'p' and 's'.
+type derivation struct {
+	op  byte
+	col int
+	n   int
+}
+
+// derivedColumn returns the index of d in t.derived, adding it: macros of
+// the same function of the same column read one derived column.
+func (t *Template) derivedColumn(d derivation) int {
+	for k, e := range t.derived {
+		if e == d {
+			return k
+		}
+	}
+	t.derived = append(t.derived, d)
+	return len(t.derived) - 1
+}
+
+// width returns the number of columns of the rows the macros read: the
+// input's first ncols columns, then the derived ones.
+func (t *Template) width() int { return t.ncols + len(t.derived) }
+
+// apply returns the derived value of cell.
+func (d derivation) apply(cell string) string {
+	switch d.op {
+	case 'l':
+		return strings.ToLower(cell)
+	case 'w':
+		return shape(cell)
+	case 'p':
+		k := 0
+		for i := range cell {
+			if k == d.n {
+				return cell[:i]
+			}
+			k++
+		}
+		return cell
+	case 's':
+		k := 0
+		for i := len(cell); i > 0; {
+			if k == d.n {
+				return cell[i:]
+			}
+			_, size := utf8.DecodeLastRuneInString(cell[:i])
+			i -= size
+			k++
+		}
+		return cell
+	}
+	panic("features: unknown derivation " + string(d.op))
+}
+
+// shape returns the shape of s for %w: X for an upper-case letter, x for a
+// lower-case one, d for a digit, other runes as they are, each run of one
+// character collapsed.
+func shape(s string) string {
+	b := make([]byte, 0, len(s))
+	var last rune = -1
+	for _, r := range s {
+		c := r
+		switch {
+		case unicode.IsUpper(r):
+			c = 'X'
+		case unicode.IsLower(r):
+			c = 'x'
+		case unicode.IsDigit(r):
+			c = 'd'
+		}
+		if c == last {
+			continue
+		}
+		last = c
+		b = utf8.AppendRune(b, c)
+	}
+	return string(b)
+}
+
+// derive returns the rows the macros read for the tokens cols (which have
+// passed check): cols itself without derived macros, else rows of width()
+// cells, the first ncols of each token, then its derived columns, made in
+// rows and cells (reused scratch, returned for the next call).
+func (t *Template) derive(cols [][]string, rows [][]string, cells []string) ([][]string, [][]string, []string) {
+	if len(t.derived) == 0 {
+		return cols, rows, cells
+	}
+	w := t.width()
+	rows, cells = rows[:0], slices.Grow(cells[:0], len(cols)*w)
+	for _, tok := range cols {
+		start := len(cells)
+		cells = append(cells, tok[:t.ncols]...)
+		for _, d := range t.derived {
+			cells = append(cells, d.apply(tok[d.col]))
+		}
+		rows = append(rows, cells[start:start+w:start+w])
+	}
+	return rows, rows, cells
 }

@@ -180,3 +180,54 @@ func TestMustCompilePanics(t *testing.T) {
 	}()
 	MustCompile("U00:%q")
 }
+
+func TestDerivedMacros(t *testing.T) {
+	tm := MustCompile("U00:%l[0,0]\nU01:%w[0,0]\nU02:%p[0,0,3]/%s[0,0,3]\nU03:%s[-1,0,2]/%w[1,0]\nU04:%x[0,1]\n")
+	assert.Equal(t, 2, tm.Columns(), "input columns (the derived ones are not input)")
+	cols := [][]string{{"Été", "A"}, {"mid-1990s", "B"}, {"U.S.", "C"}, {"1,234.5", "D"}}
+	for _, tc := range []struct {
+		pos  int
+		want []string
+	}{
+		{0, []string{"U00:été", "U01:Xx", "U02:Été/Été", "U03:_B-1/x-dx", "U04:A"}},
+		{1, []string{"U00:mid-1990s", "U01:x-dx", "U02:mid/90s", "U03:té/X.X.", "U04:B"}},
+		{2, []string{"U00:u.s.", "U01:X.X.", "U02:U.S/.S.", "U03:0s/d,d.d", "U04:C"}},
+		{3, []string{"U00:1,234.5", "U01:d,d.d", "U02:1,2/4.5", "U03:S./_B+1", "U04:D"}},
+	} {
+		unary, _, err := tm.Expand(cols, tc.pos)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, unary, "position %d", tc.pos)
+	}
+	// Encoding (growing, then frozen) gives the attributes Expand names.
+	e := NewTemplateEncoder(tm)
+	require.NoError(t, e.Count(Columns(cols)))
+	e.Freeze(1)
+	checkFrozen(t, e, cols)
+	checkFrozen(t, e, [][]string{{"Hello", "A"}, {"x", "Q"}})
+	// A derived macro needs its input column like %x.
+	_, _, err := MustCompile("U:%s[0,2,1]").Expand([][]string{{"a", "b"}}, 0)
+	var te *TemplateError
+	require.ErrorAs(t, err, &te)
+	assert.Contains(t, te.Msg, "names column 2")
+}
+
+func TestDerivedMacroErrors(t *testing.T) {
+	for _, tc := range []struct{ src, msg string }{
+		{"U:%p[0,0]", "want ',' and a length"},
+		{"U:%s[0,0,0]", "length: want a length from 1 to 32"},
+		{"U:%s[0,0,33]", "too large"},
+		{"U:%l[0,0,1]", "want ']' to close %l[row,col]"},
+		{"U:%p[0,0,2", "want ']' to close %p[row,col,n]"},
+		{"U:%q[0,0]", "unknown macro %'q'"},
+	} {
+		_, err := Compile(tc.src)
+		require.Error(t, err, tc.src)
+		assert.Contains(t, err.Error(), tc.msg, tc.src)
+	}
+}
+
+func TestColumnNames(t *testing.T) {
+	tm := MustCompile("# columns: word, POS\nU00:%x[0,0]\n# columns: ignored\nU01:%x[0,1]\n")
+	assert.Equal(t, []string{"word", "POS"}, tm.ColumnNames())
+	assert.Nil(t, MustCompile("# words\nU00:%x[0,0]\n").ColumnNames())
+}

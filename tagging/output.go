@@ -74,10 +74,11 @@ func NewWriter(m Tagger, o StreamOptions) *Writer {
 // Write decodes ex, sequence seq (0-based) of its input, and writes it to
 // w. On error nothing is written.
 func (tw *Writer) Write(w *bufio.Writer, ex *dataset.Example, seq int) error {
-	if err := tw.decode(&tw.dec, ex, seq); err != nil {
+	e := *ex // a Pipeline's decode sets e's columns
+	if err := tw.decode(&tw.dec, &e, seq); err != nil {
 		return err
 	}
-	return tw.write(w, ex, &tw.dec)
+	return tw.write(w, &e, &tw.dec)
 }
 
 // Best returns the label ids of the best sequence of the last successful
@@ -85,8 +86,18 @@ func (tw *Writer) Write(w *bufio.Writer, ex *dataset.Example, seq int) error {
 func (tw *Writer) Best() []int { return tw.dec.Best() }
 
 // decode decodes ex, sequence seq (0-based) of its input, into d as the
-// options ask. It only reads tw: goroutines may share it.
+// options ask. With a Pipeline, ex's token columns become those the last
+// model reads (Pipeline.Augment), which the conll output writes. It only
+// reads tw: goroutines may share it.
 func (tw *Writer) decode(d *chain.Decoding, ex *dataset.Example, seq int) error {
+	m := tw.m
+	if p, ok := m.(*Pipeline); ok {
+		aug, err := p.Augment(ex)
+		if err != nil {
+			return seqError(ex, seq, err)
+		}
+		*ex, m = aug, p.last()
+	}
 	opt := tw.o.Decode
 	if tw.o.Fixer != nil {
 		var err error
@@ -94,7 +105,7 @@ func (tw *Writer) decode(d *chain.Decoding, ex *dataset.Example, seq int) error 
 			return err
 		}
 	}
-	if err := tw.m.Decode(d, ex, opt); err != nil {
+	if err := m.Decode(d, ex, opt); err != nil {
 		return seqError(ex, seq, err)
 	}
 	return nil

@@ -1,9 +1,12 @@
 package tagging
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/peer"
 )
 
@@ -26,6 +29,17 @@ type Weighted interface {
 // LoadWeights reads the model file at path whole, ours or a peer's (see
 // Load).
 func LoadWeights(path string) (Weighted, error) {
+	if strings.HasPrefix(path, dataset.EmbeddedPrefix) {
+		b, err := dataset.ReadAll(path)
+		if err != nil {
+			return nil, err
+		}
+		m, err := chain.UnmarshalModel(b) // the embedded models are ours
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return ourWeights{m}, nil
+	}
 	pm, err := openPeer(path)
 	if err != nil {
 		return nil, err

@@ -182,11 +182,14 @@ func writeCoNLLHead(t *testing.T, path, split string, n int) {
 }
 
 // writeMySentences writes the unlabeled my-sentences.txt the README tags
-// (word and part of speech) into dir.
+// (word and part of speech) and its plain text my-text.txt (one sentence
+// per line) into dir.
 func writeMySentences(t *testing.T, dir string) {
 	t.Helper()
 	const sentences = "He PRP\nreckons VBZ\nthe DT\ncurrent JJ\naccount NN\ndeficit NN\n\nThe DT\npound NN\nfell VBD\n. .\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "my-sentences.txt"), []byte(sentences), 0o644))
+	const text = "He reckons the current account deficit will narrow to only # 1.8 billion in September.\nThe pound fell.\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "my-text.txt"), []byte(text), 0o644))
 }
 
 // checkDocFiles checks the files a documented command says it writes.

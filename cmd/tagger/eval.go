@@ -21,17 +21,29 @@ any sequence is an error (exit status 1): there is nothing to score.
 
 --model may also name a CRFsuite, CRF++ or Wapiti model (see tagger tag -h);
 the input is then read in the format the model reads, the last column (or,
-for CRFsuite, the first field) being the label.`
+for CRFsuite, the first field) being the label.
+
+--label-column N names the label column of conll input (1-based, negative
+from the end; default -1, the last); the other columns, in order, are the
+token columns. The POS tagger built into the binary on the POS tags of
+CoNLL-2000 (column 2):
+
+  tagger eval --format conll --model embedded:models/en-pos.model --label-column 2 embedded:conll2000/test.txt.gz
+
+--model repeated evaluates a pipeline (see tagger tag -h): the labels of
+each model but the last become a token column of the next one's input,
+and the last model's labels are scored.`
 
 func runEval(e *env, args []string) error {
 	var df dataFlags
-	var modelPath string
+	var models modelList
 	var threads int
 	fs := newFlagSet(e, "eval", evalUsage,
 		"tagger eval --format conll --model chunk.model test.txt")
 	fs.StringVar(&df.format, "format", "conll", "input `format`: conll, crfsuite, conllu or ocr")
 	fs.StringVar(&df.folds, "folds", "", "OCR folds to use, e.g. `0` (default all)")
-	fs.StringVar(&modelPath, "model", "tagger.model", "model `file`: this toolkit's, or CRFsuite, CRF++ or Wapiti")
+	fs.Var(&models, "model", "model `file`: this toolkit's, embedded:models/en-pos.model or embedded:models/en-chunk.model, or CRFsuite, CRF++ or Wapiti; repeat for a pipeline (default tagger.model)")
+	df.labelColumnFlag(fs)
 	fs.IntVar(&threads, "threads", runtime.GOMAXPROCS(0), "tag on `N` goroutines")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -44,7 +56,10 @@ func runEval(e *env, args []string) error {
 	if err := flagcheck.First(df.check(dataset.LabeledFormats), flagcheck.Threads(threads)); err != nil {
 		return usageError{err}
 	}
-	m, err := tagging.Load(modelPath)
+	if _, err := df.checkLabelColumn(fs); err != nil {
+		return err
+	}
+	m, err := loadPipeline(fs, models, df.format)
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,12 @@
 // built into the binary: embedded:ocr/letter.data.gz,
 // embedded:conll2000/train.txt.gz, embedded:conll2000/test.txt.gz and the
 // CRF++ chunking template embedded:conll2000/chunking.template.
-// Gzip-compressed files are read transparently.
+// Gzip-compressed files are read transparently. Two English models are
+// built in too, a part-of-speech tagger over words and a chunker over words
+// and POS tags, which tag plain text as a pipeline (repeated --model):
+//
+//	$ echo 'The pound fell.' | tagger tag --format text \
+//	      --model embedded:models/en-pos.model --model embedded:models/en-chunk.model
 //
 // Exit status: 0 on success, 1 on failure, 2 on a usage error.
 package main

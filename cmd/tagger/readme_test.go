@@ -131,7 +131,11 @@ type readmeCmd struct {
 	line    int      // README line where it starts
 	args    []string // after "tagger"
 	comment string   // its trailing "# ..." comment
+	stdin   string   // what "echo 'TEXT' | tagger ..." pipes in: TEXT and a line break
 }
+
+// echoRE matches a command that pipes one line of text into tagger.
+var echoRE = regexp.MustCompile(`^echo '([^']*)' \| (?:go run \./cmd/)?(tagger .*)$`)
 
 // readmeBlock is a fenced code block of the README.
 type readmeBlock struct {
@@ -186,17 +190,21 @@ func parseREADME(text string) (blocks []readmeBlock, prose string) {
 }
 
 // readmeCommands returns the tagger command lines of a code block: lines
-// that start with "tagger " or "go run ./cmd/tagger ", with backslash
+// that start with "tagger " or "go run ./cmd/tagger ", or "echo 'TEXT' |
+// tagger " (TEXT is the command's standard input), with backslash
 // continuations joined, the trailing comment split off and a pipe cut.
 func readmeCommands(lines []string, first int) []readmeCmd {
 	var out []readmeCmd
-	var cur string
+	var cur, stdin string
 	start := 0
 	for i, line := range lines {
 		line = strings.TrimSpace(line)
 		switch {
 		case cur != "":
 			cur += " " + line
+		case echoRE.MatchString(line):
+			m := echoRE.FindStringSubmatch(line)
+			stdin, cur, start = m[1]+"\n", m[2], first+i
 		case strings.HasPrefix(line, "tagger "):
 			cur, start = line, first+i
 		case strings.HasPrefix(line, "go run ./cmd/tagger "):
@@ -215,8 +223,8 @@ func readmeCommands(lines []string, first int) []readmeCmd {
 		if i := strings.Index(cur, " |"); i >= 0 {
 			cur = cur[:i]
 		}
-		out = append(out, readmeCmd{line: start, args: strings.Fields(cur)[1:], comment: comment})
-		cur = ""
+		out = append(out, readmeCmd{line: start, args: strings.Fields(cur)[1:], comment: comment, stdin: stdin})
+		cur, stdin = "", ""
 	}
 	return out
 }
@@ -365,7 +373,7 @@ func TestREADMECommands(t *testing.T) {
 	usedBound := map[int]bool{}
 	usedFigure := map[int]bool{}
 	usedSkip := map[int]bool{}
-	ncmd := 0
+	ncmd, nstdin := 0, 0
 	for fi, text := range texts {
 		blocks, _ := parseREADME(text)
 		for bi, bl := range blocks {
@@ -408,7 +416,10 @@ func TestREADMECommands(t *testing.T) {
 						break
 					}
 				}
-				out, errs, code := runTagger(t, args...)
+				if c.stdin != "" {
+					nstdin++
+				}
+				out, errs, code := runStdin(t, c.stdin, args...)
 				if code != 0 {
 					t.Errorf("%s\nran: tagger %s\nexit %d\nstdout:\n%s\nstderr:\n%s", where, strings.Join(args, " "), code, out, errs)
 					continue
@@ -444,6 +455,8 @@ func TestREADMECommands(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, ncmd, 20, "tagger commands in the code blocks of README.md and docs/")
+	// Quick start's and Command line's echo '...' | tagger tag --format text.
+	require.GreaterOrEqual(t, nstdin, 2, "commands of the README's code blocks that tag echoed text")
 	// A substitution that matches nothing is stale: the README changed.
 	for _, in := range readmeInputs {
 		if !usedInput[in.arg] {

@@ -78,7 +78,7 @@ func (tf *trainFlags) checkSelect() error {
 // fileScorer rates weights of m by their F1 on the labeled file path
 // (--format, --valid-folds; trainselect.F1Scorer).
 func fileScorer(e *env, tf *trainFlags, m *chain.Model, path string) (train.Scorer, error) {
-	exs, err := readExamples(path, dataFlags{format: tf.format, folds: tf.validFold}, true, e.stdin)
+	exs, err := readExamples(path, dataFlags{format: tf.format, folds: tf.validFold, labelColumn: tf.labelColumn}, true, e.stdin)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 // tagFlags are the options of tag.
 type tagFlags struct {
 	dataFlags
-	model     string
+	models    modelList
 	output    string
 	nbest     int
 	bio       bool
@@ -75,7 +75,23 @@ Treebank (CoNLL-2000, WSJ) is tokenized: 1.8, 9:30 and U.S. stay whole,
 $5.50 is $ 5.50, don't is do n't, quotes become doubled backquotes and
 apostrophes, the final period is split off. It gives the model only the
 words: a model whose template reads other columns (POS tags) needs CoNLL
-input with those columns.`
+input with those columns, or models before it that predict them.
+
+--model repeated runs the models as a pipeline, in order: each model but
+the last tags the sequence, and its labels become one more token column,
+appended after the existing ones, of the next model's input; the last
+model's labels (and --nbest, --bio, --marginals) are the output, and conll
+output shows every column. The English models built into the binary chunk
+plain text this way (the POS tagger reads words, the chunker words and POS
+tags):
+
+  echo 'He reckons the current account deficit will narrow.' |
+    tagger tag --format text --model embedded:models/en-pos.model --model embedded:models/en-chunk.model
+
+--label-column N names the label column of conll input (1-based, negative
+from the end; default -1, the last): with --forced it holds the labels to
+fix; without, set explicitly, it is left out of the token columns (to tag a
+labeled file, e.g. --label-column 2 for the POS tags of CoNLL-2000).`
 
 func runTag(e *env, args []string) error {
 	var tf tagFlags
@@ -83,7 +99,8 @@ func runTag(e *env, args []string) error {
 		"tagger tag --format conll --model chunk.model --nbest 3 --bio --output json test.txt")
 	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu, ocr or text (raw text, one sentence per line)")
 	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `0` (default all)")
-	fs.StringVar(&tf.model, "model", "tagger.model", "model `file`: this toolkit's, or CRFsuite, CRF++ or Wapiti")
+	fs.Var(&tf.models, "model", "model `file`: this toolkit's, embedded:models/en-pos.model or embedded:models/en-chunk.model, or CRFsuite, CRF++ or Wapiti; repeat for a pipeline (default tagger.model)")
+	tf.labelColumnFlag(fs)
 	fs.StringVar(&tf.output, "output", "conll", "output `format`: conll, slash or json")
 	fs.IntVar(&tf.nbest, "nbest", 1, "list the `N` best label sequences with their probabilities")
 	fs.BoolVar(&tf.bio, "bio", false, "forbid impossible BIO transitions (O -> I-X, start -> I-X, B-X/I-X -> I-Y)")
@@ -119,7 +136,11 @@ func runTag(e *env, args []string) error {
 	if tf.forced && (tf.format == "ocr" || tf.format == "text") {
 		return usagef("--forced needs a label column: use it with conll, conllu or crfsuite input, not %s", tf.format)
 	}
-	m, err := tagging.Load(tf.model)
+	labelSet, err := tf.checkLabelColumn(fs)
+	if err != nil {
+		return err
+	}
+	m, err := loadPipeline(fs, tf.models, tf.format)
 	if err != nil {
 		return err
 	}
@@ -143,13 +164,14 @@ func runTag(e *env, args []string) error {
 	if tf.bio {
 		if !chain.HasChunkLabels(m.Labels()) {
 			return fmt.Errorf("--bio: the labels of %s are not BIO chunk tags (B-X, I-X, O): %s",
-				tf.model, strings.Join(m.Labels(), " "))
+				tf.models.last(), strings.Join(m.Labels(), " "))
 		}
 		opt.Constraints = chain.BIOConstraints(m.Labels())
 	}
 	// OCR input always carries its letters; other formats are read as
-	// labeled only for --forced.
-	labeled := tf.format == "ocr" || tf.forced
+	// labeled only for --forced, and conll input with --label-column (its
+	// label column is then not a token column).
+	labeled := tf.format == "ocr" || tf.forced || labelSet
 	r, in, err := openExamples(e, input, tf.dataFlags, labeled)
 	if err != nil {
 		return dataset.TagInputError(err, dataset.Format(tf.format)) // OCR input is read here, whole
@@ -198,4 +220,49 @@ func modelInput(fs *flag.FlagSet, m tagging.Tagger, format string, columns bool)
 		return "", usageError{err}
 	}
 	return string(f), err
+}
+
+// modelList is the value of a --model flag that may be repeated (a
+// pipeline).
+type modelList []string
+
+func (l *modelList) String() string { return strings.Join(*l, " ") }
+
+func (l *modelList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+// paths returns the models given, tagger.model when none.
+func (l modelList) paths() []string {
+	if len(l) == 0 {
+		return []string{"tagger.model"}
+	}
+	return l
+}
+
+// last returns the last model given.
+func (l modelList) last() string { p := l.paths(); return p[len(p)-1] }
+
+// loadPipeline loads the models of paths, in order, as one Tagger (a
+// tagging.Pipeline; for one model, one that checks the columns of its
+// input), after checking that input of format (when --format is set)
+// gives every model its token columns.
+func loadPipeline(fs *flag.FlagSet, paths modelList, format string) (tagging.Tagger, error) {
+	var models []tagging.Tagger
+	for _, p := range paths.paths() {
+		m, err := tagging.Load(p)
+		if err != nil {
+			return nil, err
+		}
+		models = append(models, m)
+	}
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "format" })
+	if set {
+		if err := tagging.CheckPipelineColumns(models, paths.paths(), dataset.Format(format)); err != nil {
+			return nil, usage(err)
+		}
+	}
+	return tagging.NewPipeline(models, paths.paths())
 }

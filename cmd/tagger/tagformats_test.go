@@ -81,8 +81,8 @@ func TestTagTextNeedsColumns(t *testing.T) {
 	chunk := trainFileModel(t, filepath.Join(tagData, "train.txt"), "--format", "conll", "--template", "embedded:conll2000/chunking.template")
 	_, stderr, code := tagRun(t, chunk, "The dog runs.\n", "tag", "--model", "$MODEL", "--format", "text")
 	assert.Equal(t, 2, code, stderr)
-	assert.Contains(t, stderr, "template reads token column 2 (%x[row,1]; the words are column 1) but --format text gives only the words")
-	assert.Contains(t, stderr, "tag CoNLL input (--format conll) with the columns the model was trained on")
+	assert.Contains(t, stderr, "model $MODEL reads 2 token columns, but gets the words of --format text. Give CoNLL input (--format conll, one token per line) with the columns the model was trained on")
+	assert.Contains(t, stderr, "e.g. for English chunks of plain text: --format text --model embedded:models/en-pos.model --model embedded:models/en-chunk.model")
 
 	tmpl := writeTemp(t, "feats.template", "U00:%x[0,0]\nU01:%x[0,4]\nB\n")
 	data := writeTemp(t, "six.txt", "a b c d e X\nf g h i j Y\n")
@@ -90,11 +90,11 @@ func TestTagTextNeedsColumns(t *testing.T) {
 	conllu := "1\tDogs\tdog\t_\tNNS\t_\t0\troot\t_\t_\n"
 	_, stderr, code = tagRun(t, five, conllu, "tag", "--model", "$MODEL", "--format", "conllu")
 	assert.Equal(t, 2, code, stderr)
-	assert.Contains(t, stderr, "template reads token column 5 (%x[row,4]; the words are column 1) but --format conllu gives 4 token columns")
+	assert.Contains(t, stderr, "model $MODEL reads 5 token columns, but gets the 4 of --format conllu (FORM, LEMMA, the other POS tag, FEATS)")
 
 	_, stderr, code = tagRun(t, chunk, "The\ndog\n", "tag", "--model", "$MODEL", "--format", "conll")
 	assert.Equal(t, 1, code, stderr)
-	assert.Contains(t, stderr, "token 0 has only 1 column(s): the input has fewer token columns than the model's template reads")
+	assert.Contains(t, stderr, "tagger tag: stdin:1: sequence 1: model $MODEL reads 2 token columns, but gets the input's 1. Give CoNLL input")
 }
 
 // conlluTrain is a toy CoNLL-U training corpus (UPOS labels).

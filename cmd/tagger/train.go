@@ -102,8 +102,12 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
 	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run; without the file, start from the beginning")
 	fs.BoolVar(&tf.keepCkpt, "keep-checkpoint", false, "keep the --checkpoint file after a finished run (it is removed unless the run was interrupted)")
+	tf.labelColumnFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if _, err := tf.checkLabelColumn(fs); err != nil {
 		return err
 	}
 	if err := tf.validate(pos); err != nil {

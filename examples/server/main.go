@@ -2,7 +2,16 @@
 // model file once and labels sequences sent as JSON, with the probability of
 // each label.
 //
-// Train a model and start the service from the repository root. A chunker
+// The toolkit's embedded English models serve without training: the
+// part-of-speech tagger reads raw text, the chunker words and POS tags, and
+// the two as a pipeline (-model repeated, as tagger tag --model) chunk raw
+// text:
+//
+//	go run ./examples/server -model embedded:models/en-pos.model
+//	go run ./examples/server -model embedded:models/en-chunk.model
+//	go run ./examples/server -model embedded:models/en-pos.model -model embedded:models/en-chunk.model
+//
+// Or train a model and start the service from the repository root. A chunker
 // over words and part-of-speech tags (requests must give both columns):
 //
 //	go run ./examples/chunking -n 2000 -save /tmp/chunk.model
@@ -19,6 +28,7 @@
 //	curl -s localhost:8080/healthz
 //	curl -s localhost:8080/tag -d '{"tokens": [["He","PRP"],["reckons","VBZ"],["the","DT"],["deficit","NN"]]}'
 //	curl -s localhost:8080/tag -d '{"text": "The dog barks.", "all": true}'    # words-only models
+//	curl -s localhost:8080/tag -d '{"tokens": [["He","PRP"],["reckons","VBZ"]], "n": 3, "scheme": "iob2"}'
 //
 // # API
 //
@@ -26,29 +36,40 @@
 //
 //   - "tokens": the token columns, one array per token (for the chunker above:
 //     word and part of speech), without the label column;
-//   - "text": a raw sentence, tokenized with corpora.Tokenize. This works only
-//     for models whose template reads column 0 alone (words): the service
-//     cannot invent the other columns.
+//   - "text": a raw sentence, tokenized with corpora.Tokenize into Penn
+//     Treebank forms (do n't, an opening quote as two backquotes), as tagger tag
+//     --format text does. This works only for models whose template reads
+//     column 0 alone (words): the service cannot invent the other columns.
 //
-// and optionally "all": true to get each token's whole label distribution.
+// and optionally "all": true to get each token's whole label distribution,
+// "n": N (up to -max-nbest) for the N best label sequences, and "scheme":
+// "iob2" to decode only label sequences valid as IOB2 chunk tags (no I-X at
+// the start, after O or after a chunk of another type), as tagger tag --bio
+// does; probabilities are then conditional on that constraint. Peer models
+// (CRF++, Wapiti) do not support "scheme".
 // The answer holds "tokens" (the words, column 0), "labels" (the Viterbi path),
 // "marginals" (P(y_t = labels[t] | x) per token), "sequence_prob" (the
 // probability of the whole path), "offsets" (byte offsets of the tokens in
-// "text", for text input) and, with "all", "distributions" (label ->
-// probability per token).
+// "text", for text input), with "all", "distributions" (label ->
+// probability per token), with "n" above 1, "nbest": the n best
+// sequences, best first, each {"labels": [...], "prob": P}, and for a
+// pipeline "columns": the token columns its last model read (word, POS tag).
 //
 // GET /healthz answers {"status":"ok", ...} with the model's labels and the
 // number of token columns it reads.
 //
-// Errors are JSON objects {"error": "..."} with status 400 (malformed request),
-// 405 (wrong method) or 413 (body or sequence too long). The body is read as
-// JSON whatever its Content-Type.
+// Errors are JSON objects {"error": "..."} with status 400 (malformed request,
+// or a body that is not valid UTF-8: bytes that are not UTF-8 or \u escapes
+// of unpaired surrogates, refused as tagger tag refuses such input rather
+// than tagged as U+FFFD), 405 (wrong method) or 413 (body or sequence too
+// long). The body is read as JSON whatever its Content-Type.
 // Request bodies are limited by -max-body and sequences by -max-tokens.
 // SIGINT or SIGTERM shuts the server down gracefully: it stops accepting
 // connections and lets requests in flight finish (for up to -grace).
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,8 +81,10 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/corpora"
@@ -86,11 +109,19 @@ func main() {
 func run(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	modelPath := fs.String("model", "", "model file written by `tagger train` or chain.(*Model).SaveFile, or a CRF++ or Wapiti model (required)")
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "%s\n\nflags:\n", usageLine)
+		fs.PrintDefaults()
+	}
+	// A back-quoted word of a flag's help is the name of its argument in
+	// -h (flag.UnquoteUsage): only the argument goes in back quotes.
+	var paths modelPaths
+	fs.Var(&paths, "model", "model `file` (required): written by tagger train or chain.(*Model).SaveFile, a CRF++ or Wapiti model, or embedded:models/en-chunk.model; repeat for a pipeline, as tagger tag --model")
+	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	var lim Limits
-	fs.Int64Var(&lim.MaxBody, "max-body", 1<<20, "largest accepted request body, in bytes")
-	fs.IntVar(&lim.MaxTokens, "max-tokens", 2000, "most tokens in one request")
+	fs.Int64Var(&lim.MaxBody, "max-body", 1<<20, "largest accepted request body, in `bytes`")
+	fs.IntVar(&lim.MaxTokens, "max-tokens", 2000, "most `tokens` in one request")
+	fs.IntVar(&lim.MaxNBest, "max-nbest", 20, "largest `n` of a request (n-best decoding)")
 	grace := fs.Duration("grace", 10*time.Second, "how long to wait for requests in flight on shutdown")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -98,24 +129,36 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if fs.NArg() != 0 {
 		return fmt.Errorf("unexpected arguments %q (use flags)", fs.Args())
 	}
-	if *modelPath == "" {
+	if len(paths) == 0 {
 		fs.Usage()
 		return errors.New("-model is required")
 	}
-	m, err := tagging.Load(*modelPath)
-	if err != nil {
-		return err
+	var models []tagging.Tagger
+	for _, p := range paths {
+		m, err := tagging.Load(p)
+		if err != nil {
+			return err
+		}
+		models = append(models, m)
+	}
+	m := models[0]
+	if len(models) > 1 {
+		p, err := tagging.NewPipeline(models, paths)
+		if err != nil {
+			return err
+		}
+		m = p
 	}
 	h, err := NewHandler(m, lim)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *modelPath, err)
+		return fmt.Errorf("%s: %w", paths.String(), err)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
 	logger := log.New(stderr, "server: ", log.LstdFlags)
-	logger.Printf("model %s (%s): %d labels; listening on http://%s", *modelPath, m.Format(), len(m.Labels()), ln.Addr())
+	logger.Printf("model %s (%s): %d labels; listening on http://%s", paths.String(), m.Format(), len(m.Labels()), ln.Addr())
 	err = serve(ctx, ln, h, *grace, logger)
 	logger.Printf("stopped")
 	return err
@@ -152,10 +195,24 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	return nil
 }
 
+// modelPaths is the value of -model, which may be repeated (a pipeline).
+type modelPaths []string
+
+func (l *modelPaths) String() string { return strings.Join(*l, " ") }
+
+func (l *modelPaths) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+// usageLine is the first line of -h.
+const usageLine = "usage: server -model FILE [-model FILE ...] [-addr HOST:PORT] [-max-body BYTES] [-max-tokens N] [-max-nbest N] [-grace DURATION]"
+
 // Limits bounds the work of one request.
 type Limits struct {
 	MaxBody   int64 // largest request body in bytes; 0 means 1 MiB
 	MaxTokens int   // most tokens per request; 0 means 2000
+	MaxNBest  int   // largest "n" of a request; 0 means 20
 }
 
 // handler serves /tag and /healthz for one model.
@@ -164,6 +221,10 @@ type handler struct {
 	labels  []string
 	columns int    // token columns the template reads
 	textErr string // why raw text cannot be tagged, "" if it can
+	// iob2 holds the IOB2 constraints of the labels; iob2Err says why a
+	// request's "scheme" cannot be honoured when it is not "".
+	iob2    *chain.Constraints
+	iob2Err string
 	lim     Limits
 	mux     *http.ServeMux
 }
@@ -192,6 +253,9 @@ func NewHandler(m tagging.Tagger, lim Limits) (http.Handler, error) {
 	if lim.MaxTokens <= 0 {
 		lim.MaxTokens = 2000
 	}
+	if lim.MaxNBest <= 0 {
+		lim.MaxNBest = 20
+	}
 	h := &handler{
 		m:       m,
 		labels:  m.Labels(),
@@ -201,6 +265,14 @@ func NewHandler(m tagging.Tagger, lim Limits) (http.Handler, error) {
 	}
 	if h.columns > 1 {
 		h.textErr = fmt.Sprintf(`this model's template reads %d token columns, so raw "text" cannot be tagged: send "tokens" with %d columns each`, h.columns, h.columns)
+	}
+	switch {
+	case !m.Supports(tagging.Constrained):
+		h.iob2Err = fmt.Sprintf(`"scheme": a %s model does not support constrained decoding`, m.Format())
+	case !chain.HasChunkLabels(h.labels):
+		h.iob2Err = fmt.Sprintf(`"scheme": the labels of this model are not IOB2 chunk tags (B-X, I-X, O): %s`, strings.Join(h.labels, " "))
+	default:
+		h.iob2 = chain.BIOConstraints(h.labels)
 	}
 	h.mux.HandleFunc("/tag", h.tag)
 	h.mux.HandleFunc("/healthz", h.healthz)
@@ -217,7 +289,18 @@ type TagRequest struct {
 	Tokens [][]string `json:"tokens,omitempty"`
 	Text   *string    `json:"text,omitempty"`
 	All    bool       `json:"all,omitempty"`
+	// N > 1 asks for the N best label sequences (at most -max-nbest).
+	N int `json:"n,omitempty"`
+	// Scheme, when set, constrains decoding to the label sequences valid
+	// in a chunk tagging scheme: SchemeIOB2.
+	Scheme string `json:"scheme,omitempty"`
 }
+
+// SchemeIOB2 is the "scheme" of IOB2 chunk tags (B-X begins a chunk, I-X
+// continues one of type X, O is outside): decoding never puts I-X at the
+// start, after O, or after B-Y or I-Y of another type Y, as tagger tag --bio
+// does.
+const SchemeIOB2 = "iob2"
 
 // TagResponse is the answer of POST /tag.
 type TagResponse struct {
@@ -227,6 +310,19 @@ type TagResponse struct {
 	SequenceProb  float64              `json:"sequence_prob"`
 	Offsets       [][2]int             `json:"offsets,omitempty"`
 	Distributions []map[string]float64 `json:"distributions,omitempty"`
+	// NBest lists the N best sequences, best first, when N > 1: the first
+	// is Labels.
+	NBest []Candidate `json:"nbest,omitempty"`
+	// Columns, for a pipeline of models (-model repeated), holds the token
+	// columns the last model read: the input's, then the labels of each
+	// model before it (for the English models: word, POS tag).
+	Columns [][]string `json:"columns,omitempty"`
+}
+
+// Candidate is one of the n best label sequences.
+type Candidate struct {
+	Labels []string `json:"labels"`
+	Prob   float64  `json:"prob"` // its probability (under the scheme's constraints, if any)
 }
 
 // Health is the answer of GET /healthz.
@@ -260,6 +356,26 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, err.Error())
 		return
 	}
+	opt := chain.DecodeOptions{Posterior: true, N: 1}
+	switch {
+	case req.N < 0 || req.N > h.lim.MaxNBest:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf(`"n" must be from 1 to %d (-max-nbest), got %d`, h.lim.MaxNBest, req.N))
+		return
+	case req.N > 1:
+		opt.N = req.N
+	}
+	switch strings.ToLower(req.Scheme) {
+	case "":
+	case SchemeIOB2, "bio":
+		if h.iob2Err != "" {
+			writeError(w, http.StatusBadRequest, h.iob2Err)
+			return
+		}
+		opt.Constraints = h.iob2
+	default:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf(`unknown "scheme" %q: want %q (or leave it out for unconstrained decoding)`, req.Scheme, SchemeIOB2))
+		return
+	}
 
 	var tokens [][]string
 	var offsets [][2]int
@@ -284,6 +400,9 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 		tokens = make([][]string, len(toks))
 		offsets = make([][2]int, len(toks))
 		for i, t := range toks {
+			// The Penn Treebank form (do n't, `` for a quote), as
+			// tagger tag --format text gives the model: the form the
+			// training corpora have.
 			tokens[i] = []string{t.Word}
 			offsets[i] = [2]int{t.Start, t.End}
 		}
@@ -308,8 +427,19 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	ex := &dataset.Example{Tokens: tokens, File: "request", Line: 1}
+	m := h.m
+	var columns [][]string
+	if p, ok := m.(*tagging.Pipeline); ok {
+		aug, err := p.Augment(ex)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		ex, m, columns = &aug, p.Last(), aug.Tokens
+	}
 	var d chain.Decoding
-	if err := h.m.Decode(&d, &dataset.Example{Tokens: tokens}, chain.DecodeOptions{Posterior: true}); err != nil {
+	if err := m.Decode(&d, ex, opt); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
@@ -320,11 +450,21 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 		Marginals:    make([]float64, len(tokens)),
 		SequenceProb: d.Probs[0],
 		Offsets:      offsets,
+		Columns:      columns,
 	}
 	for t, y := range d.Best() {
 		resp.Tokens[t] = tokens[t][0]
 		resp.Labels[t] = h.labels[y]
 		resp.Marginals[t] = d.Marginal[t*L+y]
+	}
+	if opt.N > 1 {
+		for k, path := range d.Paths {
+			c := Candidate{Labels: make([]string, len(path)), Prob: d.Probs[k]}
+			for t, y := range path {
+				c.Labels[t] = h.labels[y]
+			}
+			resp.NBest = append(resp.NBest, c)
+		}
 	}
 	if req.All {
 		resp.Distributions = make([]map[string]float64, len(tokens))
@@ -340,16 +480,24 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 }
 
 // decode reads one JSON value of at most maxBody bytes into v, rejecting
-// unknown fields and trailing data. On error it returns the status to answer.
+// invalid UTF-8 (which encoding/json would silently turn into U+FFFD, where
+// tagger tag refuses the input), unknown fields and trailing data. On error
+// it returns the status to answer.
 func decode(w http.ResponseWriter, r *http.Request, maxBody int64, v any) (int, error) {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err == nil {
-		if _, terr := dec.Token(); terr != io.EOF {
-			err = terr
-			if err == nil {
-				err = errors.New("unexpected data after the JSON object")
+		if off, what := invalidUTF8(body); off >= 0 {
+			return http.StatusBadRequest, fmt.Errorf("invalid UTF-8 in the request body at offset %d: %s (tagger tag refuses such input too: send UTF-8 text)", off, what)
+		}
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(v)
+		if err == nil {
+			if _, terr := dec.Token(); terr != io.EOF {
+				err = terr
+				if err == nil {
+					err = errors.New("unexpected data after the JSON object")
+				}
 			}
 		}
 	}
@@ -377,4 +525,66 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, struct {
 		Error string `json:"error"`
 	}{msg})
+}
+
+// invalidUTF8 returns the byte offset of the first invalid UTF-8 in a JSON
+// body and what is wrong there, or -1: bytes that are not UTF-8, and \u
+// escapes of UTF-16 surrogates that do not pair up, which name no
+// character (encoding/json would turn both into U+FFFD).
+func invalidUTF8(body []byte) (int, string) {
+	if !utf8.Valid(body) {
+		for i := 0; i < len(body); {
+			r, n := utf8.DecodeRune(body[i:])
+			if r == utf8.RuneError && n <= 1 {
+				return i, fmt.Sprintf("byte %#02x is not UTF-8", body[i])
+			}
+			i += n
+		}
+	}
+	// A backslash appears in valid JSON only in a string's escapes: scan
+	// them, pairing each high surrogate with the low one after it.
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' || i+1 >= len(body) {
+			continue
+		}
+		if body[i+1] != 'u' {
+			i++ // \\, \" and the other one-letter escapes
+			continue
+		}
+		u, ok := hex4(body[i+2:])
+		switch {
+		case !ok || u < 0xD800 || u > 0xDFFF:
+		case u <= 0xDBFF:
+			if lo, ok := hex4(body[min(i+8, len(body)):]); i+7 < len(body) && body[i+6] == '\\' && body[i+7] == 'u' && ok && lo >= 0xDC00 && lo <= 0xDFFF {
+				i += 11
+				continue
+			}
+			return i, fmt.Sprintf(`\u%04X is a high surrogate without its low half`, u)
+		default:
+			return i, fmt.Sprintf(`\u%04X is a low surrogate without its high half`, u)
+		}
+		i++
+	}
+	return -1, ""
+}
+
+// hex4 parses the 4 hex digits at the start of b.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
