@@ -133,9 +133,11 @@ const (
 	seqColumns    = 1 // buf: the cells, counts[t] columns at position t (all equal), values NULL
 )
 
-// readSeq copies one sequence out of the caller's buffers (rule 2):
-// buf holds NUL-terminated strings, counts[t] of them for position t.
-// intern, when not nil, shares equal strings.
+// readSeq reads one sequence out of the caller's buffers: buf holds
+// NUL-terminated strings, counts[t] of them for position t. With intern
+// (a trainer keeps the sequence) the strings are copies, equal ones
+// shared; without it they are views of buf, and the sequence must not
+// outlive the call (rule 2).
 func readSeq(kind C.int, buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int64_t, values *C.double, intern map[string]string) (dataset.Example, error) {
 	var ex dataset.Example
 	if T < 0 || blen < 0 {
@@ -169,13 +171,18 @@ func readSeq(kind C.int, buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int
 		if i == len(b) {
 			return ex, fmt.Errorf("%d strings for %d names", len(strs), total)
 		}
-		s := string(b[:i])
+		var s string
 		if intern != nil {
-			if x, ok := intern[s]; ok {
+			// Kept after the call: copied (rule 2), equal names shared.
+			if x, ok := intern[string(b[:i])]; ok {
 				s = x
 			} else {
+				s = string(b[:i])
 				intern[s] = s
 			}
+		} else if i > 0 {
+			// Read during the call only: a view of the caller's buffer.
+			s = unsafe.String(&b[0], i)
 		}
 		strs = append(strs, s)
 		b = b[i+1:]

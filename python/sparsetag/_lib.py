@@ -200,13 +200,19 @@ def encode_items(xseq):
     for x in xseq:
         before = len(names)
         if type(x) is dict:
+            # The common cases inline; the rest as _flatten says.
             for k, v in x.items():
                 t = type(v)
-                if (t is float or t is int or t is bool) and type(k) is str:
-                    names.append(k)
-                    values.append(v)
-                else:
-                    _flatten({k: v}, "", names, values)
+                if type(k) is str:
+                    if t is str:
+                        names.append(k + ":" + v)
+                        values.append(1.0)
+                        continue
+                    if t is float or t is int or t is bool:
+                        names.append(k)
+                        values.append(v)
+                        continue
+                _flatten({k: v}, "", names, values)
         else:
             _flatten(x, "", names, values)
         counts.append(len(names) - before)
