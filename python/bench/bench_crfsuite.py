@@ -46,12 +46,13 @@ def write_attrs(path, X, y):
 
 def run(cmd, **kw):
     t0 = time.time()
-    r = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stderr=subprocess.PIPE, **kw)
+    r = subprocess.run(["/usr/bin/time", "-f", "%M %U"] + cmd, stderr=subprocess.PIPE, **kw)
     wall = time.time() - t0
     if r.returncode != 0:
         sys.exit("%s failed: %s" % (cmd[0], r.stderr.decode()[-2000:]))
-    rss_kb = int(r.stderr.decode().strip().splitlines()[-1])
-    return wall, rss_kb / 1024.0, r
+    rss_kb, user = r.stderr.decode().strip().splitlines()[-1].split()
+    r.user = float(user)
+    return wall, int(rss_kb) / 1024.0, r
 
 
 def f1(tagger, model, test):
@@ -81,7 +82,7 @@ def main():
     write_attrs(trf, X, y)
     write_attrs(tef, Xt, yt)
     ntok = sum(len(s) for s in test)
-    print("| run | train s | iterations | test F1 | peak RSS MB | Python heap peak MB | tag tokens/s |")
+    print("| run | train s (CPU s) | iterations | test F1 | peak RSS MB | Python heap peak MB | tag tokens/s |")
     print("|---|---|---|---|---|---|---|")
     if not a.skip_crfsuite:
         m = os.path.join(a.out, "crfsuite.model")
@@ -89,24 +90,31 @@ def main():
                            stdout=subprocess.PIPE)
         iters = r.stdout.decode().count("***** Iteration #")
         twall, _, _ = run([a.crfsuite, "tag", "-m", m, tef], stdout=subprocess.DEVNULL)
-        print("| crfsuite learn (CLI, 1 thread) | %.1f | %d | %.2f | %.0f | - | %.0f |" % (wall, iters, f1(a.tagger, m, tef), rss, ntok / twall))
+        print("| crfsuite learn (CLI, 1 thread) | %.1f (%.1f) | %d | %.2f | %.0f | - | %.0f |" % (
+            wall, r.user, iters, f1(a.tagger, m, tef), rss, ntok / twall))
     from sparsetag.sklearn_crfsuite import CRF
     for threads in (1, 2):
         m = os.path.join(a.out, "sparsetag-%d.crfsuite" % threads)
         crf = CRF(algorithm="lbfgs", c1=a.c1, c2=a.c2, threads=threads, model_filename=m)
-        tracemalloc.start()
-        base = tracemalloc.get_traced_memory()[0]
-        t0 = time.time()
+        t0, c0 = time.time(), resource.getrusage(resource.RUSAGE_SELF).ru_utime
         crf.fit(X, y)
-        wall = time.time() - t0
-        heap = (tracemalloc.get_traced_memory()[1] - base) / 2**20
-        tracemalloc.stop()
+        wall, cpu = time.time() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_utime - c0
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
         t0 = time.time()
         crf.predict(Xt)
         tw = time.time() - t0
-        print("| CRF.fit, threads=%d | %.1f | %d | %.2f | %.0f (process) | %.1f | %.0f (predict) |" % (
-            threads, wall, len(crf.training_log_.iterations), f1(a.tagger, m, tef), rss, heap, ntok / tw))
+        print("| CRF.fit, threads=%d | %.1f (%.1f) | %d | %.2f | %.0f (process) | | %.0f (predict) |" % (
+            threads, wall, cpu, len(crf.training_log_.iterations), f1(a.tagger, m, tef), rss, ntok / tw))
+    # The Python heap during fit (tracemalloc's peak beyond X and y, which
+    # exist before): measured apart, since tracing slows Python down. The
+    # appends and the first iterations hold the peak.
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    CRF(c1=a.c1, c2=a.c2, max_iterations=3).fit(X, y)
+    heap = (tracemalloc.get_traced_memory()[1] - base) / 2**20
+    tracemalloc.stop()
+    print("\nPython heap peak during fit (tracemalloc, X and y excluded): %.1f MB; process peak RSS %.0f MB" % (
+        heap, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0))
     # Per-call overhead of Tagger.tag on a 10-token sentence.
     t = crf.tagger_
     sent = next(s for s in Xt if len(s) == 10)
