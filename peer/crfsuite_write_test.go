@@ -6,9 +6,11 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -458,5 +460,89 @@ func TestCRFsuiteWriteEmpty(t *testing.T) {
 	got, err := back.Tag(nil, corpora.Sequence{Attrs: [][]corpora.Attr{{{Name: "a", Value: 1}}, nil}})
 	if err != nil || !slices.Equal(got, []int{0, 0}) {
 		t.Fatalf("tags %v, %v", got, err)
+	}
+}
+
+// TestCRFsuiteWriteRandom writes random attribute models (names with
+// separators, escapes and non-ASCII text, weights with exact zeros, with
+// and without transitions) and reads each back: the invariants hold, every
+// non-zero weight comes back bit for bit and nothing else does.
+func TestCRFsuiteWriteRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 36))
+	pieces := []string{"a", "B", ":", "\\", " ", "é", "好", "x=1", "\t", "__"}
+	name := func(i int) string {
+		var b strings.Builder
+		for k := 0; k < 1+rng.IntN(4); k++ {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return b.String() + "#" + strconv.Itoa(i)
+	}
+	for trial := 0; trial < 50; trial++ {
+		L, U := 1+rng.IntN(6), rng.IntN(40)
+		labels := make([]string, L)
+		for i := range labels {
+			labels[i] = name(i)
+		}
+		attrs := make([]string, U)
+		for i := range attrs {
+			attrs[i] = name(i)
+		}
+		m, err := chain.NewAttributeModel(labels, attrs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Transitions = trial%5 != 0
+		for i := range m.W {
+			if rng.IntN(3) == 0 {
+				m.W[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(7)-3))
+			}
+		}
+		if !m.Transitions {
+			clear(m.Trans)
+		}
+		data, err := MarshalCRFsuite(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCRFsuiteInvariants(t, data, m)
+		back, err := ParseCRFsuite(data)
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		want := map[string]float64{}
+		for a := 0; a < U; a++ {
+			for y := 0; y < L; y++ {
+				if w := m.State[a*L+y]; w != 0 {
+					want[attrs[a]+"\x00"+labels[y]] = w
+				}
+			}
+		}
+		for p := 0; p < L; p++ {
+			for y := 0; y < L; y++ {
+				if w := m.Trans[p*L+y]; w != 0 {
+					want["\x01"+labels[p]+"\x00"+labels[y]] = w
+				}
+			}
+		}
+		got := map[string]float64{}
+		err = back.Weights(func(w Weight) error {
+			if w.Kind == StateWeight {
+				got[w.Feature+"\x00"+labels[w.Label]] = w.Value
+			} else {
+				got["\x01"+labels[w.Prev]+"\x00"+labels[w.Label]] = w.Value
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("trial %d: %d weights back, %d written", trial, len(got), len(want))
+		}
+		for k, w := range want {
+			if math.Float64bits(got[k]) != math.Float64bits(w) {
+				t.Fatalf("trial %d: weight %q: %v back, %v written", trial, k, got[k], w)
+			}
+		}
 	}
 }
