@@ -22,14 +22,14 @@
 //
 // # Scoring one sequence
 //
-// Model.Score fills a Scratch with the lattice of one sequence of an encoded
-// corpus under a weight vector laid out as W (the model's own, or a
-// trainer's): the state scores (sum of attribute value × state weight per
-// position), then, through Model.FinishLattice, the label transitions and
-// the pair scores, which the lattice gets as per-position transitions
-// (TransAt) only when some are non-zero. A Scratch is reused from one
-// sequence to the next, one per goroutine. The trainer scores with the same
-// two methods, so training and tagging see the same lattices.
+// The lattice of one sequence of an encoded corpus under a weight vector
+// laid out as W comes from the module's one scoring kernel
+// (internal/lattice): the state scores (sum of attribute value × state
+// weight per position), then the label transitions and the pair scores,
+// which the lattice gets as per-position transitions (TransAt) only when
+// some are non-zero. The trainer scores with the same kernel, so training
+// and tagging see the same lattices; the Tagger's sparse views of the
+// weights (stateView, tagWeights) are held bit for bit against it by tests.
 //
 // # Tagging, decoding and explanation
 //

@@ -78,7 +78,7 @@ func toyModel() (*chain.Model, error) {
 		return nil, err
 	}
 	// beta = 0.01 beta_max: weak regularization for a corpus this small.
-	_, err = train.Train(context.Background(), m, c, train.Options{BetaRatio: 0.01})
+	_, err = train.Train(context.Background(), m, c, train.Options{Problem: train.Problem{BetaRatio: 0.01}})
 	return m, err
 }
 

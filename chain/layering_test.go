@@ -26,10 +26,14 @@ var allowed = map[string][]string{
 	"models":                  {},
 	"eval":                    {},
 	"screen":                  {"sparse", "inference"},
-	"chain":                   {"inference", "features", "sparse", "internal/atomicfile"},
-	"train":                   {"chain", "inference", "sparse", "screen", "train/internal/owlqn", "train/internal/spanadd", "internal/par", "internal/atomicfile"},
+	"chain":                   {"inference", "features", "sparse", "internal/atomicfile", "internal/lattice"},
+	"train":                   {"chain", "inference", "sparse", "screen", "train/objective", "train/warmstart", "train/certificate", "train/internal/owlqn", "train/internal/topk", "internal/atomicfile"},
+	"train/objective":         {"chain", "inference", "sparse", "screen", "train/internal/spanadd", "internal/par", "internal/lattice"},
+	"train/warmstart":         {"chain", "inference", "sparse", "train/objective", "internal/lattice"},
+	"train/certificate":       {"screen"},
 	"train/internal/owlqn":    {"internal/par"},
 	"train/internal/spanadd":  {},
+	"train/internal/topk":     {},
 	"dataset":                 {"chain", "eval", "features", "corpora", "sparse", "internal/ctxio", "models"},
 	"peer":                    {"chain", "inference", "corpora", "features", "internal/atomicfile"},
 	"tagging":                 {"chain", "corpora", "dataset", "eval", "features", "peer"},
@@ -38,10 +42,12 @@ var allowed = map[string][]string{
 	"internal/par":        {},
 	"internal/atomicfile": {},
 	"internal/ctxio":      {},
+	"internal/lattice":    {"inference", "sparse"},
 
 	// Test helpers (imported by _test.go files only).
-	"internal/numtest":   {},
-	"internal/chaintest": {"features", "sparse", "internal/numtest"},
+	"internal/numtest":         {},
+	"internal/chaintest":       {"features", "sparse", "internal/numtest"},
+	"train/internal/traintest": {"chain", "sparse", "internal/chaintest"},
 
 	// The command and the packages only it uses.
 	"cmd/tagger":                      {"chain", "train", "features", "corpora", "sparse", "screen", "inference", "dataset", "peer", "tagging", "eval", "internal/atomicfile", "internal/ctxio", "cmd/tagger/internal/paperbench", "cmd/tagger/internal/trainselect", "cmd/tagger/internal/progress", "cmd/tagger/internal/memlimit", "cmd/tagger/internal/interrupt", "cmd/tagger/internal/flagcheck", "cmd/tagger/internal/profile", "cmd/tagger/internal/version"},

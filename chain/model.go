@@ -6,10 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/floats"
-
 	"github.com/sparsetag/sparsetag/features"
-	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -123,100 +120,3 @@ func (m *Model) NonZero() int {
 
 // LabelID returns the id of label name, or -1.
 func (m *Model) LabelID(name string) int { return slices.Index(m.Labels, name) }
-
-// Scratch holds the score lattice of one sequence and its buffers, reused
-// from one sequence to the next: the caller owns one per goroutine.
-type Scratch struct {
-	lat     inference.Lattice
-	unary   []float64
-	transAt []float64
-}
-
-// ZeroUnary returns the unary buffer of s resized to n and zeroed.
-func (s *Scratch) ZeroUnary(n int) []float64 {
-	if cap(s.unary) < n {
-		s.unary = make([]float64, n)
-	}
-	s.unary = s.unary[:n]
-	clear(s.unary)
-	return s.unary
-}
-
-// Score fills s with the scores of sequence i of c under the weights w
-// (laid out as in Model) and returns its lattice, which aliases s. w may be
-// a model's W or a trainer's full-size vector.
-func (m *Model) Score(s *Scratch, w []float64, c *sparse.Corpus, i int) *inference.Lattice {
-	L := len(m.Labels)
-	start, T := c.Span(i)
-	unary := s.ZeroUnary(T * L)
-	state := w[:m.StateLen()]
-	for t := 0; t < T; t++ {
-		row := unary[t*L : t*L+L]
-		cols, vals := c.Unary.Row(start + t)
-		if vals == nil {
-			for _, a := range cols {
-				floats.Add(row, state[int(a)*L:int(a)*L+L])
-			}
-		} else {
-			for k, a := range cols {
-				floats.AddScaled(row, vals[k], state[int(a)*L:int(a)*L+L])
-			}
-		}
-	}
-	return m.FinishLattice(s, w, c, i, unary)
-}
-
-func isNonZero(v float64) bool { return v != 0 }
-
-// FinishLattice sets the lattice of sequence i of c to the given unary
-// scores (T×L, row-major, typically s.ZeroUnary plus the caller's state
-// scores) plus the transition and pair scores of w, and returns it.
-func (m *Model) FinishLattice(s *Scratch, w []float64, c *sparse.Corpus, i int, unary []float64) *inference.Lattice {
-	return m.FinishLatticeTail(s, w[m.StateLen():], c, i, unary)
-}
-
-// FinishLatticeTail is FinishLattice given only the weights after the
-// state block, tail = w[StateLen():] (transitions, then pairs): a caller
-// that scores states from its own sparse weights needs no full-size vector.
-func (m *Model) FinishLatticeTail(s *Scratch, tail []float64, c *sparse.Corpus, i int, unary []float64) *inference.Lattice {
-	L := len(m.Labels)
-	var trans []float64
-	if m.Transitions {
-		trans = tail[:L*L]
-	}
-	return finishLattice(s, L, trans, pairWeights{dense: tail[m.PairOffset()-m.StateLen():]}, m.NumPair, c, i, unary)
-}
-
-// finishLattice is FinishLattice over L labels, the label-bigram weights
-// trans (nil: none) and the weights pw of numPair pair attributes.
-func finishLattice(s *Scratch, L int, trans []float64, pw pairWeights, numPair int, c *sparse.Corpus, i int, unary []float64) *inference.Lattice {
-	start, T := c.Span(i)
-	s.lat = inference.Lattice{T: T, L: L, Unary: unary, Trans: trans}
-	if numPair == 0 || c.Pair.Rows() == 0 || T <= 1 {
-		return &s.lat
-	}
-	LL := L * L
-	if cap(s.transAt) < T*LL {
-		s.transAt = make([]float64, T*LL)
-	}
-	ta := s.transAt[:T*LL]
-	clear(ta)
-	for t := 1; t < T; t++ {
-		blk := ta[t*LL : t*LL+LL]
-		cols, vals := c.Pair.Row(start + t)
-		for k, a := range cols {
-			v := 1.0
-			if vals != nil {
-				v = vals[k]
-			}
-			pw.addTo(blk, a, v)
-		}
-	}
-	// All-zero pair scores (no pair attribute here, or only zero
-	// weights) leave the lattice without TransAt: the same scores,
-	// and the cheaper shared-transition forward-backward.
-	if slices.ContainsFunc(ta[LL:], isNonZero) {
-		s.lat.TransAt = ta
-	}
-	return &s.lat
-}

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -57,16 +58,16 @@ func newStateView(m *Model) *stateView {
 	return v
 }
 
-// score is Model.Score from the view: the lattice of sequence i of c.
-func (v *stateView) score(m *Model, s *Scratch, c *sparse.Corpus, i int) *inference.Lattice {
+// score is lattice.Score from the view: the lattice of sequence i of c.
+func (v *stateView) score(m *Model, s *lattice.Scratch, c *sparse.Corpus, i int) *inference.Lattice {
 	unary := v.unary(s, len(m.Labels), c, i)
-	return m.FinishLattice(s, m.W, c, i, unary)
+	return lattice.FinishTail(s, m.Layout, m.W[m.StateLen():], c, i, unary)
 }
 
 // unary returns the state scores of sequence i of c over L labels (T×L,
 // in s's unary buffer). Each product is rounded before it is added, as
 // floats.AddScaled does, so that no platform fuses it into an FMA.
-func (v *stateView) unary(s *Scratch, L int, c *sparse.Corpus, i int) []float64 {
+func (v *stateView) unary(s *lattice.Scratch, L int, c *sparse.Corpus, i int) []float64 {
 	start, T := c.Span(i)
 	unary := s.ZeroUnary(T * L)
 	// Local copies of the view's slices: the stores into row would

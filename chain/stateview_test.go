@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/sparsetag/sparsetag/internal/lattice"
 )
 
 // TestStateViewMatchesDense checks that a Tagger's sparse view of the
@@ -30,9 +32,9 @@ func TestStateViewMatchesDense(t *testing.T) {
 			require.Equal(t, density <= maxViewDensity, tg.view != nil, "density %g", density)
 			dense := &Tagger{m: m}
 			dense.pool.New = tg.pool.New
-			var a, b Scratch
+			var a, b lattice.Scratch
 			for i := range c.Len() {
-				want := m.Score(&a, m.W, c, i)
+				want := lattice.Score(&a, m.Layout, m.W, c, i)
 				if tg.view != nil {
 					got := tg.view.score(m, &b, c, i)
 					require.Equal(t, float64Bits(want.Unary), float64Bits(got.Unary), "sequence %d", i)

@@ -207,6 +207,6 @@ func (t *Tagger) PairWeights(dst []float64, a int) []float64 {
 		copy(dst, t.m.PairW[a*LL:a*LL+LL])
 		return dst
 	}
-	t.lite.w.pair.row(dst, a)
+	t.lite.w.pair.Row(dst, a)
 	return dst
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -47,7 +48,7 @@ type tagOnlyRef struct {
 type tagScratch struct {
 	enc *features.Encoder // a clone: encoders keep scratch buffers
 	ws  *inference.Workspace
-	lat Scratch
+	lat lattice.Scratch
 	seq sparse.Corpus
 }
 
@@ -211,7 +212,7 @@ func (t *Tagger) score(s *tagScratch, c *sparse.Corpus, i int) *inference.Lattic
 	if t.view != nil {
 		return t.view.score(t.m, &s.lat, c, i)
 	}
-	return t.m.Score(&s.lat, t.m.W, c, i)
+	return lattice.Score(&s.lat, t.m.Layout, t.m.W, c, i)
 }
 
 // Labels converts label ids into names, appending to dst.

@@ -28,7 +28,7 @@ func trainedToy(t *testing.T) *chain.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := train.Train(context.Background(), m, c, train.Options{BetaRatio: 0.05}); err != nil {
+	if _, err := train.Train(context.Background(), m, c, train.Options{Problem: train.Problem{BetaRatio: 0.05}}); err != nil {
 		t.Fatal(err)
 	}
 	return m

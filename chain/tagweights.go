@@ -3,9 +3,8 @@ package chain
 import (
 	"slices"
 
-	"gonum.org/v1/gonum/floats"
-
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -17,7 +16,7 @@ import (
 //	       (2 bytes) and a weight (8 bytes) each, and U+1 offsets (4 bytes)
 //	trans  the L×L label-bigram weights (8 bytes each), dense: the lattice
 //	       reads them as a matrix
-//	pair   the non-zero pair weights by attribute (pairView): an index in
+//	pair   the non-zero pair weights by attribute (lattice.PairView): an index in
 //	       the L×L block (4 bytes) and a weight (8 bytes) each, and P+1
 //	       offsets (4 bytes)
 //
@@ -27,17 +26,8 @@ type tagWeights struct {
 	layout sparse.Layout
 	state  stateView
 	trans  []float64 // L×L
-	pair   pairView
+	pair   lattice.PairView
 	vals   []float64 // while reading: the state, then the pair weights
-}
-
-// pairView is the sparse counterpart of the pair block of W: the non-zero
-// weights of pair attribute a are at prev*L+cur = idx[q] for q in
-// [off[a], off[a+1]), with weights val[q], in index order.
-type pairView struct {
-	off []int32
-	idx []uint32
-	val []float64
 }
 
 // addCSR appends key k of attribute a to the keys and offsets of a CSR
@@ -62,7 +52,7 @@ func closeCSR(off []int32, n, nnz int) []int32 {
 // newTagWeights returns empty weights for the layout, to be filled by add
 // in increasing index order and completed by finish.
 func newTagWeights(lay sparse.Layout) *tagWeights {
-	return &tagWeights{layout: lay, state: stateView{off: []int32{0}}, trans: make([]float64, lay.L*lay.L), pair: pairView{off: []int32{0}}}
+	return &tagWeights{layout: lay, state: stateView{off: []int32{0}}, trans: make([]float64, lay.L*lay.L), pair: lattice.PairView{Off: []int32{0}}}
 }
 
 // reserve makes room for cnt weights at once, when the file is known to
@@ -72,7 +62,7 @@ func (w *tagWeights) reserve(cnt int) {
 	w.vals = make([]float64, 0, cnt)
 	w.state.lab = make([]uint16, 0, min(cnt, lay.StateLen()))
 	w.state.off = append(make([]int32, 0, lay.NumUnary+1), 0)
-	w.pair.off = append(make([]int32, 0, lay.NumPair+1), 0)
+	w.pair.Off = append(make([]int32, 0, lay.NumPair+1), 0)
 }
 
 // add records weight v at index j of the layout; indices must increase
@@ -89,7 +79,7 @@ func (w *tagWeights) add(j int, v float64) {
 	default:
 		k, LL := j-pair, L*L
 		p := &w.pair
-		p.off, p.idx = addCSR(p.off, p.idx, k/LL, uint32(k%LL))
+		p.Off, p.Idx = addCSR(p.Off, p.Idx, k/LL, uint32(k%LL))
 	}
 	w.vals = append(w.vals, v)
 }
@@ -101,12 +91,12 @@ func (w *tagWeights) finish() {
 	// for every weight and the indices grew by append, which would break
 	// the documented bound (vals may keep room for the transitions, which
 	// the bound's 12 bytes per weight cover).
-	w.state.lab, w.pair.idx = exact(w.state.lab), exact(w.pair.idx)
+	w.state.lab, w.pair.Idx = exact(w.state.lab), exact(w.pair.Idx)
 	ns := len(w.state.lab)
-	w.state.val, w.pair.val = w.vals[:ns:ns], w.vals[ns:]
+	w.state.val, w.pair.Val = w.vals[:ns:ns], w.vals[ns:]
 	w.vals = nil
 	w.state.off = closeCSR(w.state.off, w.layout.NumUnary, ns)
-	w.pair.off = closeCSR(w.pair.off, w.layout.NumPair, len(w.pair.val))
+	w.pair.Off = closeCSR(w.pair.Off, w.layout.NumPair, len(w.pair.Val))
 }
 
 // exact returns s with no spare capacity (a copy when it has some;
@@ -129,7 +119,7 @@ func (w *tagWeights) firstDead() (string, int) {
 		}
 	}
 	for a := range w.layout.NumPair {
-		if w.pair.off[a] == w.pair.off[a+1] {
+		if w.pair.Off[a] == w.pair.Off[a+1] {
 			return "pair", a
 		}
 	}
@@ -138,7 +128,7 @@ func (w *tagWeights) firstDead() (string, int) {
 
 // nonZero returns the number of non-zero weights.
 func (w *tagWeights) nonZero() int {
-	n := len(w.state.val) + len(w.pair.val)
+	n := len(w.state.val) + len(w.pair.Val)
 	for _, v := range w.trans {
 		if v != 0 {
 			n++
@@ -150,51 +140,18 @@ func (w *tagWeights) nonZero() int {
 // bytes returns the memory held by the weights (capacities included).
 func (w *tagWeights) bytes() int64 {
 	s, p := &w.state, &w.pair
-	return int64(4*(cap(s.off)+cap(p.off)) + 2*cap(s.lab) + 4*cap(p.idx) + 8*(cap(s.val)+cap(p.val)+cap(w.trans)))
+	return int64(4*(cap(s.off)+cap(p.Off)) + 2*cap(s.lab) + 4*cap(p.Idx) + 8*(cap(s.val)+cap(p.Val)+cap(w.trans)))
 }
 
-// score returns the lattice of sequence i of c in s, as Model.Score does
+// score returns the lattice of sequence i of c in s, as lattice.Score does
 // from the dense weights, bit for bit.
-func (w *tagWeights) score(s *Scratch, c *sparse.Corpus, i int) *inference.Lattice {
+func (w *tagWeights) score(s *lattice.Scratch, c *sparse.Corpus, i int) *inference.Lattice {
 	unary := w.state.unary(s, w.layout.L, c, i)
 	var trans []float64
 	if w.layout.Transitions {
 		trans = w.trans
 	}
-	return finishLattice(s, w.layout.L, trans, pairWeights{view: &w.pair}, w.layout.NumPair, c, i, unary)
-}
-
-// pairWeights reads the pair weights of one attribute at a time: from a
-// dense vector laid out as W's pair block, or from a pairView.
-type pairWeights struct {
-	dense []float64
-	view  *pairView
-}
-
-// addTo adds v times the L×L pair weights of attribute a to blk. The
-// sparse path skips the zero weights and rounds each product before adding
-// it, as floats.AddScaled does (on amd64, MULPD then ADDPD), so the sums
-// are the same bit for bit.
-func (p pairWeights) addTo(blk []float64, a int32, v float64) {
-	if p.view == nil {
-		LL := len(blk)
-		floats.AddScaled(blk, v, p.dense[int(a)*LL:int(a)*LL+LL])
-		return
-	}
-	lo, hi := p.view.off[a], p.view.off[a+1]
-	idx, val := p.view.idx[lo:hi], p.view.val[lo:hi]
-	for q, k := range idx {
-		blk[k] += float64(v * val[q])
-	}
-}
-
-// row writes the L×L block of pair attribute a into dst (zeros included).
-func (p *pairView) row(dst []float64, a int) {
-	clear(dst)
-	lo, hi := p.off[a], p.off[a+1]
-	for q := lo; q < hi; q++ {
-		dst[p.idx[q]] = p.val[q]
-	}
+	return lattice.Finish(s, w.layout.L, trans, lattice.Pairs{View: &w.pair}, w.layout.NumPair, c, i, unary)
 }
 
 // row writes the L state weights of unary attribute a into dst (zeros

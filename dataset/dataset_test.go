@@ -242,7 +242,7 @@ func trainToy(t *testing.T) (*chain.Tagger, []Example) {
 	require.NoError(t, err)
 	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
 	require.NoError(t, err)
-	_, err = train.Train(context.Background(), m, c, train.Options{BetaRatio: 0.01})
+	_, err = train.Train(context.Background(), m, c, train.Options{Problem: train.Problem{BetaRatio: 0.01}})
 	require.NoError(t, err)
 	return chain.NewTagger(m), exs
 }

@@ -43,7 +43,7 @@ sleeps VBZ B-VP
 		fmt.Println(err)
 		return
 	}
-	if _, err := train.Train(context.Background(), m, c, train.Options{BetaRatio: 0.05}); err != nil {
+	if _, err := train.Train(context.Background(), m, c, train.Options{Problem: train.Problem{BetaRatio: 0.05}}); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -30,7 +30,7 @@ var update = flag.Bool("update", false, "retrain the embedded models by their re
 // small. Training is deterministic whatever the number of threads, so the
 // files are reproducible bit for bit.
 func options(c1 float64) train.Options {
-	return train.Options{SumForm: true, C1: c1, C2: 1, Delta: 1e-5, MaxIter: 500, ObservedPairs: true}
+	return train.Options{Problem: train.Problem{SumForm: true, C1: c1, C2: 1, ObservedPairs: true}, Stopping: train.Stopping{Delta: 1e-5, MaxIter: 500}}
 }
 
 // A recipe trains one embedded model.

@@ -2,17 +2,15 @@ package train
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"math"
-	"slices"
-	"time"
 
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/certificate"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 )
 
@@ -21,19 +19,33 @@ import (
 // the optimizer's point and memory, and the loop's bookkeeping. Pass it as
 // Options.Resume to continue the run; the resumed run reaches the same
 // model, bit for bit, as the uninterrupted one.
+//
+// A Checkpoint is opaque: write it (WriteTo, CheckpointFile), read it
+// (ReadCheckpoint), resume from it (Options.Resume) and ask where it was
+// taken (Last); its contents are the solver's and checked against the run
+// that resumes.
 type Checkpoint struct {
-	Lambda1, Lambda2 float64
-	Dimension        int // length of the model's weight vector
-	Solver           Solver
-	Active           []int32
-	Screened         int
-	ScreenedSet      sparse.Bitset
-	History          []float64 // objective values, for the Delta rule
-	LastCheckGap     float64
-	Iterations       []Iteration
+	lambda1, lambda2 float64
+	dimension        int // length of the model's weight vector
+	solver           Solver
+	active           []int32
+	screened         int
+	screenedSet      sparse.Bitset
+	history          []float64 // objective values, for the Delta rule
+	lastCheckGap     float64
+	iterations       []Iteration
 	loop             loopState
-	dual             dualHistory // the mixture certificate's earlier passes
+	dual             certificate.History // the mixture certificate's earlier passes
 	opt              owlqn.State
+}
+
+// Last returns the log line of the full pass the checkpoint was taken at
+// (false for an empty checkpoint): where a resumed run continues from.
+func (ck *Checkpoint) Last() (Iteration, bool) {
+	if len(ck.iterations) == 0 {
+		return Iteration{}, false
+	}
+	return ck.iterations[len(ck.iterations)-1], true
 }
 
 // loopState is the solver loop's bookkeeping that a resumed run needs.
@@ -42,90 +54,6 @@ type loopState struct {
 	reached, switched               bool
 	gaps                            [2]float64
 	reason                          string // Result.SolverReason
-}
-
-// checkpoint returns the state needed to continue the run after the full
-// pass just made.
-func (tr *trainer) checkpoint(r *run) *Checkpoint {
-	return &Checkpoint{
-		Lambda1: tr.pen.l1, Lambda2: tr.pen.l2, Dimension: len(tr.m.W), Solver: r.policy,
-		Active:       slices.Clone(tr.fs.active),
-		Screened:     tr.fs.Screened(),
-		ScreenedSet:  slices.Clone(tr.fs.screened),
-		History:      slices.Clone(r.hist),
-		LastCheckGap: r.lastCheckGap,
-		Iterations:   slices.Clone(r.res.Iterations),
-		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
-			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason},
-		dual: r.dual.snapshot(r.mU), // with the pass just priced
-		opt:  r.opt.Snapshot(),
-	}
-}
-
-// check verifies that a checkpoint belongs to this run's problem.
-func (tr *trainer) checkCheckpoint(ck *Checkpoint, policy Solver) error {
-	if ck.Dimension != len(tr.m.W) || ck.Lambda1 != tr.pen.l1 || ck.Lambda2 != tr.pen.l2 {
-		return fmt.Errorf("train: checkpoint is for another problem (dimension %d, lambda %g/%g; this run: %d, %g/%g)",
-			ck.Dimension, ck.Lambda1, ck.Lambda2, len(tr.m.W), tr.pen.l1, tr.pen.l2)
-	}
-	if ck.Solver != policy && !(ck.loop.switched && policy == SolverWorkingSet) {
-		return fmt.Errorf("train: checkpoint is of the %s solver, this run uses %s", ck.Solver, policy)
-	}
-	if len(ck.Iterations) == 0 || len(ck.Active) != len(ck.opt.X) || len(ck.Active) == 0 || len(ck.ScreenedSet) != len(tr.fs.screened) {
-		return errors.New("train: malformed checkpoint")
-	}
-	prev := int32(-1)
-	for _, j := range ck.Active {
-		if j <= prev || int(j) >= len(tr.m.W) {
-			return errors.New("train: checkpoint active set is not increasing within the model")
-		}
-		if !tr.fs.inSet.Has(int(j)) || ck.ScreenedSet.Has(int(j)) {
-			return errors.New("train: checkpoint active set is not part of the feature set")
-		}
-		prev = j
-	}
-	return nil
-}
-
-// resume starts a solve from a checkpoint: the screened and active sets,
-// an evaluation at the checkpoint's point and the optimizer's memory.
-func (tr *trainer) resume(ctx context.Context, r *run, ck *Checkpoint) error {
-	if err := tr.checkCheckpoint(ck, r.policy); err != nil {
-		return err
-	}
-	l := ck.loop
-	if l.switched {
-		r.policy, r.switched = SolverFull, true
-		r.res.Solver, r.res.SolverReason = SolverFull, l.reason
-		tr.obj.refFusedOK = false
-	}
-	copy(tr.fs.screened, ck.ScreenedSet)
-	r.u = tr.fs.unscreened(r.u)
-	tr.setActive(slices.Clone(ck.Active))
-	r.grad = resizeFloats(r.grad, len(ck.Active))
-	f, m, err := tr.evaluate(ctx, ck.opt.X, r.grad)
-	if err != nil {
-		return err
-	}
-	if r.opt, err = owlqn.Resume(ck.opt, f, r.grad, tr.optSettings()); err != nil {
-		return err
-	}
-	r.m = m
-	r.res.Iterations = slices.Clone(ck.Iterations)
-	r.hist, r.lastCheckGap = slices.Clone(ck.History), ck.LastCheckGap
-	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps
-	r.ws.size, r.ws.floor, r.ws.reached = l.wsSize, l.wsFloor, l.reached
-	r.dual = ck.dual.clone()
-	for _, it := range r.res.Iterations {
-		if it.Pass {
-			r.raiseDualBound(it) // as logLine formed it
-		}
-	}
-	last := r.res.Iterations[len(r.res.Iterations)-1]
-	r.iter = last.Iter
-	r.lastMonitor, r.lastCkpt = r.iter/tr.op.MonitorEvery, r.iter/tr.op.CheckpointEvery
-	r.t0 = r.t0.Add(-time.Duration(last.Seconds * float64(time.Second)))
-	return nil
 }
 
 const (
@@ -147,23 +75,23 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 			f64(x)
 		}
 	}
-	f64(ck.Lambda1)
-	f64(ck.Lambda2)
-	b = le.AppendUint64(b, uint64(ck.Dimension))
-	b = appendBytes(b, []byte(ck.Solver))
-	b = le.AppendUint64(b, uint64(len(ck.Active)))
-	for _, j := range ck.Active {
+	f64(ck.lambda1)
+	f64(ck.lambda2)
+	b = le.AppendUint64(b, uint64(ck.dimension))
+	b = appendBytes(b, []byte(ck.solver))
+	b = le.AppendUint64(b, uint64(len(ck.active)))
+	for _, j := range ck.active {
 		b = le.AppendUint32(b, uint32(j))
 	}
-	b = le.AppendUint64(b, uint64(ck.Screened))
-	b = le.AppendUint64(b, uint64(len(ck.ScreenedSet)))
-	for _, x := range ck.ScreenedSet {
+	b = le.AppendUint64(b, uint64(ck.screened))
+	b = le.AppendUint64(b, uint64(len(ck.screenedSet)))
+	for _, x := range ck.screenedSet {
 		b = le.AppendUint64(b, x)
 	}
-	f64s(ck.History)
-	f64(ck.LastCheckGap)
-	b = le.AppendUint64(b, uint64(len(ck.Iterations)))
-	for _, it := range ck.Iterations {
+	f64s(ck.history)
+	f64(ck.lastCheckGap)
+	b = le.AppendUint64(b, uint64(len(ck.iterations)))
+	for _, it := range ck.iterations {
 		b = le.AppendUint64(b, uint64(it.Iter))
 		f64(it.Primal)
 		f64(it.Gap)
@@ -182,16 +110,17 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 	f64(l.gaps[0])
 	f64(l.gaps[1])
 	b = appendBytes(b, []byte(l.reason))
-	b = le.AppendUint64(b, uint64(len(ck.dual.m)))
-	for k := range ck.dual.m {
+	hm, hloss, hmw := ck.dual.Parts()
+	b = le.AppendUint64(b, uint64(len(hm)))
+	for k := range hm {
 		// The float32 history is written widened (exactly) as float64: the
 		// format of version 2 is kept.
-		b = le.AppendUint64(b, uint64(len(ck.dual.m[k])))
-		for _, x := range ck.dual.m[k] {
+		b = le.AppendUint64(b, uint64(len(hm[k])))
+		for _, x := range hm[k] {
 			f64(float64(x))
 		}
-		f64(ck.dual.loss[k])
-		f64(ck.dual.mw[k])
+		f64(hloss[k])
+		f64(hmw[k])
 	}
 	f64(ck.opt.L1)
 	f64s(ck.opt.X)
@@ -209,6 +138,53 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 
 // ReadCheckpoint reads a checkpoint written by WriteTo.
 func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
+	body, err := readCheckpointFrame(r)
+	if err != nil {
+		return nil, err
+	}
+	d := &ckDecoder{b: body[12:], off: 12}
+	ck := &Checkpoint{}
+	ck.lambda1, ck.lambda2 = d.f64(), d.f64()
+	ck.dimension = int(d.u64())
+	ck.solver = Solver(d.next(d.count(1)))
+	na := d.count(4)
+	for i := 0; i < na && d.err == nil; i++ {
+		ck.active = append(ck.active, int32(d.u32()))
+	}
+	ck.screened = int(d.u64())
+	nb := d.count(8)
+	for i := 0; i < nb && d.err == nil; i++ {
+		ck.screenedSet = append(ck.screenedSet, d.u64())
+	}
+	ck.history = d.f64s()
+	ck.lastCheckGap = d.f64()
+	ck.iterations = d.iterations()
+	ck.loop = loopState{passes: int(d.u64()), stalls: int(d.u64()), wsSize: int(d.u64()), wsFloor: int(d.u64()), reached: d.bool(), switched: d.bool()}
+	ck.loop.gaps = [2]float64{d.f64(), d.f64()}
+	ck.loop.reason = string(d.next(d.count(1)))
+	ck.dual = d.history()
+	ck.opt.L1 = d.f64()
+	ck.opt.X = d.f64s()
+	np := d.count(24)
+	for i := 0; i < np && d.err == nil; i++ {
+		ck.opt.S = append(ck.opt.S, d.f64s())
+		ck.opt.Y = append(ck.opt.Y, d.f64s())
+		ck.opt.Rho = append(ck.opt.Rho, d.f64())
+	}
+	ck.opt.Iter = int(d.u64())
+	if d.err != nil {
+		return nil, d.err
+	}
+	if len(d.b) != 0 {
+		return nil, errors.New("train: trailing data in checkpoint")
+	}
+	return ck, nil
+}
+
+// readCheckpointFrame reads a checkpoint file and returns its body (from
+// the magic to before the checksum) after checking the magic, the
+// checksum and the version.
+func readCheckpointFrame(r io.Reader) ([]byte, error) {
 	var buf bytes.Buffer
 	if _, err := io.Copy(&buf, r); err != nil {
 		return nil, fmt.Errorf("train: reading checkpoint: %w", err)
@@ -224,78 +200,61 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	if v := binary.LittleEndian.Uint32(body[8:]); v != checkpointVersion {
 		return nil, fmt.Errorf("train: checkpoint version %d: %w", v, ErrCheckpointVersion)
 	}
-	d := &ckDecoder{b: body[12:], off: 12}
-	count := func(size int) int {
-		n := d.u64()
-		if d.err == nil && n > uint64(len(d.b)/size) {
-			d.fail("count %d exceeds the data", n)
-			return 0
-		}
-		return int(n)
-	}
-	f64 := func() float64 { return math.Float64frombits(d.u64()) }
-	f64s := func() []float64 {
-		n := count(8)
-		v := make([]float64, 0, n)
-		for i := 0; i < n && d.err == nil; i++ {
-			v = append(v, f64())
-		}
-		return v
-	}
-	ck := &Checkpoint{}
-	ck.Lambda1, ck.Lambda2 = f64(), f64()
-	ck.Dimension = int(d.u64())
-	ck.Solver = Solver(d.next(count(1)))
-	na := count(4)
-	for i := 0; i < na && d.err == nil; i++ {
-		ck.Active = append(ck.Active, int32(d.u32()))
-	}
-	ck.Screened = int(d.u64())
-	nb := count(8)
-	for i := 0; i < nb && d.err == nil; i++ {
-		ck.ScreenedSet = append(ck.ScreenedSet, d.u64())
-	}
-	ck.History = f64s()
-	ck.LastCheckGap = f64()
-	ni := count(65)
+	return body, nil
+}
+
+// iterations decodes the log of a checkpoint.
+func (d *ckDecoder) iterations() []Iteration {
+	var out []Iteration
+	ni := d.count(65)
 	for i := 0; i < ni && d.err == nil; i++ {
-		it := Iteration{Iter: int(d.u64()), Primal: f64(), Gap: f64(), Active: int(d.u64()), Screened: int(d.u64()), NonZero: int(d.u64()), Seconds: f64()}
+		it := Iteration{Iter: int(d.u64()), Primal: d.f64(), Gap: d.f64(), Active: int(d.u64()), Screened: int(d.u64()), NonZero: int(d.u64()), Seconds: d.f64()}
 		it.Zeroed = int(d.u64())
 		it.Pass = d.bool()
-		ck.Iterations = append(ck.Iterations, it)
+		out = append(out, it)
 	}
-	ck.loop = loopState{passes: int(d.u64()), stalls: int(d.u64()), wsSize: int(d.u64()), wsFloor: int(d.u64()), reached: d.bool(), switched: d.bool()}
-	ck.loop.gaps = [2]float64{f64(), f64()}
-	ck.loop.reason = string(d.next(count(1)))
-	nd := count(24)
+	return out
+}
+
+// history decodes the mixture certificate's history of a checkpoint.
+func (d *ckDecoder) history() certificate.History {
+	nd := d.count(24)
+	var hm [][]float32
+	var hloss, hmw []float64
 	for i := 0; i < nd && d.err == nil; i++ {
 		// Narrowed back: exact for what WriteTo wrote; a value written
-		// exact (by an earlier build) rounds, within the bound f32Err of
-		// its stored float32, like a fresh push.
-		m, ok := narrowInto(nil, f64s())
+		// exact (by an earlier build) rounds, within the bound
+		// certificate.ErrorBound of its stored float32, like a fresh push.
+		m, ok := certificate.Narrow(nil, d.f64s())
 		if !ok {
 			d.fail("dual history value outside the float32 range")
 		}
-		ck.dual.m = append(ck.dual.m, m)
-		ck.dual.loss = append(ck.dual.loss, f64())
-		ck.dual.mw = append(ck.dual.mw, f64())
+		hm, hloss, hmw = append(hm, m), append(hloss, d.f64()), append(hmw, d.f64())
 	}
-	ck.opt.L1 = f64()
-	ck.opt.X = f64s()
-	np := count(24)
-	for i := 0; i < np && d.err == nil; i++ {
-		ck.opt.S = append(ck.opt.S, f64s())
-		ck.opt.Y = append(ck.opt.Y, f64s())
-		ck.opt.Rho = append(ck.opt.Rho, f64())
+	return certificate.FromParts(hm, hloss, hmw)
+}
+
+// count reads a count of items of size bytes each, refusing one that
+// exceeds the data left.
+func (d *ckDecoder) count(size int) int {
+	n := d.u64()
+	if d.err == nil && n > uint64(len(d.b)/size) {
+		d.fail("count %d exceeds the data", n)
+		return 0
 	}
-	ck.opt.Iter = int(d.u64())
-	if d.err != nil {
-		return nil, d.err
+	return int(n)
+}
+
+func (d *ckDecoder) f64() float64 { return math.Float64frombits(d.u64()) }
+
+// f64s reads a counted vector of float64.
+func (d *ckDecoder) f64s() []float64 {
+	n := d.count(8)
+	v := make([]float64, 0, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		v = append(v, d.f64())
 	}
-	if len(d.b) != 0 {
-		return nil, errors.New("train: trailing data in checkpoint")
-	}
-	return ck, nil
+	return v
 }
 
 // ErrCheckpointVersion is wrapped by errors about checkpoints written by

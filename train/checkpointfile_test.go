@@ -23,7 +23,7 @@ func TestCheckpointFile(t *testing.T) {
 
 	rng := rand.New(rand.NewPCG(71, 72))
 	c := randomCorpus(rng, 40, 5, 8, 0, 3, false)
-	op := Options{BetaRatio: 0.2, Epsilon: 1e-10, Checkpoint: f.Save, CheckpointEvery: 2}
+	op := Options{Problem: Problem{BetaRatio: 0.2}, Stopping: Stopping{Epsilon: 1e-10}, Hooks: Hooks{Checkpoint: f.Save, CheckpointEvery: 2}}
 	trainTiny(t, c, 3, 8, op)
 	ck, err = f.Load()
 	require.NoError(t, err)

@@ -2,14 +2,29 @@
 // maximum likelihood with safe screening, along a regularization path, and
 // chooses a model by a development set, cross-validation or early stopping.
 //
-// train owns everything a tagger does not need: the training objective
-// (forward-backward over an encoded corpus, expected counts, m = -∇L), the
-// feature set of a run (which features exist, which are screened, which the
-// optimizer works on), the one solver loop, OWL-QN (train/internal/owlqn,
-// in reverse communication), the screening constants, checkpoints, the
-// memory estimate, paths and model selection. chain owns the model, the
-// scoring of one sequence, the Tagger and the file format; train uses them
-// and chain imports nothing of train.
+// train owns everything a tagger does not need. Its parts, each a package
+// with its own contract (layered: none imports train or a part above it):
+//
+//   - train/objective: L and m = -∇L over an active set (forward-backward
+//     over the encoded corpus, expected counts), and the feature set of a
+//     run (which features exist, which are screened, which are active);
+//     only it changes the active set, and it chooses its own accumulation.
+//   - train/warmstart: the stochastic warm start (SGD with the cumulative
+//     L1 penalty), a starting point and nothing else.
+//   - train/certificate: the mixture certificate of the working-set policy
+//     and its float32 history with rigorous error bounds.
+//   - train/internal/owlqn: OWL-QN in reverse communication (the caller
+//     owns every evaluation, as in gonum's optimize).
+//
+// What stays here is the solver loop (run, solve.go) and its policies
+// (full, working set: workingset.go), screening in one place
+// (screening.go: the static range rule, the safe rule of every full pass
+// and how its decisions reach the active set), options, results,
+// checkpoints, the memory estimate (which asks each part for its terms),
+// paths and model selection. What one solve hands to the next along a path
+// is a value (solveInput, solveOutput), never a field of the trainer.
+// chain owns the model, the scoring of one sequence, the Tagger and the
+// file format; train uses them and chain imports nothing of train.
 //
 // # Objective
 //
@@ -27,14 +42,14 @@
 // One loop (solve.go) owns every evaluation of the objective; m, the gap
 // and the optimizer are its variables. Train's starting point, unless
 // Options.Init or Resume gives one, is the stochastic warm start
-// (sgd.go): DefaultWarmEpochs epochs of SGD with the cumulative L1 penalty,
+// (train/warmstart): DefaultWarmEpochs epochs of SGD with the cumulative L1 penalty,
 // which only chooses where the loop begins. The loop starts by evaluating
 // the starting point, then repeats a full pass and an inner solve:
 //
 //   - full pass: m over every unscreened feature at the current point and
 //     the gap of the whole problem (with the working set, at the best
 //     convex combination of the model distributions of this and the last
-//     four full passes and of the gold labelings: mixture.go), or P minus
+//     four full passes and of the gold labelings: train/certificate), or P minus
 //     the best dual bound of the earlier passes if smaller; unless that
 //     certifies the point, screening with the pass's own gap
 //     (screen.Pinsker, or the paper's rule for T = 1) removes features

@@ -13,7 +13,9 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/objective"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/floats"
@@ -66,7 +68,7 @@ type dualAscent struct {
 	gam []float64 // the last accepted step of each sequence
 
 	ws    *inference.Workspace
-	sc    chain.Scratch
+	sc    lattice.Scratch
 	tryU  []float64
 	tryT  []float64
 	dE    []float64 // scratch, full size: change of the expected counts
@@ -81,7 +83,7 @@ func newDualAscent(m *chain.Model, c *sparse.Corpus, w []float64, l1, l2 float64
 	L := m.NumLabels()
 	n := c.Len()
 	da := &dualAscent{m: m, c: c, n: float64(n), l1: l1, l2: l2,
-		M: observedCounts(m, c), wt: make([]float64, len(m.W)),
+		M: objective.ObservedCounts(m, c), wt: make([]float64, len(m.W)),
 		eta: make([]float64, c.Positions()*L), tr: make([]float64, n*L*L),
 		mu: make([]float64, c.Positions()*L), es: make([]float64, n*L*L),
 		ent: make([]float64, n), gam: make([]float64, n),
@@ -90,7 +92,7 @@ func newDualAscent(m *chain.Model, c *sparse.Corpus, w []float64, l1, l2 float64
 	exp := da.dE
 	for i := 0; i < n; i++ {
 		start, T := c.Span(i)
-		lat := m.Score(&da.sc, w, c, i)
+		lat := lattice.Score(&da.sc, m.Layout, w, c, i)
 		copy(da.eta[start*L:(start+T)*L], lat.Unary)
 		if lat.Trans != nil {
 			copy(da.tr[i*L*L:(i+1)*L*L], lat.Trans)
@@ -210,7 +212,7 @@ func (da *dualAscent) step(i int) int {
 	L := m.NumLabels()
 	start, T := c.Span(i)
 	eta, tr := da.eta[start*L:(start+T)*L], da.tr[i*L*L:(i+1)*L*L]
-	lat := m.Score(&da.sc, da.wt, c, i)
+	lat := lattice.Score(&da.sc, m.Layout, da.wt, c, i)
 	da.tryU = resizeFloats(da.tryU, T*L)
 	da.tryT = resizeFloats(da.tryT, L*L)
 	g := math.Min(1, 2*da.gam[i])
@@ -412,12 +414,12 @@ func TestDualAscentCoNLL(t *testing.T) {
 		exs[i] = dataset.FromSequence("conll2000/train", s)
 	}
 	m, c := encodeWith(t, exs, "embedded:conll2000/chunking.template")
-	res, err := Train(context.Background(), m, c, Options{SumForm: true, C1: 1, C2: 1, Threads: 2, MaxIter: iters, ColdStart: true})
+	res, err := Train(context.Background(), m, c, Options{Problem: Problem{SumForm: true, C1: 1, C2: 1}, Stopping: Stopping{MaxIter: iters}, Method: Method{ColdStart: true}, Resources: Resources{Threads: 2}})
 	require.NoError(t, err)
 	P := res.Primal
 	t.Logf("after %d iterations: P %.8g, gap %.4g (rel %.3g)", iters, P, res.Gap, res.Gap/P)
 	t0 := time.Now()
-	da := newDualAscent(m, c, m.W, res.Lambda1, res.Lambda2)
+	da := newDualAscent(m, c, m.W, res.Beta, res.Lambda2)
 	t.Logf("init %.2fs: certificate %.4g (rel %.3g)", time.Since(t0).Seconds(), P+da.value(), (P+da.value())/P)
 	order := make([]int, c.Len())
 	for i := range order {

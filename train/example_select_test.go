@@ -64,7 +64,7 @@ func ExampleTaggerScorer() {
 		log.Fatal(err)
 	}
 	po := train.PathOptions{K: 10, MinRatio: 1e-3, Score: score, Patience: 2}
-	res, err := train.Path(context.Background(), m, c, train.Options{SumForm: true, C1: 1, C2: 1}, po, nil)
+	res, err := train.Path(context.Background(), m, c, train.Options{Problem: train.Problem{SumForm: true, C1: 1, C2: 1}}, po, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func tinyModel() (*chain.Model, *sparse.Corpus) {
 // of the objective) at beta = 0.05 beta_max, then tag an unseen sentence.
 func ExampleTrain() {
 	m, c := tinyModel()
-	res, err := train.Train(context.Background(), m, c, train.Options{BetaRatio: 0.05})
+	res, err := train.Train(context.Background(), m, c, train.Options{Problem: train.Problem{BetaRatio: 0.05}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func ExampleTrain() {
 // to an absolute gap of 1e-10, so the counts are those of the optima.
 func ExamplePath() {
 	m, c := tinyModel()
-	res, err := train.Path(context.Background(), m, c, train.Options{Epsilon: 1e-10}, train.PathOptions{K: 4, MinRatio: 0.01}, nil)
+	res, err := train.Path(context.Background(), m, c, train.Options{Stopping: train.Stopping{Epsilon: 1e-10}}, train.PathOptions{K: 4, MinRatio: 0.01}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func trainToy(t testing.TB) *chain.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Train(context.Background(), m, c, Options{BetaRatio: 0.05, Epsilon: 1e-9}); err != nil {
+	if _, err := Train(context.Background(), m, c, Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-9}}); err != nil {
 		t.Fatal(err)
 	}
 	return m

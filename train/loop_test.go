@@ -21,7 +21,7 @@ func TestPathResultsKeepTheirScreenedSets(t *testing.T) {
 	for _, s := range []Solver{SolverWorkingSet, SolverFull} {
 		m, err := chain.NewModel(labelNames(3), 40, 0, true, nil)
 		require.NoError(t, err)
-		res, err := Path(context.Background(), m, c, Options{Solver: s, Epsilon: 1e-8}, PathOptions{K: 5, MinRatio: 0.05}, nil)
+		res, err := Path(context.Background(), m, c, Options{Stopping: Stopping{Epsilon: 1e-8}, Method: Method{Solver: s}}, PathOptions{K: 5, MinRatio: 0.05}, nil)
 		require.NoError(t, err)
 		require.Len(t, res, 5)
 		distinct := map[int]bool{}
@@ -50,7 +50,7 @@ func TestAllScreenedEvaluatesZero(t *testing.T) {
 	}
 	want /= float64(c.Len())
 	for _, s := range []Solver{SolverWorkingSet, SolverFull} {
-		m, res := trainTiny(t, c, L, 10, Options{Solver: s, SumForm: true, C1: 1e9, C2: 1})
+		m, res := trainTiny(t, c, L, 10, Options{Problem: Problem{SumForm: true, C1: 1e9, C2: 1}, Method: Method{Solver: s}})
 		require.Equal(t, res.Dimension, res.Screened, "%s: the test needs every feature screened", s)
 		assert.Equal(t, 0, m.NonZero(), "%s", s)
 		assert.InDelta(t, want, res.Primal, 1e-12*want, "%s: P(0)", s)
@@ -72,9 +72,9 @@ func TestLogNeverRisesUnexplained(t *testing.T) {
 		rng := rand.New(rand.NewPCG(40+seed, 41))
 		c := randomCorpus(rng, 100, 6, 30, 0, 3, seed%2 == 1)
 		for _, s := range []Solver{SolverWorkingSet, SolverFull} {
-			dense, _ := trainTiny(t, c, 3, 30, Options{Solver: s, BetaRatio: 0.005, Epsilon: 1e-9})
+			dense, _ := trainTiny(t, c, 3, 30, Options{Problem: Problem{BetaRatio: 0.005}, Stopping: Stopping{Epsilon: 1e-9}, Method: Method{Solver: s}})
 			for _, ratio := range []float64{0.3, 0.05, 0.01} {
-				op := Options{Solver: s, BetaRatio: ratio, Epsilon: 1e-9, MaxIter: 5000}
+				op := Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-9, MaxIter: 5000}, Method: Method{Solver: s}}
 				if seed%3 != 0 {
 					op.Init = dense.W
 				}
@@ -105,8 +105,12 @@ func TestInterruptEndsGracefully(t *testing.T) {
 		keepWorkingSet(t)
 		stop := make(chan struct{})
 		var ck *Checkpoint
-		op := Options{Solver: s, BetaRatio: 0.01, Epsilon: 1e-12, MaxIter: 10000, Interrupt: stop,
-			Checkpoint: func(c *Checkpoint) error { ck = c; return nil }, CheckpointEvery: 1000}
+		op := Options{
+			Problem:  Problem{BetaRatio: 0.01},
+			Stopping: Stopping{Epsilon: 1e-12, MaxIter: 10000},
+			Method:   Method{Solver: s},
+			Hooks:    Hooks{Interrupt: stop, Checkpoint: func(c *Checkpoint) error { ck = c; return nil }, CheckpointEvery: 1000},
+		}
 		closed := false
 		op.Progress = func(it Iteration) {
 			if it.Iter >= 5 && !closed {
@@ -123,7 +127,7 @@ func TestInterruptEndsGracefully(t *testing.T) {
 		assert.Less(t, res.NumIterations(), 60, "%s: training went on after the interrupt", s)
 		assert.Positive(t, m.NonZero(), "%s: the model holds the point reached", s)
 		require.NotNil(t, ck, "%s: no checkpoint at the interrupt", s)
-		assert.Equal(t, res.Iterations, ck.Iterations, "%s", s)
+		assert.Equal(t, res.Iterations, ck.iterations, "%s", s)
 	}
 }
 
@@ -132,9 +136,9 @@ func TestInterruptEndsGracefully(t *testing.T) {
 // gap (absolute Epsilon or RelEpsilon of the objective), not before
 // stallWindow inner iterations, and not while it still gains.
 func TestInnerStalled(t *testing.T) {
-	tr := &trainer{op: Options{RelEpsilon: 1e-3}}
+	tr := &trainer{op: Options{Stopping: Stopping{RelEpsilon: 1e-3}}}
 	hist := func(gains ...float64) *run {
-		r := &run{hist: []float64{2.5}}
+		r := &run{tr: tr, hist: []float64{2.5}}
 		for _, g := range gains {
 			r.hist = append(r.hist, r.hist[len(r.hist)-1]-g)
 		}
@@ -143,11 +147,11 @@ func TestInnerStalled(t *testing.T) {
 	// 1e-3 x 2.5 = 2.5e-3: a quarter is 6.25e-4 over 5 iterations.
 	slow := hist(1e-4, 1e-4, 1e-4, 1e-4, 1e-4) // 5e-4 gained
 	fast := hist(2e-4, 2e-4, 2e-4, 2e-4, 2e-4) // 1e-3 gained
-	assert.True(t, tr.innerStalled(slow, stallWindow-1))
-	assert.False(t, tr.innerStalled(fast, stallWindow-1))
-	assert.False(t, tr.innerStalled(slow, stallWindow-2), "before stallWindow inner iterations")
-	tr.op = Options{Epsilon: 1e-2} // absolute: a quarter is 2.5e-3
-	assert.True(t, tr.innerStalled(fast, stallWindow-1))
+	assert.True(t, slow.innerStalled(stallWindow-1))
+	assert.False(t, fast.innerStalled(stallWindow-1))
+	assert.False(t, slow.innerStalled(stallWindow-2), "before stallWindow inner iterations")
+	tr.op = Options{Stopping: Stopping{Epsilon: 1e-2}} // absolute: a quarter is 2.5e-3
+	assert.True(t, fast.innerStalled(stallWindow-1))
 }
 
 // TestPassesCannotCertify: the certified gaps of the last two full passes
@@ -158,30 +162,30 @@ func TestInnerStalled(t *testing.T) {
 // or two at one iteration, and not on a gap that is 0, infinite or NaN or
 // an extrapolation that overflows.
 func TestPassesCannotCertify(t *testing.T) {
-	tr := &trainer{op: Options{Epsilon: 1e-4}}
-	log := func(lines ...Iteration) *run { return &run{res: &Result{Iterations: lines}} }
+	tr := &trainer{op: Options{Stopping: Stopping{Epsilon: 1e-4}}}
+	log := func(lines ...Iteration) *run { return &run{tr: tr, res: &Result{Iterations: lines}} }
 	pass := func(iter int, gap float64) Iteration {
 		return Iteration{Iter: iter, Pass: true, Gap: gap, Primal: 2.5}
 	}
 	inner := Iteration{Iter: 12, Primal: 2.5}
 	// Halving every 5 iterations: 5e-3 / 8 = 6.25e-4 after 15, above 1e-4.
-	assert.True(t, tr.passesCannotCertify(log(pass(0, 2), pass(10, 1e-2), inner, pass(15, 5e-3))))
+	assert.True(t, log(pass(0, 2), pass(10, 1e-2), inner, pass(15, 5e-3)).passesCannotCertify())
 	// 1.5e-4 x 0.75^3 = 6.3e-5 after 15: a pass may certify.
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 2e-4), inner, pass(15, 1.5e-4))))
+	assert.False(t, log(pass(10, 2e-4), inner, pass(15, 1.5e-4)).passesCannotCertify())
 	// Slow progress near the target: 1.1e-4 x (1.1/1.2)^3 = 8.5e-5.
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 1.2e-4), pass(15, 1.1e-4))))
+	assert.False(t, log(pass(10, 1.2e-4), pass(15, 1.1e-4)).passesCannotCertify())
 	// The same rate farther away holds; so does a certificate that grew.
-	assert.True(t, tr.passesCannotCertify(log(pass(10, 1.2e-3), pass(15, 1.1e-3))))
-	assert.True(t, tr.passesCannotCertify(log(pass(10, 1e-3), pass(15, 2e-3))))
-	assert.False(t, tr.passesCannotCertify(log(inner, pass(15, 1e-2))), "one pass")
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 0), pass(15, 1e-2))), "earlier gap 0")
-	assert.False(t, tr.passesCannotCertify(log(pass(10, math.NaN()), pass(15, 1e-2))), "NaN gap")
-	assert.False(t, tr.passesCannotCertify(log(pass(10, math.Inf(1)), pass(15, 1e-2))), "infinite earlier gap")
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-2), pass(15, math.Inf(1)))), "infinite gap")
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-200), pass(15, 1e200))), "overflowing extrapolation")
-	assert.False(t, tr.passesCannotCertify(log(pass(15, 2e-2), pass(15, 1e-2))), "two passes at one iteration")
+	assert.True(t, log(pass(10, 1.2e-3), pass(15, 1.1e-3)).passesCannotCertify())
+	assert.True(t, log(pass(10, 1e-3), pass(15, 2e-3)).passesCannotCertify())
+	assert.False(t, log(inner, pass(15, 1e-2)).passesCannotCertify(), "one pass")
+	assert.False(t, log(pass(10, 0), pass(15, 1e-2)).passesCannotCertify(), "earlier gap 0")
+	assert.False(t, log(pass(10, math.NaN()), pass(15, 1e-2)).passesCannotCertify(), "NaN gap")
+	assert.False(t, log(pass(10, math.Inf(1)), pass(15, 1e-2)).passesCannotCertify(), "infinite earlier gap")
+	assert.False(t, log(pass(10, 1e-2), pass(15, math.Inf(1))).passesCannotCertify(), "infinite gap")
+	assert.False(t, log(pass(10, 1e-200), pass(15, 1e200)).passesCannotCertify(), "overflowing extrapolation")
+	assert.False(t, log(pass(15, 2e-2), pass(15, 1e-2)).passesCannotCertify(), "two passes at one iteration")
 	// Relative target: 1e-3 x 2.5 = 2.5e-3.
-	tr.op = Options{RelEpsilon: 1e-3}
-	assert.False(t, tr.passesCannotCertify(log(pass(10, 1e-2), pass(15, 5e-3))))
-	assert.True(t, tr.passesCannotCertify(log(pass(10, 4e-2), pass(15, 3e-2))))
+	tr.op = Options{Stopping: Stopping{RelEpsilon: 1e-3}}
+	assert.False(t, log(pass(10, 1e-2), pass(15, 5e-3)).passesCannotCertify())
+	assert.True(t, log(pass(10, 4e-2), pass(15, 3e-2)).passesCannotCertify())
 }

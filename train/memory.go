@@ -6,6 +6,8 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/certificate"
+	"github.com/sparsetag/sparsetag/train/objective"
 )
 
 // MemoryTerm is one named part of a training run's memory estimate.
@@ -32,10 +34,6 @@ type MemoryEstimate struct {
 func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate {
 	op = op.defaults()
 	d := int64(len(m.W))
-	L := int64(m.NumLabels())
-	U, P := int64(m.NumUnary), int64(m.NumPair)
-	N, nnz := int64(c.Positions()), int64(c.Unary.NNZ())
-	fused := numShards*U*L*8 <= int64(fusedBudget)
 	var e MemoryEstimate
 	add := func(name string, b int64) {
 		if b > 0 {
@@ -45,18 +43,7 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 	}
 	full := op.Solver == SolverFull || op.Screen == ScreenPaper || op.Screen == ScreenBoth || op.Resume != nil
 	add("model weights (8 B x features)", 8*d)
-	add("objective transition and pair weights and counts (2 x 8 B x features after the state block)", 16*(d-U*L))
-	add("node marginals (8 B x positions x labels)", 8*N*L)
-	if fused {
-		add("observed counts (8 B x features)", 8*d)
-		add("per-shard state expectations (64 x 8 B x attributes x labels)", numShards*U*L*8)
-	} else {
-		add("observed counts (state pairs seen in training, transitions and pairs)", 12*nnz+8*(d-U*L))
-		add("attribute occurrence counts (4 B x attributes)", 4*U)
-		add("attribute columns while counting observed features (4-12 B x attribute occurrences, freed after)", 12*nnz)
-	}
-	add("per-shard pair expectations (64 x 8 B x pair features)", numShards*P*L*L*8)
-	add("feature set and screened set (2 bits x features)", d/4)
+	objective.Memory(m, c, add)
 	if op.WarmEpochs > 0 && op.Init == nil && op.Resume == nil {
 		add("stochastic warm start (weights and penalty records, 2 x 8 B x unscreened features at most, before the solve)", 16*d)
 	}
@@ -65,15 +52,13 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 		add("screening scratch (Rnorm of the unscreened features, 8 B x features)", 8*d)
 	}
 	if full {
-		add("objective weights for dense scoring and expected counts (2 x 8 B x features)", 16*d)
+		objective.ActiveMemory(m, c, full, add)
 		add(fmt.Sprintf("L-BFGS memory and vectors over every feature ((2 x %d + 6) x 8 B x features)", op.Memory), int64(2*op.Memory+6)*8*d)
-		add("m and label references over every feature (12 B x features)", 12*d)
 	} else {
 		add("working-set full pass vectors (feature ids and m: 12 B x unscreened features)", 12*d)
-		add("objective weights for dense scoring, when a working set holds half the labels of its attributes (8 B x features)", 8*d)
-		add("reference spans of the scoring rows (8 B x attribute occurrences)", 8*nnz)
+		objective.ActiveMemory(m, c, full, add)
 		if op.Certificate != CertificateModel {
-			add(fmt.Sprintf("mixture certificate: m of the last %d full passes in float32 (%d x 4 B x unscreened features)", mixPasses, mixPasses), 4*mixPasses*d)
+			add(fmt.Sprintf("mixture certificate: m of the last %d full passes in float32 (%d x 4 B x unscreened features)", certificate.Passes, certificate.Passes), 4*certificate.Passes*d)
 		}
 	}
 	sort.SliceStable(e.Terms, func(i, j int) bool { return e.Terms[i].Bytes > e.Terms[j].Bytes })

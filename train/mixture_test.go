@@ -12,6 +12,8 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/certificate"
+	"github.com/sparsetag/sparsetag/train/internal/traintest"
 )
 
 // pricedPoint is a point with what a full pass over every feature knows of
@@ -25,19 +27,25 @@ type pricedPoint struct {
 // price evaluates L and m at w over every feature of the model.
 func pricePoint(t testing.TB, tr *trainer, w []float64) pricedPoint {
 	t.Helper()
-	all := tr.fs.allSlice()
-	tr.setActive(all)
+	all := tr.fs.AllSlice()
+	tr.obj.SetActive(all, false)
 	x := make([]float64, len(all))
 	sparse.Gather(x, w, all)
-	loss, err := tr.obj.loss(context.Background(), x)
+	loss, m, err := tr.obj.Loss(context.Background(), x)
 	require.NoError(t, err)
-	return pricedPoint{w: w, loss: loss, m: append([]float64(nil), tr.obj.M...)}
+	return pricedPoint{w: w, loss: loss, m: append([]float64(nil), m...)}
+}
+
+// mixGap is the mixture certificate of the pass r has priced, as the
+// loop's price forms it.
+func mixGap(tr *trainer, r *run, gap, loss float64) float64 {
+	return r.mix.Gap(&r.dual, r.pass(), tr.pen.l1, tr.pen.l2, gap, loss)
 }
 
 // supportRun returns a run over every feature of the trainer's set (u)
 // whose support is that of the full-size w.
 func supportRun(tr *trainer, w []float64) *run {
-	r := &run{u: tr.fs.allSlice()}
+	r := &run{tr: tr, u: tr.fs.AllSlice()}
 	for q, j := range r.u {
 		if w[j] != 0 {
 			r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, w[j])
@@ -51,7 +59,7 @@ func supportRun(tr *trainer, w []float64) *run {
 func bruteKL(m *chain.Model, a, b []float64, c *sparse.Corpus) float64 {
 	total := 0.0
 	for i := 0; i < c.Len(); i++ {
-		sa, sb := bruteScores(m, a, c, i), bruteScores(m, b, c, i)
+		sa, sb := traintest.Scores(m, a, c, i), traintest.Scores(m, b, c, i)
 		za, zb := floats.LogSumExp(sa), floats.LogSumExp(sb)
 		for y := range sa {
 			lpa, lpb := sa[y]-za, sb[y]-zb
@@ -73,8 +81,8 @@ func TestMixtureBregmanIsKL(t *testing.T) {
 		c := randomCorpus(rng, 12, 4, 5, tc.pair, 3, tc.real)
 		m, err := chain.NewModel(labelNames(3), 5, tc.pair, true, nil)
 		require.NoError(t, err)
-		tr := newTrainer(m, c, (&Options{Threads: 1}).defaults())
-		tr.fs.setAll(tr.modelFeatures())
+		tr := newTrainer(m, c, (&Options{Resources: Resources{Threads: 1}}).defaults())
+		tr.fs.SetAll(tr.obj.ModelFeatures(tr.op.ObservedPairs))
 		for range 3 {
 			w, wk := make([]float64, len(m.W)), make([]float64, len(m.W))
 			for j := range w {
@@ -107,15 +115,16 @@ func newSolvedProblem(t *testing.T, rng *rand.Rand, n, attrs int) *solvedProblem
 	c := randomCorpus(rng, n, 5, attrs, 0, 3, false)
 	m, err := chain.NewModel(labelNames(3), attrs, 0, true, nil)
 	require.NoError(t, err)
-	op := Options{BetaRatio: 0.05, Epsilon: 1e-13, Screen: ScreenNone, Solver: SolverFull, MaxIter: 20000}
+	op := Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-13, MaxIter: 20000}, Method: Method{Screen: ScreenNone, Solver: SolverFull}}
 	_, err = Train(context.Background(), m, c, op)
 	require.NoError(t, err)
 	sp := &solvedProblem{m: m, c: c, wStar: append([]float64(nil), m.W...)}
 	sp.tr = newTrainer(m, c, op.defaults())
 	require.NoError(t, sp.tr.prepare(context.Background()))
-	sp.lam1, sp.lam2, err = sp.tr.lambdas(0, op.BetaRatio)
+	pen, err := sp.tr.lambdas(0, op.BetaRatio)
 	require.NoError(t, err)
-	sp.tr.setPenalty(sp.lam1, sp.lam2)
+	sp.lam1, sp.lam2 = pen.l1, pen.l2
+	sp.tr.setPenalty(pen, false)
 	sp.pStar = sp.primal(pricePoint(t, sp.tr, sp.wStar))
 	return sp
 }
@@ -140,7 +149,7 @@ func TestMixtureCertifies(t *testing.T) {
 		// (then only D_k keeps the certificate above the suboptimality).
 		scale := math.Pow(10, -1-float64(trial%4))
 		var pts []pricedPoint
-		for k := range 1 + mixPasses {
+		for k := range 1 + certificate.Passes {
 			if trial%3 == 2 {
 				scale = map[bool]float64{true: 0.5, false: 1e-4}[k == 0]
 			}
@@ -160,14 +169,14 @@ func TestMixtureCertifies(t *testing.T) {
 			for _, j := range r.u {
 				mw += pts[k].m[j] * pts[k].w[j]
 			}
-			r.dual.push(pts[k].m, pts[k].loss, mw)
+			r.dual.Push(pts[k].m, pts[k].loss, mw)
 		}
 		r.mU = cur.m
 		own := fyGap(cur.w, cur.m, lam1, lam2)
-		mix := tr.mixGap(r, own, cur.loss)
+		mix := mixGap(tr, r, own, cur.loss)
 		// Phi at the current point alone is its own gap: the coordinates
 		// the mixture keeps include every term of it.
-		assert.InDelta(t, own, r.mix.valueAtVertex(), 1e-9*own, "trial %d", trial)
+		assert.InDelta(t, own, r.mix.ValueAtVertex(), 1e-9*own, "trial %d", trial)
 		subopt := sp.primal(cur) - pStar
 		assert.GreaterOrEqual(t, mix, subopt*(1-1e-9)-1e-14, "trial %d: the certificate is below the suboptimality", trial)
 		assert.LessOrEqual(t, mix, own*(1+1e-12), "trial %d", trial)
@@ -197,19 +206,19 @@ func TestMixtureGoldComponent(t *testing.T) {
 		// D of the gold labelings, by enumeration: (1/n) sum_i -log p_w(y_i).
 		kl := 0.0
 		for i := 0; i < c.Len(); i++ {
-			s := bruteScores(m, w, c, i)
+			s := traintest.Scores(m, w, c, i)
 			kl += floats.LogSumExp(s) - goldOf(m, w, c, i)
 		}
 		assert.InDelta(t, cur.loss, kl/float64(c.Len()), 1e-12*max(1, cur.loss), "scale %v", scale)
-		r := &run{u: tr.fs.allSlice(), mU: cur.m}
+		r := &run{tr: tr, u: tr.fs.AllSlice(), mU: cur.m}
 		for q, j := range r.u {
 			if w[j] != 0 {
 				r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, w[j])
 			}
 		}
 		own := fyGap(w, cur.m, lam1, lam2)
-		mix := tr.mixGap(r, own, cur.loss)
-		assert.InDelta(t, own, r.mix.valueAtVertex(), 1e-9*own, "scale %v", scale)
+		mix := mixGap(tr, r, own, cur.loss)
+		assert.InDelta(t, own, r.mix.ValueAtVertex(), 1e-9*own, "scale %v", scale)
 		subopt := sp.primal(cur) - pStar
 		assert.GreaterOrEqual(t, mix, subopt*(1-1e-9)-1e-14, "scale %v", scale)
 		assert.LessOrEqual(t, mix, own*(1+1e-12), "scale %v", scale)
@@ -227,7 +236,7 @@ func goldOf(m *chain.Model, w []float64, c *sparse.Corpus, i int) float64 {
 	for t := range y {
 		y[t] = int(c.Labels[start+t])
 	}
-	return bruteScore(m, w, c, i, y)
+	return traintest.Score(m, w, c, i, y)
 }
 
 // TestCertifiedGap: the gap of every full pass (its own, or P minus the
@@ -242,7 +251,7 @@ func TestCertifiedGap(t *testing.T) {
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
 		m, err := chain.NewModel(labelNames(3), sp.m.NumUnary, 0, true, nil)
 		require.NoError(t, err)
-		res, err := Train(context.Background(), m, sp.c, Options{BetaRatio: 0.05, Epsilon: 1e-10, Solver: s, MaxIter: 5000, ColdStart: true})
+		res, err := Train(context.Background(), m, sp.c, Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 5000}, Method: Method{Solver: s, ColdStart: true}})
 		require.NoError(t, err)
 		prevP, prevG, bound, passes := math.Inf(1), math.Inf(1), math.Inf(-1), 0
 		for _, it := range res.Iterations {
@@ -276,19 +285,19 @@ func TestInnerSolveStopsOnDualBound(t *testing.T) {
 	ctx := context.Background()
 	for _, rel := range []float64{0.3, 0.1, 0.05, 0.02} {
 		eps := rel * sp.pStar
-		op := Options{BetaRatio: 0.05, Epsilon: eps, Solver: SolverWorkingSet, MaxIter: 5000, ColdStart: true}
+		op := Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: eps, MaxIter: 5000}, Method: Method{Solver: SolverWorkingSet, ColdStart: true}}
 		tr := newTrainer(sp.m, sp.c, op.defaults())
 		require.NoError(t, tr.prepare(ctx))
-		tr.setPenalty(sp.lam1, sp.lam2)
-		r := tr.newRun()
-		require.NoError(t, tr.start(ctx, r, sparsePoint{}, nil))
-		gap := tr.price(r)
-		stop, err := tr.fullPass(ctx, r, &gap)
+		tr.setPenalty(penalty{l1: sp.lam1, l2: sp.lam2}, false)
+		r := tr.newRun(solveInput{})
+		require.NoError(t, r.start(ctx, sparsePoint{}, nil))
+		gap := r.price()
+		stop, err := r.fullPass(ctx, &gap)
 		require.NoError(t, err)
 		require.False(t, stop)
 		r.dualBound = sp.pStar
 		first := len(r.hist)
-		require.NoError(t, tr.innerSolve(ctx, r, gap))
+		require.NoError(t, r.innerSolve(ctx, gap))
 		objs := r.hist[first:]
 		require.NotEmpty(t, objs)
 		for k, f := range objs[:len(objs)-1] {

@@ -80,47 +80,41 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 	if err != nil {
 		return nil, err
 	}
-	op := opts.defaults()
 	if err := po.check(); err != nil {
 		return nil, err
 	}
-	if err := checkCorpus(m, c); err != nil {
-		return nil, err
-	}
-	if op.Init != nil && len(op.Init) != len(m.W) {
-		return nil, fmt.Errorf("train: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
-	}
-	if err := checkMemory(m, c, op); err != nil {
-		return nil, err
-	}
-	tr := newTrainer(m, c, op)
-	if err := tr.prepare(ctx); err != nil {
+	tr, err := setup(ctx, m, c, opts)
+	if err != nil {
 		return nil, err
 	}
 	betas := po.Betas
 	if betas == nil {
 		betas = PathBetas(tr.betaMax, po.K, po.MinRatio)
 	}
-	tr.path = true
 	sel := pathSelection{patience: po.Patience}
 	var out []*Result
-	w, prev := op.Init, []float64(nil)
+	w, prev := tr.op.Init, []float64(nil)
 	var start []float64
+	// What one beta hands to the next: its L1 coefficient (the strong
+	// rule) and its curvature (carriedMemory).
+	var prevLam1 float64
+	var carry *carriedState
 	for k, beta := range betas {
-		lam1, lam2, err := tr.lambdas(beta, 0)
+		pen, err := tr.lambdas(beta, 0)
 		if err != nil {
 			return out, err
 		}
 		init := w
-		if op.Solver == SolverWorkingSet && k >= 2 {
+		if tr.op.Solver == SolverWorkingSet && k >= 2 {
 			start = predictStart(start, prev, w, math.Log(betas[k-1]/beta)/math.Log(betas[k-2]/betas[k-1]))
 			init = start
 		}
-		res, sol, err := tr.solve(ctx, lam1, lam2, init, nil, false)
+		so, err := tr.solve(ctx, solveInput{pen: pen, init: init, prevLam1: prevLam1, carry: carry, path: true})
 		if err != nil {
 			return out, err
 		}
-		tr.prevLam1 = lam1
+		res, sol := so.res, so.w
+		prevLam1, carry = pen.l1, so.carry
 		out = append(out, res)
 		prev, w = w, sol
 		stop := false
@@ -212,4 +206,73 @@ func (po *PathOptions) check() error {
 		return errors.New("train: path needs K >= 1, 0 < MinRatio <= 1 and Patience >= 1")
 	}
 	return nil
+}
+
+// Scorer rates the weights w of a model (higher is better), e.g. the F1 on
+// a development set of a tagger with those weights. It must not keep w
+// (the caller reuses it) and must not return NaN.
+type Scorer func(w []float64) (float64, error)
+
+// peak decides when a sequence of scores (along a path, or over the
+// checks of one training run) has peaked: it keeps the best score (the
+// first of equal ones) and stops after limit scores in a row below the
+// best. Scores are not counted as worse until the score has risen above
+// its first value: at the top of a path every model may still tag like
+// the trivial one (e.g. every token O on data where O dominates, F1 0),
+// and a score that has not moved says nothing about a peak.
+type peak struct {
+	limit       int
+	n           int     // scores seen
+	first, best float64 // the first and the best score
+	worse       int     // scores in a row below the best, once risen
+}
+
+// add records score v and reports whether it is the new best and whether
+// to stop.
+func (p *peak) add(v float64) (improved, stop bool) {
+	p.n++
+	switch {
+	case p.n == 1:
+		p.first, p.best = v, v
+		return true, false
+	case v > p.best:
+		p.best, p.worse = v, 0
+		return true, false
+	case p.best > p.first:
+		p.worse++
+	}
+	return false, p.worse >= p.limit
+}
+
+// pathSelection keeps the best-scoring solution of a path and decides when
+// the score has peaked (peak).
+type pathSelection struct {
+	patience int // PathOptions.Patience
+	peak     peak
+	best     []float64
+}
+
+// add scores the solution w of res and reports whether the path should
+// stop (see PathOptions.Patience).
+func (s *pathSelection) add(score Scorer, res *Result, w []float64) (bool, error) {
+	v, err := checkedScore(score, w)
+	if err != nil {
+		return false, fmt.Errorf("train: scoring the solution at beta %g: %w", res.Beta, err)
+	}
+	res.Score = &v
+	s.peak.limit = s.patience
+	improved, stop := s.peak.add(v)
+	if improved {
+		s.best = append(s.best[:0], w...)
+	}
+	return stop, nil
+}
+
+// checkedScore returns score(w), or an error for a NaN score.
+func checkedScore(score Scorer, w []float64) (float64, error) {
+	v, err := score(w)
+	if err == nil && math.IsNaN(v) {
+		err = errors.New("the score is NaN")
+	}
+	return v, err
 }

@@ -38,10 +38,10 @@ func TestPathMatchesIndependentSolves(t *testing.T) {
 			m, _ := chain.NewModel(labelNames(3), 8, 0, true, nil)
 			const eps = 1e-10
 			var screenedAny bool
-			_, err := Path(context.Background(), m, c, Options{Epsilon: eps, Screen: tc.rule, Solver: tc.solver}, PathOptions{K: 8, MinRatio: 0.01},
+			_, err := Path(context.Background(), m, c, Options{Stopping: Stopping{Epsilon: eps}, Method: Method{Screen: tc.rule, Solver: tc.solver}}, PathOptions{K: 8, MinRatio: 0.01},
 				func(k int, res *Result, w []float64) error {
 					ref, _ := chain.NewModel(labelNames(3), 8, 0, true, nil)
-					rr, err := Train(context.Background(), ref, c, Options{Beta: res.Beta, Epsilon: 1e-13, Screen: ScreenNone, MaxIter: 5000})
+					rr, err := Train(context.Background(), ref, c, Options{Problem: Problem{Beta: res.Beta}, Stopping: Stopping{Epsilon: 1e-13, MaxIter: 5000}, Method: Method{Screen: ScreenNone}})
 					if err != nil {
 						return err
 					}
@@ -85,7 +85,7 @@ func TestPathSelect(t *testing.T) {
 	// of non-zero weights to that solution's.
 	var sols [][]float64
 	var nnz []int
-	_, err := Path(context.Background(), m, c, Options{Epsilon: 1e-8, Solver: SolverWorkingSet}, PathOptions{K: 10, MinRatio: 0.001}, func(_ int, res *Result, w []float64) error {
+	_, err := Path(context.Background(), m, c, Options{Stopping: Stopping{Epsilon: 1e-8}, Method: Method{Solver: SolverWorkingSet}}, PathOptions{K: 10, MinRatio: 0.001}, func(_ int, res *Result, w []float64) error {
 		sols, nnz = append(sols, slices.Clone(w)), append(nnz, res.NonZero)
 		return nil
 	})
@@ -96,7 +96,7 @@ func TestPathSelect(t *testing.T) {
 		return -math.Abs(float64(countNonZero(w) - nnz[peak])), nil
 	}
 	m2, _ := chain.NewModel(labelNames(3), 8, 0, true, nil)
-	res, err := Path(context.Background(), m2, c, Options{Epsilon: 1e-8, Solver: SolverWorkingSet}, PathOptions{K: 10, MinRatio: 0.001, Score: score, Patience: 2}, nil)
+	res, err := Path(context.Background(), m2, c, Options{Stopping: Stopping{Epsilon: 1e-8}, Method: Method{Solver: SolverWorkingSet}}, PathOptions{K: 10, MinRatio: 0.001, Score: score, Patience: 2}, nil)
 	require.NoError(t, err)
 	best := Selected(res)
 	for _, r := range res {
@@ -111,7 +111,7 @@ func TestPathSelect(t *testing.T) {
 	}
 	assert.Less(t, math.Sqrt(dist), 1e-3, "same path, same solution within the gap")
 
-	_, err = Path(context.Background(), m2, c, Options{Epsilon: 1e-8}, PathOptions{K: 3, Score: func([]float64) (float64, error) { return 0, errors.New("boom") }}, nil)
+	_, err = Path(context.Background(), m2, c, Options{Stopping: Stopping{Epsilon: 1e-8}}, PathOptions{K: 3, Score: func([]float64) (float64, error) { return 0, errors.New("boom") }}, nil)
 	assert.ErrorContains(t, err, "boom")
 }
 
@@ -122,16 +122,16 @@ func TestPathSumFormAndBetas(t *testing.T) {
 	c := randomCorpus(rng, 40, 4, 6, 0, 3, false)
 	m, _ := chain.NewModel(labelNames(3), 6, 0, true, nil)
 	betas := []float64{0.05, 0.02, 0.01}
-	res, err := Path(context.Background(), m, c, Options{SumForm: true, C1: 1, C2: 3, Epsilon: 1e-8}, PathOptions{Betas: betas}, nil)
+	res, err := Path(context.Background(), m, c, Options{Problem: Problem{SumForm: true, C1: 1, C2: 3}, Stopping: Stopping{Epsilon: 1e-8}}, PathOptions{Betas: betas}, nil)
 	require.NoError(t, err)
 	require.Len(t, res, 3)
 	for i, r := range res {
 		assert.Equal(t, betas[i], r.Beta)
 		assert.InDelta(t, 6.0, r.Alpha, 1e-12)
 	}
-	_, err = Path(context.Background(), m, c, Options{Epsilon: 1e-8}, PathOptions{Betas: []float64{0.01, 0.02}}, nil)
+	_, err = Path(context.Background(), m, c, Options{Stopping: Stopping{Epsilon: 1e-8}}, PathOptions{Betas: []float64{0.01, 0.02}}, nil)
 	assert.ErrorContains(t, err, "decreasing")
-	_, err = Path(context.Background(), m, c, Options{SumForm: true, C1: 0, C2: 1}, PathOptions{}, nil)
+	_, err = Path(context.Background(), m, c, Options{Problem: Problem{SumForm: true, C1: 0, C2: 1}}, PathOptions{}, nil)
 	assert.ErrorContains(t, err, "C1 > 0")
 }
 
@@ -139,6 +139,6 @@ func TestPathSumFormAndBetas(t *testing.T) {
 // error, as in Train, not a panic.
 func TestPathRefusesShortInit(t *testing.T) {
 	m, c := sgdProblem(t, 5, 20, 6, 0, 3, false)
-	_, err := Path(context.Background(), m, c, Options{Init: make([]float64, len(m.W)-1)}, PathOptions{K: 2, MinRatio: 0.1}, nil)
+	_, err := Path(context.Background(), m, c, Options{Method: Method{Init: make([]float64, len(m.W)-1)}}, PathOptions{K: 2, MinRatio: 0.1}, nil)
 	require.ErrorContains(t, err, "initial weights have length")
 }

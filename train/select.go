@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -17,11 +16,6 @@ import (
 // grid of beta/beta_max shared by the folds; EarlyStop stops one training
 // run on a validation set. All of them apply the same patience rule
 // (peak below).
-
-// Scorer rates the weights w of a model (higher is better), e.g. the F1 on
-// a development set of a tagger with those weights. It must not keep w
-// (the caller reuses it) and must not return NaN.
-type Scorer func(w []float64) (float64, error)
 
 // TaggerScorer returns a Scorer that tags with its own model of m's labels,
 // layout and encoder (shared, read only) holding the weights it is handed,
@@ -59,70 +53,6 @@ func Fold[T any](all []T, k, f int) (trainPart, held []T) {
 		}
 	}
 	return trainPart, held
-}
-
-// peak decides when a sequence of scores (along a path, or over the
-// checks of one training run) has peaked: it keeps the best score (the
-// first of equal ones) and stops after limit scores in a row below the
-// best. Scores are not counted as worse until the score has risen above
-// its first value: at the top of a path every model may still tag like
-// the trivial one (e.g. every token O on data where O dominates, F1 0),
-// and a score that has not moved says nothing about a peak.
-type peak struct {
-	limit       int
-	n           int     // scores seen
-	first, best float64 // the first and the best score
-	worse       int     // scores in a row below the best, once risen
-}
-
-// add records score v and reports whether it is the new best and whether
-// to stop.
-func (p *peak) add(v float64) (improved, stop bool) {
-	p.n++
-	switch {
-	case p.n == 1:
-		p.first, p.best = v, v
-		return true, false
-	case v > p.best:
-		p.best, p.worse = v, 0
-		return true, false
-	case p.best > p.first:
-		p.worse++
-	}
-	return false, p.worse >= p.limit
-}
-
-// pathSelection keeps the best-scoring solution of a path and decides when
-// the score has peaked (peak).
-type pathSelection struct {
-	patience int // PathOptions.Patience
-	peak     peak
-	best     []float64
-}
-
-// add scores the solution w of res and reports whether the path should
-// stop (see PathOptions.Patience).
-func (s *pathSelection) add(score Scorer, res *Result, w []float64) (bool, error) {
-	v, err := checkedScore(score, w)
-	if err != nil {
-		return false, fmt.Errorf("train: scoring the solution at beta %g: %w", res.Beta, err)
-	}
-	res.Score = &v
-	s.peak.limit = s.patience
-	improved, stop := s.peak.add(v)
-	if improved {
-		s.best = append(s.best[:0], w...)
-	}
-	return stop, nil
-}
-
-// checkedScore returns score(w), or an error for a NaN score.
-func checkedScore(score Scorer, w []float64) (float64, error) {
-	v, err := score(w)
-	if err == nil && math.IsNaN(v) {
-		err = errors.New("the score is NaN")
-	}
-	return v, err
 }
 
 // CVFold is the training problem of one fold of a cross-validation: the

@@ -146,7 +146,7 @@ func TestPathSelectDominantLabel(t *testing.T) {
 	const patience = 3
 	m, c := encodeExamples(t, dominantCoNLL(t, "train", 300, "PP"))
 	score := f1Scorer(t, m, dominantCoNLL(t, "test", 200, "PP"))
-	res, err := Path(context.Background(), m, c, Options{SumForm: true, C1: 1, C2: 1},
+	res, err := Path(context.Background(), m, c, Options{Problem: Problem{SumForm: true, C1: 1, C2: 1}},
 		PathOptions{K: 10, MinRatio: 1e-3, Score: score, Patience: patience}, nil)
 	require.NoError(t, err)
 	var scores []float64
@@ -181,7 +181,7 @@ func TestPathSelectDominantLabel(t *testing.T) {
 func TestCrossValidate(t *testing.T) {
 	const K = 3
 	all := dominantCoNLL(t, "train", 240, "PP")
-	opts := Options{SumForm: true, C1: 1, C2: 1}
+	opts := Options{Problem: Problem{SumForm: true, C1: 1, C2: 1}}
 	var calls [K]int
 	cv, err := CrossValidate(context.Background(), opts, CVOptions{Folds: K, Betas: 10, MinRatio: 1e-3, Patience: 2,
 		Fold: func(f int) (CVFold, error) {
@@ -304,8 +304,11 @@ func TestEarlyStopTrain(t *testing.T) {
 	score := f1Scorer(t, m, dominantCoNLL(t, "test", 100, "PP"))
 	var scores []float64
 	es := &EarlyStop{Score: score, Patience: 2, Checked: func(_ int, s, _ float64, _ int) { scores = append(scores, s) }}
-	res, err := Train(context.Background(), m, c, Options{SumForm: true, C1: 0.1, C2: 0.1,
-		Epsilon: 1e-12, RelEpsilon: 1e-12, MaxIter: 300, Monitor: es.Monitor, MonitorEvery: 5})
+	res, err := Train(context.Background(), m, c, Options{
+		Problem:  Problem{SumForm: true, C1: 0.1, C2: 0.1},
+		Stopping: Stopping{Epsilon: 1e-12, RelEpsilon: 1e-12, MaxIter: 300},
+		Hooks:    Hooks{Monitor: es.Monitor, MonitorEvery: 5},
+	})
 	require.NoError(t, err)
 	require.NotEmpty(t, scores)
 	t.Logf("stopped (%v) after %d iterations; validation F1 %.3f", res.StopReason, res.NumIterations(), scores)

@@ -9,8 +9,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/sparsetag/sparsetag/chain"
-	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/warmstart"
 )
 
 // sgdProblem returns a model layout and a random corpus with pair
@@ -60,12 +60,12 @@ func preparedTrainer(t testing.TB, m *chain.Model, c *sparse.Corpus, op Options)
 	if err := tr.prepare(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	lam1, lam2, err := tr.lambdas(tr.op.Beta, tr.op.BetaRatio)
+	pen, err := tr.lambdas(tr.op.Beta, tr.op.BetaRatio)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr.setPenalty(lam1, lam2) // as solve does before the warm start
-	return tr, lam1, lam2
+	tr.setPenalty(pen, false) // as solve does before the warm start
+	return tr, pen.l1, pen.l2
 }
 
 // primalAt returns P(w) = L(w) + lam2/2 ||w||^2 + lam1 ||w||_1 over every
@@ -76,14 +76,10 @@ func primalAt(t testing.TB, tr *trainer, w []float64, lam1, lam2 float64) float6
 	return loss + lam2/2*floats.Dot(w, w) + lam1*floats.Norm(w, 1)
 }
 
-// sgdPoint returns the current point of the warm start, w = a v, full
-// size.
-func sgdPoint(s *sgd) []float64 { return s.point().dense(len(s.m.W)) }
-
 // warmDense runs the trainer's warm start and returns its point, full size.
-func warmDense(t testing.TB, tr *trainer, onEpoch func(*sgd)) ([]float64, *WarmStart) {
+func warmDense(t testing.TB, tr *trainer, onEpoch func(warmstart.Point)) ([]float64, *WarmStart) {
 	t.Helper()
-	p, info, err := tr.warmStart(context.Background(), tr.fs.unscreened(nil), onEpoch)
+	p, info, err := tr.warmStart(context.Background(), tr.fs.Unscreened(nil), onEpoch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,16 +95,16 @@ func TestWarmStartLowersObjective(t *testing.T) {
 		op   Options
 		real bool
 	}{
-		{"paper form", Options{BetaRatio: 0.05, WarmEpochs: 6}, false},
-		{"sum form, real values, static screening", Options{SumForm: true, C1: 0.5, C2: 1, WarmEpochs: 6}, true},
+		{"paper form", Options{Problem: Problem{BetaRatio: 0.05}, Method: Method{WarmEpochs: 6}}, false},
+		{"sum form, real values, static screening", Options{Problem: Problem{SumForm: true, C1: 0.5, C2: 1}, Method: Method{WarmEpochs: 6}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, c := sgdProblem(t, 3, 150, 30, 2, 3, tc.real)
 			tr, lam1, lam2 := preparedTrainer(t, m, c, tc.op)
 			p := []float64{primalAt(t, tr, make([]float64, len(m.W)), lam1, lam2)}
 			var ws []([]float64)
-			_, info := warmDense(t, tr, func(s *sgd) {
-				ws = append(ws, sgdPoint(s))
+			_, info := warmDense(t, tr, func(p warmstart.Point) {
+				ws = append(ws, sparsePoint{idx: p.Idx, val: p.Val}.dense(len(m.W)))
 			})
 			if info.Epochs != tc.op.WarmEpochs || len(ws) != tc.op.WarmEpochs {
 				t.Fatalf("ran %d epochs (%d callbacks), want %d", info.Epochs, len(ws), tc.op.WarmEpochs)
@@ -145,9 +141,9 @@ func TestWarmStartApproachesOptimum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op := Options{BetaRatio: 0.05, Epsilon: 1e-10, WarmEpochs: 60}
+	op := Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-10}, Method: Method{WarmEpochs: 60}}
 	opt, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
-	res, err := Train(context.Background(), opt, c, Options{BetaRatio: op.BetaRatio, Epsilon: op.Epsilon})
+	res, err := Train(context.Background(), opt, c, Options{Problem: Problem{BetaRatio: op.BetaRatio}, Stopping: Stopping{Epsilon: op.Epsilon}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +168,7 @@ func TestWarmStartDeterministic(t *testing.T) {
 	m, c := sgdProblem(t, 9, 120, 25, 2, 3, false)
 	train := func(threads int) ([]float64, *Result) {
 		mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
-		res, err := Train(context.Background(), mm, c, Options{SumForm: true, C1: 0.5, C2: 1, WarmEpochs: 3, Threads: threads})
+		res, err := Train(context.Background(), mm, c, Options{Problem: Problem{SumForm: true, C1: 0.5, C2: 1}, Method: Method{WarmEpochs: 3}, Resources: Resources{Threads: threads}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +186,7 @@ func TestWarmStartDeterministic(t *testing.T) {
 			}
 		}
 	}
-	tr, _, _ := preparedTrainer(t, m, c, Options{WarmEpochs: 2})
+	tr, _, _ := preparedTrainer(t, m, c, Options{Method: Method{WarmEpochs: 2}})
 	a, _ := warmDense(t, tr, nil)
 	b, _ := warmDense(t, tr, nil)
 	for j := range a {
@@ -208,7 +204,7 @@ func TestWarmStartReachesSameOptimum(t *testing.T) {
 			m, c := sgdProblem(t, 11, 150, 30, 2, 3, false)
 			train := func(warm int) ([]float64, *Result) {
 				mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
-				res, err := Train(context.Background(), mm, c, Options{BetaRatio: 0.05, Epsilon: 1e-7, Solver: solver, WarmEpochs: max(warm, 0), ColdStart: warm < 0})
+				res, err := Train(context.Background(), mm, c, Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-7}, Method: Method{Solver: solver, WarmEpochs: max(warm, 0), ColdStart: warm < 0}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -246,11 +242,11 @@ func TestWarmStartDefault(t *testing.T) {
 	}
 	m, c := sgdProblem(t, 13, 40, 10, 0, 3, false)
 	for _, cold := range []bool{false, true} {
-		if err := (Options{ColdStart: cold}).Validate(); err != nil {
+		if err := (Options{Method: Method{ColdStart: cold}}).Validate(); err != nil {
 			t.Fatalf("ColdStart %v: %v", cold, err)
 		}
 		mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
-		res, err := Train(context.Background(), mm, c, Options{ColdStart: cold, MaxIter: 3})
+		res, err := Train(context.Background(), mm, c, Options{Stopping: Stopping{MaxIter: 3}, Method: Method{ColdStart: cold}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,150 +260,6 @@ func TestWarmStartDefault(t *testing.T) {
 			t.Fatalf("the log's first line at %vs, before the warm start's %vs ended", res.Iterations[0].Seconds, res.Warm.Seconds)
 		}
 	}
-}
-
-// eagerSGD is the reference of the warm start's steps: every step updates
-// every feature, O(d), in the units of w, following the formulas at the
-// top of sgd.go literally.
-type eagerSGD struct {
-	m      *chain.Model
-	c      *sparse.Corpus
-	pen    penalty
-	frozen sparse.Bitset
-	w, q   []float64
-	u      float64
-	scr    chain.Scratch
-	ws     *inference.Workspace
-}
-
-// step runs one step on sequence i with step size eta and returns NLL_i
-// before it.
-func (e *eagerSGD) step(i int, eta float64) float64 {
-	lat := e.m.Score(&e.scr, e.w, e.c, i)
-	logZ := inference.ForwardBackward(e.ws, lat)
-	start, T := e.c.Span(i)
-	nll := logZ - goldScore(lat, e.c.Labels[start:start+T])
-	g := e.gradient(i, lat)
-	shrink := 1 - eta*e.pen.l2
-	e.u = shrink*e.u + eta*e.pen.l1
-	for j := range e.w {
-		if e.frozen != nil && e.frozen.Has(j) {
-			continue
-		}
-		e.w[j] = shrink*e.w[j] - eta*g[j]
-		e.q[j] *= shrink
-		z := e.w[j]
-		if z > 0 {
-			e.w[j] = math.Max(0, z-(e.u+e.q[j]))
-		} else if z < 0 {
-			e.w[j] = math.Min(0, z+(e.u-e.q[j]))
-		}
-		e.q[j] += e.w[j] - z
-	}
-	return nll
-}
-
-// gradient returns grad NLL_i at w, full size, computed feature by
-// feature from the marginals.
-func (e *eagerSGD) gradient(i int, lat *inference.Lattice) []float64 {
-	m, c := e.m, e.c
-	L := m.NumLabels()
-	g := make([]float64, len(e.w))
-	start, T := c.Span(i)
-	node := e.ws.Node()
-	edge := make([]float64, L*L)
-	for t := 0; t < T; t++ {
-		y := int(c.Labels[start+t])
-		cols, vals := c.Unary.Row(start + t)
-		for k, a := range cols {
-			v := 1.0
-			if vals != nil {
-				v = vals[k]
-			}
-			for yy := 0; yy < L; yy++ {
-				g[m.StateIndex(int(a), yy)] += v * node[t*L+yy]
-			}
-			g[m.StateIndex(int(a), y)] -= v
-		}
-		if t == 0 {
-			continue
-		}
-		yp := int(c.Labels[start+t-1])
-		e.ws.EdgeAt(edge, lat, t)
-		for p := 0; p < L; p++ {
-			for q := 0; q < L; q++ {
-				g[m.TransIndex(p, q)] += edge[p*L+q]
-			}
-		}
-		g[m.TransIndex(yp, y)]--
-		pc, pv := c.Pair.Row(start + t)
-		for k, a := range pc {
-			v := 1.0
-			if pv != nil {
-				v = pv[k]
-			}
-			for p := 0; p < L; p++ {
-				for q := 0; q < L; q++ {
-					g[m.PairIndex(int(a), p, q)] += v * edge[p*L+q]
-				}
-			}
-			g[m.PairIndex(int(a), yp, y)] -= v
-		}
-	}
-	return g
-}
-
-// TestSGDLazyMatchesEager: the lazy bookkeeping (scale, cumulative
-// penalty in the units of v, penalties caught up on visit, rescales)
-// gives the weights and per-step losses of the eager O(d) steps, on a
-// tiny problem with real values, pair attributes and frozen features.
-func TestSGDLazyMatchesEager(t *testing.T) {
-	old := sgdMinScale
-	sgdMinScale = 0.97 // rescale every few steps
-	t.Cleanup(func() { sgdMinScale = old })
-	m, c := sgdProblem(t, 13, 10, 6, 2, 3, true)
-	pen := penalty{l1: 0.05, l2: 0.04}
-	frozen := sparse.NewBitset(len(m.W))
-	for _, j := range []int{0, 1, 2, 7, m.TransIndex(1, 2), m.PairIndex(1, 0, 0)} {
-		frozen.Set(j) // attribute 0 whole (dead), parts of others
-	}
-	var free []int32
-	for j := range len(m.W) {
-		if !frozen.Has(j) {
-			free = append(free, int32(j))
-		}
-	}
-	lazy := newSGD(m, c, pen, frozen, free)
-	eager := &eagerSGD{m: m, c: c, pen: pen, frozen: frozen, w: make([]float64, len(m.W)), q: make([]float64, len(m.W)),
-		ws: inference.NewWorkspace(c.MaxLen(), m.NumLabels())}
-	rng := rand.New(rand.NewPCG(1, 2))
-	rescales := 0
-	for k := 0; k < 60; k++ {
-		i, eta := rng.IntN(c.Len()), 0.8/(1+float64(k)/float64(c.Len()))
-		before := lazy.a
-		got, want := lazy.step(i, eta), eager.step(i, eta)
-		if before != 1 && lazy.a == 1-min(eta*pen.l2, sgdMaxL2Shrink) {
-			rescales++ // the scale was folded into v (a = 1) before this step's shrink
-		}
-		approxScalar(t, "NLL", want, got, 1e-12, 1e-10)
-	}
-	if rescales == 0 {
-		t.Fatal("no rescale happened: the test does not cover it")
-	}
-	w := lazy.weights().dense(len(m.W))
-	nz := 0
-	for j := range w {
-		if frozen.Has(j) && w[j] != 0 {
-			t.Fatalf("frozen feature %d has weight %v", j, w[j])
-		}
-		if eager.w[j] != 0 {
-			nz++
-		}
-	}
-	if nz == 0 || nz == len(w)-frozen.Count() {
-		t.Fatalf("%d non-zero weights of %d: the penalty's clipping is not exercised", nz, len(w))
-	}
-	approxEqual(t, "weights", eager.w, w, 1e-12, 1e-9)
 }
 
 // dense returns the point as a vector of d features (tests compare points

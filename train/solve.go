@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/certificate"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
+	"github.com/sparsetag/sparsetag/train/internal/topk"
 )
 
 // The solver loop. One loop serves both policies; it owns every
@@ -48,6 +50,7 @@ import (
 
 // run is the state of one solve.
 type run struct {
+	tr     *trainer // the run's problem: feature set, objective, penalty, options
 	res    *Result
 	t0     time.Time
 	evals0 int // the objective's evaluation count when the solve started
@@ -77,68 +80,101 @@ type run struct {
 	ws          wsState
 	switched    bool // the working set became dense: the full policy took over
 
-	// The mixture certificate (mixture.go, working-set policy): m of
+	// The mixture certificate (train/certificate, working-set policy): m of
 	// earlier full passes and the working state (mix.won: the mixture
 	// certified this pass, and screening uses its dual point).
-	dual dualHistory
-	mix  mixture
+	dual certificate.History
+	mix  certificate.Mixture
 }
 
-// solve minimizes the objective at L1 coefficient lam1 and L2 coefficient
-// lam2 from the full-size starting point init (nil: zero, or the
-// stochastic warm start when warm), or from a checkpoint, and returns the
-// full-size solution.
-func (tr *trainer) solve(ctx context.Context, lam1, lam2 float64, init []float64, resume *Checkpoint, warm bool) (*Result, []float64, error) {
-	tr.setPenalty(lam1, lam2)
-	r := tr.newRun()
+// solveInput is everything a solve starts from besides the trainer's
+// feature set and objective: the penalty, the starting point, and along a
+// path what the previous solve handed over.
+type solveInput struct {
+	pen    penalty
+	init   []float64   // full-size starting point (nil: zero, or the warm start)
+	resume *Checkpoint // continue from this state instead
+	warm   bool        // start from the stochastic warm start when init and resume are nil
+
+	// Along a path: the L1 coefficient of the previous solve (0: none; the
+	// strong rule) and the curvature its working-set solve ended with.
+	path     bool
+	prevLam1 float64
+	carry    *carriedState
+
+	// out, when not nil, receives the full-size solution (Train: the
+	// model's weights); last says no other solve follows, so the static
+	// bounds and the buffers go as soon as they are used.
+	out  []float64
+	last bool
+}
+
+// solveOutput is what a solve returns: its result, the full-size
+// solution, and along a path the curvature the next solve starts from.
+type solveOutput struct {
+	res   *Result
+	w     []float64
+	carry *carriedState
+}
+
+// solve minimizes the objective at in.pen from in's starting point, or
+// from a checkpoint, and returns the full-size solution.
+func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error) {
+	tr.setPenalty(in.pen, in.last)
+	r := tr.newRun(in)
 	if len(r.u) == 0 {
-		return tr.allScreened(ctx, r)
+		return r.allScreened(ctx, in)
 	}
 	p := sparsePoint{}
-	if warm && init == nil && resume == nil {
+	if in.warm && in.init == nil && in.resume == nil {
 		var err error
 		if p, r.res.Warm, err = tr.warmStart(ctx, r.u, nil); err != nil {
-			return nil, nil, err
+			return solveOutput{}, err
 		}
-	} else if init != nil {
-		p = densePoint(init, r.u)
+	} else if in.init != nil {
+		p = densePoint(in.init, r.u)
 	}
-	if err := tr.start(ctx, r, p, resume); err != nil {
-		return nil, nil, err
+	if err := r.start(ctx, p, in.resume); err != nil {
+		return solveOutput{}, err
 	}
 	// A checkpoint is taken after the full pass and before the inner
 	// solve: a resumed run prices X again (same m, same gap) and goes on.
-	resumed := resume != nil
+	resumed := in.resume != nil
 	for {
-		gap := tr.price(r)
+		gap := r.price()
 		if !resumed {
-			stop, err := tr.fullPass(ctx, r, &gap)
+			stop, err := r.fullPass(ctx, &gap)
 			if err != nil || stop {
 				if err != nil {
-					return nil, nil, err
+					return solveOutput{}, err
 				}
 				break
 			}
 			if len(r.u) == 0 {
-				return tr.allScreened(ctx, r)
+				return r.allScreened(ctx, in)
 			}
 		}
 		resumed = false
-		if err := tr.innerSolve(ctx, r, gap); err != nil {
-			return nil, nil, err
+		if err := r.innerSolve(ctx, gap); err != nil {
+			return solveOutput{}, err
 		}
 	}
-	return tr.finish(r)
+	return r.finish(in)
+}
+
+// pass returns the full pass just priced, for the mixture certificate: m
+// over u and the support of X.
+func (r *run) pass() certificate.Pass {
+	return certificate.Pass{M: r.mU, Supp: r.supp, SuppW: r.suppW}
 }
 
 // newRun starts the bookkeeping of a solve and chooses its policy.
-func (tr *trainer) newRun() *run {
-	r := &run{t0: time.Now(), evals0: tr.obj.evals, lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)},
+func (tr *trainer) newRun(in solveInput) *run {
+	r := &run{tr: tr, t0: time.Now(), evals0: tr.obj.Evals(), lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)},
 		dualBound: math.Inf(-1)}
 	r.policy, r.res = tr.choosePolicy()
-	tr.obj.refFusedOK = r.policy == SolverWorkingSet
-	r.u = tr.fs.unscreened(nil)
-	r.ws.carry, tr.carry = tr.carry, nil
+	r.u = tr.fs.Unscreened(nil)
+	r.ws.carry, r.ws.prevLam1 = in.carry, in.prevLam1
 	return r
 }
 
@@ -164,17 +200,18 @@ func (tr *trainer) choosePolicy() (Solver, *Result) {
 // start evaluates the objective at the starting point over the first
 // working set (every unscreened feature, or the support of init and the
 // transitions) and starts the optimizer there; or restores a checkpoint.
-func (tr *trainer) start(ctx context.Context, r *run, init sparsePoint, resume *Checkpoint) error {
+func (r *run) start(ctx context.Context, init sparsePoint, resume *Checkpoint) error {
+	tr := r.tr
 	if resume != nil {
-		return tr.resume(ctx, r, resume)
+		return r.resume(ctx, resume)
 	}
 	w0 := r.u
 	if r.policy == SolverWorkingSet {
 		w0 = tr.initialSet(r.u, init.idx)
 		r.ws.size, r.ws.floor = max(wsInitialSize/2, len(w0)), wsInitialSize
 	}
-	tr.setActive(slices.Clone(w0))
-	return tr.startAt(ctx, r, init.gather(w0))
+	tr.obj.SetActive(slices.Clone(w0), r.policy == SolverWorkingSet)
+	return r.startAt(ctx, init.gather(w0))
 }
 
 // sparsePoint is a starting point as its non-zero features (idx
@@ -214,7 +251,8 @@ func densePoint(w []float64, u []int32) sparsePoint {
 
 // startAt evaluates the objective at x over the active set and starts a
 // new optimizer there.
-func (tr *trainer) startAt(ctx context.Context, r *run, x []float64) error {
+func (r *run) startAt(ctx context.Context, x []float64) error {
+	tr := r.tr
 	r.grad = resizeFloats(r.grad, len(x))
 	f, m, err := tr.evaluate(ctx, x, r.grad)
 	if err != nil {
@@ -229,14 +267,14 @@ func (tr *trainer) startAt(ctx context.Context, r *run, x []float64) error {
 // returns f(x) = L(x) + l2/2 ||x||^2, writes ∇f(x) into grad and returns
 // m = -∇L(x) (valid until the next evaluation).
 func (tr *trainer) evaluate(ctx context.Context, x, grad []float64) (float64, []float64, error) {
-	f, err := tr.obj.evaluate(ctx, x, grad, tr.pen.l2)
-	return f, tr.obj.M, err
+	return tr.obj.Evaluate(ctx, x, grad, tr.pen.l2)
 }
 
 // reevaluate evaluates at X (after a failed line search, whose last
 // evaluation was at a rejected trial, or after screening moved X) and
 // rebases the optimizer there.
-func (tr *trainer) reevaluate(ctx context.Context, r *run) error {
+func (r *run) reevaluate(ctx context.Context) error {
+	tr := r.tr
 	x := r.opt.X()
 	r.grad = resizeFloats(r.grad, len(x))
 	f, m, err := tr.evaluate(ctx, x, r.grad)
@@ -251,14 +289,15 @@ func (tr *trainer) reevaluate(ctx context.Context, r *run) error {
 // from m over the active set (every unscreened feature); with the working
 // set from m over every unscreened feature, formed from the marginals of
 // the last evaluation (no extra forward-backward), w_j = 0 outside W.
-func (tr *trainer) price(r *run) float64 {
+func (r *run) price() float64 {
+	tr := r.tr
 	if r.policy == SolverFull {
 		return fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
 	}
-	r.dual.commit(r.mU) // the last pass's m, before it is overwritten
-	r.mU = tr.obj.residualsAll(r.mU, r.u)
-	gap := tr.supportAndGap(r)
-	r.mix.won = false
+	r.dual.Commit(r.mU) // the last pass's m, before it is overwritten
+	r.mU = tr.obj.Residuals(r.mU, r.u)
+	gap := r.supportAndGap()
+	r.mix.Forget()
 	if tr.op.Certificate == CertificateModel {
 		return gap
 	}
@@ -267,17 +306,18 @@ func (tr *trainer) price(r *run) float64 {
 		sq += v * v
 	}
 	loss := r.opt.F() - 0.5*tr.pen.l2*sq // L(w): f less the L2 term
-	return tr.mixGap(r, gap, loss)
+	return r.mix.Gap(&r.dual, r.pass(), tr.pen.l1, tr.pen.l2, gap, loss)
 }
 
 // fullPass is the part of a full pass after pricing: screening (unless
 // the gap certifies X), the log line, the stopping rules, the checkpoint
 // and the monitor. gap is updated when screening changed it. It reports
 // whether to stop.
-func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, error) {
+func (r *run) fullPass(ctx context.Context, gap *float64) (bool, error) {
+	tr := r.tr
 	r.zeroed = 0 // screening below counts this pass's
 	if tr.interrupted() {
-		return true, tr.stopInterrupted(r, *gap)
+		return true, r.stopInterrupted(*gap)
 	}
 	stalled := r.stalls >= r.stallLimit()
 	if !stalled && !tr.gapReached(r.certified(*gap), r.opt.Objective()) {
@@ -285,7 +325,7 @@ func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, er
 			return false, err
 		}
 	}
-	it := tr.passLine(r, *gap)
+	it := r.passLine(*gap)
 	if stalled {
 		// The inner solve could not decrease the objective at working
 		// precision.
@@ -298,16 +338,16 @@ func (tr *trainer) fullPass(ctx context.Context, r *run, gap *float64) (bool, er
 	if len(r.hist) == 0 || r.policy == SolverFull {
 		r.hist = append(r.hist, it.Primal)
 	}
-	if tr.stopRule(r, it) {
+	if r.stopRule(it) {
 		return true, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	if err := tr.saveCheckpoint(r); err != nil {
+	if err := r.saveCheckpoint(); err != nil {
 		return false, err
 	}
-	return tr.monitor(r)
+	return r.monitor()
 }
 
 // interrupted reports whether Options.Interrupt was closed.
@@ -316,14 +356,15 @@ func (tr *trainer) interrupted() bool { return closed(tr.op.Interrupt) }
 // stopInterrupted ends an interrupted solve at the point of this full pass:
 // its log line (with the gap), StopInterrupt, and a checkpoint when one was
 // asked for.
-func (tr *trainer) stopInterrupted(r *run, gap float64) error {
-	it := tr.passLine(r, gap)
+func (r *run) stopInterrupted(gap float64) error {
+	tr := r.tr
+	it := r.passLine(gap)
 	r.res.StopReason = StopInterrupt
 	r.res.Converged = tr.gapReached(it.Gap, it.Primal)
 	if tr.op.Checkpoint == nil {
 		return nil
 	}
-	if err := tr.op.Checkpoint(tr.checkpoint(r)); err != nil {
+	if err := tr.op.Checkpoint(r.checkpoint()); err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
 	}
 	return nil
@@ -339,45 +380,14 @@ func (r *run) stallLimit() int {
 	return 2
 }
 
-// screenPass applies the screening rule to every unscreened feature with
-// m and the gap of this pass (fullPass calls it only when X is not
-// certified yet; with Gamma, only if the gap fell enough since the last
-// check), removes the screened ones
-// from u and the active set, and, if that zeroed a weight (X moved),
-// evaluates at the new X and prices it again.
-func (tr *trainer) screenPass(ctx context.Context, r *run, gap *float64) error {
-	op := tr.op
-	if tr.rnorm == nil || tr.pen.l1 <= 0 || (op.Gamma > 0 && *gap >= op.Gamma*r.lastCheckGap) {
-		return nil
-	}
-	r.lastCheckGap = *gap
-	ts := time.Now()
-	removed, err := tr.screenU(r, *gap)
-	tr.screenSecs += time.Since(ts).Seconds()
-	if err != nil || removed == 0 || len(r.u) == 0 {
-		return err
-	}
-	if r.zeroed > 0 {
-		if err := tr.reevaluate(ctx, r); err != nil {
-			return err
-		}
-	}
-	if r.zeroed > 0 || r.policy == SolverFull {
-		// The full policy's gap is a blocked sum over the active set:
-		// recompute it on the smaller set. The working set's sum over u
-		// only lost exact zeros unless X moved.
-		*gap = tr.price(r)
-	}
-	return nil
-}
-
 // innerSolve runs OWL-QN on the working set from X: one iteration with
 // the full policy, until the restricted target with the working set.
-func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
+func (r *run) innerSolve(ctx context.Context, gap float64) error {
+	tr := r.tr
 	if r.policy == SolverWorkingSet {
 		// Choose the set and start its optimizer; a set too dense to pay
-		// switches the solve to the full policy (nextWorkingSet).
-		if err := tr.nextWorkingSet(ctx, r); err != nil {
+		// switches the solve to the full policy (wsState.next).
+		if err := r.ws.next(ctx, r); err != nil {
 			return err
 		}
 	}
@@ -387,12 +397,12 @@ func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
 		target = wsInnerFraction * math.Min(g0, gap)
 		r.ws.reached = g0 <= target
 		maxInner = wsMaxInner
-		if tr.passesCannotCertify(r) {
+		if r.passesCannotCertify() {
 			hold = holdWindow
 		}
 	}
 	for i := 0; i < maxInner && r.iter < tr.op.MaxIter; i++ {
-		ok, err := tr.iterate(ctx, r)
+		ok, err := r.iterate(ctx)
 		if err != nil {
 			return err
 		}
@@ -401,7 +411,7 @@ func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
 				r.stalls++
 			}
 			// Keep the last valid point; the evaluation must belong to it.
-			return tr.reevaluate(ctx, r)
+			return r.reevaluate(ctx)
 		}
 		r.stalls = 0
 		if r.policy == SolverWorkingSet {
@@ -417,11 +427,11 @@ func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
 		if obj := r.opt.Objective(); tr.gapReached(obj-r.dualBound, obj) {
 			return nil // certified by an earlier pass's dual bound: the next pass stops
 		}
-		if i+1 >= hold && tr.innerStalled(r, i) {
+		if i+1 >= hold && r.innerStalled(i) {
 			return nil
 		}
 		if i+1 < maxInner && r.iter < tr.op.MaxIter {
-			tr.logLine(r, 0, false) // a full pass logs the last iteration
+			r.logLine(0, false) // a full pass logs the last iteration
 		}
 	}
 	return nil
@@ -433,7 +443,8 @@ func (tr *trainer) innerSolve(ctx context.Context, r *run, gap float64) error {
 // optimum) may still be far from its target, but a full pass now may
 // certify the point, and otherwise refreshes the set. It ends no solve
 // early: the full pass decides.
-func (tr *trainer) innerStalled(r *run, i int) bool {
+func (r *run) innerStalled(i int) bool {
+	tr := r.tr
 	if i+1 < stallWindow || len(r.hist) <= stallWindow {
 		return false
 	}
@@ -465,7 +476,8 @@ const holdWindow = 3 * stallWindow
 // set's refresh) comes up to 10 iterations later while the solve holds.
 // The passes are read from the log, so a resumed run holds as the original
 // did; an infinite or NaN gap never holds.
-func (tr *trainer) passesCannotCertify(r *run) bool {
+func (r *run) passesCannotCertify() bool {
+	tr := r.tr
 	var last [2]Iteration
 	n := 0
 	for k := len(r.res.Iterations) - 1; k >= 0 && n < 2; k-- {
@@ -489,7 +501,8 @@ func (tr *trainer) passesCannotCertify(r *run) bool {
 // reports false (and no error) when the line search failed or X is
 // optimal; X is then unchanged, but the last evaluation may belong to a
 // rejected trial.
-func (tr *trainer) iterate(ctx context.Context, r *run) (bool, error) {
+func (r *run) iterate(ctx context.Context) (bool, error) {
+	tr := r.tr
 	for {
 		x, grad, err := r.opt.Next()
 		if errors.Is(err, owlqn.ErrLineSearch) || (err == nil && x == nil) {
@@ -512,10 +525,11 @@ func (tr *trainer) iterate(ctx context.Context, r *run) (bool, error) {
 
 // logLine appends a line to the log at X and reports it: a full pass's
 // (pass, with the gap of the whole problem) or an inner iteration's.
-func (tr *trainer) logLine(r *run, gap float64, pass bool) Iteration {
-	it := Iteration{Iter: r.iter, Primal: r.opt.Objective(), Pass: pass, Active: len(tr.fs.active),
+func (r *run) logLine(gap float64, pass bool) Iteration {
+	tr := r.tr
+	it := Iteration{Iter: r.iter, Primal: r.opt.Objective(), Pass: pass, Active: len(tr.fs.Active()),
 		Screened: tr.fs.Screened(), NonZero: countNonZero(r.opt.X()), Seconds: time.Since(r.t0).Seconds(),
-		Evaluations: tr.obj.evals - r.evals0}
+		Evaluations: tr.obj.Evals() - r.evals0}
 	if pass {
 		it.Gap, it.Zeroed = gap, r.zeroed
 		r.passes++
@@ -532,7 +546,8 @@ func (tr *trainer) logLine(r *run, gap float64, pass bool) Iteration {
 }
 
 // stopRule applies the gap, Delta and iteration-count stopping rules.
-func (tr *trainer) stopRule(r *run, it Iteration) bool {
+func (r *run) stopRule(it Iteration) bool {
+	tr := r.tr
 	op, res := tr.op, r.res
 	if tr.gapReached(it.Gap, it.Primal) {
 		res.Converged, res.StopReason = true, StopGap
@@ -561,8 +576,8 @@ func (tr *trainer) gapReached(gap, primal float64) bool {
 // passLine logs a full pass at X whose own gap is gap: the line carries
 // the certified gap, and r.gaps keeps the own ones (the working set's
 // growth rule compares passes by their own gaps).
-func (tr *trainer) passLine(r *run, gap float64) Iteration {
-	it := tr.logLine(r, r.certified(gap), true)
+func (r *run) passLine(gap float64) Iteration {
+	it := r.logLine(r.certified(gap), true)
 	r.gaps = [2]float64{r.gaps[1], gap}
 	return it
 }
@@ -592,28 +607,30 @@ func (r *run) raiseDualBound(it Iteration) {
 	}
 }
 
-// due reports whether a callback every `every` iterations is due at the
-// current full pass (the first pass after each multiple), and records it.
-func (r *run) due(last *int, every int) bool {
-	if r.iter == 0 || r.iter/every == *last {
+// due reports whether a callback every `every` iterations is due at a
+// full pass after iter iterations (the first pass after each multiple),
+// and records it in last.
+func due(iter int, last *int, every int) bool {
+	if iter == 0 || iter/every == *last {
 		return false
 	}
-	*last = r.iter / every
+	*last = iter / every
 	return true
 }
 
 // monitor calls Options.Monitor at the first full pass after every
 // MonitorEvery iterations with the full-size weights.
-func (tr *trainer) monitor(r *run) (bool, error) {
+func (r *run) monitor() (bool, error) {
+	tr := r.tr
 	op := tr.op
-	if op.Monitor == nil || !r.due(&r.lastMonitor, op.MonitorEvery) {
+	if op.Monitor == nil || !due(r.iter, &r.lastMonitor, op.MonitorEvery) {
 		return false, nil
 	}
 	if tr.wMon == nil {
 		tr.wMon = make([]float64, len(tr.m.W))
 	}
 	clear(tr.wMon)
-	sparse.Scatter(tr.wMon, r.opt.X(), tr.fs.active)
+	sparse.Scatter(tr.wMon, r.opt.X(), tr.fs.Active())
 	stop, err := op.Monitor(r.res.Iterations[len(r.res.Iterations)-1], tr.wMon)
 	if err != nil {
 		return false, fmt.Errorf("train: monitor: %w", err)
@@ -626,11 +643,12 @@ func (tr *trainer) monitor(r *run) (bool, error) {
 
 // saveCheckpoint calls Options.Checkpoint at the first full pass after
 // every CheckpointEvery iterations.
-func (tr *trainer) saveCheckpoint(r *run) error {
-	if tr.op.Checkpoint == nil || !r.due(&r.lastCkpt, tr.op.CheckpointEvery) {
+func (r *run) saveCheckpoint() error {
+	tr := r.tr
+	if tr.op.Checkpoint == nil || !due(r.iter, &r.lastCkpt, tr.op.CheckpointEvery) {
 		return nil
 	}
-	if err := tr.op.Checkpoint(tr.checkpoint(r)); err != nil {
+	if err := tr.op.Checkpoint(r.checkpoint()); err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
 	}
 	return nil
@@ -639,30 +657,32 @@ func (tr *trainer) saveCheckpoint(r *run) error {
 // allScreened ends a solve in which screening proved every weight zero at
 // the optimum: w* = 0, whose objective P(0) = L(0) it evaluates. The gap
 // over the unscreened features (none) is 0.
-func (tr *trainer) allScreened(ctx context.Context, r *run) (*Result, []float64, error) {
-	tr.setActive(nil)
-	f, err := tr.obj.loss(ctx, nil)
+func (r *run) allScreened(ctx context.Context, in solveInput) (solveOutput, error) {
+	tr := r.tr
+	tr.obj.SetActive(nil, r.policy == SolverWorkingSet)
+	f, _, err := tr.obj.Loss(ctx, nil)
 	if err != nil {
-		return nil, nil, err
+		return solveOutput{}, err
 	}
 	it := Iteration{Iter: r.iter, Primal: f, Pass: true, Screened: tr.fs.Screened(), Seconds: time.Since(r.t0).Seconds(),
-		Evaluations: tr.obj.evals - r.evals0}
+		Evaluations: tr.obj.Evals() - r.evals0}
 	r.res.Iterations = append(r.res.Iterations, it)
 	if tr.op.Progress != nil {
 		tr.op.Progress(it)
 	}
 	r.res.Converged, r.res.StopReason = true, StopGap
 	r.opt = nil
-	return tr.finish(r)
+	return r.finish(in)
 }
 
 // release drops the buffers of a finished single solve (Train) that the
 // result does not need, and returns the freed memory to the operating
 // system (one forced collection).
-func (tr *trainer) release(r *run) {
-	r.dual, r.mix, r.mU, r.ws.sel = dualHistory{}, mixture{}, nil, smallest{}
+func (r *run) release() {
+	tr := r.tr
+	r.dual, r.mix, r.mU, r.ws.sel = certificate.History{}, certificate.Mixture{}, nil, topk.Smallest{}
 	r.hist, r.grad = nil, nil
-	tr.obj.release()
+	tr.obj.Release()
 	tr.static, tr.wMon, tr.rnorm = nil, nil, nil
 	tr.scratch, tr.keepBuf = screenScratch{}, nil
 	tr.wBuf, tr.mBuf, tr.dBuf, tr.pBuf = nil, nil, nil, nil
@@ -670,39 +690,127 @@ func (tr *trainer) release(r *run) {
 }
 
 // finish completes the result with the full-size solution, written into
-// tr.out when the caller gave one (Train: the model's weights, so that no
+// in.out when the caller gave one (Train: the model's weights, so that no
 // second full-size vector exists at the end), else into a new vector.
-func (tr *trainer) finish(r *run) (*Result, []float64, error) {
+func (r *run) finish(in solveInput) (solveOutput, error) {
+	tr := r.tr
 	if r.opt != nil {
-		if err := checkFinite(r.opt.X(), tr.fs.active); err != nil {
-			return nil, nil, err
+		if err := checkFinite(r.opt.X(), tr.fs.Active()); err != nil {
+			return solveOutput{}, err
 		}
 	}
-	w := tr.out
+	var out solveOutput
+	w := in.out
 	if w == nil {
 		w = make([]float64, len(tr.m.W))
 	} else {
 		// Train's last step: the run's and the objective's buffers go back
 		// to the operating system before the model's weights are written,
 		// so that the peak is the solve's or the result's, not their sum.
-		tr.release(r)
+		r.release()
 	}
 	clear(w)
 	if r.opt != nil {
-		sparse.Scatter(w, r.opt.X(), tr.fs.active)
-		if tr.path && (r.policy == SolverWorkingSet || r.switched) {
-			tr.carry = &carriedState{st: r.opt.Snapshot(), w: slices.Clone(tr.fs.active), lam2: tr.pen.l2}
+		sparse.Scatter(w, r.opt.X(), tr.fs.Active())
+		if in.path && (r.policy == SolverWorkingSet || r.switched) {
+			out.carry = &carriedState{st: r.opt.Snapshot(), w: slices.Clone(tr.fs.Active()), lam2: tr.pen.l2}
 		}
 	}
 	res := r.res
 	last := res.Iterations[len(res.Iterations)-1]
 	res.Gap, res.Primal = last.Gap, last.Primal
 	res.NonZero = countNonZero(w)
-	res.ScreenedSet = slices.Clone(tr.fs.screened) // the feature set's bits change with the next solve
+	res.ScreenedSet = slices.Clone(tr.fs.ScreenedSet()) // the feature set's bits change with the next solve
 	res.Screened = tr.fs.Screened()
 	res.SecondsScreening = tr.screenSecs
 	res.ScreenedStatic = tr.staticCount
 	res.Seconds = time.Since(r.t0).Seconds()
-	res.Evaluations = tr.obj.evals - r.evals0
-	return res, w, nil
+	res.Evaluations = tr.obj.Evals() - r.evals0
+	out.res, out.w = res, w
+	return out, nil
+}
+
+// checkpoint returns the state needed to continue the run after the full
+// pass just made.
+func (r *run) checkpoint() *Checkpoint {
+	tr := r.tr
+	return &Checkpoint{
+		lambda1: tr.pen.l1, lambda2: tr.pen.l2, dimension: len(tr.m.W), solver: r.policy,
+		active:       slices.Clone(tr.fs.Active()),
+		screened:     tr.fs.Screened(),
+		screenedSet:  slices.Clone(tr.fs.ScreenedSet()),
+		history:      slices.Clone(r.hist),
+		lastCheckGap: r.lastCheckGap,
+		iterations:   slices.Clone(r.res.Iterations),
+		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
+			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason},
+		dual: r.dual.Snapshot(r.mU), // with the pass just priced
+		opt:  r.opt.Snapshot(),
+	}
+}
+
+// check verifies that a checkpoint belongs to this run's problem.
+func (tr *trainer) checkCheckpoint(ck *Checkpoint, policy Solver) error {
+	if ck.dimension != len(tr.m.W) || ck.lambda1 != tr.pen.l1 || ck.lambda2 != tr.pen.l2 {
+		return fmt.Errorf("train: checkpoint is for another problem (dimension %d, lambda %g/%g; this run: %d, %g/%g)",
+			ck.dimension, ck.lambda1, ck.lambda2, len(tr.m.W), tr.pen.l1, tr.pen.l2)
+	}
+	if ck.solver != policy && !(ck.loop.switched && policy == SolverWorkingSet) {
+		return fmt.Errorf("train: checkpoint is of the %s solver, this run uses %s", ck.solver, policy)
+	}
+	if len(ck.iterations) == 0 || len(ck.active) != len(ck.opt.X) || len(ck.active) == 0 || len(ck.screenedSet) != len(tr.fs.ScreenedSet()) {
+		return errors.New("train: malformed checkpoint")
+	}
+	prev := int32(-1)
+	for _, j := range ck.active {
+		if j <= prev || int(j) >= len(tr.m.W) {
+			return errors.New("train: checkpoint active set is not increasing within the model")
+		}
+		if !tr.fs.InSet(j) || ck.screenedSet.Has(int(j)) {
+			return errors.New("train: checkpoint active set is not part of the feature set")
+		}
+		prev = j
+	}
+	return nil
+}
+
+// resume starts a solve from a checkpoint: the screened and active sets,
+// an evaluation at the checkpoint's point and the optimizer's memory.
+func (r *run) resume(ctx context.Context, ck *Checkpoint) error {
+	tr := r.tr
+	if err := tr.checkCheckpoint(ck, r.policy); err != nil {
+		return err
+	}
+	l := ck.loop
+	if l.switched {
+		r.policy, r.switched = SolverFull, true
+		r.res.Solver, r.res.SolverReason = SolverFull, l.reason
+	}
+	tr.fs.SetScreened(ck.screenedSet)
+	r.u = tr.fs.Unscreened(r.u)
+	tr.obj.SetActive(slices.Clone(ck.active), r.policy == SolverWorkingSet)
+	r.grad = resizeFloats(r.grad, len(ck.active))
+	f, m, err := tr.evaluate(ctx, ck.opt.X, r.grad)
+	if err != nil {
+		return err
+	}
+	if r.opt, err = owlqn.Resume(ck.opt, f, r.grad, tr.optSettings()); err != nil {
+		return err
+	}
+	r.m = m
+	r.res.Iterations = slices.Clone(ck.iterations)
+	r.hist, r.lastCheckGap = slices.Clone(ck.history), ck.lastCheckGap
+	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps
+	r.ws.size, r.ws.floor, r.ws.reached = l.wsSize, l.wsFloor, l.reached
+	r.dual = ck.dual.Clone()
+	for _, it := range r.res.Iterations {
+		if it.Pass {
+			r.raiseDualBound(it) // as logLine formed it
+		}
+	}
+	last := r.res.Iterations[len(r.res.Iterations)-1]
+	r.iter = last.Iter
+	r.lastMonitor, r.lastCkpt = r.iter/tr.op.MonitorEvery, r.iter/tr.op.CheckpointEvery
+	r.t0 = r.t0.Add(-time.Duration(last.Seconds * float64(time.Second)))
+	return nil
 }

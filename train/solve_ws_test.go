@@ -3,7 +3,6 @@ package train
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,7 +19,7 @@ func TestWorkingSetMatchesFull(t *testing.T) {
 	t.Run("fused", testWorkingSetMatchesFull)
 	// The column pass and the per-reference shard buffers.
 	old := fusedBudget
-	fusedBudget = 0
+	fusedBudget = -1
 	defer func() { fusedBudget = old }()
 	t.Run("columns", testWorkingSetMatchesFull)
 }
@@ -35,8 +34,8 @@ func testWorkingSetMatchesFull(t *testing.T) {
 			rng := rand.New(rand.NewPCG(19, 20))
 			c := randomCorpus(rng, 80, tc.maxT, 30, tc.pair, 3, tc.real)
 			for _, ratio := range []float64{0.5, 0.1, 0.01, 0.001} {
-				tight, rt := trainTiny(t, c, 3, 30, Options{BetaRatio: ratio, Epsilon: 1e-13, Screen: ScreenNone, Solver: SolverFull, MaxIter: 20000})
-				ws, rw := trainTiny(t, c, 3, 30, Options{BetaRatio: ratio, Epsilon: 1e-10, Solver: SolverWorkingSet, MaxIter: 20000})
+				tight, rt := trainTiny(t, c, 3, 30, Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-13, MaxIter: 20000}, Method: Method{Screen: ScreenNone, Solver: SolverFull}})
+				ws, rw := trainTiny(t, c, 3, 30, Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 20000}, Method: Method{Solver: SolverWorkingSet}})
 				require.True(t, rt.Converged, "ratio %g: full solver: %s", ratio, rt.StopReason)
 				require.True(t, rw.Converged, "ratio %g: working set: %s after %d passes, gap %g", ratio, rw.StopReason, len(rw.Iterations), rw.Gap)
 				assert.Equal(t, SolverWorkingSet, rw.Solver)
@@ -57,111 +56,6 @@ func testWorkingSetMatchesFull(t *testing.T) {
 	}
 }
 
-// TestSmallest: the bounded heap keeps exactly the k smallest (priority,
-// position) entries for every capacity k, with ties and infinities.
-func TestSmallest(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{1, 2, 5, 17, 100, 1000} {
-		all := make([]entry, n)
-		for i := range all {
-			all[i] = entry{float64(rng.IntN(n/2 + 1)), int32(i)} // many ties
-			if rng.IntN(20) == 0 {
-				all[i].p = math.Inf(1)
-			}
-		}
-		sorted := slices.Clone(all)
-		slices.SortFunc(sorted, entryOrder)
-		var s smallest
-		for _, k := range []int{1, 2, 3, n / 2, n - 1, n, n + 4} {
-			if k < 1 {
-				continue
-			}
-			s.reset(k)
-			for _, e := range all {
-				s.add(e.p, int(e.q))
-			}
-			got := slices.Clone(s.h)
-			slices.SortFunc(got, entryOrder)
-			require.Equal(t, sorted[:min(k, n)], got, "n %d k %d", n, k)
-		}
-	}
-}
-
-// TestPick: the working set's selection holds every must feature (-Inf),
-// has exactly its size, and its finite priorities are no larger than any
-// left out, with many ties at the threshold and must features late in
-// the order (a tie once crowded out the last support feature: the inner
-// solve then started from a point whose value it was not told).
-func TestPick(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	var s smallest
-	for trial := 0; trial < 2000; trial++ {
-		n := 1 + rng.IntN(60)
-		p := make([]float64, n)
-		must := 0
-		for q := range p {
-			p[q] = float64(rng.IntN(4)) // many ties
-			if rng.IntN(4) == 0 || (q == n-1 && trial%2 == 0) {
-				p[q] = math.Inf(-1)
-				must++
-			}
-		}
-		size := rng.IntN(n + 3)
-		strong := trial%3 == 1 // the strong rule's size: the must features
-		for q := range p {
-			if rng.IntN(15) == 0 && !math.IsInf(p[q], -1) {
-				p[q] = math.Inf(1)
-			}
-		}
-		calls := 0
-		prio := func(q int) float64 {
-			require.Equal(t, calls, q, "prio once per q, in order")
-			calls++
-			return p[q]
-		}
-		var got []int
-		want := size
-		s.pick(n, size, prio, func(m int) int {
-			require.Equal(t, must, m)
-			if strong {
-				want = max(m, 1)
-			}
-			return want
-		}, func(q int) { got = append(got, q) })
-		require.Equal(t, n, calls)
-		require.True(t, slices.IsSorted(got))
-		require.Len(t, got, min(n, max(want, must)), "trial %d", trial)
-		in := make([]bool, n)
-		for _, q := range got {
-			in[q] = true
-		}
-		maxIn, minOut := math.Inf(-1), math.Inf(1)
-		for q, v := range p {
-			switch {
-			case math.IsInf(v, -1):
-				require.True(t, in[q], "trial %d: must feature %d left out", trial, q)
-			case in[q]:
-				maxIn = max(maxIn, v)
-			default:
-				minOut = min(minOut, v)
-			}
-		}
-		require.LessOrEqual(t, maxIn, minOut, "trial %d", trial)
-		// Ties at the largest priority taken go to the lowest positions.
-		lastTie := -1
-		for q, v := range p {
-			if in[q] && v == maxIn {
-				lastTie = q
-			}
-		}
-		for q, v := range p {
-			if !in[q] && v == maxIn {
-				require.Greater(t, q, lastTie, "trial %d: a tie at %v went to a later position", trial, v)
-			}
-		}
-	}
-}
-
 // TestWorkingSetDeterministicAcrossThreads: the working-set solver gives
 // bit-identical models for any number of threads.
 func TestWorkingSetDeterministicAcrossThreads(t *testing.T) {
@@ -170,7 +64,7 @@ func TestWorkingSetDeterministicAcrossThreads(t *testing.T) {
 	c := randomCorpus(rng, 150, 6, 40, 2, 4, false)
 	var ref []float64
 	for _, threads := range []int{1, 2, 8} {
-		m, res := trainTiny(t, c, 4, 40, Options{Threads: threads, SumForm: true, C1: 0.5, C2: 0.5, Solver: SolverWorkingSet, MaxIter: 300})
+		m, res := trainTiny(t, c, 4, 40, Options{Problem: Problem{SumForm: true, C1: 0.5, C2: 0.5}, Stopping: Stopping{MaxIter: 300}, Method: Method{Solver: SolverWorkingSet}, Resources: Resources{Threads: threads}})
 		require.Equal(t, SolverWorkingSet, res.Solver)
 		if ref == nil {
 			ref = m.W
@@ -192,8 +86,12 @@ func TestNumIterations(t *testing.T) {
 	c := randomCorpus(rng, 80, 6, 30, 0, 3, false)
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
 		var lines []Iteration
-		_, res := trainTiny(t, c, 3, 30, Options{BetaRatio: 0.01, Epsilon: 1e-10, Solver: s, MaxIter: 20000,
-			Progress: func(it Iteration) { lines = append(lines, it) }})
+		_, res := trainTiny(t, c, 3, 30, Options{
+			Problem:  Problem{BetaRatio: 0.01},
+			Stopping: Stopping{Epsilon: 1e-10, MaxIter: 20000},
+			Method:   Method{Solver: s},
+			Hooks:    Hooks{Progress: func(it Iteration) { lines = append(lines, it) }},
+		})
 		require.Equal(t, s, res.Solver)
 		require.Equal(t, lines, res.Iterations, "%s: Progress sees every line", s)
 		n := res.NumIterations()

@@ -91,8 +91,10 @@ func TestStaticRangeRuleSafe(t *testing.T) {
 				t.Fatalf("layout has %d features, model %d", len(B), len(m.W))
 			}
 			res, err := Train(context.Background(), m, c, Options{
-				SumForm: true, C1: c1, C2: 0.1, Screen: ScreenNone,
-				Epsilon: 1e-12, MaxIter: 20000, Threads: 1,
+				Problem:   Problem{SumForm: true, C1: c1, C2: 0.1},
+				Stopping:  Stopping{Epsilon: 1e-12, MaxIter: 20000},
+				Method:    Method{Screen: ScreenNone},
+				Resources: Resources{Threads: 1},
 			})
 			if err != nil {
 				t.Fatal(err)

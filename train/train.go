@@ -2,458 +2,16 @@ package train
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
-	"runtime"
 	"slices"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/objective"
 )
 
-var errNonFinite = errors.New("train: objective is not finite (NaN or Inf)")
-
-// ScreenRule names a safe screening rule.
-type ScreenRule string
-
-// The screening rules. These names are part of the command-line contract.
-const (
-	ScreenNone    ScreenRule = "none"    // no screening
-	ScreenPinsker ScreenRule = "pinsker" // the l1/Pinsker gap rule (any sequence length)
-	ScreenPaper   ScreenRule = "paper"   // the paper's Euclidean rule (T = 1 only)
-	ScreenBoth    ScreenRule = "both"    // minimum of both bounds (T = 1 only)
-)
-
-// DefaultRelEpsilon is the default stopping rule: a certified gap of at
-// most 0.1% of the objective (see README "Stopping rule").
-const DefaultRelEpsilon = 1e-3
-
-// DefaultC1 and DefaultC2 are the penalty of the zero Options, in the sum
-// form: sound across corpora (CoNLL-2000 chunking F1 93.54, POS 91.2%,
-// OCR letters 86.3%, Spanish NER F1 78.1), where a fraction of beta_max is
-// not (0.1 beta_max, the default before, gave F1 38.6 on chunking and 0 on
-// NER: see the README's results).
-const (
-	DefaultC1 = 1.0
-	DefaultC2 = 1.0
-)
-
-// MaxPenalty bounds C1, C2 and Beta: above it every weight is zero to
-// working precision on any corpus, so such a value is a mistake.
-const MaxPenalty = 1e12
-
-// DefaultWarmEpochs is the default number of epochs of the stochastic warm
-// start (Options.WarmEpochs). On CoNLL-2000 (c1 = c2 = 1) two epochs cut
-// the OWL-QN iterations to a certified 0.1% from 280 to 75, and on the OCR
-// words (beta_max/100, gap 1e-6) from 366 to 159; a third epoch saves
-// fewer iterations than it costs.
-const DefaultWarmEpochs = 2
-
-// Solver names a training algorithm.
-type Solver string
-
-// The solvers. These names are part of the command-line contract.
-const (
-	// SolverWorkingSet alternates full passes (m over every unscreened
-	// feature, the duality gap of the whole problem, screening) with OWL-QN
-	// on a working set of features; it stops only on the full gap, so it
-	// reaches the same optimum, certified the same way, as SolverFull.
-	SolverWorkingSet Solver = "working-set"
-	// SolverFull is the paper's Algorithm 1: OWL-QN on every unscreened
-	// feature, with the gap and screening at every iteration.
-	SolverFull Solver = "full"
-)
-
-// Certificate names the dual point the working-set policy certifies its
-// gap with (see README "Stopping rule").
-type Certificate string
-
-// The certificates. These names are part of the command-line contract.
-const (
-	// CertificateMixture certifies with the best convex combination of the
-	// model distributions of the last full passes (train/mixture.go): never
-	// a larger gap than CertificateModel's at the same point, usually 3-5x
-	// smaller near the optimum, for m of up to four earlier passes over the
-	// unscreened features in memory.
-	CertificateMixture Certificate = "mixture"
-	// CertificateModel certifies with the model's own distribution p_w
-	// (the paper's gap). With either, a pass's gap is also bounded by P
-	// minus the best dual bound of the solve's earlier passes (the log's
-	// largest Primal - Gap).
-	CertificateModel Certificate = "model"
-)
-
-// Options configures Train. The zero value trains the sum form with
-// C1 = C2 = 1 (DefaultC1, DefaultC2), Pinsker screening, the working-set
-// solver started from DefaultWarmEpochs epochs of SGD, and stops when the
-// certified duality gap is at most DefaultRelEpsilon (0.1%) of the
-// objective. tagger train's defaults are these (its flags only set the
-// fields).
-//
-// The objective is P(w) = (1/n) sum_i NLL_i(w) + beta (alpha/2 ||w||^2 + ||w||_1).
-// The sum form used by CRFsuite and Wapiti, sum_i NLL_i + C1 ||w||_1 + C2 ||w||^2,
-// is the same problem with beta = C1/n and alpha = 2 C2 / C1. Give the
-// penalty in one form: C1 and C2 (SumForm is then implied), or the paper's
-// Alpha with Beta or BetaRatio; Validate refuses a mix of both. With
-// neither, the default sum form applies. C1 = 0 (pure L2) is allowed; it
-// trains with plain L-BFGS.
-type Options struct {
-	// The paper's form (when any of the three is set): Alpha is the L2/L1
-	// mix (0 means 1), Beta the strength (0 means BetaRatio * beta_max),
-	// BetaRatio beta as a fraction of beta_max, below 1 (0 means 0.1).
-	Alpha     float64
-	Beta      float64
-	BetaRatio float64
-
-	// The sum form (when C1 or C2 is set, or SumForm): C1 >= 0, C2 > 0.
-	// With no penalty field set at all, C1 = DefaultC1 and C2 = DefaultC2.
-	SumForm bool
-	C1, C2  float64
-
-	// Epsilon is the target duality gap of the average-form objective: training
-	// stops when P(w) - P(w*) <= G(w) <= Epsilon (the paper uses 1e-6,
-	// which keeps ||w - w*|| <= sqrt(2 Epsilon / (alpha beta))).
-	// RelEpsilon is the target gap relative to the objective: training
-	// stops when G(w) <= RelEpsilon * P(w), which certifies that P(w) is
-	// within that fraction of the optimum whatever the data's scale. When
-	// both are 0, RelEpsilon is DefaultRelEpsilon; when only Epsilon is
-	// set, only Epsilon applies.
-	Epsilon    float64
-	RelEpsilon float64
-	// Delta and Period give CRFsuite's stopping rule as an option: stop when
-	// the objective improved by less than Delta (relative) over the last
-	// Period iterations. Delta = 0 disables it; Period 0 means 10.
-	Delta  float64
-	Period int
-
-	// MemoryLimit > 0 makes Train refuse, before allocating, a run whose
-	// EstimateMemory exceeds it (bytes), with an error naming the largest
-	// term.
-	MemoryLimit int64
-
-	MaxIter int // 0 means 1000
-	Threads int // worker goroutines; 0 means runtime.NumCPU()
-	Memory  int // L-BFGS memory; 0 means 10
-
-	// Solver selects the policy of the solver loop; "" means
-	// SolverWorkingSet. The working set needs the Pinsker rule and an L1
-	// term; with another rule or c1 = 0 the full policy runs, and
-	// Result.Solver and Result.SolverReason say so.
-	Solver Solver
-	// Certificate selects the dual point of the working-set policy's gap;
-	// "" means CertificateMixture. The full policy uses the model's own.
-	Certificate Certificate
-	Screen      ScreenRule // "" means ScreenPinsker
-	Tau         float64    // screening safety margin; 0 means 1e-9
-	// Gamma > 0 screens only when the gap has fallen by this factor since
-	// the last check (the paper uses 0.5); 0 checks at every iteration.
-	Gamma float64
-	// ResetMemoryOnScreen clears the L-BFGS memory when features are removed
-	// instead of compacting it.
-	ResetMemoryOnScreen bool
-
-	// ObservedPairs restricts state and pair features to the (attribute,
-	// label) pairs seen in the training data (CRFsuite's default). The
-	// default uses every pair (CRF++, Wapiti and the paper).
-	ObservedPairs bool
-
-	// Init, when not nil, is a full-size weight vector to start from (warm
-	// start). It is not modified.
-	Init []float64
-
-	// WarmEpochs is the number of epochs of stochastic gradient descent
-	// with the cumulative L1 penalty (train/sgd.go) that give the solve its
-	// starting point when neither Init nor Resume is given; 0 means
-	// DefaultWarmEpochs (a negative value is refused: to start from zero,
-	// set ColdStart). It is deterministic (a fixed seed) and
-	// single-threaded, and holds 16 B per unscreened feature while it runs.
-	// Path does not use it (its betas start from the previous solution).
-	WarmEpochs int
-	// ColdStart starts the solve from zero, without the stochastic warm
-	// start (tagger train --warm-epochs 0).
-	ColdStart bool
-
-	// Progress, when not nil, is called with every line of the log: the
-	// start, every OWL-QN iteration of either policy, with its exact
-	// objective (the working set's w is zero outside the set), and the
-	// gap at the lines of full passes (Iteration.Pass).
-	Progress func(Iteration)
-
-	// Checkpoint, when not nil, is called at the first full pass after
-	// every CheckpointEvery iterations (0 means 10) with the state needed
-	// to continue the run, for either policy; Resume continues a run from
-	// such a state and reaches the same model, bit for bit, as the
-	// uninterrupted run (training is deterministic).
-	Checkpoint      func(*Checkpoint) error
-	CheckpointEvery int
-	Resume          *Checkpoint
-
-	// Interrupt, when not nil, ends training gracefully once it is closed
-	// (for example on SIGINT): the current OWL-QN iteration finishes, a
-	// full pass prices the point it reached (its certified gap), the
-	// checkpoint is written when Checkpoint is set, and Train returns that
-	// point with StopInterrupt and no error. Cancelling ctx instead aborts
-	// at once with ctx's error and leaves the model unchanged. Along a path
-	// the interrupted beta is the last one.
-	Interrupt <-chan struct{}
-
-	// Monitor, when not nil, is called at the first full pass after every
-	// MonitorEvery iterations (0 means 10) with the current full-size
-	// weights (scratch: copy what you keep); returning true stops training
-	// with StopMonitor. Use it for early stopping on a validation set.
-	Monitor      func(it Iteration, w []float64) (stop bool, err error)
-	MonitorEvery int
-}
-
-// Iteration is one line of the training log: the start and every OWL-QN
-// iteration, at the point X reached. Lines of full passes (Pass) carry the
-// certified duality gap of the whole problem (the pass's own gap, or P
-// minus the best dual bound Primal - Gap of the solve's earlier passes if
-// smaller: it never grows while Primal does not); the other lines (inner
-// iterations of the working-set policy) have Gap 0. A full pass may repeat the Iter of
-// the line before it (the inner solve ended without a step) and its
-// objective may exceed the previous line's only when screening set
-// non-zero weights to zero (Zeroed > 0).
-type Iteration struct {
-	Iter     int     `json:"iter"`
-	Primal   float64 `json:"primal"`
-	Gap      float64 `json:"gap"`
-	Pass     bool    `json:"pass"`
-	Zeroed   int     `json:"zeroed,omitempty"`
-	Active   int     `json:"active"`
-	Screened int     `json:"screened"`
-	NonZero  int     `json:"nonzero"`
-	// Seconds since the solve started, its warm start included.
-	Seconds float64 `json:"seconds"`
-	// Evaluations is the number of passes over the data (objective
-	// evaluations: forward-backward on every sequence) since the solve
-	// started (a resumed run counts from the resume).
-	Evaluations int `json:"evaluations"`
-	// Warm, on the first line of a solve only, is its stochastic warm
-	// start (nil when none ran): a log can say how the start was found
-	// before the iterations from it.
-	Warm *WarmStart `json:"-"`
-}
-
-// StopReason says why a solve ended. The values are part of the report
-// and command-line contract.
-type StopReason string
-
-// The stop reasons.
-const (
-	StopGap        StopReason = "gap"         // the certified gap reached Epsilon or RelEpsilon (or every feature was screened)
-	StopDelta      StopReason = "delta"       // CRFsuite's Delta rule
-	StopMaxIter    StopReason = "max-iter"    // MaxIter OWL-QN iterations
-	StopLineSearch StopReason = "line-search" // no decrease at working precision
-	StopMonitor    StopReason = "monitor"     // Options.Monitor asked to stop
-	StopInterrupt  StopReason = "interrupted" // Options.Interrupt was closed
-)
-
-// Result summarizes a training run.
-type Result struct {
-	Alpha, Beta, BetaMax float64
-	Lambda1, Lambda2     float64 // beta and alpha*beta: the average-form L1 and L2 coefficients
-	Screen               ScreenRule
-	Solver               Solver // the policy that ran
-	SolverReason         string // why: "requested", or why the working set could not run
-	Epsilon              float64
-	RelEpsilon           float64
-	Iterations           []Iteration
-	NonZero              int
-	Screened             int
-	ScreenedStatic       int // removed by the static range rule before the first pass (included in Screened)
-	Dimension            int // number of features in the model's feature set
-	Gap, Primal          float64
-	Seconds              float64
-	Evaluations          int // passes over the data (objective evaluations) of the solve
-	SecondsScreening     float64
-	Converged            bool // the gap reached Epsilon (or the Delta rule fired)
-	StopReason           StopReason
-	// Warm describes the stochastic warm start (nil when none ran); Seconds
-	// and the Iterations' seconds include it, Evaluations does not count
-	// its epochs.
-	Warm *WarmStart `json:",omitempty"`
-	// Score is the PathOptions.Score of the solution (nil when not scored).
-	Score *float64 `json:",omitempty"`
-	// Warnings says what makes the model doubtful whatever the data: a
-	// penalty at or above beta_max (every weight zero), or no non-zero
-	// state weight (the model ignores its input), each with what to try.
-	Warnings []string `json:",omitempty"`
-	// ScreenedSet holds the full indices of the features removed by
-	// screening (nil without screening).
-	ScreenedSet sparse.Bitset `json:"-"`
-}
-
-// NumIterations returns the number of OWL-QN iterations of the solve, for
-// both policies (Iter of the last line).
-func (r *Result) NumIterations() int {
-	if len(r.Iterations) == 0 {
-		return 0
-	}
-	return r.Iterations[len(r.Iterations)-1].Iter
-}
-
-// NumPasses returns the number of full passes after the first: one per
-// iteration for the full policy, one per inner solve for the working set.
-func (r *Result) NumPasses() int {
-	n := 0
-	for _, it := range r.Iterations {
-		if it.Pass {
-			n++
-		}
-	}
-	return max(n-1, 0)
-}
-
-// Passes returns the lines of the log that full passes wrote (with the
-// gap of the whole problem).
-func (r *Result) Passes() []Iteration {
-	var out []Iteration
-	for _, it := range r.Iterations {
-		if it.Pass {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
-// DefaultOptions returns the zero Options with every default filled in:
-// the one source of the defaults, which tagger train's flags show.
-func DefaultOptions() Options {
-	var o Options
-	return o.defaults()
-}
-
-// sumForm reports whether o gives its penalty in the sum form (SumForm,
-// C1 or C2 set) and whether it gives it in the paper's (Alpha, Beta or
-// BetaRatio set); neither means the default sum form.
-func (o *Options) forms() (sum, paper bool) {
-	return o.SumForm || o.C1 != 0 || o.C2 != 0, o.Alpha != 0 || o.Beta != 0 || o.BetaRatio != 0
-}
-
-func (o *Options) defaults() Options {
-	r := *o
-	switch sum, paper := r.forms(); {
-	case sum:
-		r.SumForm = true
-	case !paper:
-		r.SumForm, r.C1, r.C2 = true, DefaultC1, DefaultC2
-	}
-	if r.SumForm {
-		return r.defaultsRest()
-	}
-	if r.Alpha == 0 {
-		r.Alpha = 1
-	}
-	if r.BetaRatio == 0 {
-		r.BetaRatio = 0.1
-	}
-	return r.defaultsRest()
-}
-
-// defaultsRest fills in every default but the penalty's.
-func (o *Options) defaultsRest() Options {
-	r := *o
-	if r.Epsilon == 0 && r.RelEpsilon == 0 {
-		r.RelEpsilon = DefaultRelEpsilon
-	}
-	if r.Period == 0 {
-		r.Period = 10
-	}
-	if r.MaxIter == 0 {
-		r.MaxIter = 1000
-	}
-	if r.Threads <= 0 {
-		r.Threads = runtime.NumCPU()
-	}
-	if r.Memory == 0 {
-		r.Memory = 10
-	}
-	if r.ColdStart {
-		r.WarmEpochs = 0
-	} else if r.WarmEpochs == 0 {
-		r.WarmEpochs = DefaultWarmEpochs
-	}
-	if r.Screen == "" {
-		r.Screen = ScreenPinsker
-	}
-	if r.Solver == "" {
-		r.Solver = SolverWorkingSet
-	}
-	if r.Certificate == "" {
-		r.Certificate = CertificateMixture
-	}
-	if r.CheckpointEvery <= 0 {
-		r.CheckpointEvery = 10
-	}
-	if r.MonitorEvery <= 0 {
-		r.MonitorEvery = 10
-	}
-	if r.Tau == 0 {
-		r.Tau = 1e-9
-	}
-	return r
-}
-
-// Validate reports the first option that makes no sense whatever the
-// data: a negative, NaN or infinite penalty, tolerance or screening
-// setting, sum-form penalties without an L2 term, a negative count, an
-// unknown solver or screening rule. Zero values are valid (they mean the
-// defaults). Train, Path and CrossValidate check the same; call Validate
-// to refuse bad options before reading any data.
-func (o Options) Validate() error { return o.validate() }
-
-func (o *Options) validate() error {
-	for _, v := range []struct {
-		name string
-		x    float64
-	}{{"alpha", o.Alpha}, {"beta", o.Beta}, {"beta ratio", o.BetaRatio}, {"c1", o.C1}, {"c2", o.C2}, {"epsilon", o.Epsilon}, {"relative epsilon", o.RelEpsilon}, {"delta", o.Delta}, {"tau", o.Tau}, {"gamma", o.Gamma}} {
-		if math.IsNaN(v.x) || math.IsInf(v.x, 0) || v.x < 0 {
-			return fmt.Errorf("train: option %s = %v: want a finite non-negative number", v.name, v.x)
-		}
-	}
-	sum, paper := o.forms()
-	switch {
-	case sum && paper:
-		return fmt.Errorf("train: the penalty is given in both forms (c1 %v, c2 %v and alpha %v, beta %v, beta ratio %v): give the sum form (C1, C2) or the paper's (Alpha with Beta or BetaRatio), not both", o.C1, o.C2, o.Alpha, o.Beta, o.BetaRatio)
-	case sum && o.C2 == 0:
-		return errors.New("train: c2 must be > 0 (the duality gap and the screening rules need an L2 term)")
-	case o.BetaRatio >= 1:
-		return fmt.Errorf("train: beta ratio %v: at or above beta_max every weight is zero; want 0 < ratio < 1 (0.01 or less for a useful model)", o.BetaRatio)
-	}
-	for _, v := range []struct {
-		name string
-		x    float64
-	}{{"c1", o.C1}, {"c2", o.C2}, {"beta", o.Beta}} {
-		if v.x > MaxPenalty {
-			return fmt.Errorf("train: %s = %v is absurd: above %g every weight is zero to working precision (typical values are 0.01 to 10)", v.name, v.x, MaxPenalty)
-		}
-	}
-	if o.WarmEpochs < 0 {
-		return fmt.Errorf("train: warm epochs = %d: want >= 0 (0 means %d; to start from zero, set ColdStart)", o.WarmEpochs, DefaultWarmEpochs)
-	}
-	if o.MaxIter < 0 || o.Memory < 0 || o.Period < 0 || o.Threads < 0 {
-		return errors.New("train: max-iter, memory, period and threads must be >= 0")
-	}
-	switch o.Solver {
-	case "", SolverFull, SolverWorkingSet:
-	default:
-		return fmt.Errorf("train: unknown solver %q (want working-set or full)", o.Solver)
-	}
-	switch o.Certificate {
-	case "", CertificateMixture, CertificateModel:
-	default:
-		return fmt.Errorf("train: unknown certificate %q (want mixture or model)", o.Certificate)
-	}
-	switch o.Screen {
-	case "", ScreenNone, ScreenPinsker, ScreenPaper, ScreenBoth:
-	default:
-		return fmt.Errorf("train: unknown screening rule %q (want none, pinsker, paper or both)", o.Screen)
-	}
-	return nil
-}
+var errNonFinite = objective.ErrNonFinite
 
 // Train fits the weights of m on the labeled corpus c and stores the solution
 // in m.W (full size, exact zeros for screened and inactive features). m gives
@@ -462,36 +20,24 @@ func (o *Options) validate() error {
 // the number of threads. It stops on ctx cancellation with ctx's error and
 // leaves m unchanged.
 func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) (*Result, error) {
-	if err := opts.validate(); err != nil {
-		return nil, err
-	}
-	op := opts.defaults()
-	if err := checkCorpus(m, c); err != nil {
-		return nil, err
-	}
-	if op.Init != nil && len(op.Init) != len(m.W) {
-		return nil, fmt.Errorf("train: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
-	}
-	if err := checkMemory(m, c, op); err != nil {
-		return nil, err
-	}
 	t0 := time.Now()
-	tr := newTrainer(m, c, op)
-	tr.onePenalty = true
-	if err := tr.prepare(ctx); err != nil {
+	tr, err := setup(ctx, m, c, opts)
+	if err != nil {
 		return nil, err
 	}
-	lam1, lam2, err := tr.lambdas(op.Beta, op.BetaRatio)
+	op := tr.op
+	pen, err := tr.lambdas(op.Beta, op.BetaRatio)
 	if err != nil {
 		return nil, err
 	}
 	// The solution goes straight into m.W (finish); m is unchanged until
 	// then, as the solve's errors all come before it.
-	tr.out = m.W
-	res, _, err := tr.solve(ctx, lam1, lam2, op.Init, op.Resume, op.WarmEpochs > 0)
+	out, err := tr.solve(ctx, solveInput{pen: pen, init: op.Init, resume: op.Resume, warm: op.WarmEpochs > 0,
+		out: m.W, last: true})
 	if err != nil {
 		return nil, err
 	}
+	res := out.res
 	res.NonZero = m.NonZero()
 	res.Seconds = time.Since(t0).Seconds()
 	res.Warnings = warnings(m, res, c.Len())
@@ -501,30 +47,13 @@ func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 // warnings returns Result.Warnings of the solution m.W of a corpus of n
 // sequences.
 func warnings(m *chain.Model, res *Result, n int) []string {
-	if res.Lambda1 > 0 && res.BetaMax > 0 && res.Lambda1 >= res.BetaMax {
+	if res.Beta > 0 && res.BetaMax > 0 && res.Beta >= res.BetaMax {
 		return []string{fmt.Sprintf("the L1 penalty beta = %.4g is at or above beta_max = %.4g, so every weight is zero: "+
-			"lower it (in the sum form, c1 below n beta_max = %.4g; the default c1 = c2 = 1 suits most corpora)", res.Lambda1, res.BetaMax, float64(n)*res.BetaMax)}
+			"lower it (in the sum form, c1 below n beta_max = %.4g; the default c1 = c2 = 1 suits most corpora)", res.Beta, res.BetaMax, float64(n)*res.BetaMax)}
 	}
 	if len(m.State) == 0 || slices.ContainsFunc(m.State, func(v float64) bool { return v != 0 }) {
 		return nil
 	}
 	return []string{fmt.Sprintf("no state weight is non-zero (beta = %.4g, beta_max = %.4g): the model ignores its input and tags every sequence of a length alike; "+
-		"lower the penalty (the default c1 = c2 = 1 suits most corpora) or choose it on held-out data (train --select)", res.Lambda1, res.BetaMax)}
-}
-
-// checkCorpus validates the training corpus against the model layout.
-func checkCorpus(m *chain.Model, c *sparse.Corpus) error {
-	if err := c.Validate(m.NumLabels()); err != nil {
-		return fmt.Errorf("train: training corpus: %w", err)
-	}
-	if c.Labels == nil {
-		return errors.New("train: training corpus has no labels")
-	}
-	if c.Len() == 0 {
-		return errors.New("train: training corpus is empty")
-	}
-	if c.NumUnary > m.NumUnary || c.NumPair > m.NumPair {
-		return fmt.Errorf("train: corpus has %d/%d attributes, model only %d/%d", c.NumUnary, c.NumPair, m.NumUnary, m.NumPair)
-	}
-	return nil
+		"lower the penalty (the default c1 = c2 = 1 suits most corpora) or choose it on held-out data (train --select)", res.Beta, res.BetaMax)}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/objective"
 )
 
 func trainTiny(t *testing.T, c *sparse.Corpus, L, numAttr int, op Options) (*chain.Model, *Result) {
@@ -31,7 +32,7 @@ func TestTrainDeterministicAcrossThreads(t *testing.T) {
 	c := randomCorpus(rng, 150, 6, 12, 0, 4, false)
 	var ref []float64
 	for _, threads := range []int{1, 2, 8} {
-		m, _ := trainTiny(t, c, 4, 12, Options{Threads: threads, BetaRatio: 0.2, MaxIter: 60})
+		m, _ := trainTiny(t, c, 4, 12, Options{Problem: Problem{BetaRatio: 0.2}, Stopping: Stopping{MaxIter: 60}, Resources: Resources{Threads: threads}})
 		if ref == nil {
 			ref = m.W
 			continue
@@ -48,7 +49,7 @@ func TestTrainGapReachesEpsilon(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	c := randomCorpus(rng, 60, 5, 8, 0, 3, true)
 	for _, rule := range []ScreenRule{ScreenNone, ScreenPinsker} {
-		_, res := trainTiny(t, c, 3, 8, Options{BetaRatio: 0.3, Epsilon: 1e-9, Screen: rule})
+		_, res := trainTiny(t, c, 3, 8, Options{Problem: Problem{BetaRatio: 0.3}, Stopping: Stopping{Epsilon: 1e-9}, Method: Method{Screen: rule}})
 		if !res.Converged {
 			t.Fatalf("%s: did not converge: %s after %d iterations, gap %g", rule, res.StopReason, len(res.Iterations), res.Gap)
 		}
@@ -79,8 +80,8 @@ func TestScreenedEqualsUnscreened(t *testing.T) {
 			c := randomCorpus(rng, 80, tc.maxT, 10, 0, 3, tc.real)
 			for _, ratio := range []float64{0.9, 0.5, 0.2, 0.1} {
 				const eps = 1e-10
-				tight, rt := trainTiny(t, c, 3, 10, Options{BetaRatio: ratio, Epsilon: 1e-13, Screen: ScreenNone, MaxIter: 5000})
-				scr, rs := trainTiny(t, c, 3, 10, Options{BetaRatio: ratio, Epsilon: eps, Screen: ScreenPinsker, MaxIter: 5000})
+				tight, rt := trainTiny(t, c, 3, 10, Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-13, MaxIter: 5000}, Method: Method{Screen: ScreenNone}})
+				scr, rs := trainTiny(t, c, 3, 10, Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: eps, MaxIter: 5000}, Method: Method{Screen: ScreenPinsker}})
 				if !rt.Converged || !rs.Converged {
 					t.Fatalf("ratio %g: not converged (%s, %s)", ratio, rt.StopReason, rs.StopReason)
 				}
@@ -109,12 +110,12 @@ func TestTrainOptionsValidation(t *testing.T) {
 	c := randomCorpus(rng, 5, 3, 3, 0, 2, false)
 	m, _ := chain.NewModel(labelNames(2), 3, 0, true, nil)
 	for _, op := range []Options{
-		{Alpha: math.NaN()},
-		{Beta: -1},
-		{Epsilon: math.Inf(1)},
-		{SumForm: true, C1: 1},
-		{Screen: "bogus"},
-		{Screen: ScreenPaper}, // chains: refused
+		{Problem: Problem{Alpha: math.NaN()}},
+		{Problem: Problem{Beta: -1}},
+		{Stopping: Stopping{Epsilon: math.Inf(1)}},
+		{Problem: Problem{SumForm: true, C1: 1}},
+		{Method: Method{Screen: "bogus"}},
+		{Method: Method{Screen: ScreenPaper}}, // chains: refused
 	} {
 		if _, err := Train(context.Background(), m, c, op); err == nil {
 			t.Errorf("options %+v: no error", op)
@@ -125,19 +126,19 @@ func TestTrainOptionsValidation(t *testing.T) {
 func TestTrainSumFormPureL2(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	c := randomCorpus(rng, 40, 4, 6, 0, 3, false)
-	m, res := trainTiny(t, c, 3, 6, Options{SumForm: true, C1: 0, C2: 1, Epsilon: 1e-10, Screen: ScreenNone})
+	m, res := trainTiny(t, c, 3, 6, Options{Problem: Problem{SumForm: true, C1: 0, C2: 1}, Stopping: Stopping{Epsilon: 1e-10}, Method: Method{Screen: ScreenNone}})
 	if !res.Converged {
 		t.Fatalf("pure L2 did not converge: %s", res.StopReason)
 	}
 	// Optimality of sum_i NLL_i + C2 ||w||^2: grad = -n m + 2 C2 w = 0.
-	o := newObjective(newFeatureSet(m, nil), c, 1)
+	o := objective.New(m, c, objective.Settings{Threads: 1})
 	act := make([]int32, len(m.W))
 	for j := range act {
 		act[j] = int32(j)
 	}
-	o.setActive(act)
-	mv := make([]float64, len(act))
-	if _, err := o.evalM(context.Background(), m.W, mv); err != nil {
+	o.SetActive(act, false)
+	_, mv, err := o.Loss(context.Background(), m.W)
+	if err != nil {
 		t.Fatal(err)
 	}
 	n := float64(c.Len())
@@ -164,7 +165,7 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 		rule := tc.rule
 		defer func(old float64, min int) { wsDenseFraction, wsSwitchMin = old, min }(wsDenseFraction, wsSwitchMin)
 		wsDenseFraction, wsSwitchMin = tc.dense, 0
-		op := Options{BetaRatio: 0.2, Epsilon: 1e-10, Screen: rule, CheckpointEvery: 7}
+		op := Options{Problem: Problem{BetaRatio: 0.2}, Stopping: Stopping{Epsilon: 1e-10}, Method: Method{Screen: rule}, Hooks: Hooks{CheckpointEvery: 7}}
 		var saves [][]byte // every checkpoint taken
 		op.Checkpoint = func(ck *Checkpoint) error {
 			var b bytes.Buffer
@@ -187,7 +188,7 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 			}
 			op.Resume = ck
 			resumed, resRes := trainTiny(t, c, 3, tc.attrs, op)
-			at := ck.Iterations[len(ck.Iterations)-1].Iter
+			at := ck.iterations[len(ck.iterations)-1].Iter
 			if resRes.Solver != resFull.Solver || resRes.SolverReason != resFull.SolverReason {
 				t.Fatalf("%s, resumed at %d: solver %s (%s), uninterrupted %s (%s)", rule, at, resRes.Solver, resRes.SolverReason, resFull.Solver, resFull.SolverReason)
 			}
@@ -225,20 +226,25 @@ func TestMonitorStops(t *testing.T) {
 	for _, solver := range []Solver{SolverFull, SolverWorkingSet} {
 		calls := 0
 		var seen []int
-		op := Options{BetaRatio: 0.1, Epsilon: 1e-12, Solver: solver, MonitorEvery: 3, Monitor: func(it Iteration, w []float64) (bool, error) {
-			calls++
-			seen = append(seen, it.Iter)
-			nz := 0
-			for _, v := range w {
-				if v != 0 {
-					nz++
+		op := Options{
+			Problem:  Problem{BetaRatio: 0.1},
+			Stopping: Stopping{Epsilon: 1e-12},
+			Method:   Method{Solver: solver},
+			Hooks: Hooks{MonitorEvery: 3, Monitor: func(it Iteration, w []float64) (bool, error) {
+				calls++
+				seen = append(seen, it.Iter)
+				nz := 0
+				for _, v := range w {
+					if v != 0 {
+						nz++
+					}
 				}
-			}
-			if nz != it.NonZero {
-				return false, fmt.Errorf("monitor weights have %d non-zeros, iteration says %d", nz, it.NonZero)
-			}
-			return calls == 2, nil
-		}}
+				if nz != it.NonZero {
+					return false, fmt.Errorf("monitor weights have %d non-zeros, iteration says %d", nz, it.NonZero)
+				}
+				return calls == 2, nil
+			}},
+		}
 		_, res := trainTiny(t, c, 3, 8, op)
 		if res.StopReason != StopMonitor || len(seen) != 2 || seen[0] < 3 || seen[1]/3 <= seen[0]/3 {
 			t.Fatalf("%s: stop %q after monitor calls at %v", solver, res.StopReason, seen)
@@ -254,7 +260,7 @@ func TestMonitorStops(t *testing.T) {
 func TestObservedPairs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(71, 72))
 	c := randomCorpus(rng, 30, 4, 12, 0, 4, false)
-	m, res := trainTiny(t, c, 4, 12, Options{ObservedPairs: true, BetaRatio: 0.01, Epsilon: 1e-8})
+	m, res := trainTiny(t, c, 4, 12, Options{Problem: Problem{ObservedPairs: true, BetaRatio: 0.01}, Stopping: Stopping{Epsilon: 1e-8}})
 	seen := features.ObservedPairs(c, 4)
 	want := seen.Count() + 4*4 // observed state pairs + all transitions
 	if res.Dimension != want {

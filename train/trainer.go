@@ -10,6 +10,8 @@ import (
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
+	"github.com/sparsetag/sparsetag/train/objective"
+	"github.com/sparsetag/sparsetag/train/warmstart"
 )
 
 // penalty is the average-form elastic net of a solve: l1 ||w||_1 +
@@ -20,13 +22,15 @@ type penalty struct{ l1, l2 float64 }
 
 // trainer holds the state of one training run: the feature set, the
 // objective over it and the screening constants. The state of one solve
-// (the optimizer, m, the gap) is the solver loop's (run, solve.go).
+// (the optimizer, m, the gap) is the solver loop's (run, solve.go); what a
+// solve starts from and what it hands to the next are values (solveInput,
+// solveOutput), never trainer fields.
 type trainer struct {
 	m   *chain.Model
 	c   *sparse.Corpus
 	op  Options
-	fs  *featureSet
-	obj *objective
+	fs  *objective.Features // the objective's: only it changes the active set
+	obj *objective.Objective
 
 	betaMax    float64     // ||m(0)||_inf over the feature set
 	pen        penalty     // the penalty of the current solve
@@ -37,14 +41,6 @@ type trainer struct {
 	// staticCount is the number of features the static rule removed (beyond
 	// those with Rnorm 0) for the current penalty.
 	staticCount int
-	onePenalty  bool      // Train: a single solve (the static bounds can go after use)
-	out         []float64 // Train: where finish writes the solution (the model's weights)
-
-	// Along a path: the L1 coefficient of the previous solve (0: none; the
-	// strong rule) and the curvature its working-set solve ended with.
-	path     bool
-	prevLam1 float64
-	carry    *carriedState
 
 	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
 	keepBuf                []int32   // scratch of screening
@@ -52,16 +48,41 @@ type trainer struct {
 	wMon                   []float64 // full-size weights for Options.Monitor
 }
 
-func newTrainer(m *chain.Model, c *sparse.Corpus, op Options) *trainer {
-	tr := &trainer{m: m, c: c, op: op}
-	tr.fs = newFeatureSet(m, nil)
-	tr.obj = newObjective(tr.fs, c, op.Threads)
-	return tr
+// setup is the one preparation of Train and Path: it checks the options
+// (which it returns with the defaults filled in), the corpus, the initial
+// weights and the memory estimate, then makes the trainer and fixes its
+// feature set, beta_max and screening constants.
+func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) (*trainer, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	op := opts.defaults()
+	if err := checkCorpus(m, c); err != nil {
+		return nil, err
+	}
+	if op.Init != nil && len(op.Init) != len(m.W) {
+		return nil, fmt.Errorf("train: initial weights have length %d, model needs %d", len(op.Init), len(m.W))
+	}
+	if err := checkMemory(m, c, op); err != nil {
+		return nil, err
+	}
+	tr := newTrainer(m, c, op)
+	if err := tr.prepare(ctx); err != nil {
+		return nil, err
+	}
+	return tr, nil
 }
 
-// setActive installs a new active set in the feature set and adapts the
-// objective to it (its m is resized, not kept).
-func (tr *trainer) setActive(active []int32) { tr.obj.setActive(active) }
+// fusedBudget is the objective's FusedBudget (0: its default; a variable
+// so that tests can exercise the scatter pass of the whole solver).
+var fusedBudget = 0
+
+func newTrainer(m *chain.Model, c *sparse.Corpus, op Options) *trainer {
+	tr := &trainer{m: m, c: c, op: op}
+	tr.obj = objective.New(m, c, objective.Settings{Threads: op.Threads, FusedBudget: fusedBudget})
+	tr.fs = tr.obj.Features()
+	return tr
+}
 
 // optSettings are the optimizer settings of every solve.
 func (tr *trainer) optSettings() owlqn.Settings {
@@ -73,28 +94,11 @@ func (tr *trainer) isTransition(j int32) bool {
 	return int(j) >= tr.m.TransOffset() && int(j) < tr.m.PairOffset()
 }
 
-// modelFeatures returns the feature set of the model: every feature, or the
-// observed pairs only, and always the transitions when the model has them.
-func (tr *trainer) modelFeatures() []int32 {
-	m := tr.m
-	obs := tr.obj.obs.cursor()
-	var all []int32
-	for j := int32(0); int(j) < len(m.W); j++ {
-		isTrans := tr.isTransition(j)
-		switch {
-		case isTrans && !m.Transitions:
-		case isTrans || !tr.op.ObservedPairs || obs.at(j) != 0:
-			all = append(all, j)
-		}
-	}
-	return all
-}
-
 // prepare fixes the feature set, computes m(0) and beta_max, and the
 // screening constants.
 func (tr *trainer) prepare(ctx context.Context) error {
 	op, fs := tr.op, tr.fs
-	fs.setAll(tr.modelFeatures())
+	fs.SetAll(tr.obj.ModelFeatures(op.ObservedPairs))
 	if err := tr.computeBetaMax(ctx); err != nil {
 		return err
 	}
@@ -111,7 +115,7 @@ func (tr *trainer) prepare(ctx context.Context) error {
 			return err
 		}
 		tr.rnormMin = math.Inf(1)
-		for j := range fs.all {
+		for j := range fs.All {
 			tr.rnormMin = math.Min(tr.rnormMin, tr.rnorm.at(j))
 		}
 	}
@@ -126,27 +130,29 @@ func (tr *trainer) prepare(ctx context.Context) error {
 func (tr *trainer) computeBetaMax(ctx context.Context) error {
 	fs := tr.fs
 	if !tr.op.SumForm {
-		tr.setActive(fs.allSlice())
-		if _, err := tr.obj.loss(ctx, make([]float64, fs.size)); err != nil {
+		tr.obj.SetActive(fs.AllSlice(), false)
+		_, m, err := tr.obj.Loss(ctx, make([]float64, fs.Size()))
+		if err != nil {
 			return err
 		}
-		tr.betaMax = screen.BetaMax(tr.obj.M)
-		tr.setActive(nil) // let the full-size buffers go before screening and the warm start
+		tr.betaMax = screen.BetaMax(m)
+		tr.obj.SetActive(nil, false) // let the full-size buffers go before screening and the warm start
 		return nil
 	}
-	tr.setActive(nil)
-	if _, err := tr.obj.loss(ctx, nil); err != nil {
+	tr.obj.SetActive(nil, false)
+	if _, _, err := tr.obj.Loss(ctx, nil); err != nil {
 		return err
 	}
-	tr.betaMax = tr.obj.maxAbsResidual(fs.all)
+	tr.betaMax = tr.obj.MaxAbsResidual(fs.All)
 	return nil
 }
 
 // lambdas returns the average-form L1 and L2 coefficients for the options,
 // given beta (0: ratio * beta_max).
-func (tr *trainer) lambdas(beta, ratio float64) (lam1, lam2 float64, err error) {
+func (tr *trainer) lambdas(beta, ratio float64) (penalty, error) {
 	op := tr.op
 	n := float64(tr.c.Len())
+	var lam1, lam2 float64
 	if op.SumForm {
 		lam1, lam2 = op.C1/n, 2*op.C2/n
 	} else {
@@ -156,62 +162,35 @@ func (tr *trainer) lambdas(beta, ratio float64) (lam1, lam2 float64, err error) 
 		lam1, lam2 = beta, op.Alpha*beta
 	}
 	if !(lam2 > 0) {
-		return 0, 0, errors.New("train: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
+		return penalty{}, errors.New("train: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
 	}
-	return lam1, lam2, nil
+	return penalty{l1: lam1, l2: lam2}, nil
 }
 
 // setPenalty installs the penalty of a solve and starts its screening from
 // scratch (a screened set is never reused at another penalty): features
 // whose Rnorm is 0 are identically zero functions of y (m_j = 0 always),
-// so w*_j = 0 for every beta.
-func (tr *trainer) setPenalty(lam1, lam2 float64) {
-	tr.pen = penalty{l1: lam1, l2: lam2}
+// so w*_j = 0 for every beta. last says that no other penalty will be
+// solved (the static bounds can go after use).
+func (tr *trainer) setPenalty(pen penalty, last bool) {
+	tr.pen = pen
 	tr.screenSecs = 0
-	tr.fs.resetScreening()
-	if tr.rnorm == nil || lam1 <= 0 {
+	tr.fs.ResetScreening()
+	if tr.rnorm == nil || pen.l1 <= 0 {
 		return
 	}
-	for j := range tr.fs.all {
+	for j := range tr.fs.All {
 		if tr.rnorm.at(j) == 0 {
-			tr.fs.screen(j)
+			tr.fs.Screen(j)
 		}
 	}
-	tr.staticScreen()
-}
-
-// staticScreen applies the static range rule (screen.RangeBounds): every
-// feature whose range bound B_j over all dual points is at most the
-// sum-form L1 penalty is zero at the optimum, with no gap needed. In the
-// sum form the comparison is with C1 itself (exact for integer counts); in
-// the average form with the largest float not above n*beta.
-func (tr *trainer) staticScreen() {
-	if tr.static == nil {
-		return
-	}
-	lam1 := math.Nextafter(float64(tr.c.Len())*tr.pen.l1, 0)
-	if tr.op.SumForm {
-		lam1 = tr.op.C1
-	}
-	drop := make([]bool, len(tr.static))
-	screen.RangeScreen(drop, tr.static, lam1)
-	n := 0
-	for j := range tr.fs.all {
-		if drop[j] && !tr.fs.screened.Has(int(j)) {
-			tr.fs.screen(j)
-			n++
-		}
-	}
-	tr.staticCount = n
-	if tr.onePenalty {
-		tr.static = nil // only one penalty will be solved: free the bounds
-	}
+	tr.staticScreen(last)
 }
 
 // newResult starts the result of a solve.
 func (tr *trainer) newResult() *Result {
-	res := &Result{Screen: tr.op.Screen, Epsilon: tr.op.Epsilon, RelEpsilon: tr.op.RelEpsilon, Dimension: tr.fs.size,
-		BetaMax: tr.betaMax, Lambda1: tr.pen.l1, Lambda2: tr.pen.l2, Beta: tr.pen.l1}
+	res := &Result{Screen: tr.op.Screen, Epsilon: tr.op.Epsilon, RelEpsilon: tr.op.RelEpsilon, Dimension: tr.fs.Size(),
+		BetaMax: tr.betaMax, Beta: tr.pen.l1, Lambda2: tr.pen.l2}
 	if tr.pen.l1 > 0 {
 		res.Alpha = tr.pen.l2 / tr.pen.l1
 	}
@@ -239,6 +218,14 @@ func fyGap(w, m []float64, lam1, lam2 float64) float64 {
 	return g / (2 * lam2)
 }
 
+// resizeFloats returns s with length n, reusing its storage when it can.
+func resizeFloats(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
 func countNonZero(x []float64) int {
 	n := 0
 	for _, v := range x {
@@ -262,4 +249,50 @@ func checkFinite(w []float64, idx []int32) error {
 		}
 	}
 	return nil
+}
+
+// checkCorpus validates the training corpus against the model layout.
+func checkCorpus(m *chain.Model, c *sparse.Corpus) error {
+	if err := c.Validate(m.NumLabels()); err != nil {
+		return fmt.Errorf("train: training corpus: %w", err)
+	}
+	if c.Labels == nil {
+		return errors.New("train: training corpus has no labels")
+	}
+	if c.Len() == 0 {
+		return errors.New("train: training corpus is empty")
+	}
+	if c.NumUnary > m.NumUnary || c.NumPair > m.NumPair {
+		return fmt.Errorf("train: corpus has %d/%d attributes, model only %d/%d", c.NumUnary, c.NumPair, m.NumUnary, m.NumPair)
+	}
+	return nil
+}
+
+// warmStart runs the stochastic warm start of Options.WarmEpochs at the
+// penalty of the solve (setPenalty, which has screened the features that
+// are zero whatever the data's dual point; free are the others, the
+// unscreened features) and returns its point and what it did (a discarded
+// point is empty). onEpoch, when not nil, is called after every epoch
+// (tests).
+func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(warmstart.Point)) (sparsePoint, *WarmStart, error) {
+	p := warmstart.Problem{Model: tr.m, Corpus: tr.c, L1: tr.pen.l1, L2: tr.pen.l2, Frozen: tr.frozenFeatures(), Free: free}
+	w, info, err := warmstart.Run(ctx, p, warmstart.Settings{Epochs: tr.op.WarmEpochs, Interrupt: tr.op.Interrupt, OnEpoch: onEpoch})
+	return sparsePoint{idx: w.Idx, val: w.Val}, info, err
+}
+
+// frozenFeatures returns the features the warm start keeps at zero (nil:
+// none): those outside the model's feature set and those setPenalty
+// screened (Rnorm 0, and the static range rule's).
+func (tr *trainer) frozenFeatures() sparse.Bitset {
+	d := len(tr.m.W)
+	if tr.fs.Size() == d && tr.fs.Screened() == 0 {
+		return nil
+	}
+	frozen := sparse.NewBitset(d)
+	for j := 0; j < d; j++ {
+		if !tr.fs.InSet(int32(j)) || tr.fs.IsScreened(int32(j)) {
+			frozen.Set(j)
+		}
+	}
+	return frozen
 }

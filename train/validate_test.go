@@ -20,25 +20,25 @@ func TestOptionsValidate(t *testing.T) {
 		op   Options
 		want string
 	}{
-		{"negative c1", Options{SumForm: true, C1: -5, C2: 1}, "c1 = -5"},
-		{"zero c2", Options{SumForm: true, C1: 1}, "c2 must be > 0"},
-		{"negative epsilon", Options{Epsilon: -1}, "epsilon = -1"},
-		{"NaN beta", Options{Beta: math.NaN()}, "beta = NaN"},
-		{"infinite alpha", Options{Alpha: math.Inf(1)}, "alpha = +Inf"},
-		{"negative delta", Options{Delta: -0.1}, "delta = -0.1"},
-		{"negative gamma", Options{Gamma: -1}, "gamma = -1"},
-		{"negative max-iter", Options{MaxIter: -1}, "max-iter"},
-		{"negative threads", Options{Threads: -2}, "threads"},
-		{"unknown solver", Options{Solver: "newton"}, `unknown solver "newton"`},
-		{"unknown screen", Options{Screen: "euclid"}, `unknown screening rule "euclid"`},
-		{"negative warm epochs", Options{WarmEpochs: -1}, "set ColdStart"},
-		{"both forms", Options{C1: 1, C2: 1, BetaRatio: 0.01}, "both forms"},
-		{"both forms, SumForm", Options{SumForm: true, C1: 1, C2: 1, Alpha: 2}, "both forms"},
-		{"ratio at beta_max", Options{BetaRatio: 1}, "at or above beta_max"},
-		{"ratio above beta_max", Options{BetaRatio: 5}, "beta ratio 5"},
-		{"absurd c1", Options{C1: 1e300, C2: 1}, "c1 = 1e+300 is absurd"},
-		{"absurd c2", Options{C1: 1, C2: 1e13}, "c2 = 1e+13 is absurd"},
-		{"absurd beta", Options{Beta: 1e15}, "beta = 1e+15 is absurd"},
+		{"negative c1", Options{Problem: Problem{SumForm: true, C1: -5, C2: 1}}, "c1 = -5"},
+		{"zero c2", Options{Problem: Problem{SumForm: true, C1: 1}}, "c2 must be > 0"},
+		{"negative epsilon", Options{Stopping: Stopping{Epsilon: -1}}, "epsilon = -1"},
+		{"NaN beta", Options{Problem: Problem{Beta: math.NaN()}}, "beta = NaN"},
+		{"infinite alpha", Options{Problem: Problem{Alpha: math.Inf(1)}}, "alpha = +Inf"},
+		{"negative delta", Options{Stopping: Stopping{Delta: -0.1}}, "delta = -0.1"},
+		{"negative gamma", Options{Method: Method{Gamma: -1}}, "gamma = -1"},
+		{"negative max-iter", Options{Stopping: Stopping{MaxIter: -1}}, "max-iter"},
+		{"negative threads", Options{Resources: Resources{Threads: -2}}, "threads"},
+		{"unknown solver", Options{Method: Method{Solver: "newton"}}, `unknown solver "newton"`},
+		{"unknown screen", Options{Method: Method{Screen: "euclid"}}, `unknown screening rule "euclid"`},
+		{"negative warm epochs", Options{Method: Method{WarmEpochs: -1}}, "set ColdStart"},
+		{"both forms", Options{Problem: Problem{C1: 1, C2: 1, BetaRatio: 0.01}}, "both forms"},
+		{"both forms, SumForm", Options{Problem: Problem{SumForm: true, C1: 1, C2: 1, Alpha: 2}}, "both forms"},
+		{"ratio at beta_max", Options{Problem: Problem{BetaRatio: 1}}, "at or above beta_max"},
+		{"ratio above beta_max", Options{Problem: Problem{BetaRatio: 5}}, "beta ratio 5"},
+		{"absurd c1", Options{Problem: Problem{C1: 1e300, C2: 1}}, "c1 = 1e+300 is absurd"},
+		{"absurd c2", Options{Problem: Problem{C1: 1, C2: 1e13}}, "c2 = 1e+13 is absurd"},
+		{"absurd beta", Options{Problem: Problem{Beta: 1e15}}, "beta = 1e+15 is absurd"},
 	} {
 		err := c.op.Validate()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -68,9 +68,9 @@ func TestDefaultPenalty(t *testing.T) {
 		lam1, lam2 float64 // 0: a fraction of beta_max, checked below
 	}{
 		{"zero", Options{}, DefaultC1 / n, 2 * DefaultC2 / n},
-		{"c1 c2 without SumForm", Options{C1: 0.5, C2: 2}, 0.5 / n, 4 / n},
-		{"c2 alone", Options{C2: 3}, 0, 6 / n},
-		{"paper form", Options{BetaRatio: 0.05, Alpha: 2}, 0, 0},
+		{"c1 c2 without SumForm", Options{Problem: Problem{C1: 0.5, C2: 2}}, 0.5 / n, 4 / n},
+		{"c2 alone", Options{Problem: Problem{C2: 3}}, 0, 6 / n},
+		{"paper form", Options{Problem: Problem{BetaRatio: 0.05, Alpha: 2}}, 0, 0},
 	} {
 		m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
 		if err != nil {
@@ -84,8 +84,8 @@ func TestDefaultPenalty(t *testing.T) {
 		if tc.name == "paper form" {
 			tc.lam1, tc.lam2 = 0.05*res.BetaMax, 2*0.05*res.BetaMax
 		}
-		if res.Lambda1 != tc.lam1 || math.Abs(res.Lambda2-tc.lam2) > 1e-15*tc.lam2 {
-			t.Errorf("%s: trained at lambda1 %v, lambda2 %v; want %v, %v", tc.name, res.Lambda1, res.Lambda2, tc.lam1, tc.lam2)
+		if res.Beta != tc.lam1 || math.Abs(res.Lambda2-tc.lam2) > 1e-15*tc.lam2 {
+			t.Errorf("%s: trained at lambda1 %v, lambda2 %v; want %v, %v", tc.name, res.Beta, res.Lambda2, tc.lam1, tc.lam2)
 		}
 		if len(res.Warnings) != 0 {
 			t.Errorf("%s: warnings %q on a sound penalty", tc.name, res.Warnings)
@@ -111,24 +111,24 @@ func TestPenaltyWarnings(t *testing.T) {
 		}
 		return m, res
 	}
-	m, res := train(Options{C1: 1e9, C2: 1})
+	m, res := train(Options{Problem: Problem{C1: 1e9, C2: 1}})
 	if m.NonZero() != 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "at or above beta_max") {
 		t.Errorf("c1 = 1e9: %d non-zero, warnings %q; want none and a beta_max warning", m.NonZero(), res.Warnings)
 	}
 	// Just below beta_max only the features of the largest |m_j(0)| can
 	// move; if none of them is a state weight, the model ignores its input.
-	m, res = train(Options{BetaRatio: 0.999, Epsilon: 1e-9})
+	m, res = train(Options{Problem: Problem{BetaRatio: 0.999}, Stopping: Stopping{Epsilon: 1e-9}})
 	hasState := slices.ContainsFunc(m.State, func(v float64) bool { return v != 0 })
 	warned := len(res.Warnings) == 1 && strings.Contains(res.Warnings[0], "no state weight is non-zero")
 	if hasState == warned {
 		t.Errorf("beta ratio 0.999: state weights non-zero %v, warnings %q", hasState, res.Warnings)
 	}
-	m, res = train(Options{C1: 1e9, C2: 1})
+	m, res = train(Options{Problem: Problem{C1: 1e9, C2: 1}})
 	m.State[0] = 1 // warnings reads the model: a state weight silences the second warning only
 	if w := warnings(m, res, c.Len()); len(w) != 1 || !strings.Contains(w[0], "beta_max") {
 		t.Errorf("warnings = %q", w)
 	}
-	res.Lambda1 = res.BetaMax / 2
+	res.Beta = res.BetaMax / 2
 	if w := warnings(m, res, c.Len()); len(w) != 0 {
 		t.Errorf("a state weight and beta < beta_max: warnings %q", w)
 	}
@@ -154,7 +154,7 @@ func TestMemoryLimitMessage(t *testing.T) {
 		solver  Solver
 		suggest bool
 	}{{"", false}, {SolverWorkingSet, false}, {SolverFull, true}} {
-		_, err := Train(context.Background(), m, c, Options{MemoryLimit: 1000, Solver: tc.solver})
+		_, err := Train(context.Background(), m, c, Options{Method: Method{Solver: tc.solver}, Resources: Resources{MemoryLimit: 1000}})
 		if err == nil || !strings.Contains(err.Error(), "more than the memory limit 1000 B") ||
 			strings.Contains(err.Error(), "the working-set solver") != tc.suggest {
 			t.Errorf("solver %q: %v", tc.solver, err)

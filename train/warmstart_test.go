@@ -46,7 +46,7 @@ func TestInitFromContinuesTraining(t *testing.T) {
 			}
 		}
 	}
-	op := Options{BetaRatio: 0.05, Epsilon: 1e-9}
+	op := Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-9}}
 	cold, _ := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), true, enc)
 	rc, err := Train(context.Background(), cold, c, op)
 	if err != nil {

@@ -1,7 +1,6 @@
 package train
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
+	"github.com/sparsetag/sparsetag/train/internal/topk"
 )
 
 // The working-set policy's choice of features (design references: Celer,
@@ -16,8 +16,8 @@ import (
 // and Guestrin, ICML 2015; skglm, Bertrand et al., NeurIPS 2022): the
 // support of w, the transitions, and the features with the smallest
 // priority (beta - |m_j|) / Rnorm_j (negative for features that violate
-// the optimality conditions), twice the support (nextWorkingSet says when
-// it doubles instead). Screening (screenU) serves both policies.
+// the optimality conditions), twice the support (wsState.next says when
+// it doubles instead). Screening (screening.go) serves both policies.
 
 const (
 	wsInitialSize   = 4096 // smallest working set
@@ -38,9 +38,9 @@ var wsSwitchMin = 1024
 
 // wsState is what the working-set policy remembers between full passes.
 type wsState struct {
-	size  int      // size of the last working set
-	floor int      // smallest working set: wsInitialSize, or the strong rule's set along a path
-	sel   smallest // scratch of chooseWorkingSet
+	size  int           // size of the last working set
+	floor int           // smallest working set: wsInitialSize, or the strong rule's set along a path
+	sel   topk.Smallest // scratch of choose
 	// reached: the last inner solve met its target (a slow full gap then
 	// means the set was too small, not the solve too short).
 	reached bool
@@ -48,8 +48,10 @@ type wsState struct {
 	// set (the strong rule at the first pass of a path's beta; else +Inf).
 	strongThr float64
 	// carry is the curvature of the previous beta's solve (path only),
-	// used by the first inner solve.
-	carry *carriedState
+	// used by the first inner solve; prevLam1 is that beta's L1
+	// coefficient (0: none), the strong rule's.
+	carry    *carriedState
+	prevLam1 float64
 }
 
 // carriedState is the L-BFGS memory a working-set solve ended with, over
@@ -85,8 +87,9 @@ func (tr *trainer) initialSet(u, nz []int32) []int32 {
 // returns the Fenchel-Young gap of the whole problem: the sum over every
 // unscreened feature of screen.GapTerm(w_j, m_j), w_j = 0 outside the
 // working set.
-func (tr *trainer) supportAndGap(r *run) float64 {
-	act, x := tr.fs.active, r.opt.X()
+func (r *run) supportAndGap() float64 {
+	tr := r.tr
+	act, x := tr.fs.Active(), r.opt.X()
 	alpha := tr.pen.l2 / tr.pen.l1
 	r.supp, r.suppW = r.supp[:0], r.suppW[:0]
 	gap, k := 0.0, 0
@@ -104,109 +107,29 @@ func (tr *trainer) supportAndGap(r *run) float64 {
 	return gap
 }
 
-// screenU applies the screening rule to every unscreened feature with m
-// and the gap of this full pass (m over u: mU with the working set, the
-// last evaluation's m with the full policy, whose active set is u), marks
-// the screened features, drops them from u and from the active set (the
-// objective and the optimizer follow) and counts in r.zeroed the non-zero
-// weights that this set to zero. It returns how many features it removed.
-func (tr *trainer) screenU(r *run, gap float64) (int, error) {
-	var (
-		drop    []bool
-		removed int
-		err     error
-	)
-	switch {
-	case r.policy == SolverFull:
-		drop, removed, err = tr.screenTest(&tr.scratch, r.u, r.m, gap, r.opt.X())
-	case r.mix.won:
-		// The mixture's dual point, certified by this pass's gap (its
-		// Phi), at the worst case over the float32 history's rounding
-		// intervals (mixture_f32.go).
-		drop, removed = tr.screenMixture(&tr.scratch, r, gap)
-	default:
-		drop, removed, err = tr.screenTest(&tr.scratch, r.u, r.mU, gap, r.opt.X())
-	}
-	r.mix.won = false
-	if err != nil || removed == 0 {
-		return 0, err
-	}
-	q, s, ns := 0, 0, 0
-	for k, j := range r.u {
-		inSupp := s < len(r.supp) && int(r.supp[s]) == k
-		if drop[k] {
-			tr.fs.screen(j)
-		} else {
-			if inSupp {
-				r.supp[ns], r.suppW[ns] = int32(q), r.suppW[s]
-				ns++
-			}
-			r.u[q] = j
-			if r.policy == SolverWorkingSet {
-				r.mU[q] = r.mU[k]
-			}
-			q++
-		}
-		if inSupp {
-			s++
-		}
-	}
-	r.u, r.supp, r.suppW = r.u[:q], r.supp[:ns], r.suppW[:ns]
-	if r.policy == SolverWorkingSet {
-		r.mU = r.mU[:q]
-		r.dual.compact(drop)
-	}
-	tr.dropScreenedActive(r)
-	return removed, nil
-}
-
-// dropScreenedActive removes the screened features from the active set,
-// the objective and the optimizer, and counts the non-zero weights among
-// them in r.zeroed (X moved when it is not 0).
-func (tr *trainer) dropScreenedActive(r *run) {
-	keep := tr.keepBuf[:0]
-	x := r.opt.X()
-	for k, j := range tr.fs.active {
-		if tr.fs.screened.Has(int(j)) {
-			if x[k] != 0 {
-				r.zeroed++
-			}
-			continue
-		}
-		keep = append(keep, int32(k))
-	}
-	tr.keepBuf = keep
-	if len(keep) == len(tr.fs.active) {
-		return
-	}
-	tr.fs.Restrict(keep)
-	tr.obj.follow(keep)
-	r.m = tr.obj.M
-	r.opt.Compact(keep, tr.op.ResetMemoryOnScreen)
-}
-
-// nextWorkingSet chooses the next working set from the last full pass
-// (chooseWorkingSet), installs it in the feature set and the objective,
+// next chooses the next working set from the last full pass
+// (choose), installs it in the feature set and the objective,
 // and starts the inner solve's optimizer at the same point. The point is
 // the one the full pass priced (w is zero outside both sets), so its value
 // is known and its gradient over the new set is l2 x - m, with m from the
 // full pass: no evaluation. The optimizer starts with the curvature of the
 // last inner solve (or of the previous beta along a path) embedded into the
 // new set (carriedMemory).
-func (tr *trainer) nextWorkingSet(ctx context.Context, r *run) error {
-	ws, x, mw := tr.chooseWorkingSet(r)
+func (st *wsState) next(ctx context.Context, r *run) error {
+	tr := r.tr
+	ws, x, mw := st.choose(r)
 	if len(r.u) >= wsSwitchMin && float64(2*len(r.supp)) >= wsDenseFraction*float64(len(r.u)) {
-		ws, x, mw = tr.switchToFull(r)
+		ws, x, mw = st.switchToFull(r)
 	}
 	if nz := countNonZero(x); nz != len(r.supp) {
 		// The optimizer starts from the full pass's value, which holds
 		// only if every weight of the support is in the set (pick).
 		return fmt.Errorf("train: internal error: the working set holds %d of the %d non-zero weights", nz, len(r.supp))
 	}
-	prevW := tr.fs.active
-	mem := tr.carriedMemory(r, prevW, ws)
+	prevW := tr.fs.Active()
+	mem := st.carriedMemory(r, prevW, ws)
 	f := r.opt.F()
-	tr.setActive(ws)
+	tr.obj.SetActive(ws, r.policy == SolverWorkingSet)
 	g := make([]float64, len(x))
 	for k, v := range x {
 		g[k] = tr.pen.l2*v - mw[k]
@@ -235,13 +158,12 @@ func (tr *trainer) nextWorkingSet(ctx context.Context, r *run) error {
 // still save iterations when the support is sparse (syn1). It
 // returns the new set (every unscreened feature) with the weights and m
 // over it, from the last full pass.
-func (tr *trainer) switchToFull(r *run) (ws []int32, x, mw []float64) {
+func (st *wsState) switchToFull(r *run) (ws []int32, x, mw []float64) {
 	r.res.Solver = SolverFull
 	r.res.SolverReason = fmt.Sprintf("the support reached %d of the %d unscreened features at iteration %d: dense, the full policy took over",
 		len(r.supp), len(r.u), r.iter)
 	r.policy, r.switched = SolverFull, true
-	r.dual.reset()
-	tr.obj.refFusedOK = false
+	r.dual.Reset()
 	x = make([]float64, len(r.u))
 	for k, q := range r.supp {
 		x[q] = r.suppW[k]
@@ -249,7 +171,7 @@ func (tr *trainer) switchToFull(r *run) (ws []int32, x, mw []float64) {
 	return slices.Clone(r.u), x, slices.Clone(r.mU)
 }
 
-// chooseWorkingSet returns the next working set and the weights and m over
+// choose returns the next working set and the weights and m over
 // it: the support, the transitions, and the features of smallest priority
 // (beta - |m_j|)/Rnorm_j (negative for features that violate the
 // optimality conditions). Its size is twice the support (Celer's rule), at
@@ -259,19 +181,19 @@ func (tr *trainer) switchToFull(r *run) (ws []int32, x, mw []float64) {
 // by wsMaxInner says nothing about the set, and doubling then would grow
 // the set to every feature, with the full policy's memory). At the first
 // pass of a path's beta it is the strong rule's set.
-func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
-	st := &r.ws
-	strong := r.passes == 1 && tr.prevLam1 > tr.pen.l1
+func (st *wsState) choose(r *run) (ws []int32, x, mw []float64) {
+	tr := r.tr
+	strong := r.passes == 1 && st.prevLam1 > tr.pen.l1
 	st.strongThr = math.Inf(1)
 	if strong {
-		st.strongThr = 2*tr.pen.l1 - tr.prevLam1
+		st.strongThr = 2*tr.pen.l1 - st.prevLam1
 	}
 	size := max(st.floor, 2*len(r.supp))
 	if r.passes >= 2 && st.reached && r.gaps[1] > wsInnerFraction*r.gaps[0] {
 		size = max(size, 2*st.size)
 	}
 	s := 0
-	prio := func(q int) float64 { return tr.priority(r, q, &s) }
+	prio := func(q int) float64 { return st.priority(r, q, &s) }
 	setSize := func(must int) int {
 		if strong {
 			// The strong rule's set (Tibshirani et al., JRSS-B 2012): the
@@ -284,7 +206,7 @@ func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
 	}
 	ws, x, mw = make([]int32, 0, size), make([]float64, 0, size), make([]float64, 0, size)
 	sp := 0 // walks r.supp
-	st.sel.pick(len(r.u), size, prio, setSize, func(q int) {
+	st.sel.Pick(len(r.u), size, prio, setSize, func(q int) {
 		for sp < len(r.supp) && int(r.supp[sp]) < q {
 			sp++
 		}
@@ -302,13 +224,14 @@ func (tr *trainer) chooseWorkingSet(r *run) (ws []int32, x, mw []float64) {
 // (s walks run.supp and is advanced past q), the transitions and the
 // strong rule's features (|m_j| >= run.strongThr), else
 // (beta - |m_j|)/Rnorm_j.
-func (tr *trainer) priority(r *run, q int, s *int) float64 {
+func (st *wsState) priority(r *run, q int, s *int) float64 {
+	tr := r.tr
 	j := r.u[q]
 	if *s < len(r.supp) && int(r.supp[*s]) == q {
 		*s++
 		return math.Inf(-1)
 	}
-	if tr.isTransition(j) || math.Abs(r.mU[q]) >= r.ws.strongThr {
+	if tr.isTransition(j) || math.Abs(r.mU[q]) >= st.strongThr {
 		return math.Inf(-1)
 	}
 	if rn := tr.rnorm.at(j); rn > 0 {
@@ -321,18 +244,19 @@ func (tr *trainer) priority(r *run, q int, s *int) float64 {
 // the features prevW, embedded into the new working set ws (zeros on new features; pairs of
 // features that left the set lose those entries): curvature kept across
 // working sets. It returns nil when there is nothing to carry.
-func (tr *trainer) carriedMemory(r *run, prevW, ws []int32) *owlqn.State {
-	var st owlqn.State
+func (st *wsState) carriedMemory(r *run, prevW, ws []int32) *owlqn.State {
+	tr := r.tr
+	var mem owlqn.State
 	dLam2 := 0.0
-	if c := r.ws.carry; c != nil {
+	if c := st.carry; c != nil {
 		// The first inner solve of a path's beta: the curvature of the
 		// previous beta, whose Hessian differs by (lam2 - its lam2) I.
-		st, prevW, dLam2 = c.st, c.w, tr.pen.l2-c.lam2
-		r.ws.carry = nil
+		mem, prevW, dLam2 = c.st, c.w, tr.pen.l2-c.lam2
+		st.carry = nil
 	} else {
-		st = r.opt.Snapshot()
+		mem = r.opt.Snapshot()
 	}
-	if len(st.S) == 0 {
+	if len(mem.S) == 0 {
 		return nil
 	}
 	pos := make([]int32, len(prevW)) // new position of each old feature, or -1
@@ -355,9 +279,9 @@ func (tr *trainer) carriedMemory(r *run, prevW, ws []int32) *owlqn.State {
 		}
 		return out
 	}
-	out := &owlqn.State{L1: st.L1}
-	for i := range st.S {
-		s, y := embed(st.S[i]), embed(st.Y[i])
+	out := &owlqn.State{L1: mem.L1}
+	for i := range mem.S {
+		s, y := embed(mem.S[i]), embed(mem.Y[i])
 		sy := 0.0
 		for k := range s {
 			y[k] += dLam2 * s[k]
@@ -369,114 +293,4 @@ func (tr *trainer) carriedMemory(r *run, prevW, ws []int32) *owlqn.State {
 		out.S, out.Y, out.Rho = append(out.S, s), append(out.Y, y), append(out.Rho, 1/sy)
 	}
 	return out
-}
-
-// smallest keeps the k smallest of a stream of (priority, position)
-// entries in (priority, position) order (a max-heap), to find the smallest
-// priorities of many in O(k) memory, and the positions of priority -Inf.
-type smallest struct {
-	h    []entry
-	k    int
-	must []int32
-}
-
-type entry struct {
-	p float64
-	q int32
-}
-
-// entryOrder is the (priority, position) order of entries (no NaN
-// priority enters: pick maps it to +Inf).
-func entryOrder(a, b entry) int { return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.q, b.q)) }
-
-// above reports whether a comes after b in entryOrder (the heap's
-// comparison, written out).
-func (a entry) above(b entry) bool { return a.p > b.p || (a.p == b.p && a.q > b.q) }
-
-// reset empties the heap and sets its capacity k >= 1.
-func (s *smallest) reset(k int) { s.h, s.k, s.must = s.h[:0], k, s.must[:0] }
-
-// add offers priority v at position q; positions come in increasing order,
-// so v enters a full heap only if it is smaller than the largest kept.
-func (s *smallest) add(v float64, q int) {
-	h := s.h
-	if len(h) < s.k {
-		h = append(h, entry{v, int32(q)})
-		for i := len(h) - 1; i > 0; {
-			p := (i - 1) / 2
-			if !h[i].above(h[p]) {
-				break
-			}
-			h[p], h[i] = h[i], h[p]
-			i = p
-		}
-		s.h = h
-		return
-	}
-	if !(v < h[0].p) {
-		return
-	}
-	h[0] = entry{v, int32(q)}
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= len(h) {
-			break
-		}
-		if c+1 < len(h) && h[c+1].above(h[c]) {
-			c++
-		}
-		if !h[c].above(h[i]) {
-			break
-		}
-		h[c], h[i] = h[i], h[c]
-		i = c
-	}
-}
-
-// pick calls keep(q), in increasing q, for the q in [0, n) of the smallest
-// priorities prio(q): every q of priority -Inf (the must features), then
-// the finite priorities in increasing order until the set has size(must)
-// members (all n if fewer). Ties enter in increasing q only while the size
-// allows, so a tie never crowds out a must feature and the set has exactly
-// its size; a NaN priority counts as +Inf. prio is called once for each q,
-// in increasing order; initial is the heap's capacity, an upper estimate of
-// size(must) - must (memory: O(initial + must) entries, not O(n)).
-func (s *smallest) pick(n, initial int, prio func(q int) float64, size func(must int) int, keep func(q int)) {
-	s.reset(max(initial, 1))
-	for q := range n {
-		switch p := prio(q); {
-		case math.IsInf(p, -1):
-			s.must = append(s.must, int32(q))
-		case math.IsNaN(p):
-			s.add(math.Inf(1), q) // never before a number
-		default:
-			s.add(p, q)
-		}
-	}
-	must := len(s.must)
-	k := min(n, max(size(must), must))
-	if k >= n {
-		for q := range n {
-			keep(q)
-		}
-		return
-	}
-	if k-must > s.k {
-		panic("train: smallest.pick: the set's size exceeds the heap's capacity")
-	}
-	// The k - must smallest entries, then in position order, merged with
-	// the must positions (increasing).
-	slices.SortFunc(s.h, entryOrder)
-	sel := s.h[:k-must]
-	slices.SortFunc(sel, func(a, b entry) int { return cmp.Compare(a.q, b.q) })
-	i := 0
-	for _, q := range s.must {
-		for ; i < len(sel) && sel[i].q < q; i++ {
-			keep(int(sel[i].q))
-		}
-		keep(int(q))
-	}
-	for ; i < len(sel); i++ {
-		keep(int(sel[i].q))
-	}
 }

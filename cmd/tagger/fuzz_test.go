@@ -40,7 +40,7 @@ func wordsTagger(t testing.TB) *chain.Tagger {
 		if err != nil {
 			panic(err)
 		}
-		if _, err := train.Train(context.Background(), m, c, train.Options{BetaRatio: 0.05}); err != nil {
+		if _, err := train.Train(context.Background(), m, c, train.Options{Problem: train.Problem{BetaRatio: 0.05}}); err != nil {
 			panic(err)
 		}
 		textTagger = chain.NewTagger(m)

@@ -52,6 +52,39 @@ func taggerBinary(t *testing.T) string {
 	return binPath
 }
 
+// startLogged starts cmd with its stderr going to a file and returns once
+// that file holds marker; the function it returns reads the whole file
+// (after exitCode, all that cmd wrote: no pipe whose last bytes Wait may
+// cut off).
+func startLogged(t *testing.T, cmd *exec.Cmd, marker string) func() string {
+	t.Helper()
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	cmd.Stderr = f
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	read := func() string {
+		b, _ := os.ReadFile(f.Name())
+		return string(b)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if strings.Contains(read(), marker) {
+			return read
+		}
+		if cmd.ProcessState != nil {
+			break
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	t.Fatalf("%v did not print %q:\n%s", cmd.Args, marker, read())
+	return nil
+}
+
 // startUntil starts cmd and returns once a line of its stderr contains
 // marker; the rest of stderr is collected into the returned buffer.
 func startUntil(t *testing.T, cmd *exec.Cmd, marker string) *bytes.Buffer {
@@ -153,33 +186,33 @@ func TestTrainInterruptKeepsExistingModel(t *testing.T) {
 		}
 		args := append([]string{"train", "--format", "ocr", "--folds", "1-9", "--threads", "1", "--model", model}, tc.args...)
 		cmd := exec.Command(bin, append(args, "embedded:ocr/letter.data.gz")...)
-		stderr := startUntil(t, cmd, tc.marker)
+		stderr := startLogged(t, cmd, tc.marker)
 		if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 			t.Fatal(err)
 		}
 		if code := exitCode(t, cmd, 20*time.Second); code != 130 {
-			t.Fatalf("%s: exit %d, want 130\n%s", tc.name, code, stderr)
+			t.Fatalf("%s: exit %d, want 130\n%s", tc.name, code, stderr())
 		}
 		after, err := os.ReadFile(model)
 		if err != nil || !bytes.Equal(before, after) {
-			t.Fatalf("%s: the existing model was changed (err %v)\n%s", tc.name, err, stderr)
+			t.Fatalf("%s: the existing model was changed (err %v)\n%s", tc.name, err, stderr())
 		}
 		side := model + interruptedSuffix
 		_, err = os.Stat(side)
 		switch {
 		case tc.wantSide && err != nil:
-			t.Fatalf("%s: no %s: %v\n%s", tc.name, side, err, stderr)
+			t.Fatalf("%s: no %s: %v\n%s", tc.name, side, err, stderr())
 		case tc.wantSide:
 			if m, err := chain.LoadFile(side); err != nil || m.NonZero() == 0 {
 				t.Errorf("%s: %s is not a trained model (err %v)", tc.name, side, err)
 			}
-			if !strings.Contains(stderr.String(), "wrote the interrupted model to "+side) {
-				t.Errorf("%s: stderr does not say where the model went:\n%s", tc.name, stderr)
+			if !strings.Contains(stderr(), "wrote the interrupted model to "+side) {
+				t.Errorf("%s: stderr does not say where the model went:\n%s", tc.name, stderr())
 			}
 		case err == nil:
 			t.Errorf("%s: %s written by a run interrupted before its first iteration", tc.name, side)
-		case !strings.Contains(stderr.String(), "no model written"):
-			t.Errorf("%s: stderr does not say that no model was written:\n%s", tc.name, stderr)
+		case !strings.Contains(stderr(), "no model written"):
+			t.Errorf("%s: stderr does not say that no model was written:\n%s", tc.name, stderr())
 		}
 	}
 }
@@ -191,13 +224,13 @@ func TestTrainInterruptBeforeFirstIterationNewFile(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "m.model")
 	cmd := exec.Command(bin, "train", "--format", "ocr", "--folds", "1-9", "--threads", "1", "--warm-epochs", "50",
 		"--model", model, "embedded:ocr/letter.data.gz")
-	stderr := startUntil(t, cmd, "read ")
+	stderr := startLogged(t, cmd, "read ")
 	cmd.Process.Signal(syscall.SIGINT)
 	if code := exitCode(t, cmd, 20*time.Second); code != 130 {
-		t.Fatalf("exit %d, want 130\n%s", code, stderr)
+		t.Fatalf("exit %d, want 130\n%s", code, stderr())
 	}
 	if _, err := os.Stat(model); err == nil {
-		t.Fatalf("a model was written by a run interrupted before its first iteration\n%s", stderr)
+		t.Fatalf("a model was written by a run interrupted before its first iteration\n%s", stderr())
 	}
 }
 

@@ -306,8 +306,7 @@ func (tf *trainFlags) checkpoint(e *env, op *train.Options) error {
 		return nil
 	}
 	op.Resume = ck
-	if n := len(ck.Iterations); n > 0 {
-		last := ck.Iterations[n-1]
+	if last, ok := ck.Last(); ok {
 		fmt.Fprintf(e.stderr, "resuming from %s: iteration %d, objective %.8g, gap %.3e\n", tf.ckpt, last.Iter, last.Primal, last.Gap)
 	} else {
 		fmt.Fprintf(e.stderr, "resuming from %s\n", tf.ckpt)

@@ -178,7 +178,7 @@ func (fn *trainFn) fit(ctx context.Context, exs []dataset.Example, pt GridPoint)
 	if err != nil {
 		return GridResult{}, nil, err
 	}
-	op := train.Options{SumForm: true, C1: pt.C1, C2: pt.C2, MaxIter: fn.MaxIter, Threads: 1}
+	op := train.Options{Problem: train.Problem{SumForm: true, C1: pt.C1, C2: pt.C2}, Stopping: train.Stopping{MaxIter: fn.MaxIter}, Resources: train.Resources{Threads: 1}}
 	res, err := train.Train(ctx, m, c, op)
 	if err != nil {
 		return GridResult{}, nil, fmt.Errorf("c1 %g, c2 %g, fold %d: %w", pt.C1, pt.C2, pt.Fold, err)

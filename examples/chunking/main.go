@@ -146,9 +146,8 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		c.Len(), c.Positions(), len(labels), enc.Unary().Len()+enc.Pair().Len(), len(m.W))
 
 	opts := train.Options{
-		SumForm: true, C1: cfg.c1, C2: cfg.c2,
-		Epsilon: cfg.epsilon, Delta: cfg.delta, MaxIter: cfg.maxIter,
-		ObservedPairs: cfg.observedPairs,
+		Problem:  train.Problem{SumForm: true, C1: cfg.c1, C2: cfg.c2, ObservedPairs: cfg.observedPairs},
+		Stopping: train.Stopping{Epsilon: cfg.epsilon, Delta: cfg.delta, MaxIter: cfg.maxIter},
 	}
 	if cfg.verbose {
 		opts.Progress = func(it train.Iteration) {

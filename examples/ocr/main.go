@@ -135,7 +135,7 @@ func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 		cfg.train, c.Len(), c.Positions(), cfg.test, len(testWords))
 	fmt.Fprintf(stdout, "model: %d labels, %d attributes, %d features\n", len(labels), enc.Unary().Len(), len(m.W))
 
-	opts := train.Options{BetaRatio: cfg.betaRatio, Epsilon: cfg.epsilon, MaxIter: cfg.maxIter}
+	opts := train.Options{Problem: train.Problem{BetaRatio: cfg.betaRatio}, Stopping: train.Stopping{Epsilon: cfg.epsilon, MaxIter: cfg.maxIter}}
 	if cfg.verbose {
 		opts.Progress = func(it train.Iteration) {
 			fmt.Fprintf(stderr, "iter %4d  objective %.6f  gap %.2e  nonzero %d  screened %d  %.1fs\n",

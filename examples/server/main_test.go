@@ -73,7 +73,7 @@ func trainToy(t *testing.T, template string) *chain.Model {
 	noErr(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	_, err = train.Train(ctx, m, c, train.Options{BetaRatio: 0.01, Threads: 1})
+	_, err = train.Train(ctx, m, c, train.Options{Problem: train.Problem{BetaRatio: 0.01}, Resources: train.Resources{Threads: 1}})
 	noErr(t, err)
 	return m
 }

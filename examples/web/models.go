@@ -60,7 +60,7 @@ func trainOCR(ctx context.Context, po features.PixelOptions) (*chain.Model, *tra
 	for i, w := range words {
 		exs[i] = dataset.FromWord("embedded:ocr/letter.data.gz", w)
 	}
-	return trainModel(ctx, features.NewPixelEncoder(po), exs, train.Options{BetaRatio: 0.01, Epsilon: 1e-4, MaxIter: 500})
+	return trainModel(ctx, features.NewPixelEncoder(po), exs, train.Options{Problem: train.Problem{BetaRatio: 0.01}, Stopping: train.Stopping{Epsilon: 1e-4, MaxIter: 500}})
 }
 
 // trainWords trains the chunker over words on the first wordsSentences
@@ -84,7 +84,7 @@ func trainWords(ctx context.Context) (*chain.Model, *train.Result, error) {
 		exs[i] = dataset.FromSequence("embedded:conll2000/train.txt.gz", s)
 	}
 	return trainModel(ctx, features.NewTemplateEncoder(tmpl), exs,
-		train.Options{SumForm: true, C1: 1, C2: 1, Epsilon: 1e-4, Delta: 1e-5, MaxIter: 300})
+		train.Options{Problem: train.Problem{SumForm: true, C1: 1, C2: 1}, Stopping: train.Stopping{Epsilon: 1e-4, Delta: 1e-5, MaxIter: 300}})
 }
 
 // wordsOnly keeps column 0 of every token, so that the model's encoder

@@ -73,7 +73,7 @@ func demoTrain(ctx context.Context, cfg DemoConfig, exs []dataset.Example, w io.
 	if !cfg.Quiet {
 		fmt.Fprintf(w, "%5s %10s %6s %9s %9s %9s %8s\n", "beta", "/beta_max", "iters", "nonzero", "screened", "gap", "seconds")
 	}
-	op := train.Options{Alpha: 1, Epsilon: cfg.Epsilon, Screen: train.ScreenPinsker}
+	op := train.Options{Problem: train.Problem{Alpha: 1}, Stopping: train.Stopping{Epsilon: cfg.Epsilon}, Method: train.Method{Screen: train.ScreenPinsker}}
 	var last *train.Result
 	_, err = train.Path(ctx, m, c, op, train.PathOptions{K: cfg.Betas, MinRatio: cfg.MinRatio}, func(k int, r *train.Result, _ []float64) error {
 		last = r

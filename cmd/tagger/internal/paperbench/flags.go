@@ -132,7 +132,7 @@ func (c *TrainConfig) Flags(fs *flag.FlagSet) (parsed func() error) {
 		c.Data = SplitList(data)
 		c.Certificates = SplitList(certs)
 		for _, ct := range c.Certificates {
-			if err := (train.Options{Certificate: train.Certificate(ct)}).Validate(); err != nil {
+			if err := (train.Options{Method: train.Method{Certificate: train.Certificate(ct)}}).Validate(); err != nil {
 				return fmt.Errorf("--certificates: %w", err)
 			}
 		}
@@ -234,7 +234,7 @@ func (c *PathConfig) Flags(fs *flag.FlagSet) (parsed func() error) {
 		); err != nil {
 			return err
 		}
-		return train.Options{Screen: train.ScreenRule(c.Screen), Solver: train.Solver(c.Solver)}.Validate()
+		return train.Options{Method: train.Method{Screen: train.ScreenRule(c.Screen), Solver: train.Solver(c.Solver)}}.Validate()
 	}
 }
 
@@ -281,7 +281,7 @@ func checkScreenRules(rules []string) error {
 		return errors.New("--rules must not be empty")
 	}
 	for _, r := range rules {
-		if err := (train.Options{Screen: train.ScreenRule(r)}).Validate(); err != nil || r == "" {
+		if err := (train.Options{Method: train.Method{Screen: train.ScreenRule(r)}}).Validate(); err != nil || r == "" {
 			return fmt.Errorf("unknown --rules entry %q (want none, pinsker, paper or both)", r)
 		}
 	}

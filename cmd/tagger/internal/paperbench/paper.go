@@ -226,8 +226,12 @@ func benchPath(ctx context.Context, ds *Data, rule string, bf *PaperConfig) (*ru
 	if screen == train.ScreenPinsker {
 		gamma = bf.PGamma
 	}
-	op := train.Options{Alpha: bf.Alpha, Epsilon: bf.Epsilon, Screen: screen, Solver: solver, Gamma: gamma,
-		Threads: bf.Threads, MaxIter: bf.MaxIter}
+	op := train.Options{
+		Problem:   train.Problem{Alpha: bf.Alpha},
+		Stopping:  train.Stopping{Epsilon: bf.Epsilon, MaxIter: bf.MaxIter},
+		Method:    train.Method{Screen: screen, Solver: solver, Gamma: gamma},
+		Resources: train.Resources{Threads: bf.Threads},
+	}
 	runtime.GC()
 	t0 := time.Now()
 	res, err := train.Path(ctx, m, ds.Corpus, op, train.PathOptions{K: bf.Betas, MinRatio: bf.MinRatio},

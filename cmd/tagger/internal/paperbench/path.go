@@ -40,8 +40,10 @@ func Path(ctx context.Context, ds *Data, cfg PathConfig, w io.Writer) error {
 		ds.Name, ds.Desc, d, cfg.Alpha, cfg.Betas, cfg.MinRatio, cfg.Epsilon, cfg.Screen, cfg.Gamma)
 	fmt.Fprintf(w, "%4s  %11s  %6s  %9s  %10s  %9s  %9s\n", "k", "beta/bmax", "iters", "seconds", "gap", "nonzero", "screened")
 	op := train.Options{
-		Alpha: cfg.Alpha, Epsilon: cfg.Epsilon, Screen: train.ScreenRule(cfg.Screen), Solver: train.Solver(cfg.Solver), Gamma: cfg.Gamma,
-		Threads: cfg.Threads, MaxIter: cfg.MaxIter,
+		Problem:   train.Problem{Alpha: cfg.Alpha},
+		Stopping:  train.Stopping{Epsilon: cfg.Epsilon, MaxIter: cfg.MaxIter},
+		Method:    train.Method{Screen: train.ScreenRule(cfg.Screen), Solver: train.Solver(cfg.Solver), Gamma: cfg.Gamma},
+		Resources: train.Resources{Threads: cfg.Threads},
 	}
 	t0 := time.Now()
 	results, err := train.Path(ctx, m, ds.Corpus, op, train.PathOptions{K: cfg.Betas, MinRatio: cfg.MinRatio},

@@ -53,8 +53,12 @@ func Screen(ctx context.Context, cfg ScreenConfig, w io.Writer) error {
 				}
 				runtime.GC()
 				t0 := time.Now()
-				res, err := train.Train(ctx, m, ds.Corpus, train.Options{Alpha: 1, BetaRatio: ratio, Epsilon: eps,
-					Screen: train.ScreenRule(rule), Threads: threads, MaxIter: maxIter})
+				res, err := train.Train(ctx, m, ds.Corpus, train.Options{
+					Problem:   train.Problem{Alpha: 1, BetaRatio: ratio},
+					Stopping:  train.Stopping{Epsilon: eps, MaxIter: maxIter},
+					Method:    train.Method{Screen: train.ScreenRule(rule)},
+					Resources: train.Resources{Threads: threads},
+				})
 				if err != nil {
 					return fmt.Errorf("%s ratio %g rule %s: %w", name, ratio, rule, err)
 				}

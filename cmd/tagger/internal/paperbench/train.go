@@ -197,17 +197,22 @@ func trainOnce(ctx context.Context, ds *Data, cfg TrainConfig, s solve, threads 
 	t0 := time.Now()
 	var log []train.Iteration
 	var steps []stepPoint
-	op := train.Options{SumForm: true, C1: cfg.C1, C2: cfg.C2, Solver: solver, Certificate: s.cert, Threads: threads,
-		Epsilon: cfg.Epsilon, MaxIter: cfg.MaxIter, MonitorEvery: 5,
-		Progress: func(it train.Iteration) {
-			log = append(log, it)
-			if n := len(steps); n == 0 || steps[n-1].iter != it.Iter { // a line per iteration
-				steps = append(steps, stepPoint{it.Iter, it.Primal, time.Since(t0).Seconds()})
-			}
-		},
-		Monitor: func(train.Iteration, []float64) (bool, error) {
-			return cfg.Budget > 0 && time.Since(t0) > cfg.Budget, nil
-		}}
+	op := train.Options{
+		Problem:   train.Problem{SumForm: true, C1: cfg.C1, C2: cfg.C2},
+		Stopping:  train.Stopping{Epsilon: cfg.Epsilon, MaxIter: cfg.MaxIter},
+		Method:    train.Method{Solver: solver, Certificate: s.cert},
+		Resources: train.Resources{Threads: threads},
+		Hooks: train.Hooks{MonitorEvery: 5,
+			Progress: func(it train.Iteration) {
+				log = append(log, it)
+				if n := len(steps); n == 0 || steps[n-1].iter != it.Iter { // a line per iteration
+					steps = append(steps, stepPoint{it.Iter, it.Primal, time.Since(t0).Seconds()})
+				}
+			},
+			Monitor: func(train.Iteration, []float64) (bool, error) {
+				return cfg.Budget > 0 && time.Since(t0) > cfg.Budget, nil
+			}},
+	}
 	res, err := train.Train(ctx, m, ds.Corpus, op)
 	if err != nil {
 		return TrainRow{}, nil, 0, fmt.Errorf("%s, %s solver: %w", ds.Name, solver, err)

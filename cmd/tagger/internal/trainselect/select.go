@@ -48,7 +48,7 @@ type SelectReport struct {
 // NewSelectRow is the row of result r, the k-th of a path over n training
 // sequences (c1 and c2 are the sum-form penalties of n sequences).
 func NewSelectRow(k int, r *train.Result, n int) SelectRow {
-	row := SelectRow{K: k, Ratio: r.Beta / r.BetaMax, Beta: r.Beta, C1: r.Lambda1 * float64(n), C2: r.Lambda2 * float64(n) / 2,
+	row := SelectRow{K: k, Ratio: r.Beta / r.BetaMax, Beta: r.Beta, C1: r.Beta * float64(n), C2: r.Lambda2 * float64(n) / 2,
 		Passes: r.NumPasses(), Iterations: r.NumIterations(), NonZero: r.NonZero, Screened: r.Screened, Gap: r.Gap, Seconds: r.Seconds}
 	if r.Score != nil {
 		row.Score = *r.Score

@@ -69,7 +69,7 @@ func TestSelectOnDev(t *testing.T) {
 	require.NoError(t, err)
 	var log bytes.Buffer
 	cfg := SelectConfig{Betas: 4, Floor: 0.01, Patience: 2, Score: score, Eval: score, EvalName: "eval.txt", Log: &log}
-	op := train.Options{SumForm: true, C1: 0.1, C2: 0.1, Threads: 1}
+	op := train.Options{Problem: train.Problem{SumForm: true, C1: 0.1, C2: 0.1}, Resources: train.Resources{Threads: 1}}
 	rep := &SelectReport{Train: "sel.txt", Dev: "sel.txt", Betas: 4, Floor: 0.01, Sequences: c.Len()}
 	require.NoError(t, SelectOnDev(context.Background(), m, c, op, cfg, rep))
 	require.NotEmpty(t, rep.Path)
@@ -94,7 +94,7 @@ func TestSelectByFolds(t *testing.T) {
 	var log bytes.Buffer
 	cfg := SelectConfig{Betas: 3, Floor: 0.01, Patience: 2, Folds: 2, MinFreq: 1, Log: &log,
 		NewEncoder: func() (*features.Encoder, error) { return dataset.NewEncoder(dataset.CoNLL, "") }}
-	op := train.Options{SumForm: true, C1: 0.1, C2: 0.1, Threads: 1}
+	op := train.Options{Problem: train.Problem{SumForm: true, C1: 0.1, C2: 0.1}, Resources: train.Resources{Threads: 1}}
 	rep := &SelectReport{Train: "sel.txt", Folds: 2, Betas: 3, Floor: 0.01, Sequences: c.Len()}
 	require.NoError(t, SelectByFolds(context.Background(), m, c, op, exs, cfg, rep))
 	require.NotNil(t, rep.Refit)

@@ -1,4 +1,4 @@
-package train
+package certificate
 
 import (
 	"math"
@@ -40,7 +40,7 @@ import (
 // (twice the largest rounding error in the subnormal range).
 const f32Abs = 0x1p-149
 
-// f32Err returns e(s) = |s| 2^-24 + 2^-149, a bound on |m - s| for every
+// ErrorBound returns e(s) = |s| 2^-24 + 2^-149, a bound on |m - s| for every
 // float64 m that rounds to the finite float32 s (Go's conversion rounds to
 // nearest, ties to even).
 //
@@ -52,12 +52,12 @@ const f32Abs = 0x1p-149
 // 2^-149: |m - s| <= 2^-150. Computed in float64, |s| 2^-24 is exact and
 // the rounded sum is at least max(|s| 2^-24, 2^-150) (rounding is
 // monotone and the exact sum exceeds both by a factor >= 1 + 2^-125 or 2).
-func f32Err(s float64) float64 { return math.Abs(s)*0x1p-24 + f32Abs }
+func ErrorBound(s float64) float64 { return math.Abs(s)*0x1p-24 + f32Abs }
 
-// narrowInto stores float32(m) into dst (resized) and reports whether
+// Narrow stores float32(m) into dst (resized) and reports whether
 // every value stays finite. A value beyond the float32 range (or NaN) has
 // no error bound: then dst is returned untouched and false.
-func narrowInto(dst []float32, m []float64) ([]float32, bool) {
+func Narrow(dst []float32, m []float64) ([]float32, bool) {
 	for _, v := range m {
 		if s := float64(float32(v)); math.IsInf(s, 0) || s != s {
 			return dst, false
@@ -75,26 +75,26 @@ func narrowInto(dst []float32, m []float64) ([]float32, bool) {
 
 // divergenceUp returns an upper bound on D_k = L(w) - L(w_k) + m_k . w -
 // m_k . w_k for the stored pass k, with loss = L(w) and w = the support of
-// r: m_k . w is bounded by s_k . w + sum_j e(s_k,j) |w_j| (f32Err), the
-// rest is exact. It is clamped at 0 (D_k >= 0 is a KL divergence).
-func (h *dualHistory) divergenceUp(k int, r *run, loss float64) float64 {
+// r: m_k . w is bounded by s_k . w + sum_j e(s_k,j) |w_j| (ErrorBound),
+// the rest is exact. It is clamped at 0 (D_k >= 0 is a KL divergence).
+func (h *History) divergenceUp(k int, r Pass, loss float64) float64 {
 	mk := h.m[k]
 	dot, slack := 0.0, 0.0
-	for s, q := range r.supp {
-		v, w := float64(mk[q]), r.suppW[s]
+	for s, q := range r.Supp {
+		v, w := float64(mk[q]), r.SuppW[s]
 		dot += v * w
-		slack += f32Err(v) * math.Abs(w)
+		slack += ErrorBound(v) * math.Abs(w)
 	}
 	return math.Max(loss-h.loss[k]+dot+slack-h.mw[k], 0)
 }
 
 // radius returns E_j = sum_k c_k e(s_k,j) over the stored components of
 // the mixture at the J-position j (m_0 and the gold component are exact).
-func (mx *mixture) radius(j int) float64 {
+func (mx *Mixture) radius(j int) float64 {
 	e := 0.0
 	for k := 1; k < len(mx.ms)-1; k++ {
 		if ck := mx.c[k]; ck != 0 {
-			e += ck * f32Err(mx.ms[k][j])
+			e += ck * ErrorBound(mx.ms[k][j])
 		}
 	}
 	return e
@@ -106,7 +106,7 @@ func (mx *mixture) radius(j int) float64 {
 // g(w_j, .) at the two ends of [Ms_j - E_j, Ms_j + E_j] (g is convex in
 // m, so the supremum over the interval is at an end). Ms is recomputed
 // from c (not the Frank-Wolfe's running update) into mx.mix.
-func (mx *mixture) upperValue() float64 {
+func (mx *Mixture) upperValue() float64 {
 	phi := 0.0
 	for k, ck := range mx.c {
 		phi += ck * mx.d[k]
@@ -129,48 +129,20 @@ func (mx *mixture) upperValue() float64 {
 	return phi
 }
 
-// worstAbsM returns |Ms_q| + E_q for the feature at position q of u: an
+// WorstAbsM returns |Ms_q| + E_q for the feature at position q of u: an
 // upper bound on |M_q| of the exact mixture, with Ms_q = c_0 mU_q + sum_k
 // c_k s_k,q and E_q = sum_k c_k e(s_k,q) (the gold component has M = 0;
 // outside J too, where the history may hold any value in [-l1, l1]). It
-// needs the history as mixGap saw it: run.mU the current pass's m, the
-// pass itself still pending.
-func (mx *mixture) worstAbsM(h *dualHistory, mU []float64, q int) float64 {
+// needs the history as Gap saw it: mU the current pass's m, the pass
+// itself still pending.
+func (mx *Mixture) WorstAbsM(h *History, mU []float64, q int) float64 {
 	ms, e := mx.c[0]*mU[q], 0.0
 	for k, mk := range h.m {
 		if ck := mx.c[k+1]; ck != 0 {
 			s := float64(mk[q])
 			ms += ck * s
-			e += ck * f32Err(s)
+			e += ck * ErrorBound(s)
 		}
 	}
 	return math.Abs(ms) + e
-}
-
-// screenMixture is the Pinsker rule (screen.Pinsker, with the same
-// arithmetic) on every feature of u at the mixture's dual point q, whose
-// certificate gap = Phi >= G(w, q) bounds the radius: u[k] is dropped when
-// worstAbsM + sqrt(2 Phi/n) Rnorm < beta (1 - tau). As |M_j(q)| <=
-// worstAbsM and G(w, q) <= Phi, the exact rule at q would drop it too: w*_j
-// = 0. The rule needs M and the gap of the SAME dual point (the mixture's
-// gap with the current point's m would not be safe). M is formed per
-// feature from the history and run.mU: no u-sized buffer. The working set,
-// the only policy with the mixture, screens with the Pinsker rule alone.
-func (tr *trainer) screenMixture(sc *screenScratch, r *run, gap float64) ([]bool, int) {
-	sc.drop = resizeBools(sc.drop, len(r.u))
-	clear(sc.drop)
-	n := tr.c.Len()
-	rad := math.Sqrt(2 * gap / float64(n))
-	thr := tr.pen.l1 * (1 - tr.op.Tau)
-	if !(gap >= 0) || math.IsInf(gap, 1) || rad*tr.rnormMin >= thr {
-		return sc.drop, 0
-	}
-	count := 0
-	for q, j := range r.u {
-		if r.mix.worstAbsM(&r.dual, r.mU, q)+rad*tr.rnorm.at(j) < thr {
-			sc.drop[q] = true
-			count++
-		}
-	}
-	return sc.drop, count
 }

@@ -1,4 +1,4 @@
-package train
+package objective
 
 import (
 	"cmp"
@@ -27,7 +27,7 @@ func BenchmarkWorkingSetEvaluation(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := o.evaluate(ctx, x, grad, 1e-4); err != nil {
+		if _, _, err := o.Evaluate(ctx, x, grad, 1e-4); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -45,7 +45,7 @@ func BenchmarkWorkingSetEvaluation(b *testing.B) {
 
 // BenchmarkWorkingSetFullPass times the column pass of a full pass after
 // an evaluation: m over every feature from the evaluation's marginals
-// (residualsAll), on the set of BenchmarkWorkingSetEvaluation.
+// (Residuals), on the set of BenchmarkWorkingSetEvaluation.
 func BenchmarkWorkingSetFullPass(b *testing.B) {
 	o, x := conllWorkingSet(b, 42000, 500)
 	if _, err := o.loss(context.Background(), x); err != nil {
@@ -55,13 +55,13 @@ func BenchmarkWorkingSetFullPass(b *testing.B) {
 	var dst []float64
 	b.ResetTimer()
 	for b.Loop() {
-		dst = o.residualsAll(dst, all)
+		dst = o.Residuals(dst, all)
 	}
 }
 
 // conllWorkingSet returns the objective over CoNLL-2000 with the working
 // set described at BenchmarkWorkingSetEvaluation, and weights over it.
-func conllWorkingSet(b *testing.B, size, fullAttrs int) (*objective, []float64) {
+func conllWorkingSet(b *testing.B, size, fullAttrs int) (*Objective, []float64) {
 	b.Helper()
 	exs, err := dataset.ReadFile(dataset.EmbeddedPrefix+"conll2000/train.txt.gz", nil, dataset.Options{Format: dataset.CoNLL, Labeled: true})
 	if err != nil {
@@ -115,9 +115,8 @@ func conllWorkingSet(b *testing.B, size, fullAttrs int) (*objective, []float64) 
 		act = append(act, int32(j))
 	}
 	slices.Sort(act)
-	o := newObjective(newFeatureSet(m, nil), c, 1)
-	o.refFusedOK = true
-	o.setActive(act)
+	o := New(m, c, Settings{Threads: 1})
+	o.SetActive(act, true)
 	if !o.sparseLabels || !o.refFused {
 		b.Fatalf("label lists %v, fused references %v: not the working set's scoring", o.sparseLabels, o.refFused)
 	}

@@ -1,4 +1,4 @@
-package train
+package objective
 
 import (
 	"context"
@@ -7,76 +7,29 @@ import (
 	"slices"
 	"testing"
 
-	"gonum.org/v1/gonum/floats"
-
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/internal/chaintest"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/traintest"
 	"github.com/stretchr/testify/require"
 )
 
-// bruteNLL computes the average negative log-likelihood of c under w by
-// enumerating every label sequence, straight from the feature definitions
-// (independent of Model.score and of package inference).
-func bruteNLL(m *chain.Model, w []float64, c *sparse.Corpus) float64 {
-	total := 0.0
-	for i := 0; i < c.Len(); i++ {
-		start, T := c.Span(i)
-		gold := make([]int, T)
-		for t := range gold {
-			gold[t] = int(c.Labels[start+t])
-		}
-		total += floats.LogSumExp(bruteScores(m, w, c, i)) - bruteScore(m, w, c, i, gold)
-	}
-	return total / float64(c.Len())
-}
+// The shared test data and checks (internal/chaintest).
+var (
+	approxEqual  = chaintest.ApproxEqual
+	approxScalar = chaintest.ApproxScalar
+	randomCorpus = chaintest.RandomCorpus
+	labelNames   = chaintest.LabelNames
+)
 
-// bruteScores returns the score of every label sequence of sequence i, in
-// the order of nextPath.
-func bruteScores(m *chain.Model, w []float64, c *sparse.Corpus, i int) []float64 {
-	_, T := c.Span(i)
-	var all []float64
-	y := make([]int, T)
-	for {
-		all = append(all, bruteScore(m, w, c, i, y))
-		if !nextPath(y, m.NumLabels()) {
-			return all
-		}
+// everyFeature returns 0, 1, ..., d-1: every feature of a model with d
+// weights.
+func everyFeature(d int) []int32 {
+	all := make([]int32, d)
+	for j := range all {
+		all[j] = int32(j)
 	}
-}
-
-// bruteScore returns the score w . F(x_i, y) of label sequence y.
-func bruteScore(m *chain.Model, w []float64, c *sparse.Corpus, i int, y []int) float64 {
-	L := m.NumLabels()
-	LL := L * L
-	start, T := c.Span(i)
-	s := 0.0
-	for t := 0; t < T; t++ {
-		cols, vals := c.Unary.Row(start + t)
-		for k, a := range cols {
-			v := 1.0
-			if vals != nil {
-				v = vals[k]
-			}
-			s += v * w[int(a)*L+y[t]]
-		}
-		if t == 0 {
-			continue
-		}
-		if m.Transitions {
-			s += w[m.TransOffset()+y[t-1]*L+y[t]]
-		}
-		if m.NumPair > 0 {
-			pc, pv := c.Pair.Row(start + t)
-			for k, a := range pc {
-				v := 1.0
-				if pv != nil {
-					v = pv[k]
-				}
-				s += v * w[m.PairOffset()+int(a)*LL+y[t-1]*L+y[t]]
-			}
-		}
-	}
-	return s
+	return all
 }
 
 func TestObjectiveAgainstBruteForce(t *testing.T) {
@@ -104,13 +57,13 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 			for _, cfg := range []struct{ threads, budget int }{{1, 64 << 20}, {3, 64 << 20}, {1, 0}, {3, 0}} {
 				old := fusedBudget
 				fusedBudget = cfg.budget
-				o := newObjective(newFeatureSet(m, nil), c, cfg.threads)
+				o := New(m, c, Settings{Threads: cfg.threads})
 				fusedBudget = old
 				act := make([]int32, len(m.W))
 				for j := range act {
 					act[j] = int32(j)
 				}
-				o.setActive(act)
+				o.SetActive(act, false)
 				if o.fused != (cfg.budget > 0) {
 					t.Fatalf("budget %d: fused = %v", cfg.budget, o.fused)
 				}
@@ -119,7 +72,7 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				approxScalar(t, "loss", bruteNLL(m, m.W, c), f, 1e-10, 1e-10)
+				approxScalar(t, "loss", traintest.NLL(m, m.W, c), f, 1e-10, 1e-10)
 				// m = -grad L, checked by central differences of the brute force.
 				want := make([]float64, len(m.W))
 				w := append([]float64(nil), m.W...)
@@ -127,9 +80,9 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 				for j := range w {
 					orig := w[j]
 					w[j] = orig + h
-					fp := bruteNLL(m, w, c)
+					fp := traintest.NLL(m, w, c)
 					w[j] = orig - h
-					fm := bruteNLL(m, w, c)
+					fm := traintest.NLL(m, w, c)
 					w[j] = orig
 					want[j] = -(fp - fm) / (2 * h)
 				}
@@ -143,9 +96,9 @@ func TestObjectiveCancel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	c := randomCorpus(rng, 200, 5, 4, 0, 3, false)
 	m, _ := chain.NewModel(labelNames(3), 4, 0, true, nil)
-	o := newObjective(newFeatureSet(m, nil), c, 2)
+	o := New(m, c, Settings{Threads: 2})
 	act := []int32{0, 1, 2}
-	o.setActive(act)
+	o.SetActive(act, false)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := o.evalM(ctx, make([]float64, 3), make([]float64, 3)); err == nil {
@@ -163,7 +116,7 @@ func TestObjectiveActiveSubset(t *testing.T) {
 	for _, budget := range []int{64 << 20, 0} {
 		old := fusedBudget
 		fusedBudget = budget
-		o := newObjective(newFeatureSet(m, nil), c, 2)
+		o := New(m, c, Settings{Threads: 2})
 		fusedBudget = old
 		var act []int32
 		for j := 0; j < len(m.W); j++ {
@@ -172,7 +125,7 @@ func TestObjectiveActiveSubset(t *testing.T) {
 				act = append(act, int32(j))
 			}
 		}
-		o.setActive(act)
+		o.SetActive(act, false)
 		if !o.sparseLabels || o.live == c {
 			t.Fatalf("budget %d: sparse labels %v, compacted corpus %v", budget, o.sparseLabels, o.live != c)
 		}
@@ -195,13 +148,13 @@ func TestObjectiveActiveSubset(t *testing.T) {
 // features act (mv) against central differences of it.
 func requireBrute(t *testing.T, m *chain.Model, w []float64, c *sparse.Corpus, act []int32, f float64, mv []float64) {
 	t.Helper()
-	approxScalar(t, "loss", bruteNLL(m, w, c), f, 1e-10, 1e-10)
+	approxScalar(t, "loss", traintest.NLL(m, w, c), f, 1e-10, 1e-10)
 	const h = 1e-5
 	for k, j := range act {
 		w[j] += h
-		fp := bruteNLL(m, w, c)
+		fp := traintest.NLL(m, w, c)
 		w[j] -= 2 * h
-		fm := bruteNLL(m, w, c)
+		fm := traintest.NLL(m, w, c)
 		w[j] += h
 		approxScalar(t, "m", -(fp-fm)/(2*h), mv[k], 1e-7, 1e-6)
 	}
@@ -238,10 +191,9 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 		for _, refFused := range []bool{false, true} {
 			old := fusedBudget
 			fusedBudget = 0
-			o := newObjective(newFeatureSet(m, nil), c, 2)
+			o := New(m, c, Settings{Threads: 2})
 			fusedBudget = old
-			o.refFusedOK = refFused
-			o.setActive(act)
+			o.SetActive(act, refFused)
 			if !o.sparseLabels || o.refFused != refFused || o.live == c {
 				t.Fatalf("real %v: sparse labels %v, fused refs %v, compacted %v", real, o.sparseLabels, o.refFused, o.live != c)
 			}
@@ -251,12 +203,12 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 			requireBrute(t, m, w, c, act, f, mv)
 
 			all := everyFeature(len(m.W))
-			got := o.residualsAll(nil, all)
-			ref := newObjective(newFeatureSet(m, nil), c, 1)
-			ref.setActive(all)
+			got := o.Residuals(nil, all)
+			ref := New(m, c, Settings{Threads: 1})
+			ref.SetActive(all, false)
 			_, err = ref.loss(context.Background(), w)
 			require.NoError(t, err)
-			approxEqual(t, "m over every feature", ref.M, got, 1e-12, 1e-10)
+			approxEqual(t, "m over every feature", ref.mvec, got, 1e-12, 1e-10)
 			// Attributes 0-2 have every label active: their counts come
 			// from the evaluation, the others' from the scatter.
 			for a := range U {
@@ -272,11 +224,11 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 					sub = append(sub, j)
 				}
 			}
-			got = o.residualsAll(nil, sub)
+			got = o.Residuals(nil, sub)
 			for a := range U {
 				require.Equal(t, a != 10, o.counted[a], "subset: attribute %d counted", a)
 			}
-			approxEqual(t, "m over the subset", sparse.Gather(make([]float64, len(sub)), ref.M, sub), got, 1e-12, 1e-10)
+			approxEqual(t, "m over the subset", sparse.Gather(make([]float64, len(sub)), ref.mvec, sub), got, 1e-12, 1e-10)
 
 			// The same number of features per attribute as the active
 			// set, other labels for attributes 3-9: not counted.
@@ -288,11 +240,11 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 				shifted = append(shifted, j)
 			}
 			slices.Sort(shifted)
-			got = o.residualsAll(nil, shifted)
+			got = o.Residuals(nil, shifted)
 			for a := range U {
 				require.Equal(t, a <= 2 || a == 11, o.counted[a], "shifted: attribute %d counted", a)
 			}
-			approxEqual(t, "m over the shifted set", sparse.Gather(make([]float64, len(shifted)), ref.M, shifted), got, 1e-12, 1e-10)
+			approxEqual(t, "m over the shifted set", sparse.Gather(make([]float64, len(shifted)), ref.mvec, shifted), got, 1e-12, 1e-10)
 
 			// A new active set makes the counts stale until the next
 			// evaluation: every count is scattered again. This one has as
@@ -308,10 +260,10 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 			}
 			slices.Sort(moved)
 			require.Len(t, moved, len(act))
-			o.setActive(moved)
-			got = o.residualsAll(nil, all)
+			o.SetActive(moved, refFused)
+			got = o.Residuals(nil, all)
 			require.Nil(t, o.countedAttrs(all), "counts of a stale evaluation")
-			approxEqual(t, "m over every feature, scattered", ref.M, got, 1e-12, 1e-10)
+			approxEqual(t, "m over every feature, scattered", ref.mvec, got, 1e-12, 1e-10)
 		}
 	}
 }
@@ -348,24 +300,23 @@ func TestObjectiveManyFullLabelAttributes(t *testing.T) {
 	x, w := randomPoint(rng, act, len(m.W))
 	old, oldFrac := fusedBudget, sparseLabelFraction
 	fusedBudget, sparseLabelFraction = 0, 2
-	o := newObjective(newFeatureSet(m, nil), c, 1)
-	o.refFusedOK = true
-	o.setActive(act)
+	o := New(m, c, Settings{Threads: 1})
+	o.SetActive(act, true)
 	fusedBudget, sparseLabelFraction = old, oldFrac
 	require.True(t, o.sparseLabels && o.refFused)
 	f, err := o.loss(context.Background(), x)
 	require.NoError(t, err)
-	approxScalar(t, "loss", bruteNLL(m, w, c), f, 1e-10, 1e-10)
+	approxScalar(t, "loss", traintest.NLL(m, w, c), f, 1e-10, 1e-10)
 
 	all := everyFeature(len(m.W))
-	ref := newObjective(newFeatureSet(m, nil), c, 1)
-	ref.setActive(all)
+	ref := New(m, c, Settings{Threads: 1})
+	ref.SetActive(all, false)
 	_, err = ref.loss(context.Background(), w)
 	require.NoError(t, err)
 	for k, j := range act {
-		approxScalar(t, "m", ref.M[j], o.M[k], 1e-12, 1e-10)
+		approxScalar(t, "m", ref.mvec[j], o.mvec[k], 1e-12, 1e-10)
 	}
-	approxEqual(t, "m over every feature", ref.M, o.residualsAll(nil, all), 1e-12, 1e-10)
+	approxEqual(t, "m over every feature", ref.mvec, o.Residuals(nil, all), 1e-12, 1e-10)
 }
 
 // randomPoint returns normal random weights x over the features act and
@@ -379,10 +330,16 @@ func randomPoint(rng *rand.Rand, act []int32, d int) (x, w []float64) {
 	return x, w
 }
 
+// loss evaluates L at x (m stays in o.mvec).
+func (o *Objective) loss(ctx context.Context, x []float64) (float64, error) {
+	f, _, err := o.Loss(ctx, x)
+	return f, err
+}
+
 // evalM evaluates the loss at x and copies m into dst.
-func (o *objective) evalM(ctx context.Context, x, dst []float64) (float64, error) {
+func (o *Objective) evalM(ctx context.Context, x, dst []float64) (float64, error) {
 	f, err := o.loss(ctx, x)
-	copy(dst, o.M)
+	copy(dst, o.mvec)
 	return f, err
 }
 
@@ -391,21 +348,34 @@ func (o *objective) evalM(ctx context.Context, x, dst []float64) (float64, error
 // block size, and equals max |m_j(0)| over every feature from an
 // evaluation with every feature active (pair features, real values).
 func TestMaxAbsResidualBlocks(t *testing.T) {
-	m, c := sgdProblem(t, 21, 60, 9, 2, 3, true)
+	rng := rand.New(rand.NewPCG(21, 7))
+	c := randomCorpus(rng, 60, 6, 9, 2, 3, true)
+	m, err := chain.NewModel(labelNames(3), 9, 2, true, nil)
+	require.NoError(t, err)
+	all := everyFeature(len(m.W))
+	ctx := context.Background()
 	old := residualBlock
 	t.Cleanup(func() { residualBlock = old })
 	var got []float64
 	for _, blk := range []int{1, 3, 7, 1 << 20} {
 		residualBlock = blk
-		tr, _, _ := preparedTrainer(t, m, c, Options{SumForm: true, C1: 0.5, C2: 1})
-		got = append(got, tr.betaMax)
+		o := New(m, c, Settings{Threads: 2})
+		o.Features().SetAll(all)
+		o.SetActive(nil, false)
+		_, _, err := o.Loss(ctx, nil)
+		require.NoError(t, err)
+		got = append(got, o.MaxAbsResidual(o.Features().All))
 	}
 	for k := range got {
 		require.Equal(t, got[0], got[k], "block sizes disagree: %v", got)
 	}
-	tr, _, _ := preparedTrainer(t, m, c, Options{SumForm: true, C1: 0.5, C2: 1})
+	o := New(m, c, Settings{Threads: 2})
+	o.Features().SetAll(all)
+	o.SetActive(all, false)
+	_, mv, err := o.Loss(ctx, make([]float64, len(all)))
+	require.NoError(t, err)
 	want := 0.0
-	for _, v := range pricePoint(t, tr, make([]float64, len(m.W))).m {
+	for _, v := range mv {
 		want = math.Max(want, math.Abs(v))
 	}
 	require.Greater(t, want, 0.0)

@@ -1,4 +1,4 @@
-package train
+package objective
 
 import (
 	"math/bits"
@@ -7,7 +7,7 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// featureSet is the one owner of which features a training run works on.
+// Features is the one owner of which features a training run works on.
 //
 //   - inSet: the model's feature set (every feature, or the observed pairs)
 //     as a bit set, fixed for the run; all iterates it.
@@ -22,10 +22,10 @@ import (
 //     active labels of each unary attribute, labs[refPtr[a]:refPtr[a+1]],
 //     and whether an attribute has any active state feature.
 //
-// Restrict and SetActive change the active set; the trainer then adapts
-// the objective (objective.follow) and the optimizer (Compact or a new one)
-// in the same place (trainer.setActive, dropScreenedActive).
-type featureSet struct {
+// Only the Objective changes the active set (Objective.SetActive and
+// Objective.Restrict), so that the references and the objective's buffers
+// always follow it; the caller adapts its optimizer in the same place.
+type Features struct {
 	m        *chain.Model
 	inSet    sparse.Bitset
 	size     int // number of features in the set
@@ -38,14 +38,14 @@ type featureSet struct {
 	live     int     // number of live attributes
 }
 
-func newFeatureSet(m *chain.Model, all []int32) *featureSet {
-	fs := &featureSet{m: m, screened: sparse.NewBitset(len(m.W)), attrLive: make([]bool, m.NumUnary)}
-	fs.setAll(all)
+func newFeatures(m *chain.Model) *Features {
+	fs := &Features{m: m, screened: sparse.NewBitset(len(m.W)), attrLive: make([]bool, m.NumUnary)}
+	fs.SetAll(nil)
 	return fs
 }
 
-// setAll fixes the model's feature set (increasing full indices).
-func (fs *featureSet) setAll(all []int32) {
+// SetAll fixes the model's feature set (increasing full indices).
+func (fs *Features) SetAll(all []int32) {
 	fs.inSet = sparse.NewBitset(len(fs.m.W))
 	for _, j := range all {
 		fs.inSet.Set(int(j))
@@ -53,8 +53,8 @@ func (fs *featureSet) setAll(all []int32) {
 	fs.size = len(all)
 }
 
-// all iterates the model's feature set in increasing order.
-func (fs *featureSet) all(yield func(int32) bool) {
+// All iterates the model's feature set in increasing order.
+func (fs *Features) All(yield func(int32) bool) {
 	for w, word := range fs.inSet {
 		for word != 0 {
 			b := bits.TrailingZeros64(word)
@@ -66,22 +66,43 @@ func (fs *featureSet) all(yield func(int32) bool) {
 	}
 }
 
-// allSlice returns the model's feature set as a slice.
-func (fs *featureSet) allSlice() []int32 {
+// AllSlice returns the model's feature set as a slice.
+func (fs *Features) AllSlice() []int32 {
 	out := make([]int32, 0, fs.size)
-	for j := range fs.all {
+	for j := range fs.All {
 		out = append(out, j)
 	}
 	return out
 }
 
-// Screened returns the number of screened features.
-func (fs *featureSet) Screened() int { return fs.screened.Count() }
+// Size returns the number of features in the set.
+func (fs *Features) Size() int { return fs.size }
 
-// unscreened returns the features of the set that are not screened.
-func (fs *featureSet) unscreened(dst []int32) []int32 {
+// InSet reports whether feature j is in the model's feature set.
+func (fs *Features) InSet(j int32) bool { return fs.inSet.Has(int(j)) }
+
+// IsScreened reports whether feature j is screened.
+func (fs *Features) IsScreened(j int32) bool { return fs.screened.Has(int(j)) }
+
+// ScreenedSet returns the screened features as a bit set over full
+// indices (the set's own: clone what you keep).
+func (fs *Features) ScreenedSet() sparse.Bitset { return fs.screened }
+
+// SetScreened replaces the screened features (a bit set of the model's
+// size, e.g. a checkpoint's).
+func (fs *Features) SetScreened(b sparse.Bitset) { copy(fs.screened, b) }
+
+// Active returns the active features (increasing full indices; the set's
+// own: clone what you keep).
+func (fs *Features) Active() []int32 { return fs.active }
+
+// Screened returns the number of screened features.
+func (fs *Features) Screened() int { return fs.screened.Count() }
+
+// Unscreened returns the features of the set that are not screened.
+func (fs *Features) Unscreened(dst []int32) []int32 {
 	dst = dst[:0]
-	for j := range fs.all {
+	for j := range fs.All {
 		if !fs.screened.Has(int(j)) {
 			dst = append(dst, j)
 		}
@@ -89,21 +110,21 @@ func (fs *featureSet) unscreened(dst []int32) []int32 {
 	return dst
 }
 
-// screen marks feature j as proven zero.
-func (fs *featureSet) screen(j int32) { fs.screened.Set(int(j)) }
+// Screen marks feature j as proven zero.
+func (fs *Features) Screen(j int32) { fs.screened.Set(int(j)) }
 
-// resetScreening forgets every screening decision (a new penalty).
-func (fs *featureSet) resetScreening() { clear(fs.screened) }
+// ResetScreening forgets every screening decision (a new penalty).
+func (fs *Features) ResetScreening() { clear(fs.screened) }
 
-// SetActive installs a new active set (increasing full indices, none
+// setActive installs a new active set (increasing full indices, none
 // screened).
-func (fs *featureSet) SetActive(active []int32) {
+func (fs *Features) setActive(active []int32) {
 	fs.active = active
 	fs.buildRefs()
 }
 
-// Restrict keeps the active features at positions keep (increasing).
-func (fs *featureSet) Restrict(keep []int32) {
+// restrict keeps the active features at positions keep (increasing).
+func (fs *Features) restrict(keep []int32) {
 	act := make([]int32, len(keep))
 	for k, q := range keep {
 		act[k] = fs.active[q]
@@ -113,7 +134,7 @@ func (fs *featureSet) Restrict(keep []int32) {
 }
 
 // buildRefs rebuilds the attribute -> active label references.
-func (fs *featureSet) buildRefs() {
+func (fs *Features) buildRefs() {
 	L := fs.m.NumLabels()
 	U := fs.m.NumUnary
 	clear(fs.attrLive)
@@ -142,7 +163,7 @@ func (fs *featureSet) buildRefs() {
 }
 
 // numState returns the number of active state features.
-func (fs *featureSet) numState() int { return len(fs.refLab) }
+func (fs *Features) numState() int { return len(fs.refLab) }
 
 // labels returns the active labels of attribute a.
-func (fs *featureSet) labels(a int32) []int32 { return fs.refLab[fs.refPtr[a]:fs.refPtr[a+1]] }
+func (fs *Features) labels(a int32) []int32 { return fs.refLab[fs.refPtr[a]:fs.refPtr[a+1]] }

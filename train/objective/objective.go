@@ -1,7 +1,8 @@
-package train
+package objective
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/internal/par"
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -28,7 +30,10 @@ const numShards = 64
 // while the buffers take refGroups, not numShards, copies.
 const refGroups = 8
 
-// objective computes, in one pass over the data, the average negative
+// ErrNonFinite is the error of an evaluation whose loss is NaN or infinite.
+var ErrNonFinite = errors.New("train: objective is not finite (NaN or Inf)")
+
+// Objective computes, in one pass over the data, the average negative
 // log-likelihood L(w) and m = -grad L(w) over the active features of its
 // feature set, for a model layout (see Model) over an encoded corpus. It
 // owns m and the node marginals of the last evaluation.
@@ -56,11 +61,11 @@ const refGroups = 8
 // buffers take 64 x P x L x L doubles (EstimateMemory counts them;
 // --memory-limit refuses a model whose pair buffers do not fit). A full
 // pass forms m over the unscreened features in the caller's buffer
-// (residualsAll, with one bool per attribute to mark the counts it takes
+// (Residuals, with one bool per attribute to mark the counts it takes
 // from the evaluation); nothing else of the model's full size is needed.
-type objective struct {
+type Objective struct {
 	m       *chain.Model // layout only (labels, counts, transitions)
-	fs      *featureSet
+	fs      *Features
 	c       *sparse.Corpus
 	threads int
 	n       float64 // number of sequences
@@ -82,12 +87,12 @@ type objective struct {
 	// expFresh: exp holds the counts of the last evaluation (whose
 	// marginals mu holds) over the current active set.
 	expFresh bool
-	counted  []bool    // residualsAll: attributes whose counts it copies from exp
+	counted  []bool    // Residuals: attributes whose counts it copies from exp
 	eTail    []float64 // expected counts after the state block (transitions, pairs)
 	mu       []float64 // node marginals of every position, Positions()*L
-	M        []float64 // m = -grad L over the active set, at the last evaluation
+	mvec     []float64 // m = -grad L over the active set, at the last evaluation (M)
 	shard    []shardState
-	uPtr     []int32 // residualsAll: start of each attribute's features in its index list
+	uPtr     []int32 // Residuals: start of each attribute's features in its index list
 
 	// live is the corpus used for scoring: c itself, or a copy of it whose
 	// Unary rows omit the attributes with no active state feature, so that
@@ -123,11 +128,12 @@ type objective struct {
 	// buffers fit in refFusedBudget. It avoids a scatter pass over every
 	// position of every live attribute when the working set has few labels
 	// per attribute.
-	refFusedOK bool // the solver allows it
+	refFusedOK bool // the active set is a working set (SetActive)
 	refFused   bool // in use for the current active set
 }
 
-// fusedBudget bounds the memory of the per-shard state expectation buffers
+// fusedBudget is the default bound on the memory of the per-shard state
+// expectation buffers
 // (a variable so that tests can exercise both accumulation paths).
 var fusedBudget = 64 << 20
 
@@ -137,7 +143,7 @@ var refFusedBudget = 64 << 20
 
 type shardState struct {
 	ws       *inference.Workspace
-	lat      chain.Scratch
+	lat      lattice.Scratch
 	loss     float64
 	edge     []float64 // L*L expected transition counts
 	pairExp  []float64 // P*L*L expected pair counts (only when P > 0)
@@ -147,11 +153,30 @@ type shardState struct {
 	err      error
 }
 
-func newObjective(fs *featureSet, c *sparse.Corpus, threads int) *objective {
-	m := fs.m
+// Settings are the resources of an objective. The zero value is valid.
+type Settings struct {
+	// Threads is the number of goroutines of an evaluation (the results
+	// do not depend on it); 0 means 1.
+	Threads int
+	// FusedBudget bounds the memory (bytes) of the per-shard state
+	// expectation buffers, in which small models accumulate their expected
+	// counts during forward-backward; 0 means 64 MiB, a negative value
+	// always scatters instead.
+	FusedBudget int
+}
+
+// New returns the objective of the model layout m over the labeled corpus
+// c, with its own feature set (empty: Features.SetAll fixes it) and no
+// active feature.
+func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
+	threads, budget := s.Threads, s.FusedBudget
+	if budget == 0 {
+		budget = fusedBudget
+	}
+	fs := newFeatures(m)
 	L := m.NumLabels()
 	tail := len(m.W) - m.StateLen()
-	o := &objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len())}
+	o := &Objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len())}
 	o.wtail = make([]float64, tail)
 	o.eTail = make([]float64, tail)
 	o.shard = make([]shardState, numShards)
@@ -163,40 +188,70 @@ func newObjective(fs *featureSet, c *sparse.Corpus, threads int) *objective {
 			o.shard[s].edgeBuf = make([]float64, L*L)
 		}
 	}
-	o.fused = numShards*m.NumUnary*L*8 <= fusedBudget
+	o.fused = budget >= 0 && numShards*m.NumUnary*L*8 <= budget
 	if o.fused {
 		for s := range o.shard {
 			o.shard[s].stateExp = make([]float64, m.NumUnary*L)
 		}
 	}
 	o.attrCum = attributeCounts(&c.Unary, m.NumUnary)
-	o.attrSplit = o.attrParts()
+	o.attrSplit = attrParts(o.attrCum, o.threads)
 	if o.fused {
-		o.obs = counts{dense: observedCounts(m, c)}
+		o.obs = counts{dense: ObservedCounts(m, c)}
 	} else {
-		o.obs = o.sparseObserved()
+		o.obs = sparseObserved(m, c, o.attrCum)
 	}
 	o.live = c
 	o.liveAttrs = m.NumUnary
 	return o
 }
 
-// setActive installs a new active set in the feature set and adapts the
-// objective to it.
-func (o *objective) setActive(active []int32) {
-	o.fs.SetActive(active)
+// Features returns the objective's feature set: which features exist,
+// which are screened, which are active.
+func (o *Objective) Features() *Features { return o.fs }
+
+// SetActive installs a new active set (increasing full indices, none
+// screened; the objective keeps the slice) in the feature set and adapts
+// the objective to it; m is resized, not kept. workingSet says the set is
+// a working set, which the next full pass will replace: the objective may
+// then accumulate the expected counts per reference (refFused) when that
+// fits its budget. The accumulation design is the objective's own choice.
+func (o *Objective) SetActive(active []int32, workingSet bool) {
+	o.refFusedOK = workingSet
+	o.fs.setActive(active)
 	o.follow(nil)
 }
+
+// Restrict keeps the active features at positions keep (increasing) in
+// the feature set and the objective (m keeps their values): the one
+// operation that shrinks the active set for both.
+func (o *Objective) Restrict(keep []int32) {
+	o.fs.restrict(keep)
+	o.follow(keep)
+}
+
+// M returns m = -grad L over the active set at the last evaluation (the
+// objective's own buffer: valid until the next evaluation or change of
+// the active set).
+func (o *Objective) M() []float64 { return o.mvec }
+
+// Evals returns the number of passes over the data (evaluations) since the
+// objective was made.
+func (o *Objective) Evals() int { return o.evals }
+
+// Marginals returns the node marginals of the last evaluation
+// (positions x labels, row-major).
+func (o *Objective) Marginals() []float64 { return o.mu }
 
 // follow adapts the objective to a new active set of its feature set: m
 // keeps the values of the kept features (keep != nil) and the scoring
 // corpus drops attributes that no longer have an active state feature.
-func (o *objective) follow(keep []int32) {
+func (o *Objective) follow(keep []int32) {
 	fs := o.fs
 	if keep != nil {
-		o.M = sparse.Compact(o.M, keep)
+		o.mvec = sparse.Compact(o.mvec, keep)
 	} else {
-		o.M = fitFloats(o.M, len(fs.active))
+		o.mvec = fitFloats(o.mvec, len(fs.active))
 	}
 	o.exp, o.expFresh = fitFloats(o.exp, fs.numState()), false
 	clear(o.wtail)
@@ -229,31 +284,32 @@ func (o *objective) follow(keep []int32) {
 	case fs.live == o.m.NumUnary:
 		o.live, o.liveAttrs = o.c, fs.live
 	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
-		o.live, o.liveAttrs = o.compactCorpus(), fs.live
+		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive), fs.live
 	}
 	o.refSpan = o.refSpan[:0]
 	if o.sparseLabels || o.refFused {
-		o.buildRefSpans()
+		o.refSpan = refSpans(o.refSpan, o.live.Unary.Col, o.fs.refPtr)
 	}
 }
 
-// buildRefSpans fills refSpan for the live corpus and the current
-// references.
-func (o *objective) buildRefSpans() {
-	col, ptr := o.live.Unary.Col, o.fs.refPtr
-	if cap(o.refSpan) < 2*len(col) {
-		o.refSpan = make([]int32, 2*len(col))
+// refSpans returns, in dst's storage when it is large enough, the
+// reference range (ptr[a], ptr[a+1]) of the attribute a = col[k] of every
+// occurrence k of a corpus's unary rows (refSpan).
+func refSpans(dst, col, ptr []int32) []int32 {
+	if cap(dst) < 2*len(col) {
+		dst = make([]int32, 2*len(col))
 	}
-	o.refSpan = o.refSpan[:2*len(col)]
+	dst = dst[:2*len(col)]
 	for k, a := range col {
-		o.refSpan[2*k], o.refSpan[2*k+1] = ptr[a], ptr[a+1]
+		dst[2*k], dst[2*k+1] = ptr[a], ptr[a+1]
 	}
+	return dst
 }
 
-// release drops the per-evaluation buffers (the objective cannot evaluate
+// Release drops the per-evaluation buffers (the objective cannot evaluate
 // again): what Train gives back before it writes the solution.
-func (o *objective) release() {
-	o.mu, o.wfull, o.exp, o.M, o.refSpan, o.uPtr, o.counted = nil, nil, nil, nil, nil, nil, nil
+func (o *Objective) Release() {
+	o.mu, o.wfull, o.exp, o.mvec, o.refSpan, o.uPtr, o.counted = nil, nil, nil, nil, nil, nil, nil
 	o.expFresh = false
 	o.live = o.c
 	for s := range o.shard {
@@ -261,11 +317,30 @@ func (o *objective) release() {
 	}
 }
 
-// attrStarts returns, for the increasing features ids, the starts ptr
+// ModelFeatures returns the feature set of the model: every feature, or
+// with observedPairs the state and pair features seen in the training
+// data only, and always the transitions when the model has them.
+func (o *Objective) ModelFeatures(observedPairs bool) []int32 {
+	m := o.m
+	obs := o.obs.cursor()
+	lo, hi := m.TransOffset(), m.PairOffset()
+	var all []int32
+	for j := int32(0); int(j) < len(m.W); j++ {
+		isTrans := int(j) >= lo && int(j) < hi
+		switch {
+		case isTrans && !m.Transitions:
+		case isTrans || !observedPairs || obs.at(j) != 0:
+			all = append(all, j)
+		}
+	}
+	return all
+}
+
+// AttrStarts returns, for the increasing features ids, the starts ptr
 // (len U+1, in ptr's storage when it is large enough) of each attribute's
 // state features: those of attribute a are ids[ptr[a]:ptr[a+1]], and
 // ptr[U] counts the state features of ids.
-func attrStarts(ptr, ids []int32, U, L int) []int32 {
+func AttrStarts(ptr, ids []int32, U, L int) []int32 {
 	if cap(ptr) < U+1 {
 		ptr = make([]int32, U+1)
 	}
@@ -343,9 +418,9 @@ func buildColumns(x *sparse.Matrix, cum []int32) columns {
 	return col
 }
 
-// observedCounts returns F(x, y_gold) summed over the corpus, full size:
+// ObservedCounts returns F(x, y_gold) summed over the corpus, full size:
 // the state block position by position, then tailCounts.
-func observedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
+func ObservedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
 	L := m.NumLabels()
 	obs := make([]float64, len(m.W))
 	for p := 0; p < c.Positions(); p++ {
@@ -368,13 +443,13 @@ func observedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
 // variable for tests).
 var sparseLabelFraction = 0.5
 
-// scoreSparse is Model.score for the training objective in label-list
+// scoreSparse is lattice.Score for the training objective in label-list
 // mode: only active (attribute, label) weights are visited. The active
 // state features come first in the active set, in the order of the
 // references (refLab[r] is the label of active[r]), so the weight of
 // reference r is xState[r]: both streams are read in order, attribute by
 // attribute, with no lookup in the full-size weight vector.
-func (o *objective) scoreSparse(s *chain.Scratch, c *sparse.Corpus, i int) *inference.Lattice {
+func (o *Objective) scoreSparse(s *lattice.Scratch, c *sparse.Corpus, i int) *inference.Lattice {
 	m := o.m
 	L := m.NumLabels()
 	start, T := c.Span(i)
@@ -409,7 +484,7 @@ func (o *objective) scoreSparse(s *chain.Scratch, c *sparse.Corpus, i int) *infe
 			}
 		}
 	}
-	return m.FinishLatticeTail(s, o.wtail, c, i, unary)
+	return lattice.FinishTail(s, m.Layout, o.wtail, c, i, unary)
 }
 
 // fullRun returns the end of the run of occurrences from k (before end)
@@ -423,15 +498,13 @@ func fullRun(span []int32, k, end int32, L int) int32 {
 	return e
 }
 
-// compactCorpus returns a copy of the corpus whose unary rows keep only the
+// liveCorpus returns a copy of the corpus c whose unary rows keep only the
 // live attributes (ids unchanged). Sequences, labels and pair rows are
 // shared with c. The rows of the copy it replaces are reused when they
 // have room (a working-set solve compacts at every full pass).
-func (o *objective) compactCorpus() *sparse.Corpus {
-	c := o.c
+func liveCorpus(c, old *sparse.Corpus, live []bool) *sparse.Corpus {
 	x := &c.Unary
 	out := *c
-	live := o.fs.attrLive
 	nnz := 0
 	for _, a := range x.Col {
 		if live[a] {
@@ -439,7 +512,7 @@ func (o *objective) compactCorpus() *sparse.Corpus {
 		}
 	}
 	var nx sparse.Matrix
-	if old := o.live; old != c && cap(old.Unary.RowPtr) > x.Rows() && cap(old.Unary.Col) >= nnz &&
+	if old != c && cap(old.Unary.RowPtr) > x.Rows() && cap(old.Unary.Col) >= nnz &&
 		(x.Val == nil || cap(old.Unary.Val) >= nnz) {
 		nx = sparse.Matrix{RowPtr: old.Unary.RowPtr[:1], Col: old.Unary.Col[:0], Val: old.Unary.Val[:0]}
 	} else {
@@ -466,44 +539,46 @@ func (o *objective) compactCorpus() *sparse.Corpus {
 	return &out
 }
 
-// evaluate is the smooth part of the training objective for the optimizer:
-// it returns L(x) + (L2/2)||x||^2 and writes its gradient L2 x - m into
-// grad, over the active set; m stays in o.M.
-func (o *objective) evaluate(ctx context.Context, x, grad []float64, l2 float64) (float64, error) {
-	loss, err := o.loss(ctx, x)
+// Evaluate is the smooth part of the training objective for the
+// optimizer: over the active set, it returns f(x) = L(x) + (l2/2)||x||^2,
+// writes its gradient l2 x - m into grad and returns m = -grad L(x) (M).
+func (o *Objective) Evaluate(ctx context.Context, x, grad []float64, l2 float64) (float64, []float64, error) {
+	loss, _, err := o.Loss(ctx, x)
 	if err != nil {
-		return 0, err
+		return 0, o.mvec, err
 	}
 	f := loss
 	for k, v := range x {
-		grad[k] = l2*v - o.M[k]
+		grad[k] = l2*v - o.mvec[k]
 		f += 0.5 * l2 * v * v
 	}
-	return f, nil
+	return f, o.mvec, nil
 }
 
-// loss computes L(x) for the active weights x and m = -grad L(x) over the
-// active set into o.M. It leaves the expected counts of the active
-// features in o.exp and o.eTail and the node marginals in o.mu.
-func (o *objective) loss(ctx context.Context, x []float64) (float64, error) {
+// Loss returns L(x) for the active weights x and m = -grad L(x) over the
+// active set (M).
+//
+// It leaves the expected counts of the active features in o.exp and
+// o.eTail and the node marginals in o.mu.
+func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, error) {
 	o.evals++
 	o.expFresh = false
 	o.setWeights(x)
 	if err := o.forwardShards(ctx); err != nil {
-		return 0, err
+		return 0, o.mvec, err
 	}
 	loss := o.reduceShards()
 	o.stateExpectations()
 	o.expFresh = true
-	o.residualsFrom(o.M, o.fs.active, o.exp)
+	o.residualsFrom(o.mvec, o.fs.active, o.exp)
 	inv := 1 / o.n
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return loss * inv, errNonFinite
+		return loss * inv, o.mvec, ErrNonFinite
 	}
-	return loss * inv, nil
+	return loss * inv, o.mvec, nil
 }
 
-// residualsAll returns m = -grad L over the features idx (increasing, any
+// Residuals returns m = -grad L over the features idx (increasing, any
 // features of the model, active or not) in dst (resized to len(idx)),
 // after an evaluation and from its marginals: what a full pass of the
 // working-set solver prices the features outside the working set with.
@@ -513,9 +588,9 @@ func (o *objective) loss(ctx context.Context, x []float64) (float64, error) {
 // attribute whose features in idx are exactly its active ones takes its
 // counts from the evaluation's (countedAttrs) instead of scattering them
 // again: in a working-set solve's end game that is most of the scatter.
-func (o *objective) residualsAll(dst []float64, idx []int32) []float64 {
+func (o *Objective) Residuals(dst []float64, idx []int32) []float64 {
 	dst = resizeFloats(dst, len(idx))
-	o.uPtr = attrStarts(o.uPtr, idx, o.m.NumUnary, o.m.NumLabels())
+	o.uPtr = AttrStarts(o.uPtr, idx, o.m.NumUnary, o.m.NumLabels())
 	counted := o.countedAttrs(idx)
 	o.scatterExpectations(o.c, o.uPtr, idx, dst, counted)
 	if counted != nil {
@@ -536,7 +611,7 @@ func (o *objective) residualsAll(dst []float64, idx []int32) []float64 {
 // counts over the same marginals, into o.exp. Its sums may differ from a
 // scatter's in the last bits (the fused modes add per-shard partial sums),
 // not in accuracy, and are the same whatever the number of workers.
-func (o *objective) countedAttrs(idx []int32) []bool {
+func (o *Objective) countedAttrs(idx []int32) []bool {
 	if !o.expFresh {
 		return nil
 	}
@@ -561,16 +636,16 @@ func (o *objective) countedAttrs(idx []int32) []bool {
 // at once (a variable for tests).
 var residualBlock = 1 << 20
 
-// maxAbsResidual returns max_j |m_j| over the features that all yields
+// MaxAbsResidual returns max_j |m_j| over the features that all yields
 // (increasing), after an evaluation and from its marginals (NaN if some m_j
 // is), forming m residualBlock features at a time: 12 B per feature of a
 // block instead of 12 B per feature of the model.
-func (o *objective) maxAbsResidual(all func(yield func(int32) bool)) float64 {
+func (o *Objective) MaxAbsResidual(all func(yield func(int32) bool)) float64 {
 	var idx []int32
 	var m []float64
 	best := 0.0
 	flush := func() {
-		m = o.residualsAll(m, idx)
+		m = o.Residuals(m, idx)
 		best = math.Max(best, screen.BetaMax(m)) // NaN wins
 		idx = idx[:0]
 	}
@@ -587,7 +662,7 @@ func (o *objective) maxAbsResidual(all func(yield func(int32) bool)) float64 {
 // setWeights installs the active weights x: the state part in reference
 // order (xState), the rest into wtail, and everything into the full-size
 // vector when scoring is dense.
-func (o *objective) setWeights(x []float64) {
+func (o *Objective) setWeights(x []float64) {
 	ns := o.fs.numState()
 	o.xState = x[:ns]
 	off := o.m.StateLen()
@@ -602,7 +677,7 @@ func (o *objective) setWeights(x []float64) {
 // forwardShards runs forward-backward on every sequence, shard by shard:
 // each shard's loss, edge and pair expectations (and fused state
 // expectations) into its own buffers, the node marginals into o.mu.
-func (o *objective) forwardShards(ctx context.Context) error {
+func (o *Objective) forwardShards(ctx context.Context) error {
 	o.mu = resizeFloats(o.mu, o.c.Positions()*o.m.NumLabels())
 	if o.refFused {
 		// A group's shards share its buffer: one goroutine runs them in order.
@@ -626,19 +701,19 @@ func (o *objective) forwardShards(ctx context.Context) error {
 
 // forwardOne runs forward-backward on sequence i and accumulates its
 // contributions into the shard.
-func (o *objective) forwardOne(sh *shardState, i int) {
+func (o *Objective) forwardOne(sh *shardState, i int) {
 	c := o.live
 	L := o.m.NumLabels()
 	var lat *inference.Lattice
 	if o.sparseLabels {
 		lat = o.scoreSparse(&sh.lat, c, i)
 	} else {
-		lat = o.m.Score(&sh.lat, o.wfull, c, i)
+		lat = lattice.Score(&sh.lat, o.m.Layout, o.wfull, c, i)
 	}
 	start, T := c.Span(i)
 	node := o.mu[start*L : (start+T)*L]
 	logZ := inference.ForwardBackwardTo(sh.ws, lat, node)
-	sh.loss += logZ - goldScore(lat, c.Labels[start:start+T])
+	sh.loss += logZ - GoldScore(lat, c.Labels[start:start+T])
 	if sh.stateExp != nil {
 		o.accumulateState(sh.stateExp, node, start, T)
 	}
@@ -648,13 +723,13 @@ func (o *objective) forwardOne(sh *shardState, i int) {
 	if T > 1 {
 		floats.Add(sh.edge, sh.ws.EdgeSum())
 		if sh.pairExp != nil && c.Pair.Rows() > 0 {
-			o.accumulatePairs(sh, lat, start, T)
+			sh.accumulatePairs(c, L*L, lat, start, T)
 		}
 	}
 }
 
 // forwardShard runs forward-backward on the sequences of shard s.
-func (o *objective) forwardShard(ctx context.Context, s int) {
+func (o *Objective) forwardShard(ctx context.Context, s int) {
 	sh := &o.shard[s]
 	sh.loss, sh.err = 0, nil
 	clear(sh.edge)
@@ -674,8 +749,8 @@ func (o *objective) forwardShard(ctx context.Context, s int) {
 	}
 }
 
-// goldScore returns the score of the gold label sequence in the lattice.
-func goldScore(lat *inference.Lattice, labels []int32) float64 {
+// GoldScore returns the score of the gold label sequence in the lattice.
+func GoldScore(lat *inference.Lattice, labels []int32) float64 {
 	L := lat.L
 	gold := 0.0
 	for t := range labels {
@@ -696,7 +771,7 @@ func goldScore(lat *inference.Lattice, labels []int32) float64 {
 
 // accumulateState adds the expected state counts of one sequence (fused
 // mode) into e (U*L).
-func (o *objective) accumulateState(e, node []float64, start, T int) {
+func (o *Objective) accumulateState(e, node []float64, start, T int) {
 	L := o.m.NumLabels()
 	c := o.live
 	for t := 0; t < T; t++ {
@@ -721,7 +796,7 @@ func (o *objective) accumulateState(e, node []float64, start, T int) {
 
 // accumulateRefs adds the expected counts of the active state features of
 // one sequence into e, indexed like the feature set's references.
-func (o *objective) accumulateRefs(e, node []float64, start, T int) {
+func (o *Objective) accumulateRefs(e, node []float64, start, T int) {
 	L := o.m.NumLabels()
 	x, lab, span := &o.live.Unary, o.fs.refLab, o.refSpan
 	var full fullSpans
@@ -784,10 +859,9 @@ func (f *fullSpans) flush(dst, mu []float64) {
 	}
 }
 
-// accumulatePairs adds the expected pair counts of one sequence.
-func (o *objective) accumulatePairs(sh *shardState, lat *inference.Lattice, start, T int) {
-	LL := o.m.NumLabels() * o.m.NumLabels()
-	c := o.live
+// accumulatePairs adds the expected pair counts of the sequence at
+// [start, start+T) of c (LL = L*L) into the shard's buffer.
+func (sh *shardState) accumulatePairs(c *sparse.Corpus, LL int, lat *inference.Lattice, start, T int) {
 	for t := 1; t < T; t++ {
 		pc, pv := c.Pair.Row(start + t)
 		if len(pc) == 0 {
@@ -806,7 +880,7 @@ func (o *objective) accumulatePairs(sh *shardState, lat *inference.Lattice, star
 
 // reduceShards adds the shards' losses, transition and pair expectations
 // in shard order and returns the summed loss.
-func (o *objective) reduceShards() float64 {
+func (o *Objective) reduceShards() float64 {
 	m := o.m
 	LL := m.NumLabels() * m.NumLabels()
 	loss := 0.0
@@ -838,7 +912,7 @@ func (o *objective) reduceShards() float64 {
 // features into o.exp (reference order): a reduction of the per-shard
 // buffers in shard order (fused, refFused), or a scatter of the stored node
 // marginals in position order over the live corpus (scatterExpectations).
-func (o *objective) stateExpectations() {
+func (o *Objective) stateExpectations() {
 	const chunk = 256
 	U := o.m.NumUnary
 	if !o.fused && !o.refFused {
@@ -848,40 +922,38 @@ func (o *objective) stateExpectations() {
 	par.For(o.threads, (U+chunk-1)/chunk, func(k int) {
 		for a := k * chunk; a < min(U, (k+1)*chunk); a++ {
 			if o.fused {
-				o.reduceStateShards(a)
+				reduceStateShards(o.exp, o.shard, o.fs, a)
 			} else {
-				o.reduceRefShards(a)
+				reduceRefShards(o.exp, o.shard, o.fs.refPtr, a)
 			}
 		}
 	})
 }
 
 // reduceRefShards sums attribute a's per-group expectations of its active
-// labels in group order.
-func (o *objective) reduceRefShards(a int) {
+// labels (references refPtr[a]..refPtr[a+1]) in group order into exp.
+func reduceRefShards(exp []float64, shard []shardState, refPtr []int32, a int) {
 	const per = numShards / refGroups
-	fs := o.fs
-	for r := fs.refPtr[a]; r < fs.refPtr[a+1]; r++ {
+	for r := refPtr[a]; r < refPtr[a+1]; r++ {
 		v := 0.0
 		for g := range refGroups {
-			v += o.shard[g*per].refExp[r]
+			v += shard[g*per].refExp[r]
 		}
-		o.exp[r] = v
+		exp[r] = v
 	}
 }
 
 // reduceStateShards sums attribute a's fused per-shard state expectations
-// of its active labels in shard order.
-func (o *objective) reduceStateShards(a int) {
-	L := o.m.NumLabels()
-	fs := o.fs
+// of its active labels (fs's references) in shard order into exp.
+func reduceStateShards(exp []float64, shard []shardState, fs *Features, a int) {
+	L := fs.m.NumLabels()
 	for r := fs.refPtr[a]; r < fs.refPtr[a+1]; r++ {
 		j := a*L + int(fs.refLab[r])
 		v := 0.0
-		for s := range o.shard {
-			v += o.shard[s].stateExp[j]
+		for s := range shard {
+			v += shard[s].stateExp[j]
 		}
-		o.exp[r] = v
+		exp[r] = v
 	}
 }
 
@@ -896,25 +968,26 @@ func (o *objective) reduceStateShards(a int) {
 // are read in the order they are stored instead of gathered per attribute
 // (which missed the cache on every frequent attribute). Attributes a with
 // skip[a] (skip may be nil) are left out: their counts stay 0.
-func (o *objective) scatterExpectations(c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool) {
+func (o *Objective) scatterExpectations(c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool) {
 	parts := o.attrSplit
 	par.For(len(parts)-1, len(parts)-1, func(k int) {
-		o.scatterRange(c, ptr, ids, dst, skip, parts[k], parts[k+1])
+		scatterRange(o.mu, o.m.NumLabels(), c, ptr, ids, dst, skip, parts[k], parts[k+1])
 	})
 }
 
-// attrParts splits the attributes into o.threads contiguous ranges of
-// about equal occurrence counts, as boundaries [0, ..., U].
-func (o *objective) attrParts() []int32 {
-	U := int32(o.m.NumUnary)
-	n := max(1, min(o.threads, int(U)))
+// attrParts splits the attributes into threads contiguous ranges of about
+// equal occurrence counts (attrCum: cumulative counts, len U+1), as
+// boundaries [0, ..., U].
+func attrParts(attrCum []int32, threads int) []int32 {
+	U := int32(len(attrCum) - 1)
+	n := max(1, min(threads, int(U)))
 	parts := make([]int32, n+1)
 	parts[n] = U
-	total := int64(o.attrCum[U])
+	total := int64(attrCum[U])
 	a := int32(0)
 	for k := 1; k < n; k++ {
 		target := total * int64(k) / int64(n)
-		for a < U && int64(o.attrCum[a]) < target {
+		for a < U && int64(attrCum[a]) < target {
 			a++
 		}
 		parts[k] = a
@@ -922,14 +995,15 @@ func (o *objective) attrParts() []int32 {
 	return parts
 }
 
-// scatterRange is scatterExpectations for the attributes [alo, ahi).
-func (o *objective) scatterRange(c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool, alo, ahi int32) {
-	L := o.m.NumLabels()
+// scatterRange is scatterExpectations for the attributes [alo, ahi), with
+// the node marginals mu (positions x L).
+func scatterRange(mu []float64, L int, c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool, alo, ahi int32) {
+	nodes := mu
 	clear(dst[ptr[alo]:ptr[ahi]])
 	var full fullSpans
 	for p := 0; p < c.Unary.Rows(); p++ {
 		cols, vals := c.Unary.Row(p)
-		mu := o.mu[p*L : p*L+L]
+		mu := nodes[p*L : p*L+L]
 		for k, a := range cols {
 			if a < alo || a >= ahi {
 				continue
@@ -965,7 +1039,7 @@ func (o *objective) scatterRange(c *sparse.Corpus, ptr, ids []int32, dst []float
 // residualsFrom writes m_j = (obs_j - e_j)/n into dst[k] for the features
 // idx[k] (increasing), where e_j is exp[k] for a state feature and comes
 // from eTail otherwise (dst may be exp itself).
-func (o *objective) residualsFrom(dst []float64, idx []int32, exp []float64) {
+func (o *Objective) residualsFrom(dst []float64, idx []int32, exp []float64) {
 	inv := 1 / o.n
 	off := int32(o.m.StateLen())
 	cur := o.obs.cursor()
@@ -1020,14 +1094,13 @@ func (cc *countCursor) at(j int32) float64 {
 
 // sparseObserved returns the observed counts with a sparse state block,
 // built attribute by attribute from a column-major copy of the data that
-// lives only for this call (in position order, as observedCounts adds
+// lives only for this call (in position order, as ObservedCounts adds
 // them) and the transition and pair blocks of
-// observedCounts on a model with no unary attribute.
-func (o *objective) sparseObserved() counts {
-	m, c := o.m, o.c
+// ObservedCounts on a model with no unary attribute.
+func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32) counts {
 	L := m.NumLabels()
 	out := counts{stateLen: m.NumUnary * L}
-	col := buildColumns(&c.Unary, o.attrCum)
+	col := buildColumns(&c.Unary, attrCum)
 	acc := make([]float64, L)
 	seen := make([]bool, L)
 	for a := 0; a < m.NumUnary; a++ {
@@ -1079,4 +1152,42 @@ func tailCounts(tail []float64, m *chain.Model, c *sparse.Corpus) {
 			}
 		}
 	}
+}
+
+// Memory reports, through add, the objective's terms of a run's memory
+// estimate for the model layout m on corpus c that do not depend on the
+// active set: the feature set, the observed counts, the node marginals and
+// the per-shard buffers (ActiveMemory adds the rest). The terms are upper
+// bounds by design: every buffer the objective allocates has one.
+func Memory(m *chain.Model, c *sparse.Corpus, add func(name string, bytes int64)) {
+	d := int64(len(m.W))
+	L := int64(m.NumLabels())
+	U, P := int64(m.NumUnary), int64(m.NumPair)
+	N, nnz := int64(c.Positions()), int64(c.Unary.NNZ())
+	add("objective transition and pair weights and counts (2 x 8 B x features after the state block)", 16*(d-U*L))
+	add("node marginals (8 B x positions x labels)", 8*N*L)
+	if numShards*U*L*8 <= int64(fusedBudget) {
+		add("observed counts (8 B x features)", 8*d)
+		add("per-shard state expectations (64 x 8 B x attributes x labels)", numShards*U*L*8)
+	} else {
+		add("observed counts (state pairs seen in training, transitions and pairs)", 12*nnz+8*(d-U*L))
+		add("attribute occurrence counts (4 B x attributes)", 4*U)
+		add("attribute columns while counting observed features (4-12 B x attribute occurrences, freed after)", 12*nnz)
+	}
+	add("per-shard pair expectations (64 x 8 B x pair features)", numShards*P*L*L*8)
+	add("feature set and screened set (2 bits x features)", d/4)
+}
+
+// ActiveMemory reports, through add, the objective's terms over the active
+// set, for the worst case of a run: full, an active set that may hold
+// every feature; else a working set.
+func ActiveMemory(m *chain.Model, c *sparse.Corpus, full bool, add func(name string, bytes int64)) {
+	d, nnz := int64(len(m.W)), int64(c.Unary.NNZ())
+	if full {
+		add("objective weights for dense scoring and expected counts (2 x 8 B x features)", 16*d)
+		add("m and label references over every feature (12 B x features)", 12*d)
+		return
+	}
+	add("objective weights for dense scoring, when a working set holds half the labels of its attributes (8 B x features)", 8*d)
+	add("reference spans of the scoring rows (8 B x attribute occurrences)", 8*nnz)
 }

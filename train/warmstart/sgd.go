@@ -1,4 +1,4 @@
-package train
+package warmstart
 
 import (
 	"context"
@@ -10,10 +10,12 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/objective"
 )
 
-// The stochastic warm start (Options.WarmEpochs): a few epochs of SGD with
+// The stochastic warm start: a few epochs of SGD with
 // the cumulative L1 penalty of Tsuruoka, Tsujii and Ananiadou
 // ["Stochastic gradient descent training for L1-regularized log-linear
 // models with cumulative penalty", ACL 2009] from w = 0, whose result is
@@ -68,7 +70,7 @@ import (
 // attribute, in the order of the unscreened features u) and every feature
 // after the state block (dense): 16 B x (unscreened state features +
 // transitions + pair features). The starting point handed to the solver
-// loop is the list of its non-zero features (sparsePoint). The rest is
+// loop is the list of its non-zero features (Point). The rest is
 // O(attributes) (two int32 slots per unary attribute, one per pair
 // attribute) and O(longest sequence x L^2).
 
@@ -86,9 +88,8 @@ const (
 // so that tests can force rescales).
 var sgdMinScale = 1e-9
 
-// WarmStart describes the stochastic warm start of a run
-// (Options.WarmEpochs).
-type WarmStart struct {
+// Info describes a warm start (train.Result.Warm).
+type Info struct {
 	Epochs  int     `json:"epochs"`  // epochs run (fewer than asked when interrupted)
 	Eta0    float64 `json:"eta0"`    // calibrated initial step size
 	Trials  int     `json:"trials"`  // calibration epochs over the sample
@@ -103,7 +104,7 @@ type WarmStart struct {
 type sgd struct {
 	m      *chain.Model
 	c      *sparse.Corpus
-	pen    penalty
+	l1, l2 float64       // the average-form penalty
 	frozen sparse.Bitset // features kept at zero (nil: none)
 	deadU  []bool        // unary attributes all of whose features are frozen
 	deadP  []bool        // pair attributes all of whose features are frozen
@@ -129,19 +130,19 @@ type sgd struct {
 	attrs, pairs []int32
 	gU, gP, gT   []float64
 	trans, edge  []float64
-	scr          chain.Scratch
+	scr          lattice.Scratch
 	ws           *inference.Workspace
 }
 
 // newSGD returns the warm start's state at w = 0 for the layout of m on c
 // with penalty pen; frozen (nil: none) are features kept at zero, and
 // free the others (increasing).
-func newSGD(m *chain.Model, c *sparse.Corpus, pen penalty, frozen sparse.Bitset, free []int32) *sgd {
+func newSGD(m *chain.Model, c *sparse.Corpus, l1, l2 float64, frozen sparse.Bitset, free []int32) *sgd {
 	L := m.NumLabels()
-	sptr := attrStarts(nil, free, m.NumUnary, L)
+	sptr := objective.AttrStarts(nil, free, m.NumUnary, L)
 	ns := int(sptr[m.NumUnary])
 	n := ns + len(m.W) - m.StateLen()
-	s := &sgd{m: m, c: c, pen: pen, frozen: frozen, a: 1, feat: free[:ns], ns: ns,
+	s := &sgd{m: m, c: c, l1: l1, l2: l2, frozen: frozen, a: 1, feat: free[:ns], ns: ns,
 		sptr: sptr, v: make([]float64, n), q: make([]float64, n),
 		slotU: make([]int32, m.NumUnary), slotP: make([]int32, m.NumPair),
 		gT: make([]float64, L*L), trans: make([]float64, L*L), edge: make([]float64, L*L),
@@ -197,7 +198,7 @@ func (s *sgd) step(i int, eta float64) float64 {
 	lat := s.score(i)
 	logZ := inference.ForwardBackward(s.ws, lat)
 	start, T := s.c.Span(i)
-	nll := logZ - goldScore(lat, s.c.Labels[start:start+T])
+	nll := logZ - objective.GoldScore(lat, s.c.Labels[start:start+T])
 	s.gradient(i, lat)
 	s.shrink(eta)
 	s.descend(eta / s.a)
@@ -319,7 +320,7 @@ func (s *sgd) score(i int) *inference.Lattice {
 		}
 	}
 	floats.Scale(s.a, unary)
-	lat := m.FinishLatticeTail(&s.scr, s.v[s.ns:], c, i, unary)
+	lat := lattice.FinishTail(&s.scr, m.Layout, s.v[s.ns:], c, i, unary)
 	if lat.Trans != nil {
 		floats.ScaleTo(s.trans, s.a, lat.Trans)
 		lat.Trans = s.trans
@@ -415,8 +416,8 @@ func (s *sgd) shrink(eta float64) {
 	if s.a < sgdMinScale {
 		s.rescale()
 	}
-	s.a *= 1 - min(eta*s.pen.l2, sgdMaxL2Shrink)
-	s.u += eta * s.pen.l1 / s.a
+	s.a *= 1 - min(eta*s.l2, sgdMaxL2Shrink)
+	s.u += eta * s.l1 / s.a
 }
 
 // rescale folds the scale into v, q and u (O(d)).
@@ -486,7 +487,7 @@ func descendRange(v, q, g []float64, step, u float64) {
 
 // weights brings every feature up to date and returns the non-zero
 // weights of w = a v (the state is consumed).
-func (s *sgd) weights() sparsePoint {
+func (s *sgd) weights() Point {
 	p := s.point()
 	s.v, s.q = nil, nil
 	return p
@@ -496,9 +497,9 @@ func (s *sgd) weights() sparsePoint {
 // of w = a v (bringing features up to date does not change the run: the
 // penalty of several steps applied at once equals applying it step by
 // step).
-func (s *sgd) point() sparsePoint {
+func (s *sgd) point() Point {
 	clipRange(s.v, s.q, s.u)
-	var p sparsePoint
+	var p Point
 	for r, v := range s.v {
 		if v == 0 {
 			continue
@@ -507,7 +508,7 @@ func (s *sgd) point() sparsePoint {
 		if r < s.ns {
 			j = int(s.feat[r])
 		}
-		p.idx, p.val = append(p.idx, int32(j)), append(p.val, s.a*v)
+		p.Idx, p.Val = append(p.Idx, int32(j)), append(p.Val, s.a*v)
 	}
 	return p
 }
@@ -522,7 +523,7 @@ func (s *sgd) penaltyValue() float64 {
 		sq += w * w
 		abs += math.Abs(w)
 	}
-	return s.pen.l2/2*sq + s.pen.l1*abs
+	return s.l2/2*sq + s.l1*abs
 }
 
 // epoch runs one step per sequence of order, with step sizes
@@ -612,16 +613,46 @@ func (s *sgd) calibrate(ctx context.Context, sample []int32) (float64, int, erro
 	return best, trials, nil
 }
 
-// warmStart runs the stochastic warm start of Options.WarmEpochs at the
-// penalty of the solve (setPenalty, which has screened the features that
-// are zero whatever the data's dual point; free are the others, the
-// unscreened features) and returns its point and what it did (a discarded
-// point is empty). onEpoch, when not nil, is called after every epoch
-// (tests).
-func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(*sgd)) (sparsePoint, *WarmStart, error) {
+// Problem is the problem of one warm start: the average-form objective
+// P(w) = (1/n) sum_i NLL_i(w) + L2/2 ||w||^2 + L1 ||w||_1 of the model
+// layout Model on the labeled corpus Corpus, with the features Frozen (nil:
+// none) kept at zero; Free are the others (increasing full indices).
+type Problem struct {
+	Model  *chain.Model
+	Corpus *sparse.Corpus
+	L1, L2 float64
+	Frozen sparse.Bitset
+	Free   []int32
+}
+
+// Settings are the warm start's knobs besides the problem.
+type Settings struct {
+	Epochs int // epochs of SGD after the calibration (> 0)
+	// Interrupt, when closed, ends the warm start after the step it is at
+	// (the epochs run so far count; Info.Epochs says how many).
+	Interrupt <-chan struct{}
+	// OnEpoch, when not nil, is called after every epoch with the point
+	// reached (bringing features up to date does not change the run).
+	OnEpoch func(Point)
+}
+
+// Point is a sparse point: the non-zero features (increasing) and their
+// weights.
+type Point struct {
+	Idx []int32
+	Val []float64
+}
+
+// Run calibrates the step size and runs s.Epochs epochs of SGD with the
+// cumulative L1 penalty from w = 0 (see the comment at the top of the
+// file), deterministically (a fixed seed; one goroutine), and returns the
+// point reached and what it did. A point that is not finite is discarded:
+// Run then returns an empty point and Info.Discarded. It returns ctx's
+// error when ctx is cancelled.
+func Run(ctx context.Context, p Problem, st Settings) (Point, *Info, error) {
 	t0 := time.Now()
-	n := tr.c.Len()
-	s := newSGD(tr.m, tr.c, tr.pen, tr.frozenFeatures(), free)
+	n := p.Corpus.Len()
+	s := newSGD(p.Model, p.Corpus, p.L1, p.L2, p.Frozen, p.Free)
 	rng := rand.New(rand.NewPCG(sgdSeed, uint64(n)))
 	order := make([]int32, n)
 	for i := range order {
@@ -630,49 +661,50 @@ func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(*sg
 	rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
 	eta0, trials, err := s.calibrate(ctx, order[:min(n, sgdSample)])
 	if err != nil {
-		return sparsePoint{}, nil, err
+		return Point{}, nil, err
 	}
 	s.reset()
-	ws := &WarmStart{Eta0: eta0, Trials: trials}
+	info := &Info{Eta0: eta0, Trials: trials}
 	k := 0
-	for e := 0; e < tr.op.WarmEpochs; e++ {
+	for e := 0; e < st.Epochs; e++ {
 		if e > 0 {
 			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
-		loss, stopped, err := s.epoch(ctx, tr.op.Interrupt, order, eta0, float64(n), &k)
+		loss, stopped, err := s.epoch(ctx, st.Interrupt, order, eta0, float64(n), &k)
 		if err != nil {
-			return sparsePoint{}, nil, err
+			return Point{}, nil, err
 		}
 		if stopped {
 			break
 		}
-		ws.Epochs, ws.Loss = e+1, loss
-		if onEpoch != nil {
-			onEpoch(s)
+		info.Epochs, info.Loss = e+1, loss
+		if st.OnEpoch != nil {
+			st.OnEpoch(s.point())
 		}
 	}
 	w := s.weights()
-	ws.Seconds = time.Since(t0).Seconds()
-	if checkFinite(w.val, w.idx) != nil {
-		ws.Discarded = true
-		return sparsePoint{}, ws, nil
+	info.Seconds = time.Since(t0).Seconds()
+	if !finite(w.Val) {
+		info.Discarded = true
+		return Point{}, info, nil
 	}
-	return w, ws, nil
+	return w, info, nil
 }
 
-// frozenFeatures returns the features the warm start keeps at zero (nil:
-// none): those outside the model's feature set and those setPenalty
-// screened (Rnorm 0, and the static range rule's).
-func (tr *trainer) frozenFeatures() sparse.Bitset {
-	d := len(tr.m.W)
-	if tr.fs.size == d && tr.fs.Screened() == 0 {
-		return nil
-	}
-	frozen := sparse.NewBitset(d)
-	for j := 0; j < d; j++ {
-		if !tr.fs.inSet.Has(j) || tr.fs.screened.Has(j) {
-			frozen.Set(j)
+// finite reports whether every value of x is finite.
+func finite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
 		}
 	}
-	return frozen
+	return true
+}
+
+// resizeFloats returns s with length n, reusing its storage when it can.
+func resizeFloats(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
 }

@@ -1,4 +1,4 @@
-package train
+package certificate
 
 import (
 	"math"
@@ -28,7 +28,7 @@ import (
 //	Phi(c) = sum_k c_k D_k + sum_j g(w_j, sum_k c_k m_k,j) >= G(w, q) >= P(w) - P(w*)
 //
 // for every c in the simplex, with Phi(e_0) = today's gap (D_0 = 0). Phi is
-// convex in c; mixGap lowers it by Frank-Wolfe steps from e_0, so the result
+// convex in c; Gap lowers it by Frank-Wolfe steps from e_0, so the result
 // is never above today's gap. Nothing needs the entropies: L, m and w of
 // each pass suffice. Screening with the mixture uses M(q) and Phi, as the
 // Pinsker rule needs only a feasible dual point and an upper bound on its
@@ -40,65 +40,78 @@ import (
 // where no history exists yet.
 
 const (
-	mixPasses = 4  // earlier full passes kept
+	// Passes is the number of earlier full passes a History keeps.
+	Passes = 4
+
+	mixPasses = Passes
 	mixSteps  = 6  // Frank-Wolfe steps per certificate
 	mixNewton = 8  // Newton steps of each line search at most
 	mixMinLen = 64 // below this many unscreened features the plain gap is used
 )
 
-// dualHistory holds m over the unscreened features u (compacted with u) of
+// Pass is the full pass just priced, over the unscreened features u: m
+// over u (exact) and the support of w, as positions in u (increasing) and
+// the weights there.
+type Pass struct {
+	M     []float64
+	Supp  []int32
+	SuppW []float64
+}
+
+// History holds m over the unscreened features u (compacted with u) of
 // the last mixPasses full passes, narrowed to float32 (mixture_f32.go: each
 // stored value is an interval that contains the exact m), with L(w_k) and
 // m_k . w_k computed from the exact m_k, newest first.
 //
-// The pass just priced is pending: its m stays in run.mU (exact) until the
-// next pricing overwrites it (commit), so that screening can still use the
-// oldest pass the certificate may have weighted, and no u-sized M of the
-// mixture is ever stored (screenMixture).
-type dualHistory struct {
+// The pass just priced is pending: its m stays in the caller's buffer
+// (Pass.M, exact) until the next pricing overwrites it (Commit), so that
+// screening can still use the oldest pass the certificate may have
+// weighted, and no u-sized M of the mixture is ever stored (the caller's
+// screening forms it per feature: Mixture.WorstAbsM).
+type History struct {
 	m    [][]float32
 	loss []float64
 	mw   []float64
 
-	pending          bool // run.mU holds a pass not yet recorded
+	pending          bool // the caller's m holds a pass not yet recorded
 	pendLoss, pendMW float64
 }
 
-// reset forgets every pass, the pending one too (a new solve, or after the
+// Reset forgets every pass, the pending one too (a new solve, or after the
 // active set changed in a way the stored vectors cannot follow).
-func (h *dualHistory) reset() {
+func (h *History) Reset() {
 	h.m, h.loss, h.mw = h.m[:0], h.loss[:0], h.mw[:0]
 	h.pending = false
 }
 
-// hold marks the pass whose m is in run.mU as pending, with L(w) and m . w.
-func (h *dualHistory) hold(loss, mw float64) {
+// hold marks the pass whose m is the caller's as pending, with L(w) and m . w.
+func (h *History) hold(loss, mw float64) {
 	h.pending, h.pendLoss, h.pendMW = true, loss, mw
 }
 
-// commit records the pending pass, whose m is mU, before mU is
+// Commit records the pending pass, whose m is mU, before mU is
 // overwritten.
-func (h *dualHistory) commit(mU []float64) {
+func (h *History) Commit(mU []float64) {
 	if h.pending {
-		h.push(mU, h.pendLoss, h.pendMW)
+		h.Push(mU, h.pendLoss, h.pendMW)
 		h.pending = false
 	}
 }
 
-// snapshot returns a deep copy with the pending pass (m = mU) recorded:
+// Snapshot returns a deep copy with the pending pass (m = mU) recorded:
 // what a checkpoint keeps, so that a resumed run sees the same history as
 // the uninterrupted one at its next pricing.
-func (h *dualHistory) snapshot(mU []float64) dualHistory {
-	c := h.clone()
+func (h *History) Snapshot(mU []float64) History {
+	c := h.Clone()
 	if h.pending {
-		c.push(mU, h.pendLoss, h.pendMW)
+		c.Push(mU, h.pendLoss, h.pendMW)
 	}
 	return c
 }
 
-// clone returns a deep copy.
-func (h *dualHistory) clone() dualHistory {
-	var c dualHistory
+// Clone returns a deep copy.
+func (h *History) Clone() History {
+	var c History
 	for k := range h.m {
 		c.m = append(c.m, slices.Clone(h.m[k]))
 	}
@@ -106,17 +119,17 @@ func (h *dualHistory) clone() dualHistory {
 	return c
 }
 
-// push records a pass: m over u (narrowed to float32), L(w) and m . w
+// Push records a pass: m over u (narrowed to float32), L(w) and m . w
 // (from the exact m). The oldest pass's buffer is reused once the history
 // is full. A pass whose m does not fit in float32 (or is NaN) is not
 // recorded: its stored values would have no error bound, and leaving a
 // pass out only removes a candidate from the mixture.
-func (h *dualHistory) push(m []float64, loss, mw float64) {
+func (h *History) Push(m []float64, loss, mw float64) {
 	var buf []float32
 	if len(h.m) == mixPasses {
 		buf = h.m[mixPasses-1] // reuse the oldest
 	}
-	buf, ok := narrowInto(buf, m)
+	buf, ok := Narrow(buf, m)
 	if !ok {
 		return
 	}
@@ -128,8 +141,8 @@ func (h *dualHistory) push(m []float64, loss, mw float64) {
 	h.mw = slices.Insert(h.mw, 0, mw)
 }
 
-// compact keeps the entries of u that survive screening (drop[k] false).
-func (h *dualHistory) compact(drop []bool) {
+// Compact keeps the entries of u that survive screening (drop[k] false).
+func (h *History) Compact(drop []bool) {
 	for i, v := range h.m {
 		q := 0
 		for k, d := range drop {
@@ -142,13 +155,13 @@ func (h *dualHistory) compact(drop []bool) {
 	}
 }
 
-// mixture is the certificate's working state for one full pass, over the
+// Mixture is the certificate's working state for one full pass, over the
 // coordinates J of u where some term can be non-zero: w_j != 0 or |m_k,j| >
 // l1 for some k (for a stored m_k, |s| + e(s) > l1: the exact value may
 // exceed l1). Elsewhere every convex combination of the exact m_k,j stays
 // in [-l1, l1] and g(0, .) vanishes with its derivative, so Phi and its
 // derivatives (and their bounds, mixture_f32.go) only need J.
-type mixture struct {
+type Mixture struct {
 	idx   []int32     // J: positions in u
 	w     []float64   // w over J
 	ms    [][]float64 // m_0 (this pass), the stored m_1.. (widened), gold, over J
@@ -157,26 +170,26 @@ type mixture struct {
 	c     []float64   // the weights of the mixture
 	mix   []float64   // M(q) = sum_k c_k m_k over J
 	delta []float64   // scratch: m_k - M over J
-	won   bool        // the mixture certified this pass: screen with it (screenMixture)
+	won   bool        // the mixture certified this pass: screen with it (Won)
 	l1    float64
 	ab    float64
 }
 
 // gather selects J and copies w and every m_k over it.
-func (mx *mixture) gather(r *run, hist [][]float32) {
+func (mx *Mixture) gather(r Pass, hist [][]float32) {
 	mx.idx = mx.idx[:0]
 	s := 0
-	for q := range r.u {
-		in := s < len(r.supp) && int(r.supp[s]) == q
+	for q := range r.M {
+		in := s < len(r.Supp) && int(r.Supp[s]) == q
 		if in {
 			s++
 		}
 		if !in {
-			in = math.Abs(r.mU[q]) > mx.l1
+			in = math.Abs(r.M[q]) > mx.l1
 		}
 		if !in {
 			for _, mk := range hist {
-				if v := float64(mk[q]); math.Abs(v)+f32Err(v) > mx.l1 {
+				if v := float64(mk[q]); math.Abs(v)+ErrorBound(v) > mx.l1 {
 					in = true
 					break
 				}
@@ -193,7 +206,7 @@ func (mx *mixture) gather(r *run, hist [][]float32) {
 		v := mx.buf[k*n : (k+1)*n]
 		if k == 0 {
 			for i, q := range mx.idx {
-				v[i] = r.mU[q]
+				v[i] = r.M[q]
 			}
 		} else {
 			for i, q := range mx.idx {
@@ -214,34 +227,33 @@ func (mx *mixture) gather(r *run, hist [][]float32) {
 	mx.w = resizeFloats(mx.w, n)
 	clear(mx.w)
 	i := 0
-	for s, q := range r.supp {
+	for s, q := range r.Supp {
 		for mx.idx[i] != q {
 			i++
 		}
-		mx.w[i] = r.suppW[s]
+		mx.w[i] = r.SuppW[s]
 	}
 }
 
-// mixGap returns the mixture certificate Phi(c) of this full pass: below
-// gap, the certificate of the current point alone, and then r.mix.won is
-// set (screening uses the mixture's dual point, screenMixture), or gap
-// itself. Phi is a rigorous upper bound over the intervals of the stored
-// history (upperValue). Below mixMinLen unscreened features it returns
-// gap. loss is L(w) at the current point. It holds this pass (in r.mU)
-// as the history's pending pass.
-func (tr *trainer) mixGap(r *run, gap, loss float64) float64 {
-	h := &r.dual
-	mx := &r.mix
+// Gap returns the mixture certificate Phi(c) of the full pass r, at the
+// average-form penalty l1 ||w||_1 + l2/2 ||w||^2, with the earlier passes
+// of h: below gap, the certificate of the current point alone, and then
+// Won reports true (screening uses the mixture's dual point, WorstAbsM),
+// or gap itself. Phi is a rigorous upper bound over the intervals of the
+// stored history (upperValue). Below mixMinLen unscreened features it
+// returns gap. loss is L(w) at the current point. It holds this pass (in
+// r.M) as the history's pending pass.
+func (mx *Mixture) Gap(h *History, r Pass, l1, l2, gap, loss float64) float64 {
 	mx.won = false
 	mw := 0.0
-	for s, q := range r.supp {
-		mw += r.mU[q] * r.suppW[s]
+	for s, q := range r.Supp {
+		mw += r.M[q] * r.SuppW[s]
 	}
 	defer h.hold(loss, mw)
-	if len(r.u) < mixMinLen || !(gap > 0) {
+	if len(r.M) < mixMinLen || !(gap > 0) {
 		return gap
 	}
-	mx.l1, mx.ab = tr.pen.l1, tr.pen.l2
+	mx.l1, mx.ab = l1, l2
 	mx.d = append(mx.d[:0], 0)
 	for k := range h.m {
 		mx.d = append(mx.d, h.divergenceUp(k, r, loss))
@@ -263,8 +275,24 @@ func (tr *trainer) mixGap(r *run, gap, loss float64) float64 {
 	return phi
 }
 
+// Won reports whether the last Gap certified with the mixture (below the
+// plain gap): the caller's screening then uses its dual point (WorstAbsM).
+func (mx *Mixture) Won() bool { return mx.won }
+
+// Forget clears Won (the pass's certificate is the plain gap).
+func (mx *Mixture) Forget() { mx.won = false }
+
+// Weights returns the weights c of the mixture of the last Gap (c_0: the
+// current pass, then the stored passes newest first, then the gold
+// labelings).
+func (mx *Mixture) Weights() []float64 { return mx.c }
+
+// ValueAtVertex returns Phi at c = e_0 (the current point alone) over the
+// coordinates of the last Gap: the plain gap up to the order of summation.
+func (mx *Mixture) ValueAtVertex() float64 { return mx.valueAtVertex() }
+
 // valueAtVertex returns Phi at c = e_0 (the current point alone).
-func (mx *mixture) valueAtVertex() float64 {
+func (mx *Mixture) valueAtVertex() float64 {
 	phi := 0.0
 	alpha := mx.ab / mx.l1
 	for j, m := range mx.ms[0] {
@@ -275,7 +303,7 @@ func (mx *mixture) valueAtVertex() float64 {
 
 // minimize runs Frank-Wolfe on Phi from c = e_0, whose value is gap0, and
 // returns the smallest Phi reached; mx.mix holds M at that c.
-func (mx *mixture) minimize(gap0 float64) float64 {
+func (mx *Mixture) minimize(gap0 float64) float64 {
 	n, K := len(mx.w), len(mx.ms)
 	mx.c = append(resizeFloats(mx.c, K)[:0], 1)
 	for range K - 1 {
@@ -318,7 +346,7 @@ func (mx *mixture) minimize(gap0 float64) float64 {
 
 // slope returns dPhi/dc_k at the current c: D_k + sum_j g'(w_j, M_j) m_k,j
 // with g' = dg/dm = soft(M_j)/ab - w_j.
-func (mx *mixture) slope(k int) float64 {
+func (mx *Mixture) slope(k int) float64 {
 	s := mx.d[k]
 	for j, m := range mx.ms[k] {
 		s += mx.gprime(j, mx.mix[j]) * m
@@ -327,7 +355,7 @@ func (mx *mixture) slope(k int) float64 {
 }
 
 // slopeAt returns sum_k c_k slope(k) (the derivative along c itself).
-func (mx *mixture) slopeAt(c []float64) float64 {
+func (mx *Mixture) slopeAt(c []float64) float64 {
 	s := floats.Dot(c, mx.d)
 	for j, m := range mx.mix {
 		s += mx.gprime(j, m) * m
@@ -335,7 +363,7 @@ func (mx *mixture) slopeAt(c []float64) float64 {
 	return s
 }
 
-func (mx *mixture) gprime(j int, m float64) float64 {
+func (mx *Mixture) gprime(j int, m float64) float64 {
 	a := math.Abs(m) - mx.l1
 	if a <= 0 {
 		return -mx.w[j]
@@ -346,7 +374,7 @@ func (mx *mixture) gprime(j int, m float64) float64 {
 // lineSearch minimizes phi(gamma) = Phi(c + gamma (e_k - c)) over [0, 1],
 // with phi'(gamma) = dd + sum_j g'(w_j, M_j + gamma delta_j) delta_j, by
 // safeguarded Newton steps on phi' (phi is convex and piecewise quadratic).
-func (mx *mixture) lineSearch(dd float64) float64 {
+func (mx *Mixture) lineSearch(dd float64) float64 {
 	lo, hi, gamma := 0.0, 1.0, 0.0
 	for range mixNewton {
 		d1, d2 := dd, 0.0
@@ -380,11 +408,30 @@ func (mx *mixture) lineSearch(dd float64) float64 {
 }
 
 // value returns Phi at the current c and M.
-func (mx *mixture) value() float64 {
+func (mx *Mixture) value() float64 {
 	phi := floats.Dot(mx.c, mx.d)
 	alpha := mx.ab / mx.l1
 	for j, m := range mx.mix {
 		phi += screen.GapTerm(mx.w[j], m, alpha, mx.l1)
 	}
 	return phi
+}
+
+// Parts returns the stored passes (newest first): m over u narrowed to
+// float32, L(w_k) and m_k . w_k (the history's own slices: what a
+// checkpoint writes; the pending pass is not among them, see Snapshot).
+func (h *History) Parts() (m [][]float32, loss, mw []float64) { return h.m, h.loss, h.mw }
+
+// FromParts returns the history of the passes Parts returned (a
+// checkpoint's); it keeps the slices.
+func FromParts(m [][]float32, loss, mw []float64) History {
+	return History{m: m, loss: loss, mw: mw}
+}
+
+// resizeFloats returns s with length n, reusing its storage when it can.
+func resizeFloats(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
 }
