@@ -26,18 +26,17 @@ import (
 // CRFsuite's rule as they are; num_memories the L-BFGS memory;
 // feature.possible_states = 0 restricts states to observed pairs.
 func lbfgsOptions(p params) train.Options {
-	return train.Options{
-		SumForm:       true,
-		C1:            p.floats["c1"],
-		C2:            p.floats["c2"],
-		RelEpsilon:    p.floats["epsilon"],
-		Delta:         p.floats["delta"],
-		Period:        p.ints["period"],
-		MaxIter:       p.ints["max_iterations"],
-		Memory:        p.ints["num_memories"],
-		Threads:       p.ints["threads"],
-		ObservedPairs: p.ints["feature.possible_states"] == 0,
-	}
+	// Field by field: train groups its options (Problem, Stopping, ...)
+	// and promotes their fields, which a composite literal cannot name.
+	var op train.Options
+	op.SumForm, op.C1, op.C2 = true, p.floats["c1"], p.floats["c2"]
+	op.RelEpsilon = p.floats["epsilon"]
+	op.Delta, op.Period = p.floats["delta"], p.ints["period"]
+	op.MaxIter = p.ints["max_iterations"]
+	op.Memory = p.ints["num_memories"]
+	op.Threads = p.ints["threads"]
+	op.ObservedPairs = p.ints["feature.possible_states"] == 0
+	return op
 }
 
 // minFreq maps feature.minfreq (CRFsuite drops features seen fewer
