@@ -12,6 +12,7 @@ import (
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/profile"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/progress"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/peer"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
@@ -384,7 +385,11 @@ func (tf *trainFlags) validate(pos []string) error {
 		return err
 	}
 	if tf.modelFormat == formatCRFsuite && tf.format != "crfsuite" {
-		return usagef("--model-format crfsuite needs --format crfsuite: a CRFsuite model holds state features of named attributes and label transitions, and a --format %s model expands a template over token columns, which CRFsuite cannot", tf.format)
+		what := "token columns expanded by a template"
+		if k, _ := dataset.Format(tf.format).Kind(); k == features.KindPixels {
+			what = "OCR pixels"
+		}
+		return usagef("--model-format crfsuite needs --format crfsuite: a CRFsuite model holds state features of named attributes and label transitions, and a --format %s model reads %s, which CRFsuite cannot", tf.format, what)
 	}
 	if (tf.c1 >= 0) != (tf.c2 >= 0) {
 		return usagef("--c1 and --c2 go together")
