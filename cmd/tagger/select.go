@@ -41,7 +41,7 @@ func selectModel(e *env, path string, tf *trainFlags, op train.Options, m *chain
 	rep.SecondsTotal = time.Since(t0).Seconds()
 	rep.Print(e.stdout)
 	_, interrupted := e.intr.Signal()
-	if err := saveModel(tf.log(e, interrupted), m, tf.model, interrupted, len(rep.Path) > 0); err != nil {
+	if err := saveModel(tf.log(e, interrupted), m, tf.model, tf.modelFormat, interrupted, len(rep.Path) > 0); err != nil {
 		return nil, err
 	}
 	if tf.report != "" {
