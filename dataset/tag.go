@@ -74,6 +74,11 @@ func TagAll(tg *chain.Tagger, exs []Example, workers int) ([][]string, error) {
 // their labels: token accuracy and, for chunk labels, conlleval-style chunk
 // scores.
 func Evaluate(tg *chain.Tagger, exs []Example, workers int) (*eval.Evaluation, error) {
+	for i := range exs {
+		if exs[i].Labels == nil {
+			return nil, errNoLabels(&exs[i], i, "evaluation")
+		}
+	}
 	pred, err := TagAll(tg, exs, workers)
 	if err != nil {
 		return nil, err

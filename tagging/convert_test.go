@@ -36,12 +36,12 @@ func TestConvertCRFsuite(t *testing.T) {
 	require.True(t, ours.Supports(Constrained|Forced))
 	require.False(t, pm.Supports(Constrained) || pm.Supports(Forced))
 
-	input, err := dataset.ReadAll("../peer/testdata/test.crfsuite.gz")
+	input, err := readFixture("../peer/testdata/test.crfsuite.gz")
 	require.NoError(t, err)
 	exs, err := dataset.Read("test", bytes.NewReader(input), dataset.Options{Format: dataset.CRFsuite, Labeled: true})
 	require.NoError(t, err)
 	require.Len(t, exs, 200)
-	tags, err := dataset.ReadAll("../peer/testdata/crfsuite.tags.gz") // crfsuite tag's own output
+	tags, err := readFixture("../peer/testdata/crfsuite.tags.gz") // crfsuite tag's own output
 	require.NoError(t, err)
 	var printed []string
 	for _, l := range strings.Split(string(tags), "\n") {

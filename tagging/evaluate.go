@@ -1,6 +1,7 @@
 package tagging
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 
@@ -32,6 +33,9 @@ func Evaluate(r *dataset.Reader, m Tagger, threads int) (*eval.Evaluation, error
 		}
 		return nil
 	}, func(i, seq int, ex *dataset.Example) error {
+		if ex.Labels == nil {
+			return seqError(ex, seq, errors.New("no labels: evaluation reads labeled examples (dataset.Options{Labeled: true})"))
+		}
 		if err := ev.Add(ex.Labels, pred[i]); err != nil {
 			return seqError(ex, seq, err)
 		}

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
-	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/peer"
 )
 
@@ -19,17 +17,8 @@ import (
 // the peer formats' magic bytes (after gzip decompression). The Tagger
 // reads only what decoding needs; LoadWeights reads a whole model (dump,
 // convert).
-//
-// A path "embedded:NAME" names a model built into the binary (package
-// models: embedded:models/en-pos.model, embedded:models/en-chunk.model).
+// The models built into package models are loaded with LoadBytes.
 func Load(path string) (Tagger, error) {
-	if strings.HasPrefix(path, dataset.EmbeddedPrefix) {
-		b, err := dataset.ReadAll(path)
-		if err != nil {
-			return nil, err
-		}
-		return LoadBytes(path, b)
-	}
 	pm, err := openPeer(path)
 	if err != nil {
 		return nil, err

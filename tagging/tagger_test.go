@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"github.com/sparsetag/sparsetag/corpora"
+	"github.com/sparsetag/sparsetag/features"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -13,14 +16,13 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
-	"github.com/sparsetag/sparsetag/features"
 )
 
 // fixtureLabels returns the last whitespace-separated field of every
 // non-blank line of a gzipped fixture.
 func fixtureLabels(t *testing.T, path string) []string {
 	t.Helper()
-	b, err := dataset.ReadAll(path)
+	b, err := readFixture(path)
 	require.NoError(t, err)
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
@@ -31,10 +33,28 @@ func fixtureLabels(t *testing.T, path string) []string {
 	return out
 }
 
+// readFixture returns the contents of the file at path, gunzipped, or of
+// the embedded corpus file "embedded:NAME".
+func readFixture(path string) ([]byte, error) {
+	if name, ok := strings.CutPrefix(path, "embedded:"); ok {
+		rc, err := corpora.OpenEmbedded(name)
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
+		return io.ReadAll(rc)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return gunzip(path, b)
+}
+
 // stream runs Stream over the file at path.
 func stream(t *testing.T, m Tagger, path string, opts dataset.Options, o StreamOptions) string {
 	t.Helper()
-	b, err := dataset.ReadAll(path)
+	b, err := readFixture(path)
 	require.NoError(t, err)
 	r, err := dataset.NewReader(path, bytes.NewReader(b), opts)
 	require.NoError(t, err)

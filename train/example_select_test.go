@@ -45,7 +45,7 @@ func ExampleTaggerScorer() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	enc, err := dataset.NewEncoder(dataset.CoNLL, "") // words in a +-2 window
+	enc, err := dataset.NewEncoder(dataset.CoNLL, nil) // words in a +-2 window
 	if err != nil {
 		log.Fatal(err)
 	}

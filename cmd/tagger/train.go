@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"io"
 	"time"
 
@@ -130,7 +131,7 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := dataset.NewEncoder(dataset.Format(tf.format), tf.template)
+	enc, err := clifile.NewEncoder(dataset.Format(tf.format), tf.template)
 	if err != nil {
 		return nil, err
 	}

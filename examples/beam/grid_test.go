@@ -68,7 +68,7 @@ func TestGridPipeline(t *testing.T) {
 		require.Contains(t, best, "best: c1 "+bestC1+"\t", string(rep))
 
 		c1, _ := strconv.ParseFloat(bestC1, 64)
-		exs, err := dataset.ReadFile(train, nil, dataset.Options{Format: dataset.CoNLL, Labeled: true})
+		exs, err := dataset.ReadFile(train, dataset.Options{Format: dataset.CoNLL, Labeled: true})
 		require.NoError(t, err)
 		tf := &trainFn{Format: "conll", Template: gridTemplate, MaxIter: 60}
 		_, m, err := tf.fit(context.Background(), exs, GridPoint{C1: c1, C2: 1, Fold: -1})

@@ -198,7 +198,7 @@ func posLabelsModel(t *testing.T) *chain.Model {
 // the POS tagger tags raw text (tokenized into Penn Treebank forms, as
 // tagger tag --format text does), the chunker tokens with their POS tags.
 func TestEmbeddedModels(t *testing.T) {
-	pos, err := tagging.Load("embedded:models/en-pos.model")
+	pos, err := loadModel("embedded:models/en-pos.model")
 	noErr(t, err)
 	h, err := NewHandler(pos, Limits{})
 	noErr(t, err)
@@ -210,7 +210,7 @@ func TestEmbeddedModels(t *testing.T) {
 	equal(t, []string{"He", "said", "``", "it", "wo", "n't", "fall", ".", "''"}, r.Tokens, "Penn Treebank forms")
 	equal(t, []string{"PRP", "VBD", "``", "PRP", "MD", "RB", "VB", ".", "''"}, r.Labels)
 
-	chunk, err := tagging.Load("embedded:models/en-chunk.model")
+	chunk, err := loadModel("embedded:models/en-chunk.model")
 	noErr(t, err)
 	h, err = NewHandler(chunk, Limits{})
 	noErr(t, err)
@@ -230,7 +230,7 @@ func TestPipeline(t *testing.T) {
 	var models []tagging.Tagger
 	paths := []string{"embedded:models/en-pos.model", "embedded:models/en-chunk.model"}
 	for _, p := range paths {
-		m, err := tagging.Load(p)
+		m, err := loadModel(p)
 		noErr(t, err)
 		models = append(models, m)
 	}
