@@ -357,10 +357,10 @@ func TestCompactTagsIdentically(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkCompaction(t, m, c)
-				// Warm starts match attributes by name: the compacted model
+				// WeightsFrom matches attributes by name: the compacted model
 				// gives the same starting point.
-				if !sameBits(m.InitFrom(c), m.W) {
-					t.Fatal("InitFrom(compacted model) differs from the original weights")
+				if !sameBits(m.WeightsFrom(c), m.W) {
+					t.Fatal("WeightsFrom(compacted model) differs from the original weights")
 				}
 				dropped += m.NumUnary + m.NumPair - c.NumUnary - c.NumPair
 				// Old file -> load -> save (compacts) -> load.

@@ -127,7 +127,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for t, label := range tg.Labels(nil, ids) {
+	for t, label := range tg.AppendLabels(nil, ids) {
 		fmt.Printf("%-6s %-4s %s\n", sentence[t][0], sentence[t][1], label)
 	}
 	// Output:
@@ -196,7 +196,7 @@ func ExampleUnmarshalModel() {
 	fmt.Println("labels:", loaded.Labels)
 	fmt.Println("same non-zero weights:", m.NonZero() == loaded.NonZero())
 	fmt.Printf("attributes kept: %d of %d\n", loaded.NumUnary+loaded.NumPair, m.NumUnary+m.NumPair)
-	fmt.Println(tg.Labels(nil, before), tg.Labels(nil, after))
+	fmt.Println(tg.AppendLabels(nil, before), tg.AppendLabels(nil, after))
 	// Output:
 	// labels: [B-NP I-NP B-VP B-ADVP]
 	// same non-zero weights: true

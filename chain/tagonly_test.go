@@ -53,9 +53,9 @@ func sameTaggerInfo(t testing.TB, full, lite *Tagger) {
 	if lite.Model() != nil {
 		t.Fatal("a tag-only Tagger returns a Model")
 	}
-	if !slices.Equal(full.LabelNames(), lite.LabelNames()) || full.Layout() != lite.Layout() || full.NonZero() != lite.NonZero() {
+	if !slices.Equal(full.Labels(), lite.Labels()) || full.Layout() != lite.Layout() || full.NonZero() != lite.NonZero() {
 		t.Fatalf("tag-only: labels %v layout %+v non-zeros %d, want %v %+v %d",
-			lite.LabelNames(), lite.Layout(), lite.NonZero(), full.LabelNames(), full.Layout(), full.NonZero())
+			lite.Labels(), lite.Layout(), lite.NonZero(), full.Labels(), full.Layout(), full.NonZero())
 	}
 	if (full.Encoder() == nil) != (lite.Encoder() == nil) {
 		t.Fatal("encoder presence differs")

@@ -56,8 +56,8 @@ func TestTagOnlyTrained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lt.Model() != nil || !slices.Equal(lt.LabelNames(), full.Labels) || lt.Layout() != full.Layout || lt.NonZero() != full.NonZero() {
-		t.Fatalf("tag-only Tagger: model %v labels %v layout %+v non-zeros %d", lt.Model(), lt.LabelNames(), lt.Layout(), lt.NonZero())
+	if lt.Model() != nil || !slices.Equal(lt.Labels(), full.Labels) || lt.Layout() != full.Layout || lt.NonZero() != full.NonZero() {
+		t.Fatalf("tag-only Tagger: model %v labels %v layout %+v non-zeros %d", lt.Model(), lt.Labels(), lt.Layout(), lt.NonZero())
 	}
 	tokens, _ := parseToy()
 	tokens = append(tokens, [][]string{{"a", "DT"}, {"zebra", "NN"}, {"flies", "VBZ"}}, [][]string{{"xyz", "??"}})

@@ -270,10 +270,10 @@ func TestTagAllOrder(t *testing.T) {
 		for i := range many {
 			path, err := tg.Tag(nil, many[i].Input())
 			require.NoError(t, err)
-			assert.Equal(t, tg.Labels(nil, path), pred[i], "workers %d, sequence %d", workers, i)
+			assert.Equal(t, tg.AppendLabels(nil, path), pred[i], "workers %d, sequence %d", workers, i)
 		}
 	}
-	ev, err := Evaluate(tg, exs, 2)
+	ev, err := EvaluateAll(tg, exs, 2)
 	require.NoError(t, err)
 	assert.Equal(t, 8, ev.Tokens)
 	assert.Equal(t, 1.0, ev.Accuracy())
@@ -304,7 +304,7 @@ func TestTagKindMismatch(t *testing.T) {
 func TestUnlabeledMistake(t *testing.T) {
 	tg, _ := trainToy(t)
 	exs := readString(t, CoNLL, false, toyCoNLL)
-	_, err := Evaluate(tg, exs, 1)
+	_, err := EvaluateAll(tg, exs, 1)
 	assert.EqualError(t, err, "in.txt:1: sequence 1 has no labels: evaluation reads labeled examples (dataset.Options{Labeled: true})")
 	_, _, err = NewTrainingModel(mustEncoder(t), exs, 1)
 	assert.EqualError(t, err, "in.txt:1: sequence 1 has no labels: training reads labeled examples (dataset.Options{Labeled: true})")

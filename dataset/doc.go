@@ -36,7 +36,7 @@
 //
 // # Concurrency
 //
-// [TagAll] and [Evaluate] share one chain.Tagger (safe for concurrent use) between at most the given number of goroutines; every
+// [TagAll] and [EvaluateAll] share one chain.Tagger (safe for concurrent use) between at most the given number of goroutines; every
 // result is stored at its input index, so the output order is the input
 // order and does not depend on scheduling. Everything else runs on the
 // caller's goroutine.

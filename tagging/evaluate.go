@@ -13,8 +13,10 @@ import (
 // threads goroutines (<= 0: GOMAXPROCS) and compares them with their
 // labels: token accuracy and, for chunk labels, conlleval-style chunk
 // scores. The input is streamed in order, as by Stream: memory is bounded
-// by DefaultBatch sequences, whatever the input's size.
-func Evaluate(r *dataset.Reader, m Tagger, threads int) (*eval.Evaluation, error) {
+// by DefaultBatch sequences, whatever the input's size
+// (dataset.EvaluateAll evaluates examples held in memory with a
+// chain.Tagger).
+func Evaluate(m Tagger, r *dataset.Reader, threads int) (*eval.Evaluation, error) {
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}

@@ -54,7 +54,7 @@ func TestTrainedToyTagsItsPattern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := tg.Labels(nil, ids)
+	got := tg.AppendLabels(nil, ids)
 	want := []string{"B-NP", "I-NP", "B-VP"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("tagged %v, want %v (the training data's pattern)", got, want)

@@ -140,7 +140,7 @@ func chunkingTemplate(t testing.TB) *features.Template {
 func f1Scorer(t testing.TB, m *chain.Model, dev []dataset.Example) Scorer {
 	t.Helper()
 	sc, err := TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
-		ev, err := dataset.Evaluate(tg, dev, 0)
+		ev, err := dataset.EvaluateAll(tg, dev, 0)
 		if err != nil {
 			return 0, err
 		}

@@ -75,7 +75,7 @@ func runEval(e *env, args []string) error {
 		return dataset.EvalInputError(err, clifile.Name(input))
 	}
 	defer in.Close()
-	ev, err := tagging.Evaluate(r, m, threads)
+	ev, err := tagging.Evaluate(m, r, threads)
 	if err != nil {
 		return dataset.EvalInputError(err, clifile.Name(input))
 	}

@@ -182,10 +182,10 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 		if err != nil {
 			return nil, err
 		}
-		if err := m.CheckInitFrom(old); err != nil {
+		if err := m.CheckWeightsFrom(old); err != nil {
 			return nil, usagef("--init %s does not fit the training data: %v", tf.init, err)
 		}
-		op.Init = m.InitFrom(old)
+		op.Init = m.WeightsFrom(old)
 	}
 	early, err := tf.earlyStop(e, m)
 	if err != nil {

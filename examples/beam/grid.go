@@ -150,7 +150,7 @@ func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, trainSet, d
 	if err != nil {
 		return err
 	}
-	ev, err := dataset.Evaluate(chain.NewTagger(m), held, 1)
+	ev, err := dataset.EvaluateAll(chain.NewTagger(m), held, 1)
 	if err != nil {
 		return err
 	}

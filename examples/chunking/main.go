@@ -165,8 +165,8 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "wrote %s\n", cfg.save)
 	}
 
-	// dataset.Evaluate tags the test sentences on all cores and compares.
-	ev, err := dataset.Evaluate(chain.NewTagger(m), testEx, 0)
+	// dataset.EvaluateAll tags the test sentences on all cores and compares.
+	ev, err := dataset.EvaluateAll(chain.NewTagger(m), testEx, 0)
 	if err != nil {
 		return err
 	}

@@ -121,7 +121,7 @@ func checkResponse(t *testing.T, m *chain.Model, tokens [][]string, r TagRespons
 	tg := chain.NewTagger(m)
 	ids, err := tg.Tag(nil, features.Columns(tokens))
 	noErr(t, err)
-	equal(t, tg.Labels(nil, ids), r.Labels, "labels must be the Viterbi path")
+	equal(t, tg.AppendLabels(nil, ids), r.Labels, "labels must be the Viterbi path")
 
 	mustCheck(t, r.SequenceProb > 0 && r.SequenceProb <= 1, "sequence_prob %v", r.SequenceProb)
 	for i := range T {

@@ -167,7 +167,7 @@ func TestSchemeIOB2(t *testing.T) {
 	// What tagger tag --bio gives.
 	var d chain.Decoding
 	noErr(t, chain.NewTagger(m).Decode(&d, features.Columns(tokens), chain.DecodeOptions{Constraints: chain.BIOConstraints(m.Labels)}))
-	equal(t, iob2.Labels, chain.NewTagger(m).Labels(nil, d.Best()))
+	equal(t, iob2.Labels, chain.NewTagger(m).AppendLabels(nil, d.Best()))
 
 	status, msg = post(t, srv, "application/json", `{"tokens": [["x"]], "scheme": "iobes"}`, nil)
 	equal(t, http.StatusBadRequest, status, msg)
