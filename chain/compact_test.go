@@ -368,7 +368,7 @@ func TestCompactTagsIdentically(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				old, err := UnmarshalModel(v1)
+				old, err := ReadModel(bytes.NewReader(v1))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -377,7 +377,7 @@ func TestCompactTagsIdentically(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				back, err := UnmarshalModel(v2)
+				back, err := ReadModel(bytes.NewReader(v2))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -470,7 +470,7 @@ func BenchmarkReadModel(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(f.data)))
 			for b.Loop() {
-				if _, err := UnmarshalModel(f.data); err != nil {
+				if _, err := ReadModel(bytes.NewReader(f.data)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -50,7 +50,7 @@
 //
 // # Tag-only load
 //
-// LoadTagger, ReadTagger and UnmarshalTagger read a model file into a
+// LoadTagger (a path) and ReadTagger (an io.Reader) read a model file into a
 // Tagger without building W: the weight section is streamed in chunks into
 // the sparse layout the Tagger scores from (per unary attribute its
 // non-zero labels and weights, contiguous; per pair attribute its non-zero

@@ -198,7 +198,7 @@ func TestAccuracy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tg, err := chain.UnmarshalTagger([]byte(b))
+		tg, err := chain.ReadTagger(bytes.NewReader([]byte(b)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func TestConvertCRFsuite(t *testing.T) {
 	var file bytes.Buffer
 	_, err = cm.WriteTo(&file)
 	require.NoError(t, err)
-	ours, err := LoadBytes("converted", file.Bytes())
+	ours, err := Read("converted", bytes.NewReader(file.Bytes()))
 	require.NoError(t, err)
 	require.Equal(t, FormatOurs, ours.Format())
 	require.True(t, ours.Supports(Constrained|Forced))

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"github.com/sparsetag/sparsetag/models"
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -120,9 +119,5 @@ func loadEmbedded(name string) (Tagger, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	if err != nil {
-		return nil, err
-	}
-	return LoadBytes(name, b)
+	return Read(name, rc)
 }

@@ -150,7 +150,7 @@ func TestCapabilities(t *testing.T) {
 
 	data, err := os.ReadFile("../chain/testdata/fixed-encoder-v2.model")
 	require.NoError(t, err)
-	ours, err := LoadBytes("ours", data)
+	ours, err := Read("ours", bytes.NewReader(data))
 	require.NoError(t, err)
 	assert.True(t, ours.Supports(NBest|Posterior|Constrained|Forced|Explanation))
 	assert.Equal(t, FormatOurs, ours.Format())
@@ -176,21 +176,21 @@ func TestCheckInput(t *testing.T) {
 	assert.ErrorIs(t, err, chain.ErrNoEncoder)
 }
 
-// TestLoadBytes checks that LoadBytes reads what Load reads (gzipped peer
+// TestRead checks that Read reads what Load reads (gzipped peer
 // models and an uncompressed one) and names the input in its errors.
-func TestLoadBytes(t *testing.T) {
+func TestRead(t *testing.T) {
 	for _, path := range []string{"../peer/testdata/conll.crfpp.gz", "../peer/testdata/conll.wapiti.gz", "../chain/testdata/fixed-v2.model"} {
 		want, err := Load(path)
 		require.NoError(t, err, path)
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
-		got, err := LoadBytes(path, data)
+		got, err := Read(path, bytes.NewReader(data))
 		require.NoError(t, err, path)
 		require.Equal(t, want.Labels(), got.Labels(), path)
 		require.Equal(t, want.Format(), got.Format(), path)
 	}
-	_, err := LoadBytes("junk.model", []byte("not a model at all"))
+	_, err := Read("junk.model", bytes.NewReader([]byte("not a model at all")))
 	require.ErrorContains(t, err, "junk.model")
-	_, err = LoadBytes("trunc.gz", []byte{0x1f, 0x8b, 1})
+	_, err = Read("trunc.gz", bytes.NewReader([]byte{0x1f, 0x8b, 1}))
 	require.ErrorContains(t, err, "trunc.gz")
 }

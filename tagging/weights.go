@@ -1,7 +1,9 @@
 package tagging
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -41,10 +43,10 @@ func LoadWeights(path string) (Weighted, error) {
 	return ourWeights{m}, nil
 }
 
-// LoadWeightsBytes is LoadWeights from the bytes of a model file
+// ReadWeights is LoadWeights from r, the contents of a model file
 // (gzip-compressed or not); name is the model's name in error messages.
-func LoadWeightsBytes(name string, data []byte) (Weighted, error) {
-	plain, err := gunzip(name, data)
+func ReadWeights(name string, r io.Reader) (Weighted, error) {
+	plain, err := readPlain(name, r)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +57,7 @@ func LoadWeightsBytes(name string, data []byte) (Weighted, error) {
 		}
 		return tool{pm}, nil
 	}
-	m, err := chain.UnmarshalModel(plain)
+	m, err := chain.ReadModel(bytes.NewReader(plain))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

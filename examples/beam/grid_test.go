@@ -79,7 +79,7 @@ func TestGridPipeline(t *testing.T) {
 		got, err := os.ReadFile(cfg.Model)
 		require.NoError(t, err)
 		require.True(t, bytes.Equal(want.Bytes(), got), "folds %d: written model differs from a direct training at c1 %g", folds, c1)
-		_, err = chain.UnmarshalModel(got)
+		_, err = chain.ReadModel(bytes.NewReader(got))
 		require.NoError(t, err)
 	}
 }

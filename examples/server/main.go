@@ -106,11 +106,7 @@ func loadModel(path string) (tagging.Tagger, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	if err != nil {
-		return nil, err
-	}
-	return tagging.LoadBytes(path, b)
+	return tagging.Read(path, rc)
 }
 
 func main() {

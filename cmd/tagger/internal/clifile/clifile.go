@@ -149,11 +149,12 @@ func LoadTagger(path string) (tagging.Tagger, error) {
 	if !strings.HasPrefix(path, EmbeddedPrefix) {
 		return tagging.Load(path)
 	}
-	b, err := ReadAll(path)
+	rc, err := Open(path, nil)
 	if err != nil {
 		return nil, err
 	}
-	return tagging.LoadBytes(path, b)
+	defer rc.Close()
+	return tagging.Read(path, rc)
 }
 
 // LoadWeights is tagging.LoadWeights, with "embedded:NAME" as in
@@ -162,9 +163,10 @@ func LoadWeights(path string) (tagging.Weighted, error) {
 	if !strings.HasPrefix(path, EmbeddedPrefix) {
 		return tagging.LoadWeights(path)
 	}
-	b, err := ReadAll(path)
+	rc, err := Open(path, nil)
 	if err != nil {
 		return nil, err
 	}
-	return tagging.LoadWeightsBytes(path, b)
+	defer rc.Close()
+	return tagging.ReadWeights(path, rc)
 }
