@@ -27,6 +27,12 @@ import (
 // NonZero; Model returns the Model of NewTagger, and nil for a tag-only
 // Tagger.
 //
+// tagging.Tagger serves a Tagger (and the models of other toolkits) under
+// the same method names: Labels is the label set on both, Tag and Decode
+// take the same options; it takes a *dataset.Example, the input of every
+// toolkit's models, where a Tagger takes an Input, the input of this
+// toolkit's encoders.
+//
 // A Tagger is immutable and safe for concurrent use by multiple goroutines:
 // every call takes its scratch space (workspace, encoding buffers, lattice)
 // from a pool. The Model it was built from must not be modified while the
