@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"io"
 	"time"
 
@@ -135,7 +136,7 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := dataset.NewEncoder(dataset.Format(tf.format), tf.template)
+	enc, err := clifile.NewEncoder(dataset.Format(tf.format), tf.template)
 	if err != nil {
 		return nil, err
 	}
@@ -192,10 +193,10 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 		if err != nil {
 			return nil, err
 		}
-		if err := m.CheckInitFrom(old); err != nil {
+		if err := m.CheckWeightsFrom(old); err != nil {
 			return nil, usagef("--init %s does not fit the training data: %v", tf.init, err)
 		}
-		op.Init = m.InitFrom(old)
+		op.Init = m.WeightsFrom(old)
 	}
 	early, err := tf.earlyStop(e, m)
 	if err != nil {

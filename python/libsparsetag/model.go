@@ -50,7 +50,7 @@ func openModelBytes(name string, data []byte) (*model, error) {
 	}
 	switch f := peer.Detect(data); f {
 	case peer.FormatUnknown:
-		cm, err := chain.UnmarshalModel(data)
+		cm, err := chain.ReadModel(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("%s: not a model file of CRFsuite, Wapiti, CRF++ or sparsetag: %w", name, err)
 		}
