@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -274,7 +275,7 @@ func appendCQDB(dst []byte, keys []string) []byte {
 // little-endian words (the value every branch of hashlittle computes on a
 // little-endian machine, where CRFsuite's files are written).
 func lookup3(key []byte, initval uint32) uint32 {
-	rot := func(x uint32, k uint) uint32 { return x<<k | x>>(32-k) }
+	rot := bits.RotateLeft32
 	a := 0xdeadbeef + uint32(len(key)) + initval
 	b, c := a, a
 	k := key
