@@ -66,11 +66,6 @@ func Read(name string, r io.Reader) (Tagger, error) {
 	return ours{tg}, nil
 }
 
-// LoadBytes is Read from the bytes of a model file.
-//
-// Deprecated: use Read(name, bytes.NewReader(data)).
-func LoadBytes(name string, data []byte) (Tagger, error) { return Read(name, bytes.NewReader(data)) }
-
 // readPlain reads r whole, decompressed if it is gzipped (at most
 // peer.MaxModelBytes after decompression).
 func readPlain(name string, r io.Reader) ([]byte, error) {

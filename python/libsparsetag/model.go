@@ -56,17 +56,17 @@ func openModelBytes(name string, data []byte) (*model, error) {
 		}
 		return fromChain(cm, tagging.FormatOurs), nil
 	case peer.FormatCRFsuite:
-		pm, err := peer.ParseCRFsuite(data)
+		w, err := tagging.ReadWeights(name, bytes.NewReader(data))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, err
 		}
-		cm, err := crfsuiteAsChain(pm)
+		cm, err := tagging.Convert(w)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		return fromChain(cm, f.String()), nil
 	default:
-		tg, err := tagging.LoadBytes(name, data)
+		tg, err := tagging.Read(name, bytes.NewReader(data))
 		if err != nil {
 			return nil, err
 		}
@@ -76,48 +76,6 @@ func openModelBytes(name string, data []byte) (*model, error) {
 
 func fromChain(cm *chain.Model, format string) *model {
 	return &model{tg: tagging.NewTagger(chain.NewTagger(cm)), cm: cm, format: format}
-}
-
-// crfsuiteAsChain is tagging.Convert of a CRFsuite model parsed from bytes.
-func crfsuiteAsChain(pm *peer.CRFsuiteModel) (*chain.Model, error) {
-	L := len(pm.Labels())
-	var names []string
-	ids := map[string]int{}
-	type st struct {
-		a, y int
-		v    float64
-	}
-	var states []st
-	var trans []peer.Weight
-	err := pm.Weights(func(w peer.Weight) error {
-		switch w.Kind {
-		case peer.StateWeight:
-			a, ok := ids[w.Feature]
-			if !ok {
-				a = len(names)
-				ids[w.Feature] = a
-				names = append(names, w.Feature)
-			}
-			states = append(states, st{a, w.Label, w.Value})
-		case peer.TransWeight:
-			trans = append(trans, w)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	cm, err := chain.NewAttributeModel(append([]string(nil), pm.Labels()...), names)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range states {
-		cm.W[s.a*L+s.y] = s.v
-	}
-	for _, t := range trans {
-		cm.W[cm.TransIndex(t.Prev, t.Label)] = t.Value
-	}
-	return cm, nil
 }
 
 // checkKind refuses input of the other kind with a message.
