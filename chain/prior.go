@@ -13,7 +13,7 @@ import (
 // fits it): the new model keeps what the old one knew about them, as a
 // screened v_j = 0 leaves w_j = w0_j. Labels and attributes absent from
 // old start at zero. Both models need the same kind of encoder, and they
-// must share a state attribute (as CheckInitFrom); m's weights are not
+// must share a state attribute (as CheckWeightsFrom); m's weights are not
 // used.
 func (m *Model) WithPrior(old *Model) (*Model, []float64, error) {
 	if (m.Encoder == nil) != (old.Encoder == nil) {
@@ -59,7 +59,7 @@ func (m *Model) WithPrior(old *Model) (*Model, []float64, error) {
 	if enc == nil {
 		w0 = out.initSameIDs(old)
 	} else {
-		w0 = out.InitFrom(old)
+		w0 = out.WeightsFrom(old)
 	}
 	return out, w0, nil
 }
@@ -75,7 +75,7 @@ func union(a, b *features.Dictionary) []string {
 	return names
 }
 
-// initSameIDs is InitFrom for models without encoders: attributes match by
+// initSameIDs is WeightsFrom for models without encoders: attributes match by
 // id, labels by name.
 func (m *Model) initSameIDs(old *Model) []float64 {
 	w := make([]float64, len(m.W))

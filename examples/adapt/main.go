@@ -17,10 +17,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/train"
 )
 
@@ -40,11 +44,15 @@ func main() {
 }
 
 func run(oldPath, data, tmpl, mode string, c1, c2 float64, out string) error {
-	exs, err := dataset.ReadFile(data, nil, dataset.Options{Format: dataset.CoNLL, Labeled: true})
+	exs, err := dataset.ReadFile(data, dataset.Options{Format: dataset.CoNLL, Labeled: true})
 	if err != nil {
 		return err
 	}
-	enc, err := dataset.NewEncoder(dataset.CoNLL, tmpl)
+	t, err := template(tmpl)
+	if err != nil {
+		return err
+	}
+	enc, err := dataset.NewEncoder(dataset.CoNLL, t)
 	if err != nil {
 		return err
 	}
@@ -77,4 +85,25 @@ func run(oldPath, data, tmpl, mode string, c1, c2 float64, out string) error {
 	}
 	fmt.Printf("%s: %d iterations, stopped on %s, gap %.3g, %d non-zeros, %.1fs\n", mode, res.NumIterations(), res.StopReason, res.Gap, res.NonZero, res.Seconds)
 	return m.SaveFile(out)
+}
+
+// template compiles a template file, or "embedded:NAME" from package
+// corpora.
+func template(path string) (*features.Template, error) {
+	var r io.ReadCloser
+	var err error
+	if name, ok := strings.CutPrefix(path, "embedded:"); ok {
+		r, err = corpora.OpenEmbedded(name)
+	} else {
+		r, err = os.Open(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return features.Compile(string(src))
 }

@@ -33,7 +33,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/corpora"
 )
 
 func main() {
@@ -101,7 +101,7 @@ func run(in string, seed uint64, parts, dir string) error {
 // readSentences returns the sentences of a column file, each as its lines
 // with their newlines.
 func readSentences(path string) ([]string, error) {
-	f, err := dataset.Open(path, os.Stdin)
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -164,4 +164,13 @@ func writeAll(dir string, files map[string][]string) error {
 		}
 	}
 	return nil
+}
+
+// open opens a file, or "embedded:NAME" for a file embedded in package
+// corpora.
+func open(path string) (io.ReadCloser, error) {
+	if name, ok := strings.CutPrefix(path, "embedded:"); ok {
+		return corpora.OpenEmbedded(name)
+	}
+	return os.Open(path)
 }
