@@ -50,6 +50,7 @@ type trainFlags struct {
 	selectEval  string
 	selectFolds int
 	selectFloor float64
+	hardFloor   float64
 	betas       int
 }
 
@@ -93,6 +94,7 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.selectEval, "select-eval", "", "also score every model of the --select path on this labeled `file` (reported in the table and JSON as eval; not used to choose)")
 	fs.IntVar(&tf.selectFolds, "select-folds", 0, "select the penalty by `K`-fold cross-validation of the training file instead of --select (sequence i in fold i mod K), then refit on all of it")
 	fs.Float64Var(&tf.selectFloor, "select-floor", 1e-5, "smallest penalty of the --select path, as a fraction of beta_max")
+	fs.Float64Var(&tf.hardFloor, "select-hard-floor", 1e-8, "when the dev score still rises at --select-floor, the path goes on below it (same step) until the score has peaked (--patience), down to this fraction of beta_max at most (0, or not below --select-floor: no extension)")
 	fs.IntVar(&tf.betas, "betas", 26, "number of penalties of the --select path, log-spaced from beta_max to --select-floor beta_max")
 	fs.IntVar(&tf.validEach, "valid-every", d.MonitorEvery, "iterations between validation checks (with --valid)")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
