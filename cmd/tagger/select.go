@@ -68,6 +68,8 @@ func (tf *trainFlags) checkSelect() error {
 		return usagef("give --select FILE or --select-folds K, not both")
 	case tf.selectFolds == 1 || tf.selectFolds < 0:
 		return usagef("--select-folds must be >= 2")
+	case tf.selectFolds > 0 && tf.cache != "":
+		return usagef("--select-folds does not combine with --cache (each fold encodes its own part of the text)")
 	case tf.valid != "" || tf.ckpt != "" || tf.init != "":
 		return usagef("--select does not combine with --valid, --checkpoint or --init")
 	case tf.c1 == 0:

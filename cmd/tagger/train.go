@@ -50,6 +50,7 @@ type trainFlags struct {
 	selectEval  string
 	selectFolds int
 	selectFloor float64
+	cache       string
 	hardFloor   float64
 	betas       int
 }
@@ -94,6 +95,7 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.selectEval, "select-eval", "", "also score every model of the --select path on this labeled `file` (reported in the table and JSON as eval; not used to choose)")
 	fs.IntVar(&tf.selectFolds, "select-folds", 0, "select the penalty by `K`-fold cross-validation of the training file instead of --select (sequence i in fold i mod K), then refit on all of it")
 	fs.Float64Var(&tf.selectFloor, "select-floor", 1e-5, "smallest penalty of the --select path, as a fraction of beta_max")
+	fs.StringVar(&tf.cache, "cache", "", "keep the encoded training corpus in `file`: read it from there when it was written for the same data, template and options, else encode the text and write it (a corrupt file is an error; not with --select-folds)")
 	fs.Float64Var(&tf.hardFloor, "select-hard-floor", 1e-8, "when the dev score still rises at --select-floor, the path goes on below it (same step) until the score has peaked (--patience), down to this fraction of beta_max at most (0, or not below --select-floor: no extension)")
 	fs.IntVar(&tf.betas, "betas", 26, "number of penalties of the --select path, log-spaced from beta_max to --select-floor beta_max")
 	fs.IntVar(&tf.validEach, "valid-every", d.MonitorEvery, "iterations between validation checks (with --valid)")
@@ -128,21 +130,13 @@ func runTrain(e *env, args []string) error {
 // it (runTrain checked every output before the data was read).
 func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	t0 := time.Now()
-	exs, err := readExamples(path, tf.dataFlags, true, e.stdin)
+	m, c, exs, from, err := tf.readTraining(e, path)
 	if err != nil {
 		return nil, err
-	}
-	enc, err := dataset.NewEncoder(dataset.Format(tf.format), tf.template)
-	if err != nil {
-		return nil, err
-	}
-	m, c, err := dataset.NewTrainingModel(enc, exs, tf.minFreq)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if !tf.quiet {
-		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
-			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds())
+		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs%s)\n",
+			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds(), from)
 	}
 	op, err := tf.options()
 	if err != nil {
