@@ -101,7 +101,9 @@ func Read(path string, key Key) (*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	corrupt := func(what string) error { return fmt.Errorf("%s: corrupt corpus cache (%s); remove it to rebuild it", path, what) }
+	corrupt := func(what string) error {
+		return fmt.Errorf("%s: corrupt corpus cache (%s); remove it to rebuild it", path, what)
+	}
 	if len(b) < header || string(b[:len(magic)]) != magic {
 		return nil, corrupt("not a corpus cache, or truncated")
 	}
