@@ -64,6 +64,9 @@ type Example struct {
 	// multiword tokens, empty nodes, every column), for writing it back
 	// with new labels; nil for other formats.
 	CoNLLU *corpora.CoNLLUSentence
+	// Offsets holds, for raw text input, each token's place in its line
+	// (code points and bytes); nil for other formats.
+	Offsets []corpora.Offsets
 }
 
 // Len returns the number of positions.
@@ -269,6 +272,7 @@ type Reader struct {
 	err   func() error
 	words []corpora.Word       // OCR
 	conll *corpora.CoNLLReader // CoNLL, for NextInto
+	text  *corpora.TextReader  // raw text, for the tokens' offsets
 	ex    Example
 	count int
 	fail  error
@@ -297,6 +301,7 @@ func NewReader(name string, r io.Reader, opts Options) (*Reader, error) {
 		tr := corpora.NewTextReader(name, r, corpora.TextOptions{})
 		sr.next, sr.seq = tr.Next, tr.Sequence
 		sr.err = tr.Err
+		sr.text = tr
 	case CRFsuite:
 		// A CRFsuite file always has its label field: unlabeled reading
 		// ignores it (empty or not), as crfsuite tag does, so that one file
@@ -368,6 +373,9 @@ func (r *Reader) read(b *Buffer) bool {
 			return r.end()
 		}
 		r.ex = FromSequence(r.name, r.seq())
+		if r.text != nil {
+			r.ex.Offsets = r.text.CodePoints()
+		}
 	}
 	r.count++
 	if n := r.ex.Len(); n > MaxSequenceLen {

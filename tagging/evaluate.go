@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/eval"
 )
@@ -14,16 +15,36 @@ import (
 // scores. The input is streamed in order, as by Stream: memory is bounded
 // by DefaultBatch sequences, whatever the input's size.
 func Evaluate(r *dataset.Reader, m Tagger, threads int) (*eval.Evaluation, error) {
+	return EvaluateDecode(r, m, threads, chain.DecodeOptions{})
+}
+
+// EvaluateDecode is Evaluate with the labels of Decode under opt (its best
+// path): constraints of a label scheme, posterior decoding. The zero opt
+// evaluates Tag's labels.
+func EvaluateDecode(r *dataset.Reader, m Tagger, threads int, opt chain.DecodeOptions) (*eval.Evaluation, error) {
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
+	if opt.N > 1 {
+		return nil, fmt.Errorf("tagging: evaluation scores one label sequence, not %d", opt.N)
+	}
+	decode := opt.Constraints != nil || opt.MaxMarginal || opt.Fixed != nil || opt.Spans != nil
+	decs := make([]chain.Decoding, threads)
 	paths := make([][]int, threads)
 	pred := make([][]string, DefaultBatch)
 	labels := m.Labels()
 	ev := eval.NewEvaluation()
 	err := inOrder(r, threads, DefaultBatch, func(w, i, seq int, ex *dataset.Example) error {
 		var err error
-		if paths[w], err = m.Tag(paths[w], ex); err != nil {
+		if decode {
+			err = m.Decode(&decs[w], ex, opt)
+			if err == nil {
+				paths[w] = decs[w].Best()
+			}
+		} else {
+			paths[w], err = m.Tag(paths[w], ex)
+		}
+		if err != nil {
 			return seqError(ex, seq, err)
 		}
 		pred[i] = pred[i][:0]

@@ -3,8 +3,8 @@ package tagging
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,26 +107,29 @@ func TestWriter(t *testing.T) {
 	assert.Zero(t, buf.Len())
 }
 
-// TestCapabilities: a peer model refuses constraints and fixed labels with
-// an *UnsupportedError; ours supports everything.
+// TestCapabilities: every model supports every capability: a peer
+// model decodes under constraints and fixed labels on its score lattice
+// (valid BIO output, the fixed label kept); Require names what a model
+// lacks.
 func TestCapabilities(t *testing.T) {
 	pm, err := Load("../peer/testdata/conll.crfpp.gz")
 	require.NoError(t, err)
-	assert.True(t, pm.Supports(NBest|Posterior|Explanation))
-	assert.False(t, pm.Supports(Forced))
-	require.NoError(t, Require(pm, NBest|Explanation))
-	err = Require(pm, Constrained|Forced|NBest)
-	var ue *UnsupportedError
-	require.ErrorAs(t, err, &ue)
-	assert.Equal(t, Constrained|Forced, ue.Need)
-	assert.EqualError(t, err, "tagging: not supported by the model: a CRF++ binary model does not support constrained decoding, forced decoding")
+	assert.True(t, pm.Supports(NBest|Posterior|Constrained|Forced|Explanation))
+	require.NoError(t, Require(pm, Constrained|Forced|NBest|Explanation))
+	ue := &UnsupportedError{Format: "CRF++ binary", Need: Constrained | Forced}
+	assert.EqualError(t, ue, "tagging: not supported by the model: a CRF++ binary model does not support constrained decoding, forced decoding")
 
-	ex := dataset.Example{Tokens: [][]string{{"He", "PRP"}}}
+	ex := dataset.Example{Tokens: [][]string{{"He", "PRP"}, {"reckons", "VBZ"}, {"the", "DT"}, {"deficit", "NN"}}}
 	var d chain.Decoding
-	err = pm.Decode(&d, &ex, chain.DecodeOptions{Fixed: []int{0}})
-	assert.True(t, errors.Is(err, ErrUnsupported), "%v", err)
-	err = pm.Decode(&d, &ex, chain.DecodeOptions{Constraints: chain.BIOConstraints(pm.Labels())})
-	assert.True(t, errors.Is(err, ErrUnsupported), "%v", err)
+	iNP := slices.Index(pm.Labels(), "I-NP")
+	require.GreaterOrEqual(t, iNP, 0)
+	require.NoError(t, pm.Decode(&d, &ex, chain.DecodeOptions{Fixed: []int{-1, -1, iNP, -1}}))
+	assert.Equal(t, iNP, d.Paths[0][2])
+	bio := chain.BIOConstraints(pm.Labels())
+	require.NoError(t, pm.Decode(&d, &ex, chain.DecodeOptions{Fixed: []int{-1, -1, iNP, -1}, Constraints: bio}))
+	labels := pm.Labels()
+	assert.Equal(t, "I-NP", labels[d.Paths[0][2]])
+	assert.Contains(t, []string{"B-NP", "I-NP"}, labels[d.Paths[0][1]], "I-NP must follow an NP label under BIO")
 
 	data, err := os.ReadFile("../chain/testdata/fixed-encoder-v2.model")
 	require.NoError(t, err)

@@ -454,3 +454,61 @@ func describe(msgAndArgs []any) string {
 	}
 	return fmt.Sprint(msgAndArgs...)
 }
+
+// postSpans sends body to /spans and decodes the answer.
+func postSpans(t *testing.T, srv *httptest.Server, body string, out *SpansResponse) (int, string) {
+	t.Helper()
+	resp, err := client.Post(srv.URL+"/spans", "application/json", strings.NewReader(body))
+	noErr(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	noErr(t, err)
+	if resp.StatusCode != http.StatusOK {
+		var e struct{ Error string }
+		noErr(t, json.Unmarshal(b, &e), "error bodies are JSON: %s", b)
+		return resp.StatusCode, e.Error
+	}
+	noErr(t, json.Unmarshal(b, out), "%s", b)
+	return resp.StatusCode, ""
+}
+
+// TestSpans: /spans splits running text into sentences and answers the
+// chunks with offsets (code points and bytes) that select their text, and
+// confidences in (0, 1]; bad requests get clear errors.
+func TestSpans(t *testing.T) {
+	m := trainToy(t, wordTemplate)
+	srv := newTestServer(t, m, Limits{MaxTokens: 50})
+	text := "The big dög sees a cat. A cat sleeps."
+	var r SpansResponse
+	status, msg := postSpans(t, srv, `{"text": "`+text+`"}`, &r)
+	mustEqual(t, http.StatusOK, status, msg)
+	equal(t, text, r.Text)
+	mustEqual(t, 2, len(r.Sentences), "sentences")
+	equal(t, "A cat sleeps.", text[r.Sentences[1].StartByte:r.Sentences[1].EndByte])
+	mustCheck(t, len(r.Spans) > 0, "no spans")
+	runes := []rune(text)
+	for _, sp := range r.Spans {
+		equal(t, sp.Text, text[sp.StartByte:sp.EndByte])
+		equal(t, sp.Text, string(runes[sp.Start:sp.End]))
+		check(t, sp.Confidence > 0 && sp.Confidence <= 1, "confidence %v", sp.Confidence)
+	}
+	equal(t, "The big dög", r.Spans[0].Text)
+	equal(t, "NP", r.Spans[0].Label)
+
+	for _, c := range []struct {
+		body   string
+		status int
+		msg    string
+	}{
+		{`{}`, http.StatusBadRequest, `missing "text"`},
+		{`{"text": "a b", "scheme": "ioe"}`, http.StatusBadRequest, "unknown label scheme"},
+		{`{"text": "a b", "scheme": "iobes"}`, http.StatusBadRequest, "do not fit"},
+		{`{"text": "a\u0000b"}`, http.StatusBadRequest, "NUL byte"},
+		{`{"text": "   "}`, http.StatusBadRequest, "no tokens"},
+		{`{"text": "` + strings.Repeat("a ", 51) + `"}`, http.StatusRequestEntityTooLarge, "more than the limit 50"},
+	} {
+		status, msg := postSpans(t, srv, c.body, &r)
+		equal(t, c.status, status, c.body)
+		check(t, strings.Contains(msg, c.msg), "%s: %q does not contain %q", c.body, msg, c.msg)
+	}
+}

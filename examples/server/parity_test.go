@@ -169,9 +169,18 @@ func TestSchemeIOB2(t *testing.T) {
 	noErr(t, chain.NewTagger(m).Decode(&d, features.Columns(tokens), chain.DecodeOptions{Constraints: chain.BIOConstraints(m.Labels)}))
 	equal(t, iob2.Labels, chain.NewTagger(m).Labels(nil, d.Best()))
 
+	status, msg = post(t, srv, "application/json", `{"tokens": [["x"]], "scheme": "ioe"}`, nil)
+	equal(t, http.StatusBadRequest, status, msg)
+	contains(t, msg, `unknown "scheme" "ioe": want "iob2", "iob1", "iobes" or "bilou"`)
+	// IOB2 labels read as IOBES could never close a chunk: refused.
 	status, msg = post(t, srv, "application/json", `{"tokens": [["x"]], "scheme": "iobes"}`, nil)
 	equal(t, http.StatusBadRequest, status, msg)
-	contains(t, msg, `unknown "scheme" "iobes": want "iob2"`)
+	contains(t, msg, `"scheme" iobes: the model's labels do not fit`)
+	// IOB1 reads the same labels: I-X may start a chunk, B-X only after one.
+	var iob1 TagResponse
+	status, msg = post(t, srv, "application/json", `{"tokens": [["The","DT"],["dog","NN"]], "scheme": "iob1"}`, &iob1)
+	equal(t, http.StatusOK, status, msg)
+	check(t, iob1.Labels[0] != "B-NP", "IOB1 forbids B-X first: %v", iob1.Labels)
 
 	// A model whose labels are no chunk tags cannot honour the scheme.
 	words := newTestServer(t, trainToy(t, wordTemplate), Limits{})
