@@ -3,7 +3,7 @@
 // frequent confusions and, when the labels are chunk tags, chunk precision,
 // recall and F1 as the CoNLL shared tasks' conlleval script computes them.
 // It works on label strings only and knows nothing of models, features or
-// tagging: dataset.Evaluate and tagger eval tag the data and hand it the
+// tagging: dataset.EvaluateAll and tagger eval tag the data and hand it the
 // labels.
 //
 // # Label schemes

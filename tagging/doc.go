@@ -1,7 +1,7 @@
 // Package tagging serves every model the same way: one of this toolkit (a
 // chain.Tagger) or one trained by CRFsuite, CRF++ or Wapiti (package peer)
 // is a [Tagger], the one decoding interface of the toolkit. [Load] and
-// [LoadBytes] read a model file of any of them, telling them apart by the
+// [Read] read a model file of any of them, telling them apart by the
 // peer formats' magic bytes.
 //
 // A Tagger says what it reads ([Reads]: token columns, name:value

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/sparsetag/sparsetag/chain"
-	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/rawtext"
 	"github.com/sparsetag/sparsetag/scheme"
 )
@@ -21,7 +21,7 @@ const wordsChunker = "../examples/web/models/chunk-words.model.gz"
 // (rawtext.Detokenize) and joined into documents of perDoc sentences, one
 // per line, and the number of tokens the PTB tokenizer finds in them.
 func runningText(tb testing.TB, name string, perDoc int) ([]byte, int) {
-	rc, err := dataset.Open("embedded:"+name, nil)
+	rc, err := corpora.OpenEmbedded(name)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package tagging
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 
@@ -13,15 +14,17 @@ import (
 // threads goroutines (<= 0: GOMAXPROCS) and compares them with their
 // labels: token accuracy and, for chunk labels, conlleval-style chunk
 // scores. The input is streamed in order, as by Stream: memory is bounded
-// by DefaultBatch sequences, whatever the input's size.
-func Evaluate(r *dataset.Reader, m Tagger, threads int) (*eval.Evaluation, error) {
-	return EvaluateDecode(r, m, threads, chain.DecodeOptions{})
+// by DefaultBatch sequences, whatever the input's size
+// (dataset.EvaluateAll evaluates examples held in memory with a
+// chain.Tagger).
+func Evaluate(m Tagger, r *dataset.Reader, threads int) (*eval.Evaluation, error) {
+	return EvaluateDecode(m, r, threads, chain.DecodeOptions{})
 }
 
 // EvaluateDecode is Evaluate with the labels of Decode under opt (its best
 // path): constraints of a label scheme, posterior decoding. The zero opt
 // evaluates Tag's labels.
-func EvaluateDecode(r *dataset.Reader, m Tagger, threads int, opt chain.DecodeOptions) (*eval.Evaluation, error) {
+func EvaluateDecode(m Tagger, r *dataset.Reader, threads int, opt chain.DecodeOptions) (*eval.Evaluation, error) {
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
@@ -53,6 +56,9 @@ func EvaluateDecode(r *dataset.Reader, m Tagger, threads int, opt chain.DecodeOp
 		}
 		return nil
 	}, func(i, seq int, ex *dataset.Example) error {
+		if ex.Labels == nil {
+			return seqError(ex, seq, errors.New("no labels: evaluation reads labeled examples (dataset.Options{Labeled: true})"))
+		}
 		if err := ev.Add(ex.Labels, pred[i]); err != nil {
 			return seqError(ex, seq, err)
 		}

@@ -3,6 +3,9 @@ package tagging
 import (
 	"bufio"
 	"bytes"
+	"github.com/sparsetag/sparsetag/corpora"
+	"github.com/sparsetag/sparsetag/features"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -13,14 +16,13 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
-	"github.com/sparsetag/sparsetag/features"
 )
 
 // fixtureLabels returns the last whitespace-separated field of every
 // non-blank line of a gzipped fixture.
 func fixtureLabels(t *testing.T, path string) []string {
 	t.Helper()
-	b, err := dataset.ReadAll(path)
+	b, err := readFixture(path)
 	require.NoError(t, err)
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
@@ -31,10 +33,28 @@ func fixtureLabels(t *testing.T, path string) []string {
 	return out
 }
 
+// readFixture returns the contents of the file at path, gunzipped, or of
+// the embedded corpus file "embedded:NAME".
+func readFixture(path string) ([]byte, error) {
+	if name, ok := strings.CutPrefix(path, "embedded:"); ok {
+		rc, err := corpora.OpenEmbedded(name)
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
+		return io.ReadAll(rc)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return gunzip(path, b)
+}
+
 // stream runs Stream over the file at path.
 func stream(t *testing.T, m Tagger, path string, opts dataset.Options, o StreamOptions) string {
 	t.Helper()
-	b, err := dataset.ReadAll(path)
+	b, err := readFixture(path)
 	require.NoError(t, err)
 	r, err := dataset.NewReader(path, bytes.NewReader(b), opts)
 	require.NoError(t, err)
@@ -133,7 +153,7 @@ func TestCapabilities(t *testing.T) {
 
 	data, err := os.ReadFile("../chain/testdata/fixed-encoder-v2.model")
 	require.NoError(t, err)
-	ours, err := LoadBytes("ours", data)
+	ours, err := Read("ours", bytes.NewReader(data))
 	require.NoError(t, err)
 	assert.True(t, ours.Supports(NBest|Posterior|Constrained|Forced|Explanation))
 	assert.Equal(t, FormatOurs, ours.Format())
@@ -159,21 +179,21 @@ func TestCheckInput(t *testing.T) {
 	assert.ErrorIs(t, err, chain.ErrNoEncoder)
 }
 
-// TestLoadBytes checks that LoadBytes reads what Load reads (gzipped peer
+// TestRead checks that Read reads what Load reads (gzipped peer
 // models and an uncompressed one) and names the input in its errors.
-func TestLoadBytes(t *testing.T) {
+func TestRead(t *testing.T) {
 	for _, path := range []string{"../peer/testdata/conll.crfpp.gz", "../peer/testdata/conll.wapiti.gz", "../chain/testdata/fixed-v2.model"} {
 		want, err := Load(path)
 		require.NoError(t, err, path)
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
-		got, err := LoadBytes(path, data)
+		got, err := Read(path, bytes.NewReader(data))
 		require.NoError(t, err, path)
 		require.Equal(t, want.Labels(), got.Labels(), path)
 		require.Equal(t, want.Format(), got.Format(), path)
 	}
-	_, err := LoadBytes("junk.model", []byte("not a model at all"))
+	_, err := Read("junk.model", bytes.NewReader([]byte("not a model at all")))
 	require.ErrorContains(t, err, "junk.model")
-	_, err = LoadBytes("trunc.gz", []byte{0x1f, 0x8b, 1})
+	_, err = Read("trunc.gz", bytes.NewReader([]byte{0x1f, 0x8b, 1}))
 	require.ErrorContains(t, err, "trunc.gz")
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sparsetag/sparsetag/chain"
-	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"github.com/sparsetag/sparsetag/internal/ctxio"
 	"github.com/sparsetag/sparsetag/rawtext"
 	"github.com/sparsetag/sparsetag/rawtext/hftok"
@@ -21,13 +21,13 @@ func tagDocuments(e *env, input string, m tagging.Tagger, tf tagFlags, opt chain
 		}
 		tok = t
 	}
-	rc, err := dataset.Open(input, e.stdin)
+	rc, err := clifile.Open(input, e.stdin)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	r := rawtext.NewReader(dataset.InputName(input), ctxio.Reader{Ctx: e.ctx, R: rc}, rawtext.Options{PerInput: tf.perFile})
-	return tagging.TagDocuments(e.stdout, m, r, dataset.InputName(input), tagging.DocumentOptions{
+	r := rawtext.NewReader(clifile.Name(input), ctxio.Reader{Ctx: e.ctx, R: rc}, rawtext.Options{PerInput: tf.perFile})
+	return tagging.TagDocuments(e.stdout, m, r, clifile.Name(input), tagging.DocumentOptions{
 		Output: tf.output, Decode: opt, Marginals: tf.marginals, Threads: tf.threads, Tokenizer: tok,
 	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"runtime"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -103,12 +104,12 @@ func runEval(e *env, args []string) error {
 	}
 	r, in, err := openExamples(e, input, df, true)
 	if err != nil {
-		return dataset.EvalInputError(err, input)
+		return dataset.EvalInputError(err, clifile.Name(input))
 	}
 	defer in.Close()
-	ev, err := tagging.EvaluateDecode(r, m, threads, opt)
+	ev, err := tagging.EvaluateDecode(m, r, threads, opt)
 	if err != nil {
-		return dataset.EvalInputError(err, input)
+		return dataset.EvalInputError(err, clifile.Name(input))
 	}
 	return writeEval(e, ev)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -46,7 +47,7 @@ func selectModel(e *env, path string, tf *trainFlags, op train.Options, m *chain
 	rep.SecondsTotal = time.Since(t0).Seconds()
 	rep.Print(e.stdout)
 	_, interrupted := e.intr.Signal()
-	if err := saveModel(tf.log(e, interrupted), m, tf.model, interrupted, len(rep.Path) > 0); err != nil {
+	if err := saveModel(tf.log(e, interrupted), m, tf.model, tf.modelFormat, interrupted, len(rep.Path) > 0); err != nil {
 		return nil, err
 	}
 	if tf.report != "" {
@@ -119,6 +120,6 @@ func selectByFolds(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *
 		return usagef("--select-folds %d needs at least %d training sequences, have %d", K, K, len(exs))
 	}
 	cfg.Folds, cfg.MinFreq = K, tf.minFreq
-	cfg.NewEncoder = func() (*features.Encoder, error) { return dataset.NewEncoder(dataset.Format(tf.format), tf.template) }
+	cfg.NewEncoder = func() (*features.Encoder, error) { return clifile.NewEncoder(dataset.Format(tf.format), tf.template) }
 	return trainselect.SelectByFolds(e.ctx, m, c, op, exs, cfg, rep)
 }

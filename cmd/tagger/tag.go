@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"os"
 	"runtime"
 	"strings"
@@ -273,7 +274,7 @@ func runTag(e *env, args []string) error {
 	defer in.Close()
 	so := tagging.StreamOptions{Output: tf.output, Decode: opt, Marginals: tf.marginals, Threads: tf.threads}
 	if tf.forced {
-		so.Fixer = dataset.NewLabelFixer(m.Labels(), dataset.InputName(input))
+		so.Fixer = dataset.NewLabelFixer(m.Labels(), clifile.Name(input))
 	}
 	return nbestError(dataset.TagInputError(tagging.Stream(e.stdout, m, r, so), dataset.Format(tf.format)), tf.nbest, maxLen)
 }
@@ -363,7 +364,7 @@ func (l modelList) last() string { p := l.paths(); return p[len(p)-1] }
 func loadPipeline(fs *flag.FlagSet, paths modelList, format string) (tagging.Tagger, error) {
 	var models []tagging.Tagger
 	for _, p := range paths.paths() {
-		m, err := tagging.Load(p)
+		m, err := clifile.LoadTagger(p)
 		if err != nil {
 			return nil, err
 		}

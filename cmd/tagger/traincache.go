@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/corpuscache"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -24,7 +25,7 @@ func (tf *trainFlags) readTraining(e *env, path string) (m *chain.Model, c *spar
 		if err != nil {
 			return err
 		}
-		enc, err := dataset.NewEncoder(dataset.Format(tf.format), tf.template)
+		enc, err := clifile.NewEncoder(dataset.Format(tf.format), tf.template)
 		if err != nil {
 			return err
 		}
@@ -71,7 +72,7 @@ func (tf *trainFlags) cacheKey(e *env, path string) (corpuscache.Key, error) {
 	}
 	var tmpl []byte
 	if tf.template != "" {
-		if tmpl, err = dataset.ReadAll(tf.template); err != nil {
+		if tmpl, err = clifile.ReadAll(tf.template); err != nil {
 			return corpuscache.Key{}, err
 		}
 	}
@@ -81,7 +82,7 @@ func (tf *trainFlags) cacheKey(e *env, path string) (corpuscache.Key, error) {
 
 // readAllOf returns the bytes of path (a file or "embedded:NAME").
 func readAllOf(path string, e *env) ([]byte, error) {
-	r, err := dataset.Open(path, e.stdin)
+	r, err := clifile.Open(path, e.stdin)
 	if err != nil {
 		return nil, err
 	}

@@ -102,9 +102,25 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/models"
 	"github.com/sparsetag/sparsetag/scheme"
 	"github.com/sparsetag/sparsetag/tagging"
 )
+
+// loadModel loads the model file at path, or a model built into package
+// models named as the command line names it, "embedded:models/NAME".
+func loadModel(path string) (tagging.Tagger, error) {
+	name, ok := strings.CutPrefix(path, "embedded:models/")
+	if !ok {
+		return tagging.Load(path)
+	}
+	rc, err := models.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return tagging.Read(path, rc)
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -148,7 +164,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	var models []tagging.Tagger
 	for _, p := range paths {
-		m, err := tagging.Load(p)
+		m, err := loadModel(p)
 		if err != nil {
 			return err
 		}

@@ -67,9 +67,7 @@ func trainToy(t *testing.T, template string) *chain.Model {
 	exs, err := dataset.Read("toy", strings.NewReader(toy), dataset.Options{Format: dataset.CoNLL, Labeled: true})
 	noErr(t, err)
 	enc := features.NewTemplateEncoder(tmpl)
-	c, labels, err := dataset.EncodeTraining(enc, exs, 1)
-	noErr(t, err)
-	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	m, c, err := dataset.NewTrainingModel(enc, exs, 1)
 	noErr(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -123,7 +121,7 @@ func checkResponse(t *testing.T, m *chain.Model, tokens [][]string, r TagRespons
 	tg := chain.NewTagger(m)
 	ids, err := tg.Tag(nil, features.Columns(tokens))
 	noErr(t, err)
-	equal(t, tg.Labels(nil, ids), r.Labels, "labels must be the Viterbi path")
+	equal(t, tg.AppendLabels(nil, ids), r.Labels, "labels must be the Viterbi path")
 
 	mustCheck(t, r.SequenceProb > 0 && r.SequenceProb <= 1, "sequence_prob %v", r.SequenceProb)
 	for i := range T {

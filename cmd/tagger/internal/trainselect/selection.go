@@ -49,7 +49,7 @@ type SelectConfig struct {
 // otherwise.
 func F1Scorer(m *chain.Model, exs []dataset.Example) (train.Scorer, error) {
 	return train.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
-		ev, err := dataset.Evaluate(tg, exs, 0)
+		ev, err := dataset.EvaluateAll(tg, exs, 0)
 		if err != nil {
 			return 0, err
 		}
