@@ -17,6 +17,6 @@
 // cache is never trusted blindly, as a wrong corpus would train a wrong
 // model without a word.
 //
-// It imports only the standard library and the toolkit's features and
-// sparse packages.
+// It imports the standard library, the toolkit's features and sparse
+// packages, and internal/atomicfile (the file is replaced atomically).
 package corpuscache
