@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -29,7 +30,7 @@ func (tf *trainFlags) checkPartial(fs *flag.FlagSet) error {
 	var bad []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "epsilon", "rel-epsilon", "screen", "solver", "certificate", "select", "select-folds", "resume":
+		case "epsilon", "rel-epsilon", "screen", "solver", "certificate", "select", "select-folds", "resume", "cache":
 			bad = append(bad, "--"+f.Name)
 		}
 	})
@@ -42,6 +43,25 @@ func (tf *trainFlags) checkPartial(fs *flag.FlagSet) error {
 	tf.op.Screen, tf.op.Solver, tf.op.Certificate = "", "", ""
 	tf.op.Epsilon, tf.op.RelEpsilon = 0, 0
 	return nil
+}
+
+// readPartial reads and encodes the training file of --partial (no
+// corpus cache: the cache holds fully labeled corpora).
+func (tf *trainFlags) readPartial(e *env, path string) (*chain.Model, *sparse.Corpus, []dataset.Example, *train.LabelSets, error) {
+	exs, err := readExamples(path, tf.dataFlags, true, e.stdin)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	enc, err := clifile.NewEncoder(dataset.Format(tf.format), tf.template)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	var w io.Writer
+	if !tf.quiet {
+		w = e.stderr
+	}
+	m, c, allowed, err := partialModel(w, tf, enc, exs)
+	return m, c, exs, allowed, err // partialModel's errors name the file and line
 }
 
 // partialModel encodes examples whose labels are sets ("A|B": any of

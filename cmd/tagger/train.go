@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"io"
 	"time"
 
@@ -58,6 +57,8 @@ type trainFlags struct {
 	selectEval  string
 	selectFolds int
 	selectFloor float64
+	cache       string
+	hardFloor   float64
 	betas       int
 }
 
@@ -102,6 +103,8 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.selectEval, "select-eval", "", "also score every model of the --select path on this labeled `file` (reported in the table and JSON as eval; not used to choose)")
 	fs.IntVar(&tf.selectFolds, "select-folds", 0, "select the penalty by `K`-fold cross-validation of the training file instead of --select (sequence i in fold i mod K), then refit on all of it")
 	fs.Float64Var(&tf.selectFloor, "select-floor", 1e-5, "smallest penalty of the --select path, as a fraction of beta_max")
+	fs.StringVar(&tf.cache, "cache", "", "keep the encoded training corpus in `file`: read it from there when it was written for the same data, template and options, else encode the text and write it (a corrupt file is an error; not with --select-folds)")
+	fs.Float64Var(&tf.hardFloor, "select-hard-floor", 1e-8, "when the dev score still rises at --select-floor, the path goes on below it (same step) until the score has peaked (--patience), down to this fraction of beta_max at most (0, or not below --select-floor: no extension)")
 	fs.IntVar(&tf.betas, "betas", 26, "number of penalties of the --select path, log-spaced from beta_max to --select-floor beta_max")
 	fs.IntVar(&tf.validEach, "valid-every", d.MonitorEvery, "iterations between validation checks (with --valid)")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
@@ -141,27 +144,21 @@ func runTrain(e *env, args []string) error {
 // it (runTrain checked every output before the data was read).
 func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	t0 := time.Now()
-	exs, err := readExamples(path, tf.dataFlags, true, e.stdin)
-	if err != nil {
-		return nil, err
-	}
-	enc, err := clifile.NewEncoder(dataset.Format(tf.format), tf.template)
-	if err != nil {
-		return nil, err
-	}
-	var m *chain.Model
-	var c *sparse.Corpus
-	var allowed *train.LabelSets
+	var (
+		m       *chain.Model
+		c       *sparse.Corpus
+		exs     []dataset.Example
+		from    string
+		allowed *train.LabelSets
+		err     error
+	)
 	if tf.partial {
-		var w io.Writer
-		if !tf.quiet {
-			w = e.stderr
-		}
-		if m, c, allowed, err = partialModel(w, tf, enc, exs); err != nil {
-			return nil, err // it names the file and line
-		}
-	} else if m, c, err = dataset.NewTrainingModel(enc, exs, tf.minFreq); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		m, c, exs, allowed, err = tf.readPartial(e, path)
+	} else {
+		m, c, exs, from, err = tf.readTraining(e, path)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if tf.modelFormat == formatCRFsuite {
 		// Refused before training, not after.
@@ -170,8 +167,8 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		}
 	}
 	if !tf.quiet {
-		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
-			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds())
+		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs%s)\n",
+			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds(), from)
 	}
 	op, err := tf.options()
 	if err != nil {
