@@ -31,6 +31,7 @@ var allowed = map[string][]string{
 	"train/objective":         {"chain", "inference", "sparse", "screen", "train/internal/spanadd", "internal/par", "internal/lattice"},
 	"train/warmstart":         {"chain", "inference", "sparse", "train/objective", "internal/lattice"},
 	"train/certificate":       {"screen"},
+	"train/online":            {"chain", "inference", "sparse", "internal/lattice"},
 	"train/internal/owlqn":    {"internal/par"},
 	"train/internal/spanadd":  {},
 	"train/internal/topk":     {},
