@@ -51,7 +51,7 @@ var allowed = map[string][]string{
 	"train/internal/traintest": {"chain", "sparse", "internal/chaintest"},
 
 	// The command and the packages only it uses.
-	"cmd/tagger":                      {"chain", "train", "features", "corpora", "sparse", "screen", "inference", "dataset", "peer", "tagging", "eval", "internal/atomicfile", "internal/ctxio", "cmd/tagger/internal/paperbench", "cmd/tagger/internal/trainselect", "cmd/tagger/internal/progress", "cmd/tagger/internal/memlimit", "cmd/tagger/internal/interrupt", "cmd/tagger/internal/flagcheck", "cmd/tagger/internal/profile", "cmd/tagger/internal/version"},
+	"cmd/tagger":                      {"chain", "train", "train/online", "features", "corpora", "sparse", "screen", "inference", "dataset", "peer", "tagging", "eval", "internal/atomicfile", "internal/ctxio", "cmd/tagger/internal/paperbench", "cmd/tagger/internal/trainselect", "cmd/tagger/internal/progress", "cmd/tagger/internal/memlimit", "cmd/tagger/internal/interrupt", "cmd/tagger/internal/flagcheck", "cmd/tagger/internal/profile", "cmd/tagger/internal/version"},
 	"cmd/tagger/internal/paperbench":  {"chain", "train", "features", "corpora", "sparse", "dataset", "internal/atomicfile", "cmd/tagger/internal/flagcheck"},
 	"cmd/tagger/internal/trainselect": {"chain", "train", "features", "sparse", "dataset"},
 	"cmd/tagger/internal/progress":    {"train"},

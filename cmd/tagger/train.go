@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
+	"github.com/sparsetag/sparsetag/train/online"
 )
 
 // maxLBFGSMemory bounds the L-BFGS memory (--memory): every pair costs two
@@ -45,6 +47,13 @@ type trainFlags struct {
 	patience  int
 	validEach int
 	validFold string
+
+	// --algorithm, -p and --seed (online.go); onlineParams is set by
+	// checkAlgorithm for l2sgd, ap, pa and arow.
+	algorithm    string
+	params       paramFlag
+	seed         uint64
+	onlineParams *online.Params
 
 	selectDev   string
 	selectEval  string
@@ -98,9 +107,17 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
 	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run; without the file, start from the beginning")
 	fs.BoolVar(&tf.keepCkpt, "keep-checkpoint", false, "keep the --checkpoint file after a finished run (it is removed unless the run was interrupted)")
+	fs.StringVar(&tf.algorithm, "algorithm", "", algorithmUsage())
+	fs.Var(&tf.params, "p", "`name=value`: a parameter of --algorithm l2sgd, ap, pa or arow under CRFsuite's name (repeatable)")
+	fs.Uint64Var(&tf.seed, "seed", 0, "seed of the order of the sequences of --algorithm l2sgd, ap, pa and arow (0: a fixed default)")
 	tf.labelColumnFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := tf.checkAlgorithm(set); err != nil {
 		return err
 	}
 	if _, err := tf.checkLabelColumn(fs); err != nil {
@@ -141,6 +158,9 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
 			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds())
+	}
+	if tf.onlineParams != nil {
+		return trainOnline(e, path, tf, m, c, nil)
 	}
 	op, err := tf.options()
 	if err != nil {

@@ -62,9 +62,13 @@ func (f *features) count() int {
 }
 
 // newFeatures returns the features of fs on the labeled corpus c with
-// sequence weights (they do not change which features exist: CRFsuite
-// counts every occurrence once).
-func newFeatures(lay sparse.Layout, c *sparse.Corpus, fs FeatureSet) *features {
+// sequence weights wts (nil: 1), as CRFsuite's crf1df_generate chooses
+// them: a feature is a candidate when it fires on the gold path of some
+// sequence (or PossibleStates / PossibleTransitions adds it), and it is
+// kept when its frequency (the sum over its occurrences of the sequence
+// weight times the attribute's value, 0 for one only added) is at least
+// MinFreq.
+func newFeatures(lay sparse.Layout, c *sparse.Corpus, wts []float64, fs FeatureSet) *features {
 	L := lay.L
 	f := &features{lay: lay}
 	tail := lay.Dim() - lay.StateLen()
@@ -80,52 +84,76 @@ func newFeatures(lay sparse.Layout, c *sparse.Corpus, fs FeatureSet) *features {
 		f.ns = len(f.lab)
 		return f
 	}
-	// Frequencies of the state features (by attribute, a map per label
-	// would cost more than L floats per attribute only for huge L).
-	freq := make(map[int64]float64)
+	// The state features' frequencies: with binary attributes and
+	// MinFreq = 0 (the default) every observed feature is kept (weights
+	// are positive), so a bitset is enough; otherwise a transient vector.
+	var freq []float64
+	hit := sparse.NewBitset(lay.StateLen())
+	if c.Unary.Val != nil || fs.MinFreq != 0 {
+		freq = make([]float64, lay.StateLen())
+	}
 	tailFreq := make([]float64, tail)
+	tailHit := make([]bool, tail)
 	seenU := make([]bool, lay.NumUnary)
 	seenP := make([]bool, lay.NumPair)
-	n := c.Len()
-	for i := 0; i < n; i++ {
+	pairOff := lay.PairOffset() - lay.StateLen()
+	for i := 0; i < c.Len(); i++ {
+		s := 1.0
+		if wts != nil {
+			s = wts[i]
+		}
 		start, T := c.Span(i)
 		for t := 0; t < T; t++ {
 			p := start + t
 			y := int(c.Labels[p])
+			if t > 0 && lay.Transitions {
+				k := int(c.Labels[p-1])*L + y
+				tailFreq[k] += s
+				tailHit[k] = true
+			}
 			cols, vals := c.Unary.Row(p)
 			for k, a := range cols {
-				v := 1.0
-				if vals != nil {
-					v = vals[k]
+				j := int(a)*L + y
+				hit.Set(j)
+				if freq != nil {
+					v := 1.0
+					if vals != nil {
+						v = vals[k]
+					}
+					freq[j] += s * v
 				}
-				freq[int64(a)*int64(L)+int64(y)] += v
 				seenU[a] = true
 			}
-			if t == 0 {
+			if t == 0 || lay.NumPair == 0 || c.Pair.Rows() == 0 {
 				continue
 			}
 			prev := int(c.Labels[p-1])
-			if lay.Transitions {
-				tailFreq[prev*L+y]++
-			}
-			if lay.NumPair > 0 && c.Pair.Rows() > 0 {
-				pc, pv := c.Pair.Row(p)
-				for k, a := range pc {
-					v := 1.0
-					if pv != nil {
-						v = pv[k]
-					}
-					tailFreq[lay.PairOffset()-lay.StateLen()+int(a)*L*L+prev*L+y] += v
-					seenP[a] = true
+			pc, pv := c.Pair.Row(p)
+			for k, a := range pc {
+				v := 1.0
+				if pv != nil {
+					v = pv[k]
 				}
+				j := pairOff + int(a)*L*L + prev*L + y
+				tailFreq[j] += s * v
+				tailHit[j] = true
+				seenP[a] = true
 			}
 		}
 	}
 	f.sptr = make([]int32, lay.NumUnary+1)
 	for a := 0; a < lay.NumUnary; a++ {
 		for y := 0; y < L; y++ {
-			fr, ok := freq[int64(a)*int64(L)+int64(y)]
-			if (ok && fr >= fs.MinFreq) || (fs.PossibleStates && seenU[a]) {
+			j := a*L + y
+			cand := hit.Has(j) || (fs.PossibleStates && seenU[a])
+			fr := 1.0 // observed, binary, MinFreq 0: kept
+			switch {
+			case freq != nil:
+				fr = freq[j]
+			case !hit.Has(j):
+				fr = 0
+			}
+			if cand && fr >= fs.MinFreq {
 				f.lab = append(f.lab, int32(y))
 			}
 		}
@@ -134,27 +162,15 @@ func newFeatures(lay sparse.Layout, c *sparse.Corpus, fs FeatureSet) *features {
 	f.ns = len(f.lab)
 	f.tailOK = make([]bool, tail)
 	for j := range f.tailOK {
-		f.tailOK[j] = tailFreq[j] != 0 && tailFreq[j] >= fs.MinFreq
-	}
-	if fs.PossibleTransitions {
-		if lay.Transitions {
-			for j := 0; j < L*L; j++ {
-				f.tailOK[j] = true
+		cand := tailHit[j]
+		if fs.PossibleTransitions {
+			if j < L*L {
+				cand = cand || lay.Transitions
+			} else {
+				cand = cand || seenP[(j-pairOff)/(L*L)]
 			}
 		}
-		off := lay.PairOffset() - lay.StateLen()
-		for a, seen := range seenP {
-			if seen {
-				for j := off + a*L*L; j < off+(a+1)*L*L; j++ {
-					f.tailOK[j] = true
-				}
-			}
-		}
-	}
-	if !lay.Transitions {
-		for j := 0; j < L*L; j++ {
-			f.tailOK[j] = false
-		}
+		f.tailOK[j] = cand && tailFreq[j] >= fs.MinFreq
 	}
 	return f
 }

@@ -108,7 +108,7 @@ func Train(ctx context.Context, prob Problem, p *Params, st Settings) (*Result, 
 	if seed == 0 {
 		seed = DefaultSeed
 	}
-	f := newFeatures(m.Layout, c, p.Features)
+	f := newFeatures(m.Layout, c, prob.Weights, p.Features)
 	r := &run{p: p, f: f, sc: newScorer(f, c), c: c, m: m, wts: prob.Weights, st: st, ctx: ctx, t0: t0,
 		rng: rand.New(rand.NewPCG(seed, uint64(n))), order: make([]int32, n),
 		res: &Result{Algorithm: p.Algorithm, Features: f.count()}}

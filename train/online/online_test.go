@@ -15,12 +15,17 @@ import (
 // problem returns a small random problem: n sequences of length <= 4 over
 // L labels, real-valued attributes, pair attributes when pairs.
 func problem(t testing.TB, seed uint64, n, L int, pairs, weights bool) (*chain.Model, *sparse.Corpus, []float64) {
+	return problemValued(t, seed, n, L, pairs, weights, true)
+}
+
+// problemValued is problem with binary attributes unless real.
+func problemValued(t testing.TB, seed uint64, n, L int, pairs, weights, real bool) (*chain.Model, *sparse.Corpus, []float64) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	np := 0
 	if pairs {
 		np = 2
 	}
-	c := chaintest.RandomCorpus(rng, n, 4, 5, np, L, true)
+	c := chaintest.RandomCorpus(rng, n, 4, 5, np, L, real)
 	m, err := chain.NewModel(chaintest.LabelNames(L), c.NumUnary, c.NumPair, true, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -40,6 +45,7 @@ func configs() []map[string]string {
 	return []map[string]string{
 		{"algorithm": "ap"},
 		{"algorithm": "ap", "feature.possible_states": "1", "feature.possible_transitions": "1"},
+		{"algorithm": "ap", "feature.possible_states": "1", "feature.minfreq": "0.2"},
 		{"algorithm": "pa", "type": "0"},
 		{"algorithm": "pa", "type": "1", "c": "0.3"},
 		{"algorithm": "pa", "type": "2", "error_sensitive": "0", "averaging": "0"},
@@ -58,11 +64,11 @@ func TestAgainstReference(t *testing.T) {
 	for k, cfg := range configs() {
 		for _, epochs := range []int{1, 3} {
 			for _, variant := range []struct {
-				pairs, weights, dense bool
-			}{{false, false, false}, {true, true, false}, {false, true, true}} {
-				name := fmt.Sprintf("%d-%s-e%d-p%v-w%v-d%v", k, cfg["algorithm"], epochs, variant.pairs, variant.weights, variant.dense)
+				pairs, weights, dense, binary bool
+			}{{false, false, false, false}, {true, true, false, false}, {false, true, true, false}, {true, true, false, true}} {
+				name := fmt.Sprintf("%d-%s-e%d-p%v-w%v-d%v-b%v", k, cfg["algorithm"], epochs, variant.pairs, variant.weights, variant.dense, variant.binary)
 				t.Run(name, func(t *testing.T) {
-					m, c, wts := problem(t, uint64(k*10+epochs), 12, 3, variant.pairs, variant.weights)
+					m, c, wts := problemValued(t, uint64(k*10+epochs), 12, 3, variant.pairs, variant.weights, !variant.binary)
 					p, err := NewParams(Algorithm(cfg["algorithm"]))
 					if err != nil {
 						t.Fatal(err)

@@ -34,14 +34,14 @@ func newRef(m *chain.Model, c *sparse.Corpus, wts []float64, p *Params, seed uin
 	for i := range r.order {
 		r.order[i] = i
 	}
-	r.exists = refExists(m, c, p.Features)
+	r.exists = refExists(m, c, wts, p.Features)
 	return r
 }
 
 // refExists is the feature set by its definition: a feature exists when
 // it fires on the gold path of some training sequence with a total value
 // of at least minfreq (or the possible_* options add it).
-func refExists(m *chain.Model, c *sparse.Corpus, fs FeatureSet) []bool {
+func refExists(m *chain.Model, c *sparse.Corpus, wts []float64, fs FeatureSet) []bool {
 	ex := make([]bool, len(m.W))
 	if fs.Dense {
 		for j := range ex {
@@ -55,8 +55,12 @@ func refExists(m *chain.Model, c *sparse.Corpus, fs FeatureSet) []bool {
 	seenP := make([]bool, m.NumPair)
 	for i := 0; i < c.Len(); i++ {
 		gold := refGold(c, i)
+		s := 1.0
+		if wts != nil {
+			s = wts[i]
+		}
 		refOnPathAll(m, c, i, gold, func(j int, v float64) {
-			freq[j] += v
+			freq[j] += s * v
 			hit[j] = true
 		})
 		start, T := c.Span(i)
@@ -75,15 +79,16 @@ func refExists(m *chain.Model, c *sparse.Corpus, fs FeatureSet) []bool {
 	}
 	L := m.NumLabels()
 	for j := range ex {
-		ex[j] = hit[j] && freq[j] >= fs.MinFreq && freq[j] != 0
+		cand := hit[j]
 		if j < m.StateLen() && fs.PossibleStates && seenU[j/L] {
-			ex[j] = true
+			cand = true
 		}
 		if j >= m.TransOffset() && fs.PossibleTransitions {
 			if j < m.PairOffset() || seenP[(j-m.PairOffset())/(L*L)] {
-				ex[j] = true
+				cand = true
 			}
 		}
+		ex[j] = cand && freq[j] >= fs.MinFreq // crf1df_generate: minfreq <= freq
 	}
 	if !m.Transitions {
 		for j := m.TransOffset(); j < m.PairOffset(); j++ {

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/paperbench"
+	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/online"
+)
+
+// paramFlag collects the repeatable -p name=value (crfsuite learn's -p).
+type paramFlag []string
+
+func (p *paramFlag) String() string { return strings.Join(*p, " ") }
+
+func (p *paramFlag) Set(v string) error {
+	name, _, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want name=value, got %q", v)
+	}
+	*p = append(*p, v)
+	return nil
+}
+
+// algorithmUsage is the help of --algorithm: every algorithm's parameters
+// with CRFsuite's defaults.
+func algorithmUsage() string {
+	var b strings.Builder
+	b.WriteString("training `algorithm`: lbfgs (the certified elastic net, the default; see the flags above) or CRFsuite's l2sgd, ap, pa, arow, " +
+		"each with CRFsuite's parameters set by -p name=value and its default feature set (observed attribute-label pairs and transitions); " +
+		"see docs/crfsuite-algorithms.md. Parameters:")
+	for _, a := range online.Algorithms {
+		fmt.Fprintf(&b, "\n  %s: %s", a, strings.Join(online.Help(a), "; "))
+	}
+	return b.String()
+}
+
+// onlineOnly are the flags an online algorithm takes besides the data
+// flags; any other train flag set on the command line is refused with
+// --algorithm l2sgd|ap|pa|arow (its meaning is the elastic net's).
+var onlineFlags = map[string]bool{
+	"algorithm": true, "p": true, "format": true, "folds": true, "template": true, "model": true, "min-freq": true,
+	"quiet": true, "report": true, "cpuprofile": true, "memprofile": true, "threads": true,
+	"valid": true, "valid-folds": true, "label-column": true, "seed": true,
+}
+
+// checkAlgorithm validates --algorithm and -p before any data is read
+// (the flags set on the command line are set).
+func (tf *trainFlags) checkAlgorithm(set map[string]bool) error {
+	switch tf.algorithm {
+	case "", "lbfgs":
+		if len(tf.params) > 0 || set["seed"] {
+			return usagef("-p and --seed are for --algorithm l2sgd, ap, pa or arow (lbfgs takes the flags above)")
+		}
+		return nil
+	}
+	p, err := online.NewParams(online.Algorithm(tf.algorithm))
+	if err != nil {
+		return usagef("--algorithm %q: want lbfgs, l2sgd, ap, pa or arow", tf.algorithm)
+	}
+	for _, kv := range tf.params {
+		name, v, _ := strings.Cut(kv, "=")
+		if err := p.Set(name, v); err != nil {
+			return usagef("-p %s: %v", kv, strings.TrimPrefix(err.Error(), "online: "))
+		}
+	}
+	var bad []string
+	for f := range set {
+		if !onlineFlags[f] {
+			bad = append(bad, "--"+f)
+		}
+	}
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		return usagef("%s: not a flag of --algorithm %s (its parameters are set with -p name=value: %s)",
+			strings.Join(bad, ", "), tf.algorithm, strings.Join(online.Names(p.Algorithm), ", "))
+	}
+	tf.onlineParams = p
+	return nil
+}
+
+// trainOnline trains m on c with the online algorithm of the flags and
+// saves it under the interrupt rule; it returns the model.
+func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.Corpus, weights []float64) (*chain.Model, error) {
+	p := tf.onlineParams
+	st := online.Settings{Seed: tf.seed, Interrupt: e.intr.Done()}
+	if !tf.quiet {
+		fmt.Fprintf(e.stderr, "%s: %s\n", p.Algorithm, strings.Join(tf.params, " "))
+		st.Progress = func(ep online.Epoch) {
+			extra := ""
+			if ep.Eta != 0 {
+				extra = fmt.Sprintf(" eta %.4g", ep.Eta)
+			}
+			if ep.Improve != 0 {
+				extra += fmt.Sprintf(" improvement %.3g", ep.Improve)
+			}
+			fmt.Fprintf(e.stderr, "epoch %4d  loss %-14.8g norm %-10.5g updates %d%s  %.1fs\n", ep.Epoch, ep.Loss, ep.Norm, ep.Updates, extra, ep.Seconds)
+		}
+	}
+	if tf.valid != "" {
+		score, err := fileScorer(e, tf, m, tf.valid)
+		if err != nil {
+			return nil, err
+		}
+		var herr error
+		st.Holdout = func(epoch int, w []float64) {
+			if herr != nil {
+				return
+			}
+			var f1 float64
+			if f1, herr = score(w); herr == nil && !tf.quiet {
+				fmt.Fprintf(e.stderr, "holdout at epoch %d: %.4f\n", epoch, f1)
+			}
+		}
+		defer func() {
+			if herr != nil {
+				fmt.Fprintf(e.stderr, "warning: holdout evaluation: %v\n", herr)
+			}
+		}()
+	}
+	res, err := online.Train(e.intr.Work(e.ctx), online.Problem{Model: m, Corpus: c, Weights: weights}, p, st)
+	if err != nil {
+		return nil, err
+	}
+	if !tf.quiet {
+		how := "max_iterations reached"
+		switch {
+		case res.Interrupted:
+			how = "interrupted"
+		case res.Converged:
+			how = "stopping criterion met"
+		}
+		fmt.Fprintf(e.stderr, "%s: %d epochs (%s), %d features, %d non-zero weights, %.1fs\n",
+			p.Algorithm, res.Epochs, how, res.Features, res.NonZero, res.Seconds)
+	}
+	if err := saveModel(tf.log(e, res.Interrupted), m, tf.model, res.Interrupted, res.Epochs > 0); err != nil {
+		return nil, err
+	}
+	if tf.report != "" {
+		if err := paperbench.WriteJSON(tf.report, struct {
+			Train  string         `json:"train"`
+			Params []string       `json:"params"`
+			Result *online.Result `json:"result"`
+		}{path, tf.params, res}); err != nil {
+			return nil, fmt.Errorf("the model is saved, but the report is not: %w", err)
+		}
+	}
+	if res.Interrupted {
+		return nil, e.intr.Err()
+	}
+	return m, nil
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// crfsuiteToy is a small CRFsuite attribute file.
+const crfsuiteToy = "B-NP\tw=He\tpos=PRP\nB-VP\tw=reckons\tpos=VBZ\nB-NP\tw=the\tpos=DT\nI-NP\tw=deficit\tpos=NN\n\n" +
+	"B-NP\tw=The\tpos=DT\nI-NP\tw=dog\tpos=NN\nB-VP\tw=barks\tpos=VBZ\n\n"
+
+// TestTrainAlgorithms trains with every online algorithm and some of its
+// parameters, then tags the training data back.
+func TestTrainAlgorithms(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "train.txt")
+	if err := os.WriteFile(data, []byte(strings.Repeat(crfsuiteToy, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--algorithm", "ap"},
+		{"--algorithm", "pa", "-p", "type=2", "-p", "c=0.5"},
+		{"--algorithm", "arow", "-p", "gamma=0.5", "-p", "max_iterations=20"},
+		{"--algorithm", "l2sgd", "-p", "c2=0.1", "-p", "max_iterations=30", "--seed", "3"},
+		{"--algorithm", "ap", "-p", "feature.possible_states=1", "--valid", data},
+	} {
+		model := filepath.Join(dir, "m.model")
+		report := filepath.Join(dir, "r.json")
+		_, errs, code := runTagger(t, append(append([]string{"train", "--format", "crfsuite", "--model", model, "--report", report}, args...), data)...)
+		if code != 0 {
+			t.Fatalf("train %v: exit %d\n%s", args, code, errs)
+		}
+		if !strings.Contains(errs, "epoch    1") {
+			t.Errorf("train %v: no progress line:\n%s", args, errs)
+		}
+		if args[len(args)-2] == "--valid" && !strings.Contains(errs, "holdout at epoch 1: 1.0000") {
+			t.Errorf("train %v: no holdout line:\n%s", args, errs)
+		}
+		rep := readJSONMap(t, report)
+		if res, ok := rep["result"].(map[string]any); !ok || res["epochs"].(float64) < 1 {
+			t.Errorf("train %v: report %v", args, rep)
+		}
+		out := mustRun(t, "eval", "--format", "crfsuite", "--model", model, data)
+		if !strings.Contains(out, "accuracy: 1.0000") {
+			t.Errorf("train %v: the model does not fit its training data:\n%s", args, out)
+		}
+	}
+}
+
+// TestAlgorithmFlagsRefused: unknown algorithms and parameters, values out
+// of range, parameters of another algorithm and flags of the elastic net
+// are usage errors naming them, before any data is read.
+func TestAlgorithmFlagsRefused(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.txt")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--algorithm", "sgd"}, `--algorithm "sgd"`},
+		{[]string{"-p", "c=1"}, "-p and --seed are for --algorithm"},
+		{[]string{"--algorithm", "lbfgs", "-p", "c=1"}, "-p and --seed are for --algorithm"},
+		{[]string{"--seed", "3"}, "-p and --seed are for --algorithm"},
+		{[]string{"--algorithm", "pa", "-p", "type=3"}, "-p type=3"},
+		{[]string{"--algorithm", "pa", "-p", "c=-1"}, "-p c=-1"},
+		{[]string{"--algorithm", "ap", "-p", "c2=1"}, "does not apply to ap"},
+		{[]string{"--algorithm", "arow", "-p", "bogus=1"}, `unknown parameter "bogus"`},
+		{[]string{"--algorithm", "ap", "-p", "novalue"}, "want name=value"},
+		{[]string{"--algorithm", "l2sgd", "--c1", "1", "--c2", "1"}, "--c1, --c2: not a flag of --algorithm l2sgd"},
+		{[]string{"--algorithm", "ap", "--screen", "none"}, "--screen: not a flag of --algorithm ap"},
+	} {
+		args := append(append([]string{"train", "--format", "crfsuite", "--model", filepath.Join(t.TempDir(), "m")}, c.args...), missing)
+		_, errs, code := runTagger(t, args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("tagger %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(args, " "), code, errs, c.want)
+		}
+	}
+}
