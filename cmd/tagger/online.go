@@ -7,6 +7,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/paperbench"
+	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/online"
 )
@@ -44,7 +45,7 @@ func algorithmUsage() string {
 var onlineFlags = map[string]bool{
 	"algorithm": true, "p": true, "format": true, "folds": true, "template": true, "model": true, "min-freq": true,
 	"quiet": true, "report": true, "cpuprofile": true, "memprofile": true, "threads": true,
-	"valid": true, "valid-folds": true, "label-column": true, "seed": true,
+	"valid": true, "valid-folds": true, "label-column": true, "seed": true, "sequence-weights": true,
 }
 
 // checkAlgorithm validates --algorithm and -p before any data is read
@@ -80,6 +81,20 @@ func (tf *trainFlags) checkAlgorithm(set map[string]bool) error {
 	}
 	tf.onlineParams = p
 	return nil
+}
+
+// sequenceWeights returns the weights of the training sequences: from the
+// @weight lines of a CRFsuite file or from --sequence-weights (not both),
+// nil when neither gives any.
+func (tf *trainFlags) sequenceWeights(exs []dataset.Example) ([]float64, error) {
+	w := dataset.SequenceWeights(exs)
+	if tf.seqWeights == "" {
+		return w, nil
+	}
+	if w != nil {
+		return nil, usagef("--sequence-weights %s: the training file gives weights with @weight lines already", tf.seqWeights)
+	}
+	return dataset.ReadSequenceWeights(tf.seqWeights, len(exs))
 }
 
 // trainOnline trains m on c with the online algorithm of the flags and

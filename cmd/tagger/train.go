@@ -54,6 +54,7 @@ type trainFlags struct {
 	params       paramFlag
 	seed         uint64
 	onlineParams *online.Params
+	seqWeights   string // --sequence-weights
 
 	selectDev   string
 	selectEval  string
@@ -110,6 +111,7 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.algorithm, "algorithm", "", algorithmUsage())
 	fs.Var(&tf.params, "p", "`name=value`: a parameter of --algorithm l2sgd, ap, pa or arow under CRFsuite's name (repeatable)")
 	fs.Uint64Var(&tf.seed, "seed", 0, "seed of the order of the sequences of --algorithm l2sgd, ap, pa and arow (0: a fixed default)")
+	fs.StringVar(&tf.seqWeights, "sequence-weights", "", "side `file` of sequence weights: one weight (> 0) per line, one line per training sequence (CRFsuite files can give them with @weight:w lines instead)")
 	tf.labelColumnFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -159,8 +161,12 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
 			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds())
 	}
+	weights, err := tf.sequenceWeights(exs)
+	if err != nil {
+		return nil, err
+	}
 	if tf.onlineParams != nil {
-		return trainOnline(e, path, tf, m, c, nil)
+		return trainOnline(e, path, tf, m, c, weights)
 	}
 	op, err := tf.options()
 	if err != nil {
