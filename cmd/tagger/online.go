@@ -97,6 +97,18 @@ func (tf *trainFlags) sequenceWeights(exs []dataset.Example) ([]float64, error) 
 	return dataset.ReadSequenceWeights(tf.seqWeights, len(exs))
 }
 
+// errLBFGSWeights is the error of sequence weights with the elastic-net
+// trainer, which does not take them yet.
+func errLBFGSWeights(path, side string) error {
+	from := path + " has @weight lines"
+	if side != "" {
+		from = "--sequence-weights " + side + " gives weights"
+	}
+	return fmt.Errorf("%s, but --algorithm lbfgs (the certified elastic net) does not take sequence weights yet "+
+		"(its weighted dual is derived in docs/crfsuite-algorithms.md): train with --algorithm l2sgd, ap, pa or arow, "+
+		"or leave the weights out", from)
+}
+
 // trainOnline trains m on c with the online algorithm of the flags and
 // saves it under the interrupt rule; it returns the model.
 func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.Corpus, weights []float64) (*chain.Model, error) {

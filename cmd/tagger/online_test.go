@@ -77,3 +77,54 @@ func TestAlgorithmFlagsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestSequenceWeightsCLI: @weight lines and --sequence-weights reach the
+// online trainers (a weighted run differs from an unweighted one), both
+// at once are refused, a bad side file names its line, and lbfgs refuses
+// weights with a message instead of reading @weight as an item.
+func TestSequenceWeightsCLI(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.txt")
+	weighted := filepath.Join(dir, "weighted.txt")
+	side := filepath.Join(dir, "w.txt")
+	bad := filepath.Join(dir, "bad.txt")
+	data := strings.Repeat(crfsuiteToy, 2)
+	write := func(path, text string) {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(plain, data)
+	write(weighted, "@weight:5\n"+data)
+	write(side, "5\n1\n1\n1\n")
+	write(bad, "5\n1\n0\n1\n")
+	model := func(args ...string) []byte {
+		m := filepath.Join(dir, "m.model")
+		mustRun(t, append([]string{"train", "--quiet", "--format", "crfsuite", "--algorithm", "pa", "-p", "max_iterations=3", "--model", m}, args...)...)
+		b, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	base, fromFile, fromSide := model(plain), model(weighted), model("--sequence-weights", side, plain)
+	if string(base) == string(fromFile) {
+		t.Error("the @weight line changed nothing")
+	}
+	if string(fromFile) != string(fromSide) {
+		t.Error("@weight:5 and a side file giving 5 train different models")
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--algorithm", "ap", "--sequence-weights", side, weighted}, "@weight lines already"},
+		{[]string{"--algorithm", "ap", "--sequence-weights", bad, plain}, "bad.txt:3: "},
+		{[]string{weighted}, "does not take sequence weights yet"},
+	} {
+		_, errs, code := runTagger(t, append([]string{"train", "--format", "crfsuite", "--model", filepath.Join(dir, "x.model")}, c.args...)...)
+		if code == 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("train %v: exit %d, stderr %q; want %q", c.args, code, errs, c.want)
+		}
+	}
+}

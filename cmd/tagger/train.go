@@ -168,6 +168,9 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if tf.onlineParams != nil {
 		return trainOnline(e, path, tf, m, c, weights)
 	}
+	if weights != nil {
+		return nil, errLBFGSWeights(path, tf.seqWeights)
+	}
 	op, err := tf.options()
 	if err != nil {
 		return nil, err
