@@ -2,11 +2,15 @@ package main
 
 import (
 	"fmt"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/paperbench"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/progress"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/online"
@@ -97,6 +101,43 @@ func (tf *trainFlags) sequenceWeights(exs []dataset.Example) ([]float64, error) 
 	return dataset.ReadSequenceWeights(tf.seqWeights, len(exs))
 }
 
+// trainOnlineStreamed reads and encodes the training file one sequence at
+// a time (dataset.ReadTrainingModel: the memory of the corpus, not of its
+// text), then trains with the online algorithm of the flags.
+func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*chain.Model, error) {
+	// The heap is the corpus, the dictionaries and a few vectors over the
+	// features, allocated once: collecting at 25% growth instead of 100%
+	// keeps the peak near the live size (as CRFsuite's, whose memory is
+	// its data) for a few percent of time.
+	defer debug.SetGCPercent(debug.SetGCPercent(25))
+	enc, err := dataset.NewEncoder(dataset.Format(tf.format), tf.template)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := tf.readOptions(true)
+	if err != nil {
+		return nil, err
+	}
+	m, c, weights, err := dataset.ReadTrainingModel(e.ctx, path, e.stdin, opts, enc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if tf.seqWeights != "" {
+		if weights != nil {
+			return nil, usagef("--sequence-weights %s: the training file gives weights with @weight lines already", tf.seqWeights)
+		}
+		if weights, err = dataset.ReadSequenceWeights(tf.seqWeights, c.Len()); err != nil {
+			return nil, err
+		}
+	}
+	if !tf.quiet {
+		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
+			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds())
+	}
+	runtime.GC() // the text read is garbage now: the heap starts training from the corpus
+	return trainOnline(e, path, tf, m, c, weights)
+}
+
 // errLBFGSWeights is the error of sequence weights with the elastic-net
 // trainer, which does not take them yet.
 func errLBFGSWeights(path, side string) error {
@@ -125,6 +166,15 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 				extra += fmt.Sprintf(" improvement %.3g", ep.Improve)
 			}
 			fmt.Fprintf(e.stderr, "epoch %4d  loss %-14.8g norm %-10.5g updates %d%s  %.1fs\n", ep.Epoch, ep.Loss, ep.Norm, ep.Updates, extra, ep.Seconds)
+		}
+	}
+	if tf.memprof != "" { // the heap at its largest after an epoch
+		heap, show := progress.HeapProfiler(tf.memprof), st.Progress
+		st.Progress = func(ep online.Epoch) {
+			if show != nil {
+				show(ep)
+			}
+			heap()
 		}
 	}
 	if tf.valid != "" {

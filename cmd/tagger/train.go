@@ -145,6 +145,9 @@ func runTrain(e *env, args []string) error {
 // it (runTrain checked every output before the data was read).
 func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	t0 := time.Now()
+	if tf.onlineParams != nil && tf.minFreq <= 1 {
+		return trainOnlineStreamed(e, path, tf, t0)
+	}
 	exs, err := readExamples(path, tf.dataFlags, true, e.stdin)
 	if err != nil {
 		return nil, err
