@@ -56,11 +56,16 @@ var onlineFlags = map[string]bool{
 // (the flags set on the command line are set).
 func (tf *trainFlags) checkAlgorithm(set map[string]bool) error {
 	switch tf.algorithm {
-	case "", "lbfgs":
+	case "":
 		if len(tf.params) > 0 || set["seed"] {
-			return usagef("-p and --seed are for --algorithm l2sgd, ap, pa or arow (lbfgs takes the flags above)")
+			return usagef("-p and --seed are for --algorithm (without it, train takes the flags above)")
 		}
 		return nil
+	case "lbfgs":
+		if set["seed"] {
+			return usagef("--seed is for --algorithm l2sgd, ap, pa or arow")
+		}
+		return tf.checkLBFGS(set)
 	}
 	p, err := online.NewParams(online.Algorithm(tf.algorithm))
 	if err != nil {

@@ -60,7 +60,11 @@ func TestAlgorithmFlagsRefused(t *testing.T) {
 	}{
 		{[]string{"--algorithm", "sgd"}, `--algorithm "sgd"`},
 		{[]string{"-p", "c=1"}, "-p and --seed are for --algorithm"},
-		{[]string{"--algorithm", "lbfgs", "-p", "c=1"}, "-p and --seed are for --algorithm"},
+		{[]string{"--algorithm", "lbfgs", "-p", "c=1"}, "unknown parameter of --algorithm lbfgs"},
+		{[]string{"--algorithm", "lbfgs", "-p", "epsilon=1e-5"}, "gradient-norm test has no counterpart"},
+		{[]string{"--algorithm", "lbfgs", "-p", "c2=0"}, "c2 = 0 (pure L1"},
+		{[]string{"--algorithm", "lbfgs", "-p", "c1=0", "-p", "c2=0"}, "c2 = 0 (pure L1"},
+		{[]string{"--algorithm", "lbfgs", "--seed", "2"}, "--seed is for"},
 		{[]string{"--seed", "3"}, "-p and --seed are for --algorithm"},
 		{[]string{"--algorithm", "pa", "-p", "type=3"}, "-p type=3"},
 		{[]string{"--algorithm", "pa", "-p", "c=-1"}, "-p c=-1"},
@@ -125,6 +129,31 @@ func TestSequenceWeightsCLI(t *testing.T) {
 		_, errs, code := runTagger(t, append([]string{"train", "--format", "crfsuite", "--model", filepath.Join(dir, "x.model")}, c.args...)...)
 		if code == 0 || !strings.Contains(errs, c.want) {
 			t.Errorf("train %v: exit %d, stderr %q; want %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// TestTrainLBFGSParams: --algorithm lbfgs takes CRFsuite's lbfgs
+// parameters with -p and CRFsuite's defaults (c1 = 0, c2 = 1: pure L2 with
+// plain L-BFGS), and trains a model that fits its data.
+func TestTrainLBFGSParams(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "train.txt")
+	if err := os.WriteFile(data, []byte(strings.Repeat(crfsuiteToy, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--algorithm", "lbfgs"},
+		{"--algorithm", "lbfgs", "-p", "c1=0.1", "-p", "c2=0.5", "-p", "num_memories=5", "-p", "period=5", "-p", "feature.possible_states=1"},
+	} {
+		model := filepath.Join(dir, "m.model")
+		_, errs, code := runTagger(t, append(append([]string{"train", "--format", "crfsuite", "--model", model}, args...), data)...)
+		if code != 0 {
+			t.Fatalf("train %v: exit %d\n%s", args, code, errs)
+		}
+		out := mustRun(t, "eval", "--format", "crfsuite", "--model", model, data)
+		if !strings.Contains(out, "accuracy: 1.0000") {
+			t.Errorf("train %v: the model does not fit its training data:\n%s", args, out)
 		}
 	}
 }
