@@ -207,6 +207,8 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 	if err != nil {
 		return nil, err
 	}
+	c = nil
+	runtime.GC() // the corpus is garbage: saving (which compacts the model) reuses its memory
 	if !tf.quiet {
 		how := "max_iterations reached"
 		switch {
