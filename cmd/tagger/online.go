@@ -34,9 +34,10 @@ func (p *paramFlag) Set(v string) error {
 // with CRFsuite's defaults.
 func algorithmUsage() string {
 	var b strings.Builder
-	b.WriteString("training `algorithm`: lbfgs (the certified elastic net, the default; see the flags above) or CRFsuite's l2sgd, ap, pa, arow, " +
+	b.WriteString("training `algorithm`: lbfgs (the certified elastic net; without --algorithm, its flags above alone) or CRFsuite's l2sgd, ap, pa, arow, " +
 		"each with CRFsuite's parameters set by -p name=value and its default feature set (observed attribute-label pairs and transitions); " +
-		"see docs/crfsuite-algorithms.md. Parameters:")
+		"see docs/crfsuite-algorithms.md. Parameters:\n  lbfgs: CRFsuite's defaults c1 = 0, c2 = 1, observed pairs, delta 1e-5 over period 10; -p " +
+		strings.Join(lbfgsParams, ", "))
 	for _, a := range online.Algorithms {
 		fmt.Fprintf(&b, "\n  %s: %s", a, strings.Join(online.Help(a), "; "))
 	}

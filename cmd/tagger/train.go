@@ -109,7 +109,7 @@ func runTrain(e *env, args []string) error {
 	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run; without the file, start from the beginning")
 	fs.BoolVar(&tf.keepCkpt, "keep-checkpoint", false, "keep the --checkpoint file after a finished run (it is removed unless the run was interrupted)")
 	fs.StringVar(&tf.algorithm, "algorithm", "", algorithmUsage())
-	fs.Var(&tf.params, "p", "`name=value`: a parameter of --algorithm l2sgd, ap, pa or arow under CRFsuite's name (repeatable)")
+	fs.Var(&tf.params, "p", "`name=value`: a parameter of --algorithm under CRFsuite's name (repeatable; see --algorithm)")
 	fs.Uint64Var(&tf.seed, "seed", 0, "seed of the order of the sequences of --algorithm l2sgd, ap, pa and arow (0: a fixed default)")
 	fs.StringVar(&tf.seqWeights, "sequence-weights", "", "side `file` of sequence weights: one weight (> 0) per line, one line per training sequence (CRFsuite files can give them with @weight:w lines instead)")
 	tf.labelColumnFlag(fs)

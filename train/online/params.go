@@ -83,7 +83,7 @@ var params = []param{
 	{"averaging", []Algorithm{PA}, "1", "1: return the average of the weights over all updates", func(p *Params, v string) error { return setBool(&p.Averaging, v) }},
 	{"variance", []Algorithm{AROW}, "1", "initial variance of every weight", func(p *Params, v string) error { return setFloat(&p.Variance, v, 0, true) }},
 	{"gamma", []Algorithm{AROW}, "1", "tradeoff between the loss and the change of the weights", func(p *Params, v string) error { return setFloat(&p.Gamma, v, 0, true) }},
-	{"c2", []Algorithm{L2SGD}, "1", "L2 coefficient: minimizes sum_i w_i NLL_i + c2 ||w||^2", func(p *Params, v string) error { return setFloat(&p.C2, v, 0, true) }},
+	{"c2", []Algorithm{L2SGD}, "1", "L2 coefficient: minimizes sum_i s_i NLL_i + c2 ||w||^2 (s_i: sequence weights)", func(p *Params, v string) error { return setFloat(&p.C2, v, 0, true) }},
 	{"period", []Algorithm{L2SGD}, "10", "epochs over which the improvement of the objective is measured", func(p *Params, v string) error { return setInt(&p.Period, v, 1) }},
 	{"delta", []Algorithm{L2SGD}, "1e-6", "stop when the objective improved by less than this fraction over period epochs", func(p *Params, v string) error { return setFloat(&p.Delta, v, 0, false) }},
 	{"calibration.eta", []Algorithm{L2SGD}, "0.1", "first candidate learning rate", func(p *Params, v string) error { return setFloat(&p.CalibrationEta, v, 0, true) }},
