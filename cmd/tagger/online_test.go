@@ -157,3 +157,29 @@ func TestTrainLBFGSParams(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainAlgorithmThreads: an online algorithm's model is the same bytes
+// whatever --threads, and another --seed gives another model.
+func TestTrainAlgorithmThreads(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "train.txt")
+	if err := os.WriteFile(data, []byte(strings.Repeat(crfsuiteToy, 4)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	train := func(args ...string) string {
+		model := filepath.Join(dir, "m.model")
+		mustRun(t, append(append([]string{"train", "--quiet", "--format", "crfsuite", "--algorithm", "arow", "-p", "max_iterations=5", "--model", model}, args...), data)...)
+		b, err := os.ReadFile(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	one, two := train("--threads", "1"), train("--threads", "2")
+	if one != two {
+		t.Error("--threads 1 and --threads 2 train different models")
+	}
+	if train("--seed", "12345") == one {
+		t.Error("another seed trained the same model (the order should differ)")
+	}
+}
