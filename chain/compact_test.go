@@ -357,10 +357,10 @@ func TestCompactTagsIdentically(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkCompaction(t, m, c)
-				// Warm starts match attributes by name: the compacted model
+				// WeightsFrom matches attributes by name: the compacted model
 				// gives the same starting point.
-				if !sameBits(m.InitFrom(c), m.W) {
-					t.Fatal("InitFrom(compacted model) differs from the original weights")
+				if !sameBits(m.WeightsFrom(c), m.W) {
+					t.Fatal("WeightsFrom(compacted model) differs from the original weights")
 				}
 				dropped += m.NumUnary + m.NumPair - c.NumUnary - c.NumPair
 				// Old file -> load -> save (compacts) -> load.
@@ -368,7 +368,7 @@ func TestCompactTagsIdentically(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				old, err := UnmarshalModel(v1)
+				old, err := ReadModel(bytes.NewReader(v1))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -377,7 +377,7 @@ func TestCompactTagsIdentically(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				back, err := UnmarshalModel(v2)
+				back, err := ReadModel(bytes.NewReader(v2))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -470,7 +470,7 @@ func BenchmarkReadModel(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(f.data)))
 			for b.Loop() {
-				if _, err := UnmarshalModel(f.data); err != nil {
+				if _, err := ReadModel(bytes.NewReader(f.data)); err != nil {
 					b.Fatal(err)
 				}
 			}

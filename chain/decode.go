@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/scheme"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -20,6 +22,7 @@ type Constraints struct {
 	numLabels int
 	trans     []bool // L×L: trans[prev*L+cur] is forbidden
 	start     []bool // L: start[y] is forbidden
+	end       []bool // L: end[y] is forbidden
 }
 
 // NewConstraints returns a Constraints over numLabels labels that forbids
@@ -32,6 +35,7 @@ func NewConstraints(numLabels int) *Constraints {
 		numLabels: numLabels,
 		trans:     make([]bool, numLabels*numLabels),
 		start:     make([]bool, numLabels),
+		end:       make([]bool, numLabels),
 	}
 }
 
@@ -57,6 +61,42 @@ func (c *Constraints) ForbidTransition(prev, cur int) {
 func (c *Constraints) ForbidStart(y int) {
 	c.checkLabel(y)
 	c.start[y] = true
+}
+
+// ForbidEnd forbids label y at the last position. It panics if y is out of
+// range.
+func (c *Constraints) ForbidEnd(y int) {
+	c.checkLabel(y)
+	c.end[y] = true
+}
+
+// EndAllowed reports whether label y may end a sequence.
+func (c *Constraints) EndAllowed(y int) bool {
+	c.checkLabel(y)
+	return !c.end[y]
+}
+
+// SchemeConstraints returns the constraints of the label scheme of l (its
+// labels must be the model's, in id order): the transitions, first and
+// last labels that the scheme forbids (see package scheme). For IOB2 they
+// are those of BIOConstraints.
+func SchemeConstraints(l *scheme.Labels) *Constraints {
+	L := l.Len()
+	c := NewConstraints(L)
+	for cur := range L {
+		if !l.Start(cur) {
+			c.ForbidStart(cur)
+		}
+		if !l.End(cur) {
+			c.ForbidEnd(cur)
+		}
+		for prev := range L {
+			if !l.Transition(prev, cur) {
+				c.ForbidTransition(prev, cur)
+			}
+		}
+	}
+	return c
 }
 
 // TransitionAllowed reports whether label cur may follow label prev.
@@ -133,6 +173,18 @@ type DecodeOptions struct {
 	// sequence whose NBestMemory (scratch plus result) exceeds it is
 	// refused with a *MemoryError before anything is allocated.
 	MaxBytes int64
+	// MaxMarginal decodes the path of the highest Σ_t log p(y_t | x) among
+	// the allowed sequences (posterior decoding, Wapiti's -p): with no
+	// constraints, the label of highest marginal at each position. It
+	// implies Posterior; Scores[0] and Probs[0] are the chosen path's. It
+	// cannot be combined with N > 1.
+	MaxMarginal bool
+	// Spans, when not nil, reads Paths[0] in its label scheme (its labels
+	// must be the model's) and fills Decoding.Spans with its chunks and
+	// their marginal probabilities. It implies Posterior; give it
+	// Constraints of the same scheme (SchemeConstraints) so that every
+	// sequence of the distribution is valid.
+	Spans *scheme.Labels
 }
 
 // NBestMemory returns the memory that n-best decoding (DecodeOptions.N = n
@@ -213,6 +265,9 @@ type Decoding struct {
 	// Marginal is T×L, row-major: Marginal[t*L+y] = p(y_t = y | x, allowed),
 	// when the posterior was computed (empty otherwise).
 	Marginal []float64
+	// Spans holds the chunks of Paths[0] with their marginal probabilities
+	// (DecodeOptions.Spans; empty otherwise).
+	Spans []scheme.Span
 }
 
 // Best returns Paths[0].
@@ -222,11 +277,14 @@ func (d *Decoding) Best() []int { return d.Paths[0] }
 // allow no label sequence.
 var ErrNoPath = errors.New("chain: no label sequence satisfies the constraints and fixed labels")
 
-// decodeScratch is the scratch of constrained and n-best decoding that
-// tagScratch does not have.
+// decodeScratch is the scratch of constrained, n-best, posterior and span
+// decoding that tagScratch does not have.
 type decodeScratch struct {
-	trans, start []float64
-	nb           inference.NBestWorkspace
+	trans, start, end []float64
+	nb                inference.NBestWorkspace
+	post              []float64 // T×L log marginals
+	postTrans         []float64
+	sw                scheme.SpanWorkspace
 }
 
 var decodePool = sync.Pool{New: func() any { return new(decodeScratch) }}
@@ -247,15 +305,29 @@ func (t *Tagger) Decode(d *Decoding, in Input, opt DecodeOptions) error {
 }
 
 func (t *Tagger) decode(s *tagScratch, d *Decoding, c *sparse.Corpus, i int, opt *DecodeOptions) error {
-	lat := t.score(s, c, i)
+	return DecodeLattice(s.ws, t.score(s, c, i), d, opt)
+}
+
+// DecodeLattice is Decode on a score lattice: the decoding of every model
+// kind (this toolkit's and the peers', package peer) whose scores are an
+// inference.Lattice. ws is the goroutine's workspace. The lattice's Unary
+// rows are overwritten where opt.Fixed fixes a label; its other slices are
+// only read (constraints mask copies).
+func DecodeLattice(ws *inference.Workspace, lat *inference.Lattice, d *Decoding, opt *DecodeOptions) error {
 	T, L := lat.T, lat.L
 	if opt.N > 1 && opt.MaxBytes > 0 {
 		if scratch, result := NBestMemory(T, L, opt.N); scratch > opt.MaxBytes-result {
 			return &MemoryError{T: T, L: L, N: opt.N, Need: saturate(float64(scratch) + float64(result)), Limit: opt.MaxBytes}
 		}
 	}
+	if opt.N > 1 && opt.MaxMarginal {
+		return errors.New("chain: posterior (max-marginal) decoding finds one path, not an n-best list")
+	}
 	if opt.Constraints != nil && opt.Constraints.numLabels != L {
 		return fmt.Errorf("chain: constraints over %d labels, the model has %d", opt.Constraints.numLabels, L)
+	}
+	if opt.Spans != nil && opt.Spans.Len() != L {
+		return fmt.Errorf("chain: a label scheme over %d labels, the model has %d", opt.Spans.Len(), L)
 	}
 	if opt.Fixed != nil {
 		if len(opt.Fixed) != T {
@@ -267,37 +339,14 @@ func (t *Tagger) decode(s *tagScratch, d *Decoding, c *sparse.Corpus, i int, opt
 			}
 		}
 	}
+	posterior := opt.Posterior || opt.N > 1 || opt.MaxMarginal || opt.Spans != nil
 	var ds *decodeScratch
-	if opt.Constraints != nil || opt.N > 1 {
+	if opt.Constraints != nil || opt.N > 1 || opt.MaxMarginal || opt.Spans != nil {
 		ds = decodePool.Get().(*decodeScratch)
 		defer decodePool.Put(ds)
 	}
 	if cs := opt.Constraints; cs != nil {
-		// Mask a copy of the transitions: lat.Trans is the model's.
-		ds.trans = growFloats(ds.trans, L*L)
-		if lat.Trans != nil {
-			copy(ds.trans, lat.Trans)
-		} else {
-			clear(ds.trans)
-		}
-		for k, forbidden := range cs.trans {
-			if forbidden {
-				ds.trans[k] = math.Inf(-1)
-			}
-		}
-		lat.Trans = ds.trans
-		ds.start = growFloats(ds.start, L)
-		anyStart := false
-		for y, forbidden := range cs.start {
-			ds.start[y] = 0
-			if forbidden {
-				ds.start[y] = math.Inf(-1)
-				anyStart = true
-			}
-		}
-		if anyStart {
-			lat.Start = ds.start
-		}
+		constrain(ds, lat, cs)
 	}
 	// Fixed labels: the unary rows are the scratch's own, recomputed by
 	// every score call.
@@ -313,33 +362,131 @@ func (t *Tagger) decode(s *tagScratch, d *Decoding, c *sparse.Corpus, i int, opt
 		}
 	}
 
-	if opt.N > 1 {
+	switch {
+	case opt.N > 1:
 		d.reserve(opt.N)
 		d.Paths, d.Scores = inference.NBest(&ds.nb, lat, opt.N, d.Paths, d.Scores)
-	} else {
+	case opt.MaxMarginal:
+		d.LogZ = inference.ForwardBackward(ws, lat)
+		if math.IsInf(d.LogZ, -1) {
+			d.Paths, d.Scores = d.Paths[:0], d.Scores[:0]
+			break
+		}
+		maxMarginal(ws, ds, lat, d)
+	default:
 		if cap(d.Paths) < 1 {
 			d.Paths = make([][]int, 1)
 		}
 		d.Paths = d.Paths[:1]
 		d.Paths[0] = resizeInts(d.Paths[0], T)
-		score := inference.Viterbi(s.ws, lat, d.Paths[0])
+		score := inference.Viterbi(ws, lat, d.Paths[0])
 		d.Scores = append(d.Scores[:0], score)
 		if math.IsInf(score, -1) {
 			d.Paths, d.Scores = d.Paths[:0], d.Scores[:0]
 		}
 	}
-	d.Probs, d.Marginal, d.LogZ = d.Probs[:0], d.Marginal[:0], math.NaN()
+	d.Probs, d.Marginal, d.Spans = d.Probs[:0], d.Marginal[:0], d.Spans[:0]
 	if len(d.Paths) == 0 {
+		d.LogZ = math.NaN()
 		return ErrNoPath
 	}
-	if opt.Posterior || opt.N > 1 {
-		d.LogZ = inference.ForwardBackward(s.ws, lat)
-		for _, sc := range d.Scores {
-			d.Probs = append(d.Probs, math.Exp(sc-d.LogZ))
+	if !posterior {
+		d.LogZ = math.NaN()
+		return nil
+	}
+	if !opt.MaxMarginal { // MaxMarginal ran it on this lattice already
+		d.LogZ = inference.ForwardBackward(ws, lat)
+	}
+	for _, sc := range d.Scores {
+		d.Probs = append(d.Probs, math.Exp(sc-d.LogZ))
+	}
+	d.Marginal = append(d.Marginal, ws.Node()...)
+	if l := opt.Spans; l != nil {
+		d.Spans = l.Spans(d.Spans, d.Paths[0])
+		for k := range d.Spans {
+			d.Spans[k].Prob = l.SpanProb(&ds.sw, ws, lat, d.Spans[k])
 		}
-		d.Marginal = append(d.Marginal, s.ws.Node()...)
 	}
 	return nil
+}
+
+// constrain points lat's transitions, start and end scores at masked
+// copies in ds: lat's own slices (the model's) are not modified.
+func constrain(ds *decodeScratch, lat *inference.Lattice, cs *Constraints) {
+	L := lat.L
+	ds.trans = growFloats(ds.trans, L*L)
+	if lat.Trans != nil {
+		copy(ds.trans, lat.Trans)
+	} else {
+		clear(ds.trans)
+	}
+	for k, forbidden := range cs.trans {
+		if forbidden {
+			ds.trans[k] = math.Inf(-1)
+		}
+	}
+	lat.Trans = ds.trans
+	if slices.Contains(cs.start, true) {
+		ds.start = maskedCopy(ds.start, lat.Start, cs.start)
+		lat.Start = ds.start
+	}
+	if slices.Contains(cs.end, true) {
+		ds.end = maskedCopy(ds.end, lat.End, cs.end)
+		lat.End = ds.end
+	}
+}
+
+// maskedCopy returns src (nil: zeros) in dst's memory with -Inf where
+// forbidden.
+func maskedCopy(dst, src []float64, forbidden []bool) []float64 {
+	dst = growFloats(dst, len(forbidden))
+	for y, f := range forbidden {
+		dst[y] = 0
+		if src != nil {
+			dst[y] = src[y]
+		}
+		if f {
+			dst[y] = math.Inf(-1)
+		}
+	}
+	return dst
+}
+
+// maxMarginal sets d's one path to the allowed sequence of highest
+// Σ_t log marginal, by Viterbi on a lattice of the log marginals whose
+// transitions, start and end keep only lat's -Inf (its constraints), and
+// its score to the model's score of that path. ws holds lat's
+// ForwardBackward.
+func maxMarginal(ws *inference.Workspace, ds *decodeScratch, lat *inference.Lattice, d *Decoding) {
+	T, L := lat.T, lat.L
+	node := ws.Node()
+	ds.post = growFloats(ds.post, T*L)
+	for k, p := range node {
+		ds.post[k] = math.Log(p)
+	}
+	post := inference.Lattice{T: T, L: L, Unary: ds.post}
+	if lat.Trans != nil {
+		ds.postTrans = growFloats(ds.postTrans, L*L)
+		for k, v := range lat.Trans {
+			ds.postTrans[k] = 0
+			if math.IsInf(v, -1) {
+				ds.postTrans[k] = v
+			}
+		}
+		post.Trans = ds.postTrans
+	}
+	// Start and end constraints and TransAt -Inf entries are already in the
+	// marginals: a forbidden first label has marginal 0, log -Inf. A
+	// forbidden transition between two labels of positive marginal is not,
+	// hence the masked Trans above. TransAt -Inf entries (peer models do
+	// not use -Inf) are not carried over.
+	if cap(d.Paths) < 1 {
+		d.Paths = make([][]int, 1)
+	}
+	d.Paths = d.Paths[:1]
+	d.Paths[0] = resizeInts(d.Paths[0], T)
+	inference.Viterbi(ws, &post, d.Paths[0]) // leaves ws's ForwardBackward of lat intact
+	d.Scores = append(d.Scores[:0], inference.Score(lat, d.Paths[0]))
 }
 
 // reserve gives d room for n paths, scores and probabilities at once (the

@@ -27,7 +27,7 @@ func ExampleTagger_Decode() {
 		log.Fatal(err)
 	}
 	for k, path := range d.Paths {
-		fmt.Printf("%.2f %s\n", d.Probs[k], strings.Join(tg.Labels(nil, path), " "))
+		fmt.Printf("%.2f %s\n", d.Probs[k], strings.Join(tg.AppendLabels(nil, path), " "))
 	}
 
 	fixed := []int{-1, m.LabelID("B-VP"), -1, -1, -1}
@@ -35,7 +35,7 @@ func ExampleTagger_Decode() {
 	if err := tg.Decode(&d, sentence, opt); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("forced: %s\n", strings.Join(tg.Labels(nil, d.Best()), " "))
+	fmt.Printf("forced: %s\n", strings.Join(tg.AppendLabels(nil, d.Best()), " "))
 	// Output:
 	// 0.93 B-NP I-NP B-VP B-NP I-NP
 	// 0.02 B-NP I-NP B-VP B-NP B-VP

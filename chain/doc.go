@@ -3,7 +3,8 @@
 // encoded sequence into an inference lattice; the concurrency-safe Tagger
 // (decoding) and the explanation of its predictions; the model file format;
 // compaction; and the mapping of an old model's weights onto a new one
-// (warm start). Training lives in package train and the evaluation metrics
+// (continued training, Model.WeightsFrom; the "warm start" is train's
+// stochastic start). Training lives in package train and the evaluation metrics
 // in package eval.
 //
 // Of this module, chain imports only inference, features, sparse and
@@ -49,7 +50,7 @@
 //
 // # Tag-only load
 //
-// LoadTagger, ReadTagger and UnmarshalTagger read a model file into a
+// LoadTagger (a path) and ReadTagger (an io.Reader) read a model file into a
 // Tagger without building W: the weight section is streamed in chunks into
 // the sparse layout the Tagger scores from (per unary attribute its
 // non-zero labels and weights, contiguous; per pair attribute its non-zero
@@ -62,11 +63,11 @@
 // and explains exactly as NewTagger of the full model, and the reader
 // refuses the files ReadModel refuses with the same errors. Its Model
 // method returns nil: what callers need of the model, every Tagger gives
-// (LabelNames, LabelID, Encoder, Layout, NonZero, StateWeights,
+// (Labels, LabelID, Encoder, Layout, NonZero, StateWeights,
 // TransWeight, PairWeights). Since version 2 files are compact, their
 // dictionaries hold no attribute a tag-only Tagger could drop.
 //
-// # Model files, compaction and warm start
+// # Model files, compaction and continued training
 //
 // Models are saved in a versioned little-endian format of checksummed
 // sections (see file.go) that stores only the non-zero weights and the
@@ -76,8 +77,8 @@
 // re-encodes to the same bytes. SaveFile writes atomically and validates the
 // file before renaming it into place. Saving compacts the model
 // (Model.Compact): attributes without a non-zero weight are dropped and the
-// others renumbered in order, which changes no score. Model.InitFrom maps an
+// others renumbered in order, which changes no score. Model.WeightsFrom maps an
 // existing model's weights onto a new model by label and attribute names, as
 // the starting point of further training (train.Options.Init);
-// CheckInitFrom refuses a model with other labels or no shared attribute.
+// CheckWeightsFrom refuses a model with other labels or no shared attribute.
 package chain

@@ -38,7 +38,7 @@ func TestModelWithEncoderRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := UnmarshalModel(data)
+	back, err := ReadModel(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,10 @@
 package chain_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"github.com/sparsetag/sparsetag/dataset"
 	"log"
 	"os"
 	"path/filepath"
@@ -83,35 +85,17 @@ func toyModel() (*chain.Model, error) {
 }
 
 // encodeToy encodes the toy corpus with toyTemplate and returns an
-// untrained model for it and the corpus.
+// untrained model for it and the corpus: dataset.NewTrainingModel interns
+// the labels, grows the encoder's dictionaries, freezes them and sizes the
+// model from them.
 func encodeToy() (*chain.Model, *sparse.Corpus, error) {
 	tokens, labels := parseToy()
-
-	// Label names get ids in order of first appearance.
-	var names []string
-	ids := map[string]int32{}
-	enc := features.NewTemplateEncoder(features.MustCompile(toyTemplate))
-	c := &sparse.Corpus{}
+	exs := make([]dataset.Example, len(tokens))
 	for i := range tokens {
-		y := make([]int32, len(labels[i]))
-		for t, l := range labels[i] {
-			id, ok := ids[l]
-			if !ok {
-				id = int32(len(names))
-				ids[l] = id
-				names = append(names, l)
-			}
-			y[t] = id
-		}
-		// grow=true: unseen attributes are added to the dictionaries.
-		if err := enc.Encode(c, features.Columns(tokens[i]), y, true); err != nil {
-			return nil, nil, err
-		}
+		exs[i] = dataset.Example{Tokens: tokens[i], Labels: labels[i]}
 	}
-	enc.Freeze(0) // the dictionaries are fixed from now on
-
-	m, err := chain.NewModel(names, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
-	return m, c, err
+	enc := features.NewTemplateEncoder(features.MustCompile(toyTemplate))
+	return dataset.NewTrainingModel(enc, exs, 1)
 }
 
 // Train a chunker on six toy sentences and tag a sentence it has not seen.
@@ -127,7 +111,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for t, label := range tg.Labels(nil, ids) {
+	for t, label := range tg.AppendLabels(nil, ids) {
 		fmt.Printf("%-6s %-4s %s\n", sentence[t][0], sentence[t][1], label)
 	}
 	// Output:
@@ -167,12 +151,13 @@ func ExampleTagger_Decode_probabilities() {
 }
 
 // Save a model to bytes and load it back, as one would from a database or an
-// embedded file (SaveFile and LoadFile do the same with a file,
+// embedded file: MarshalBinary, then ReadModel of a bytes.Reader (SaveFile and
+// LoadFile do the same with a file,
 // WriteTo and ReadModel with a stream). The loaded model carries its
 // template and dictionaries, so it tags raw token columns. Saving compacts
 // the model (see Model.Compact): attributes whose weights are all zero are
 // left out, which changes no score.
-func ExampleUnmarshalModel() {
+func ExampleModel_MarshalBinary() {
 	m, err := toyModel()
 	if err != nil {
 		log.Fatal(err)
@@ -181,7 +166,7 @@ func ExampleUnmarshalModel() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	loaded, err := chain.UnmarshalModel(b)
+	loaded, err := chain.ReadModel(bytes.NewReader(b))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -196,7 +181,7 @@ func ExampleUnmarshalModel() {
 	fmt.Println("labels:", loaded.Labels)
 	fmt.Println("same non-zero weights:", m.NonZero() == loaded.NonZero())
 	fmt.Printf("attributes kept: %d of %d\n", loaded.NumUnary+loaded.NumPair, m.NumUnary+m.NumPair)
-	fmt.Println(tg.Labels(nil, before), tg.Labels(nil, after))
+	fmt.Println(tg.AppendLabels(nil, before), tg.AppendLabels(nil, after))
 	// Output:
 	// labels: [B-NP I-NP B-VP B-ADVP]
 	// same non-zero weights: true

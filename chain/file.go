@@ -248,9 +248,6 @@ func loadFile[T any](path string, read func(io.Reader, int64) (T, error)) (T, er
 	return v, nil
 }
 
-// UnmarshalModel decodes a model from the bytes of a model file.
-func UnmarshalModel(data []byte) (*Model, error) { return ReadModel(bytes.NewReader(data)) }
-
 // modelReader reads a model file section by section, as image/png reads
 // chunks: it tracks the file offset for error messages and what the
 // sections read so far declared.

@@ -33,7 +33,7 @@ func TestModelRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := UnmarshalModel(data)
+	back, err := ReadModel(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestModelGolden(t *testing.T) {
 			if !bytes.Equal(data, want) {
 				t.Fatal("model bytes differ from the golden file: the format changed; bump fileVersion and keep reading versions 1 and 2")
 			}
-			m, err := UnmarshalModel(want)
+			m, err := ReadModel(bytes.NewReader(want))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,7 +114,7 @@ func TestModelGoldenV1(t *testing.T) {
 			if v := binary.LittleEndian.Uint32(old[8:]); v != 1 {
 				t.Fatalf("%s-v1.model has version %d", g.name, v)
 			}
-			m, err := UnmarshalModel(old)
+			m, err := ReadModel(bytes.NewReader(old))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,12 +149,12 @@ func TestModelLoadRejectsBadFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := UnmarshalModel(data); err != nil {
+			if _, err := ReadModel(bytes.NewReader(data)); err != nil {
 				t.Fatal(err)
 			}
 			// Every strict prefix is a truncated file.
 			for n := 0; n < len(data); n++ {
-				if _, err := UnmarshalModel(data[:n]); err == nil {
+				if _, err := ReadModel(bytes.NewReader(data[:n])); err == nil {
 					t.Fatalf("prefix of %d bytes loaded without error", n)
 				}
 			}
@@ -162,24 +162,24 @@ func TestModelLoadRejectsBadFiles(t *testing.T) {
 			for i := range data {
 				bad := append([]byte(nil), data...)
 				bad[i] ^= 0x5a
-				if _, err := UnmarshalModel(bad); err == nil {
+				if _, err := ReadModel(bytes.NewReader(bad)); err == nil {
 					t.Fatalf("corrupting byte %d went unnoticed", i)
 				}
 			}
 			// Wrong magic, future or zero version, trailing data.
 			bad := append([]byte(nil), data...)
 			copy(bad, "NOTAMODL")
-			if _, err := UnmarshalModel(bad); err == nil {
+			if _, err := ReadModel(bytes.NewReader(bad)); err == nil {
 				t.Fatal("wrong magic accepted")
 			}
 			for _, v := range []uint32{0, fileVersion + 1} {
 				bad = append([]byte(nil), data...)
 				binary.LittleEndian.PutUint32(bad[8:], v)
-				if _, err := UnmarshalModel(bad); !errors.Is(err, ErrVersion) {
+				if _, err := ReadModel(bytes.NewReader(bad)); !errors.Is(err, ErrVersion) {
 					t.Fatalf("version %d: got %v, want ErrVersion", v, err)
 				}
 			}
-			if _, err := UnmarshalModel(append(append([]byte(nil), data...), 0)); err == nil {
+			if _, err := ReadModel(bytes.NewReader(append(append([]byte(nil), data...), 0))); err == nil {
 				t.Fatal("trailing byte accepted")
 			}
 		})
@@ -205,7 +205,7 @@ func TestModelLoadRejectsNonCompact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = UnmarshalModel(v2)
+			_, err = ReadModel(bytes.NewReader(v2))
 			var fe *FormatError
 			if !errors.As(err, &fe) || fe.Section != "WGHT" || !strings.Contains(fe.Msg, tc.want) {
 				t.Fatalf("non-compact version 2 file: got %v, want a WGHT FormatError naming %s", err, tc.want)
@@ -214,7 +214,7 @@ func TestModelLoadRejectsNonCompact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := UnmarshalModel(v1)
+			back, err := ReadModel(bytes.NewReader(v1))
 			if err != nil {
 				t.Fatalf("the same model as a version 1 file: %v", err)
 			}
@@ -229,7 +229,7 @@ func TestModelLoadRejectsNonCompact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := UnmarshalModel(data)
+	back, err := ReadModel(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +296,7 @@ func addModelSeeds(f *testing.F) {
 func FuzzReadModel(f *testing.F) {
 	addModelSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		m, err := UnmarshalModel(in)
+		m, err := ReadModel(bytes.NewReader(in))
 		if err != nil {
 			return
 		}
@@ -310,7 +310,7 @@ func FuzzReadModel(f *testing.F) {
 			}
 			return
 		}
-		c, err := UnmarshalModel(out)
+		c, err := ReadModel(bytes.NewReader(out))
 		if err != nil {
 			t.Fatalf("re-encoded version 1 model does not load: %v", err)
 		}
@@ -339,7 +339,7 @@ func TestModelLoadMissingLabels(t *testing.T) {
 	writeSection(&out, "HEAD", head)
 	writeSection(&out, "WGHT", []byte{0, 0, 0, 0})
 	writeSection(&out, "END ", nil)
-	if m, err := UnmarshalModel(out.Bytes()); err == nil {
+	if m, err := ReadModel(bytes.NewReader(out.Bytes())); err == nil {
 		t.Fatalf("model without labels loaded: %+v", m)
 	}
 }

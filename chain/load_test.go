@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -24,7 +25,7 @@ func TestTaggerLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lite, err := UnmarshalTagger(data)
+	lite, err := ReadTagger(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}

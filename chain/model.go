@@ -48,7 +48,12 @@ type Model struct {
 	Encoder *features.Encoder
 }
 
-// NewModel returns a model with all weights zero.
+// NewModel returns a model with all weights zero over labels and the
+// given dimensions: numUnary unary and numPair pair attributes, and
+// label-bigram transitions or not. A model over an encoder enc takes enc's
+// dimensions (enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions());
+// to train one from examples, dataset.NewTrainingModel encodes them and
+// builds it in one call.
 func NewModel(labels []string, numUnary, numPair int, transitions bool, enc *features.Encoder) (*Model, error) {
 	if len(labels) == 0 {
 		return nil, errors.New("chain: model needs at least one label")

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/sparsetag/sparsetag/sparse"
@@ -37,7 +38,7 @@ func TestModelLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := UnmarshalModel(b)
+		r, err := ReadModel(bytes.NewReader(b))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -97,7 +97,7 @@ func (t *Tagger) restrict(c *sparse.Corpus, start, T int) (sub *Model, unary, pa
 		pair = usedAttrs(&c.Pair, start, T, 1)
 	}
 	lay := t.Layout()
-	sub, err = NewModel(t.LabelNames(), len(unary), len(pair), lay.Transitions, nil)
+	sub, err = NewModel(t.Labels(), len(unary), len(pair), lay.Transitions, nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"bytes"
 	"hash/crc32"
 	"io"
 )
@@ -11,9 +10,6 @@ import (
 func LoadTagger(path string) (*Tagger, error) {
 	return loadFile(path, readTagger)
 }
-
-// UnmarshalTagger is ReadTagger from the bytes of a model file.
-func UnmarshalTagger(data []byte) (*Tagger, error) { return ReadTagger(bytes.NewReader(data)) }
 
 // ReadTagger reads a model in the model file format (see ReadModel) into a
 // tag-only Tagger, which never builds the dense weight vector W: it keeps
@@ -26,7 +22,7 @@ func UnmarshalTagger(data []byte) (*Tagger, error) { return ReadTagger(bytes.New
 // transitions), where the full load (ReadModel, NewTagger) takes
 // 8·(U·L + L² + P·L²) bytes for W and the sparse view besides. The bound
 // is exact when the input's size is known (a file of LoadTagger, the bytes
-// of UnmarshalTagger, a bytes.Reader): the weights are then allocated at
+// of a bytes.Reader): the weights are then allocated at
 // once. From a reader of unknown size they grow as they arrive and may
 // keep the spare capacity of append. The dictionaries and the labels come
 // on top, as in the full load.

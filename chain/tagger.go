@@ -23,9 +23,15 @@ import (
 // LoadTagger and ReadTagger read a model file into a tag-only Tagger that
 // holds only the non-zero weights (see ReadTagger for its memory). Both
 // give the same results, bit for bit. What callers need of the model is
-// available from every Tagger: LabelNames, LabelID, Encoder, Layout,
+// available from every Tagger: Labels, LabelID, Encoder, Layout,
 // NonZero; Model returns the Model of NewTagger, and nil for a tag-only
 // Tagger.
+//
+// tagging.Tagger serves a Tagger (and the models of other toolkits) under
+// the same method names: Labels is the label set on both, Tag and Decode
+// take the same options; it takes a *dataset.Example, the input of every
+// toolkit's models, where a Tagger takes an Input, the input of this
+// toolkit's encoders.
 //
 // A Tagger is immutable and safe for concurrent use by multiple goroutines:
 // every call takes its scratch space (workspace, encoding buffers, lattice)
@@ -80,13 +86,13 @@ func newScratch(L int, enc *features.Encoder) func() any {
 
 // Model returns the model of a Tagger made by NewTagger, which must not be
 // modified, and nil for a tag-only Tagger (LoadTagger, ReadTagger), which
-// has no dense weights to give: use LabelNames, Encoder, Layout and the
+// has no dense weights to give: use Labels, Encoder, Layout and the
 // other methods of Tagger, which every Tagger has.
 func (t *Tagger) Model() *Model { return t.m }
 
-// LabelNames returns the label names in id order. The slice is shared and
-// must not be modified.
-func (t *Tagger) LabelNames() []string {
+// Labels returns the label names in id order: label ids index them. The
+// slice is shared and must not be modified.
+func (t *Tagger) Labels() []string {
 	if t.m != nil {
 		return t.m.Labels
 	}
@@ -94,10 +100,10 @@ func (t *Tagger) LabelNames() []string {
 }
 
 // NumLabels returns the number of labels.
-func (t *Tagger) NumLabels() int { return len(t.LabelNames()) }
+func (t *Tagger) NumLabels() int { return len(t.Labels()) }
 
 // LabelID returns the id of label name, or -1.
-func (t *Tagger) LabelID(name string) int { return slices.Index(t.LabelNames(), name) }
+func (t *Tagger) LabelID(name string) int { return slices.Index(t.Labels(), name) }
 
 // Encoder returns the model's feature encoder (frozen; shared, so encode
 // with a Clone), or nil for a model of pre-encoded data.
@@ -215,10 +221,11 @@ func (t *Tagger) score(s *tagScratch, c *sparse.Corpus, i int) *inference.Lattic
 	return lattice.Score(&s.lat, t.m.Layout, t.m.W, c, i)
 }
 
-// Labels converts label ids into names, appending to dst.
-func (t *Tagger) Labels(dst []string, ids []int) []string {
-	names := t.LabelNames()
-	for _, y := range ids {
+// AppendLabels appends the names of the label ids of path to dst and
+// returns the extended slice.
+func (t *Tagger) AppendLabels(dst []string, path []int) []string {
+	names := t.Labels()
+	for _, y := range path {
 		dst = append(dst, names[y])
 	}
 	return dst

@@ -21,11 +21,11 @@ import (
 // and tag-only (ReadTagger).
 func loadBoth(t testing.TB, data []byte) (full, lite *Tagger) {
 	t.Helper()
-	m, err := UnmarshalModel(data)
+	m, err := ReadModel(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lite, err = UnmarshalTagger(data)
+	lite, err = ReadTagger(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func tagOnlyOf(t testing.TB, m *Model) *Tagger {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lite, err := UnmarshalTagger(data)
+	lite, err := ReadTagger(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,9 +53,9 @@ func sameTaggerInfo(t testing.TB, full, lite *Tagger) {
 	if lite.Model() != nil {
 		t.Fatal("a tag-only Tagger returns a Model")
 	}
-	if !slices.Equal(full.LabelNames(), lite.LabelNames()) || full.Layout() != lite.Layout() || full.NonZero() != lite.NonZero() {
+	if !slices.Equal(full.Labels(), lite.Labels()) || full.Layout() != lite.Layout() || full.NonZero() != lite.NonZero() {
 		t.Fatalf("tag-only: labels %v layout %+v non-zeros %d, want %v %+v %d",
-			lite.LabelNames(), lite.Layout(), lite.NonZero(), full.LabelNames(), full.Layout(), full.NonZero())
+			lite.Labels(), lite.Layout(), lite.NonZero(), full.Labels(), full.Layout(), full.NonZero())
 	}
 	if (full.Encoder() == nil) != (lite.Encoder() == nil) {
 		t.Fatal("encoder presence differs")
@@ -452,7 +452,7 @@ func TestReadTaggerErrors(t *testing.T) {
 // whether the reader tells its size or not, and reads it byte by byte.
 func sameLoadError(t *testing.T, name string, data []byte) {
 	t.Helper()
-	_, want := UnmarshalModel(data)
+	_, want := ReadModel(bytes.NewReader(data))
 	readers := []io.Reader{
 		bytes.NewReader(data),
 		struct{ io.Reader }{bytes.NewReader(data)}, // size unknown
@@ -502,7 +502,7 @@ func TestTagOnlyMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lite, err := UnmarshalTagger(data)
+	lite, err := ReadTagger(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,7 +516,7 @@ func TestTagOnlyMemory(t *testing.T) {
 	allocs := testing.Benchmark(func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := UnmarshalTagger(data); err != nil {
+			if _, err := ReadTagger(bytes.NewReader(data)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -571,8 +571,8 @@ func TestTagOnlyConcurrent(t *testing.T) {
 func FuzzReadTagger(f *testing.F) {
 	addModelSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		m, errM := UnmarshalModel(in)
-		lite, errT := UnmarshalTagger(in)
+		m, errM := ReadModel(bytes.NewReader(in))
+		lite, errT := ReadTagger(bytes.NewReader(in))
 		sameErr(t, "load", errM, errT)
 		if errM != nil || m.Dim() > 1<<16 {
 			return
@@ -598,7 +598,7 @@ func BenchmarkLoadTagger(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			m, err := UnmarshalModel(data)
+			m, err := ReadModel(bytes.NewReader(data))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -609,7 +609,7 @@ func BenchmarkLoadTagger(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			if _, err := UnmarshalTagger(data); err != nil {
+			if _, err := ReadTagger(bytes.NewReader(data)); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,6 +1,7 @@
 package chain_test
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"slices"
@@ -44,7 +45,7 @@ func TestTagOnlyTrained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, err := chain.UnmarshalModel(data)
+	full, err := chain.ReadModel(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +53,12 @@ func TestTagOnlyTrained(t *testing.T) {
 		t.Fatalf("trained model has %d pair attributes and %d non-zeros: the test exercises little", full.NumPair, full.NonZero())
 	}
 	ft := chain.NewTagger(full)
-	lt, err := chain.UnmarshalTagger(data)
+	lt, err := chain.ReadTagger(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lt.Model() != nil || !slices.Equal(lt.LabelNames(), full.Labels) || lt.Layout() != full.Layout || lt.NonZero() != full.NonZero() {
-		t.Fatalf("tag-only Tagger: model %v labels %v layout %+v non-zeros %d", lt.Model(), lt.LabelNames(), lt.Layout(), lt.NonZero())
+	if lt.Model() != nil || !slices.Equal(lt.Labels(), full.Labels) || lt.Layout() != full.Layout || lt.NonZero() != full.NonZero() {
+		t.Fatalf("tag-only Tagger: model %v labels %v layout %+v non-zeros %d", lt.Model(), lt.Labels(), lt.Layout(), lt.NonZero())
 	}
 	tokens, _ := parseToy()
 	tokens = append(tokens, [][]string{{"a", "DT"}, {"zebra", "NN"}, {"flies", "VBZ"}}, [][]string{{"xyz", "??"}})

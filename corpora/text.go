@@ -1,6 +1,9 @@
 package corpora
 
-import "io"
+import (
+	"io"
+	"unicode/utf8"
+)
 
 // TextOptions configures a [TextReader].
 type TextOptions struct {
@@ -21,8 +24,16 @@ type TextReader struct {
 	lr    *lineReader
 	seq   Sequence
 	toks  []Token
+	offs  []Offsets
 	count int
 	err   error
+}
+
+// Offsets place a token in its line: Start and End in code points,
+// StartByte and EndByte in bytes (Token.Start and Token.End).
+type Offsets struct {
+	Start, End         int
+	StartByte, EndByte int
 }
 
 // NewTextReader returns a reader of r; name is used in error messages.
@@ -58,6 +69,7 @@ func (r *TextReader) Next() bool {
 			continue
 		}
 		r.toks = toks
+		r.offs = codePointOffsets(string(line), toks)
 		words := make([]string, len(toks))
 		s := Sequence{Tokens: make([][]string, len(toks)), Line: r.lr.line}
 		for t, tok := range toks {
@@ -77,6 +89,24 @@ func (r *TextReader) Sequence() Sequence { return r.seq }
 // into that line (without its line break): Sequence().Tokens[t][0] is
 // Offsets()[t].Word.
 func (r *TextReader) Offsets() []Token { return r.toks }
+
+// CodePoints returns the offsets of the tokens of the last line read by
+// Next in code points and bytes (without its line break); a new slice for
+// every line.
+func (r *TextReader) CodePoints() []Offsets { return r.offs }
+
+// codePointOffsets returns the offsets of toks (whose starts never
+// decrease) in line, in code points and bytes, in one pass over line.
+func codePointOffsets(line string, toks []Token) []Offsets {
+	out := make([]Offsets, len(toks))
+	b, c := 0, 0 // a byte offset and its code point offset
+	for k, t := range toks {
+		c += utf8.RuneCountInString(line[b:t.Start])
+		b = t.Start
+		out[k] = Offsets{Start: c, End: c + utf8.RuneCountInString(line[t.Start:t.End]), StartByte: t.Start, EndByte: t.End}
+	}
+	return out
+}
 
 // Err returns the first error met, nil at a clean end of input.
 func (r *TextReader) Err() error { return r.err }

@@ -272,3 +272,22 @@ func TestTextReader(t *testing.T) {
 		wantParseError(t, r.Err(), c.sentinel, "t.txt", c.line, c.col)
 	}
 }
+
+// TestTextReaderCodePoints: the offsets of raw text tokens in code points
+// and bytes select the same characters.
+func TestTextReaderCodePoints(t *testing.T) {
+	line := "Zoë paid €5 (“cash”), 東京."
+	r := NewTextReader("t", strings.NewReader(line+"\nok\n"), TextOptions{})
+	require.True(t, r.Next())
+	runes := []rune(line)
+	offs := r.CodePoints()
+	require.Len(t, offs, len(r.Offsets()))
+	for k, o := range offs {
+		tok := r.Offsets()[k]
+		assert.Equal(t, tok.Start, o.StartByte)
+		assert.Equal(t, tok.End, o.EndByte)
+		assert.Equal(t, tok.Surface, string(runes[o.Start:o.End]))
+	}
+	require.True(t, r.Next())
+	assert.Equal(t, []Offsets{{0, 2, 0, 2}}, r.CodePoints())
+}

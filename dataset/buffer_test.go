@@ -12,7 +12,7 @@ import (
 // that the Examples of Read (what training keeps) are independent: they
 // are unchanged after a NextInto pass over the same input.
 func TestNextInto(t *testing.T) {
-	conll, err := ReadAll("embedded:conll2000/test.txt.gz")
+	conll, err := readEmbedded("conll2000/test.txt.gz")
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		in   []byte

@@ -75,10 +75,11 @@ func TagInputError(err error, f Format) error {
 // EvalInputError is the error of evaluation for err, an error met while
 // reading and evaluating input. A token with fewer columns than the
 // model's template reads gets the likely reason (a file without its label
-// column, whose last token column was read as the label). Input without any sequence is an error
+// column, whose last token column was read as the label); name names the
+// input. Input without any sequence is an error
 // that says so: accuracy and F1 are 0/0 without tokens, and a success
 // would let a pipeline whose test set came out empty pass as evaluated.
-func EvalInputError(err error, input string) error {
+func EvalInputError(err error, name string) error {
 	var te *features.TemplateError
 	if errors.As(err, &te) {
 		return fmt.Errorf("%w: eval reads the last column of every token as its gold label, so the model sees one column fewer "+
@@ -88,5 +89,5 @@ func EvalInputError(err error, input string) error {
 		return err
 	}
 	return fmt.Errorf("%s: nothing to evaluate: the input holds no labeled sequence, and accuracy and F1 are undefined without tokens",
-		InputName(input))
+		name)
 }

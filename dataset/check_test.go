@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,29 +48,7 @@ func TestInputErrors(t *testing.T) {
 	assert.ErrorAs(t, err, &te)
 	assert.ErrorContains(t, err, ": the input has fewer token columns than the model's template reads: tag --format text input with the columns the model was trained on")
 
-	assert.EqualError(t, EvalInputError(empty, "-"),
+	assert.EqualError(t, EvalInputError(empty, "stdin"),
 		"stdin: nothing to evaluate: the input holds no labeled sequence, and accuracy and F1 are undefined without tokens")
 	assert.Equal(t, other, EvalInputError(other, "-"))
-}
-
-// TestOpenReaderStops: a Reader of OpenReader stops with the context's
-// error once the context is done.
-func TestOpenReaderStops(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	r, c, err := OpenReader(ctx, "-", strings.NewReader(toyCoNLL), Options{Format: CoNLL, Labeled: true})
-	require.NoError(t, err)
-	defer c.Close()
-	cancel()
-	assert.False(t, r.Next())
-	assert.ErrorIs(t, r.Err(), context.Canceled)
-
-	r, c, err = OpenReader(context.Background(), "-", strings.NewReader(toyCoNLL), Options{Format: CoNLL, Labeled: true})
-	require.NoError(t, err)
-	defer c.Close()
-	n := 0
-	for r.Next() {
-		n++
-	}
-	assert.NoError(t, r.Err())
-	assert.Equal(t, 2, n)
 }

@@ -3,6 +3,7 @@ package dataset
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,7 +74,7 @@ func TestReadCRFsuiteValues(t *testing.T) {
 }
 
 func TestReadOCRFolds(t *testing.T) {
-	exs, err := ReadFile(EmbeddedPrefix+"ocr/letter.data.gz", nil, Options{Format: OCR, Labeled: true, Folds: []int{0}})
+	exs, err := readEmbeddedExamples(t, "ocr/letter.data.gz", Options{Format: OCR, Labeled: true, Folds: []int{0}})
 	require.NoError(t, err)
 	require.NotEmpty(t, exs)
 	for _, ex := range exs[:5] {
@@ -103,11 +104,8 @@ func TestReadErrors(t *testing.T) {
 	_, err = Read("x", strings.NewReader("a"), Options{Format: Text, Labeled: true})
 	assert.ErrorContains(t, err, "format text is unlabeled")
 
-	_, err = ReadFile(filepath.Join(t.TempDir(), "missing.txt"), nil, Options{Format: CoNLL})
+	_, err = ReadFile(filepath.Join(t.TempDir(), "missing.txt"), Options{Format: CoNLL})
 	assert.ErrorIs(t, err, os.ErrNotExist)
-
-	_, err = ReadFile("-", nil, Options{Format: CoNLL})
-	assert.Error(t, err, "stdin without a reader")
 }
 
 // TestSequenceLengthLimit: a file without blank lines between sentences
@@ -163,7 +161,7 @@ func TestFormatKind(t *testing.T) {
 // attributes and gives the same rows for seen input.
 func TestEncodeTrainingAndFrozen(t *testing.T) {
 	exs := readString(t, CoNLL, true, toyCoNLL)
-	enc, err := NewEncoder(CoNLL, "")
+	enc, err := NewEncoder(CoNLL, nil)
 	require.NoError(t, err)
 	c, labels, err := EncodeTraining(enc, exs, 1)
 	require.NoError(t, err)
@@ -184,7 +182,7 @@ func TestEncodeTrainingAndFrozen(t *testing.T) {
 	assert.Equal(t, n, enc.Unary().Len(), "a frozen encoder does not grow")
 
 	_, _, err = EncodeTraining(enc, readString(t, CoNLL, false, "a b\n"), 1)
-	assert.EqualError(t, err, "sequence 1 has no labels")
+	assert.EqualError(t, err, "in.txt:1: sequence 1 has no labels: training reads labeled examples (dataset.Options{Labeled: true})")
 }
 
 // TestEncodeMinFreq: with minFreq 2 only attributes seen twice are kept.
@@ -199,27 +197,37 @@ func TestEncodeMinFreq(t *testing.T) {
 }
 
 func TestNewEncoder(t *testing.T) {
-	dir := t.TempDir()
-	tmpl := filepath.Join(dir, "t.template")
-	require.NoError(t, os.WriteFile(tmpl, []byte("U00:%x[0,1]\n"), 0o644))
-	enc, err := NewEncoder(CoNLL, tmpl)
+	enc, err := NewEncoder(CoNLL, features.MustCompile("U00:%x[0,1]\n"))
 	require.NoError(t, err)
 	assert.Equal(t, 2, enc.Template().Columns())
 
-	bad := filepath.Join(dir, "bad.template")
-	require.NoError(t, os.WriteFile(bad, []byte("U00:%x[0\n"), 0o644))
-	_, err = NewEncoder(CoNLL, bad)
-	assert.ErrorContains(t, err, bad+":")
-
-	_, err = NewEncoder(CRFsuite, tmpl)
-	assert.ErrorContains(t, err, "--template applies to column formats")
-	_, err = NewEncoder(OCR, "")
+	_, err = NewEncoder(CRFsuite, features.MustCompile("U00:%x[0,1]\n"))
+	assert.ErrorContains(t, err, "a template applies to column formats")
+	_, err = NewEncoder(CoNLL, features.MustCompile("# nothing\n"))
+	assert.ErrorContains(t, err, "no feature rule")
+	_, err = NewEncoder(OCR, nil)
 	assert.NoError(t, err)
-	_, err = NewEncoder(EmbeddedPrefix+"conll2000/chunking.template", "")
+	_, err = NewEncoder("embedded:conll2000/chunking.template", nil)
 	assert.Error(t, err)
-	enc, err = NewEncoder(CoNLL, EmbeddedPrefix+"conll2000/chunking.template") // gzip or not, read transparently
+}
+
+// readEmbedded returns the contents of an embedded corpus file.
+func readEmbedded(name string) ([]byte, error) {
+	rc, err := corpora.OpenEmbedded(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+// readEmbeddedExamples reads the examples of an embedded corpus file.
+func readEmbeddedExamples(t *testing.T, name string, opts Options) ([]Example, error) {
+	t.Helper()
+	rc, err := corpora.OpenEmbedded(name)
 	require.NoError(t, err)
-	assert.Equal(t, features.KindTemplate, enc.Kind())
+	defer rc.Close()
+	return Read(name, rc, opts)
 }
 
 func TestFixedLabels(t *testing.T) {
@@ -236,7 +244,7 @@ func TestFixedLabels(t *testing.T) {
 func trainToy(t *testing.T) (*chain.Tagger, []Example) {
 	t.Helper()
 	exs := readString(t, CoNLL, true, toyCoNLL)
-	enc, err := NewEncoder(CoNLL, "")
+	enc, err := NewEncoder(CoNLL, nil)
 	require.NoError(t, err)
 	c, labels, err := EncodeTraining(enc, exs, 1)
 	require.NoError(t, err)
@@ -262,10 +270,10 @@ func TestTagAllOrder(t *testing.T) {
 		for i := range many {
 			path, err := tg.Tag(nil, many[i].Input())
 			require.NoError(t, err)
-			assert.Equal(t, tg.Labels(nil, path), pred[i], "workers %d, sequence %d", workers, i)
+			assert.Equal(t, tg.AppendLabels(nil, path), pred[i], "workers %d, sequence %d", workers, i)
 		}
 	}
-	ev, err := Evaluate(tg, exs, 2)
+	ev, err := EvaluateAll(tg, exs, 2)
 	require.NoError(t, err)
 	assert.Equal(t, 8, ev.Tokens)
 	assert.Equal(t, 1.0, ev.Accuracy())
@@ -291,14 +299,13 @@ func TestTagKindMismatch(t *testing.T) {
 	assert.ErrorContains(t, err, "sequence 1:")
 }
 
-func TestOpenEmbeddedModels(t *testing.T) {
-	names := EmbeddedNames()
-	assert.Contains(t, names, "conll2000/train.txt.gz")
-	assert.Contains(t, names, "models/en-pos.model")
-	assert.Contains(t, names, "models/en-chunk.model")
-	b, err := ReadAll("embedded:models/en-pos.template")
-	require.NoError(t, err)
-	assert.Contains(t, string(b), "U18:%s[0,0,4]")
-	_, err = Open("embedded:models/nope.model", nil)
-	assert.ErrorContains(t, err, `no embedded model "nope.model"`)
+// TestUnlabeledMistake: examples read without Options.Labeled are refused
+// by training and evaluation with an error that names the option.
+func TestUnlabeledMistake(t *testing.T) {
+	tg, _ := trainToy(t)
+	exs := readString(t, CoNLL, false, toyCoNLL)
+	_, err := EvaluateAll(tg, exs, 1)
+	assert.EqualError(t, err, "in.txt:1: sequence 1 has no labels: evaluation reads labeled examples (dataset.Options{Labeled: true})")
+	_, _, err = NewTrainingModel(mustEncoder(t), exs, 1)
+	assert.EqualError(t, err, "in.txt:1: sequence 1 has no labels: training reads labeled examples (dataset.Options{Labeled: true})")
 }

@@ -1,7 +1,8 @@
 // Package dataset turns files into what the trainer and the tagger consume:
 // it reads labeled or unlabeled sequences in every format of package corpora
 // (CoNLL columns, CRFsuite attributes, CoNLL-U, the OCR letters, raw text)
-// into [Example] values, interns label names ([Labels]), encodes examples
+// into [Example] values (read with Options.Labeled for training and
+// evaluation), interns label names ([Labels]), encodes examples
 // with a features.Encoder into a sparse.Corpus (growing the dictionaries for
 // training, frozen for tagging), and tags or evaluates a whole set in memory
 // with a chain.Tagger on a bounded number of goroutines, results in input
@@ -14,8 +15,10 @@
 // A [Reader] reads one sequence at a time: package tagging streams a
 // Reader's examples through any model in bounded batches, in input order.
 //
-// [OpenReader] opens a Reader that stops once a context is done (an
-// interrupt). For the commands that feed input to a model, [Format.CheckKind]
+// Readers take an io.Reader ([Read], [NewReader]) or a path ([ReadFile]);
+// the command line's names ("-" for standard input, "embedded:NAME") are
+// the command's: the embedded corpora are corpora.OpenEmbedded's. For the
+// commands that feed input to a model, [Format.CheckKind]
 // and [Format.CheckColumns] refuse, before any input is read, a format the
 // model cannot read, and [TagInputError] and [EvalInputError] explain the
 // errors met while tagging or evaluating (empty input, too few columns).
@@ -33,7 +36,7 @@
 //
 // # Concurrency
 //
-// [TagAll] and [Evaluate] share one chain.Tagger (safe for concurrent use) between at most the given number of goroutines; every
+// [TagAll] and [EvaluateAll] share one chain.Tagger (safe for concurrent use) between at most the given number of goroutines; every
 // result is stored at its input index, so the output order is the input
 // order and does not depend on scheduling. Everything else runs on the
 // caller's goroutine.

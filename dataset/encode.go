@@ -74,44 +74,30 @@ B
 `
 
 // NewEncoder returns a new, growing feature encoder for the format: a
-// template encoder for column formats (the CRF++ template in the file
-// templatePath, read with ReadAll, or DefaultTemplate when it is ""), an
-// attribute encoder for crfsuite and a pixel encoder (lit pixels only) for
-// ocr.
-func NewEncoder(format Format, templatePath string) (*features.Encoder, error) {
+// template encoder for column formats (tmpl, or DefaultTemplate when tmpl
+// is nil; features.Compile makes a template from its text), an attribute
+// encoder for crfsuite and a pixel encoder (lit pixels only) for ocr, which
+// take no template.
+func NewEncoder(format Format, tmpl *features.Template) (*features.Encoder, error) {
 	switch format {
 	case CoNLL, CoNLLU, Text:
-		src := DefaultTemplate
-		if templatePath != "" {
-			b, err := ReadAll(templatePath)
-			if err != nil {
-				return nil, err
-			}
-			src = string(b)
+		if tmpl == nil {
+			tmpl = features.MustCompile(DefaultTemplate)
 		}
-		t, err := features.Compile(src)
-		if err != nil {
-			if templatePath != "" {
-				return nil, fmt.Errorf("%s: %w", templatePath, err)
-			}
-			return nil, err
+		if tmpl.NumUnary() == 0 && tmpl.NumPair() == 0 && !tmpl.HasTransitions() {
+			return nil, errors.New("the template has no feature rule, so a model would have no feature: write U lines " +
+				"(state features over token columns, e.g. U00:%x[0,0]) and a B line (label bigrams), as CRF++ templates do " +
+				"(an example: embedded:conll2000/chunking.template)")
 		}
-		if t.NumUnary() == 0 && t.NumPair() == 0 && !t.HasTransitions() {
-			return nil, fmt.Errorf("%s: the template has no feature rule, so a model would have no feature: write U lines "+
-				"(state features over token columns, e.g. U00:%%x[0,0]) and a B line (label bigrams), as CRF++ templates do "+
-				"(an example: embedded:conll2000/chunking.template)", templatePath)
+		return features.NewTemplateEncoder(tmpl), nil
+	case CRFsuite, OCR:
+		if tmpl != nil {
+			return nil, fmt.Errorf("dataset: a template applies to column formats, not to %s", format)
 		}
-		return features.NewTemplateEncoder(t), nil
-	case CRFsuite:
-		if templatePath != "" {
-			return nil, errors.New("--template applies to column formats, not to crfsuite attribute files")
+		if format == OCR {
+			return features.NewPixelEncoder(0), nil
 		}
 		return features.NewAttributeEncoder(), nil
-	case OCR:
-		if templatePath != "" {
-			return nil, errors.New("--template applies to column formats, not to ocr")
-		}
-		return features.NewPixelEncoder(0), nil
 	}
 	return nil, fmt.Errorf("unknown format %q", format)
 }
@@ -140,7 +126,7 @@ func EncodeTraining(enc *features.Encoder, exs []Example, minFreq int) (*sparse.
 	for i := range exs {
 		ex := &exs[i]
 		if ex.Labels == nil {
-			return nil, nil, fmt.Errorf("sequence %d has no labels", i+1)
+			return nil, nil, errNoLabels(ex, i, "training")
 		}
 		ids[i] = labels.AppendIDs(make([]int32, 0, len(ex.Labels)), ex.Labels)
 	}
@@ -164,6 +150,12 @@ func EncodeTraining(enc *features.Encoder, exs []Example, minFreq int) (*sparse.
 		enc.Freeze(0)
 	}
 	return c, labels.Names(), nil
+}
+
+// errNoLabels is the error of a use (training, evaluation) that needs
+// labels for ex, sequence i (0-based), read without them.
+func errNoLabels(ex *Example, i int, use string) error {
+	return fmt.Errorf("%ssequence %d has no labels: %s reads labeled examples (dataset.Options{Labeled: true})", ex.at(), i+1, use)
 }
 
 // EncodeFrozen encodes examples for tagging with a frozen encoder: unseen

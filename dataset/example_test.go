@@ -11,7 +11,7 @@ import (
 )
 
 // Example reads a labeled CoNLL corpus, encodes it for training with the
-// default template, trains a chain CRF, and tags unlabeled sentences.
+// default template (dataset.NewTrainingModel), trains a chain CRF, and tags unlabeled sentences.
 func Example() {
 	const trainData = `The DT B-NP
 dog NN I-NP
@@ -26,23 +26,18 @@ sleeps VBZ B-VP
 		fmt.Println(err)
 		return
 	}
-	enc, err := dataset.NewEncoder(dataset.CoNLL, "")
+	enc, err := dataset.NewEncoder(dataset.CoNLL, nil) // nil: dataset.DefaultTemplate; features.Compile makes another
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	c, labels, err := dataset.EncodeTraining(enc, exs, 1)
+	m, c, err := dataset.NewTrainingModel(enc, exs, 1)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%d sequences, %d positions, labels %v\n", c.Len(), c.Positions(), labels)
+	fmt.Printf("%d sequences, %d positions, labels %v\n", c.Len(), c.Positions(), m.Labels)
 
-	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
 	if _, err := train.Train(context.Background(), m, c, train.Options{Problem: train.Problem{BetaRatio: 0.05}}); err != nil {
 		fmt.Println(err)
 		return

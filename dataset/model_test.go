@@ -13,7 +13,7 @@ import (
 // attributes and zero weights, and the encoder is frozen and the model's.
 func TestNewTrainingModel(t *testing.T) {
 	exs := readString(t, CoNLL, true, toyCoNLL)
-	enc, err := NewEncoder(CoNLL, "")
+	enc, err := NewEncoder(CoNLL, nil)
 	require.NoError(t, err)
 	m, c, err := NewTrainingModel(enc, exs, 1)
 	require.NoError(t, err)
@@ -29,12 +29,12 @@ func TestNewTrainingModel(t *testing.T) {
 	assert.ErrorContains(t, Encode(enc, c, &exs[0], nil, true), "frozen")
 
 	_, _, err = NewTrainingModel(mustEncoder(t), readString(t, CoNLL, false, "a b\n"), 1)
-	assert.EqualError(t, err, "sequence 1 has no labels")
+	assert.EqualError(t, err, "in.txt:1: sequence 1 has no labels: training reads labeled examples (dataset.Options{Labeled: true})")
 }
 
 func mustEncoder(t *testing.T) *features.Encoder {
 	t.Helper()
-	enc, err := NewEncoder(CoNLL, "")
+	enc, err := NewEncoder(CoNLL, nil)
 	require.NoError(t, err)
 	return enc
 }

@@ -1,9 +1,6 @@
 package dataset
 
 import (
-	"bufio"
-	"compress/gzip"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,8 +9,6 @@ import (
 
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/features"
-	"github.com/sparsetag/sparsetag/internal/ctxio"
-	"github.com/sparsetag/sparsetag/models"
 )
 
 // Format names an input format.
@@ -65,6 +60,9 @@ type Example struct {
 	// multiword tokens, empty nodes, every column), for writing it back
 	// with new labels; nil for other formats.
 	CoNLLU *corpora.CoNLLUSentence
+	// Offsets holds, for raw text input, each token's place in its line
+	// (code points and bytes); nil for other formats.
+	Offsets []corpora.Offsets
 }
 
 // Len returns the number of positions.
@@ -90,6 +88,15 @@ func (e *Example) Input() features.Input {
 		return features.Attributes{Names: e.Names, Values: e.Values}
 	}
 	return features.Pixels(e.Pixels)
+}
+
+// at returns "file:line: " for error messages, "" when the file is
+// unknown.
+func (e *Example) at() string {
+	if e.File == "" {
+		return ""
+	}
+	return e.where() + ": "
 }
 
 // where returns "file:line" for error messages.
@@ -150,84 +157,28 @@ const maxKeptText = 1 << 16
 // MaxFold bounds fold numbers (the OCR data has folds 0-9).
 const MaxFold = 1000
 
-// EmbeddedPrefix marks the name of a file built into the binary:
-// "embedded:models/NAME" opens models.Open(NAME) (the pretrained English
-// models), any other "embedded:NAME" corpora.OpenEmbedded(NAME).
-const EmbeddedPrefix = "embedded:"
-
-// embeddedModels is the directory of the models' embedded names.
-const embeddedModels = "models/"
-
-// EmbeddedNames lists the NAMEs of "embedded:NAME": the corpora's files
-// and the models.
-func EmbeddedNames() []string {
-	names := corpora.EmbeddedNames()
-	for _, n := range models.Names() {
-		names = append(names, embeddedModels+n)
-	}
-	return names
-}
-
-// Options selects how Read and ReadFile read their input.
+// Options selects how Read, ReadFile and NewReader read their input.
 type Options struct {
-	Format  Format
-	Labeled bool  // whether labels are read (Text input has none; unlabeled CRFsuite input skips its label field)
+	Format Format
+	// Labeled reads the labels, which training and evaluation need: the
+	// zero value reads input to be tagged (Example.Labels nil). Text input
+	// has none; unlabeled CRFsuite input skips its label field.
+	Labeled bool
 	Folds   []int // OCR folds to keep; nil keeps all
 	// LabelColumn is the label's column of labeled CoNLL input, 1-based,
 	// negative from the end; 0 means the last (corpora.CoNLLOptions).
 	LabelColumn int
 }
 
-// Open opens a file, "-" for stdin, or "embedded:NAME" for a file
-// embedded in the binary (see EmbeddedNames).
-func Open(path string, stdin io.Reader) (io.ReadCloser, error) {
-	switch {
-	case path == "-":
-		if stdin == nil {
-			return nil, errors.New("dataset: no standard input to read")
-		}
-		return io.NopCloser(stdin), nil
-	case strings.HasPrefix(path, EmbeddedPrefix+embeddedModels):
-		return models.Open(strings.TrimPrefix(path, EmbeddedPrefix+embeddedModels))
-	case strings.HasPrefix(path, EmbeddedPrefix):
-		return corpora.OpenEmbedded(strings.TrimPrefix(path, EmbeddedPrefix))
-	}
-	return os.Open(path)
-}
-
-// InputName is the name of path in error messages: "stdin" for "-".
-func InputName(path string) string {
-	if path == "-" {
-		return "stdin"
-	}
-	return path
-}
-
-// ReadFile reads every sequence of path (see Open) with Read.
-func ReadFile(path string, stdin io.Reader, opts Options) ([]Example, error) {
-	rc, err := Open(path, stdin)
+// ReadFile reads every sequence of the file at path with Read; gzipped
+// files are decompressed.
+func ReadFile(path string, opts Options) ([]Example, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer rc.Close()
-	return Read(InputName(path), rc, opts)
-}
-
-// OpenReader opens path (see Open) and returns a Reader of it whose reads
-// fail with ctx's error once ctx is done (an interrupt: a streaming command
-// then flushes what is complete). The caller closes the returned Closer
-// when it is done with the Reader.
-func OpenReader(ctx context.Context, path string, stdin io.Reader, opts Options) (*Reader, io.Closer, error) {
-	rc, err := Open(path, stdin)
-	if err != nil {
-		return nil, nil, err
-	}
-	r, err := NewReader(InputName(path), ctxio.Reader{Ctx: ctx, R: rc}, opts)
-	if err != nil {
-		rc.Close()
-		return nil, nil, err
-	}
-	return r, rc, nil
+	defer f.Close()
+	return Read(path, f, opts)
 }
 
 // Read reads every sequence of r in the given format; name is the input's
@@ -270,6 +221,7 @@ type Reader struct {
 	err   func() error
 	words []corpora.Word       // OCR
 	conll *corpora.CoNLLReader // CoNLL, for NextInto
+	text  *corpora.TextReader  // raw text, for the tokens' offsets
 	ex    Example
 	count int
 	fail  error
@@ -298,6 +250,7 @@ func NewReader(name string, r io.Reader, opts Options) (*Reader, error) {
 		tr := corpora.NewTextReader(name, r, corpora.TextOptions{})
 		sr.next, sr.seq = tr.Next, tr.Sequence
 		sr.err = tr.Err
+		sr.text = tr
 	case CRFsuite:
 		// A CRFsuite file always has its label field: unlabeled reading
 		// ignores it (empty or not), as crfsuite tag does, so that one file
@@ -369,6 +322,9 @@ func (r *Reader) read(b *Buffer) bool {
 			return r.end()
 		}
 		r.ex = FromSequence(r.name, r.seq())
+		if r.text != nil {
+			r.ex.Offsets = r.text.CodePoints()
+		}
 	}
 	r.count++
 	if n := r.ex.Len(); n > MaxSequenceLen {
@@ -421,23 +377,4 @@ func ParseFolds(s string) ([]int, error) {
 		out = append(out, f)
 	}
 	return out, nil
-}
-
-// ReadAll returns the contents of path (see Open; stdin is not available),
-// decompressing gzip data transparently.
-func ReadAll(path string) ([]byte, error) {
-	rc, err := Open(path, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	br := bufio.NewReader(rc)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return io.ReadAll(zr)
-	}
-	return io.ReadAll(br)
 }

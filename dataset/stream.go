@@ -1,30 +1,21 @@
 package dataset
 
 import (
-	"context"
 	"fmt"
-	"io"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// ReadTrainingModel reads the labeled training file path (see Open) one
-// sequence at a time and encodes each as it is read, growing enc: the same
-// model layout, corpus and label order as ReadFile then NewTrainingModel
-// with minFreq <= 1, without holding the text of the whole file (only the
+// ReadTrainingModel reads the labeled sequences of r one at a time and
+// encodes each as it is read, growing enc: the same model layout, corpus
+// and label order as reading every example then NewTrainingModel with
+// minFreq <= 1, without holding the text of the whole input (only the
 // corpus and the dictionaries). It also returns the sequence weights of the
 // examples (SequenceWeights: nil when none is given). An error names the
-// sequence by its 1-based index; reads fail with ctx's error once ctx is
-// done.
-func ReadTrainingModel(ctx context.Context, path string, stdin io.Reader, opts Options, enc *features.Encoder) (*chain.Model, *sparse.Corpus, []float64, error) {
-	opts.Labeled = true
-	r, closer, err := OpenReader(ctx, path, stdin, opts)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	defer closer.Close()
+// sequence by its 1-based index.
+func ReadTrainingModel(r *Reader, enc *features.Encoder) (*chain.Model, *sparse.Corpus, []float64, error) {
 	var (
 		labels  Labels
 		weights []float64

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,17 +16,26 @@ func TestReadTrainingModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := Options{Format: CRFsuite, Labeled: true}
-	exs, err := ReadFile(path, nil, opts)
+	exs, err := ReadFile(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc1, _ := NewEncoder(CRFsuite, "")
+	enc1, _ := NewEncoder(CRFsuite, nil)
 	m1, c1, err := NewTrainingModel(enc1, exs, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc2, _ := NewEncoder(CRFsuite, "")
-	m2, c2, w, err := ReadTrainingModel(context.Background(), path, nil, opts, enc2)
+	enc2, _ := NewEncoder(CRFsuite, nil)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := NewReader(path, f, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, c2, w, err := ReadTrainingModel(r, enc2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,22 +46,24 @@ func forEach(n, workers int, f func(w, i int) error) error {
 	return nil
 }
 
-// TagAll tags every example with tg's Viterbi path on at most workers
-// goroutines (0: GOMAXPROCS) and returns the predicted label names in input
-// order. The model must have an encoder whose kind fits the examples.
-func TagAll(tg *chain.Tagger, exs []Example, workers int) ([][]string, error) {
+// TagAll tags every example held in memory with tg's Viterbi path on at
+// most threads goroutines (0: GOMAXPROCS) and returns the predicted label
+// names in input order. The model must have an encoder whose kind fits the
+// examples. tagging.Stream streams a Reader's examples through any model
+// instead.
+func TagAll(tg *chain.Tagger, exs []Example, threads int) ([][]string, error) {
 	if tg.Encoder() == nil {
 		return nil, chain.ErrNoEncoder
 	}
 	out := make([][]string, len(exs))
-	paths := make([][]int, max(workers, runtime.GOMAXPROCS(0)))
-	err := forEach(len(exs), workers, func(w, i int) error {
+	paths := make([][]int, max(threads, runtime.GOMAXPROCS(0)))
+	err := forEach(len(exs), threads, func(w, i int) error {
 		var err error
 		paths[w], err = tg.Tag(paths[w], exs[i].Input())
 		if err != nil {
 			return fmt.Errorf("sequence %d: %w", i+1, err)
 		}
-		out[i] = tg.Labels(nil, paths[w])
+		out[i] = tg.AppendLabels(nil, paths[w])
 		return nil
 	})
 	if err != nil {
@@ -70,11 +72,17 @@ func TagAll(tg *chain.Tagger, exs []Example, workers int) ([][]string, error) {
 	return out, nil
 }
 
-// Evaluate tags labeled examples (TagAll) and compares the predictions with
-// their labels: token accuracy and, for chunk labels, conlleval-style chunk
-// scores.
-func Evaluate(tg *chain.Tagger, exs []Example, workers int) (*eval.Evaluation, error) {
-	pred, err := TagAll(tg, exs, workers)
+// EvaluateAll tags labeled examples held in memory (TagAll) and compares
+// the predictions with their labels: token accuracy and, for chunk labels,
+// conlleval-style chunk scores. tagging.Evaluate streams the labeled
+// examples of a Reader through any model instead.
+func EvaluateAll(tg *chain.Tagger, exs []Example, threads int) (*eval.Evaluation, error) {
+	for i := range exs {
+		if exs[i].Labels == nil {
+			return nil, errNoLabels(&exs[i], i, "evaluation")
+		}
+	}
+	pred, err := TagAll(tg, exs, threads)
 	if err != nil {
 		return nil, err
 	}

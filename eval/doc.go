@@ -3,14 +3,14 @@
 // frequent confusions and, when the labels are chunk tags, chunk precision,
 // recall and F1 as the CoNLL shared tasks' conlleval script computes them.
 // It works on label strings only and knows nothing of models, features or
-// tagging: dataset.Evaluate and tagger eval tag the data and hand it the
+// tagging: dataset.EvaluateAll and tagger eval tag the data and hand it the
 // labels.
 //
 // # Label schemes
 //
-// A chunk tag is "O" (outside any chunk) or one of the prefixes B, I, E
-// and S, a hyphen and the chunk type, as in "B-NP". One set of rules reads
-// four schemes [Tjong Kim Sang and Veenstra, "Representing text chunks",
+// A chunk tag is "O" (outside any chunk) or one of the prefixes B, I, E,
+// S, L and U, a hyphen and the chunk type, as in "B-NP". One set of rules
+// reads five schemes [Tjong Kim Sang and Veenstra, "Representing text chunks",
 // EACL 1999]:
 //
 //   - IOB1: I-X inside a chunk; B-X only on the first token of a chunk
@@ -22,6 +22,8 @@
 //     chunk (IOE2).
 //   - IOBES: B-X first, I-X inside, E-X last token of a chunk of two or more
 //     tokens; S-X a chunk of one token.
+//   - BILOU: IOBES with L-X (last) for E-X and U-X (unit) for S-X, read
+//     as their IOBES equivalents.
 //
 // A chunk starts at B or S, at I or E after O, E or S, and where the type
 // changes; it ends before B, S or O, after E or S, and where the type

@@ -41,12 +41,20 @@ func IsChunkTag(label string) bool {
 	if label == "O" {
 		return true
 	}
-	return len(label) > 2 && label[1] == '-' && strings.IndexByte("BIES", label[0]) >= 0
+	return len(label) > 2 && label[1] == '-' && strings.IndexByte("BIESLU", label[0]) >= 0
 }
 
+// splitTag returns the prefix (BILOU's L and U read as IOBES's E and S)
+// and the type of a chunk tag, "O" and "" for other labels.
 func splitTag(label string) (tag, typ string) {
 	if label == "O" || !IsChunkTag(label) {
 		return "O", ""
+	}
+	switch label[0] {
+	case 'L':
+		return "E", label[2:]
+	case 'U':
+		return "S", label[2:]
 	}
 	return label[:1], label[2:]
 }

@@ -28,6 +28,10 @@ func TestEvaluationChunkSchemes(t *testing.T) {
 		{"iob1", []string{"I-NP", "I-NP", "B-NP", "O"}, []string{"I-NP", "I-NP", "I-NP", "O"}, 2, 1, 0},
 		// A type change inside I- tags starts a new chunk.
 		{"type-change", []string{"B-NP", "I-NP", "I-VP"}, []string{"B-NP", "I-NP", "I-VP"}, 2, 2, 2},
+		// BILOU reads as IOBES: U is S, L is E. Gold NP(0) VP(1-2) NP(3);
+		// the prediction gets the VP and the last NP.
+		{"bilou", []string{"U-NP", "B-VP", "L-VP", "U-NP"}, []string{"O", "B-VP", "L-VP", "U-NP"}, 3, 2, 2},
+		{"bilou-unit-then-inside", []string{"U-NP", "I-NP"}, []string{"U-NP", "O"}, 2, 1, 1},
 		// A chunk open at the end of the sequence is closed there.
 		{"end-of-sequence", []string{"O", "B-PP"}, []string{"O", "B-NP"}, 1, 1, 0},
 	} {

@@ -590,6 +590,50 @@ func (ws *Workspace) EdgeAt(dst []float64, lat *Lattice, t int) []float64 {
 	return dst
 }
 
+// EdgeProb returns the pairwise marginal P(y_{t-1}=prev, y_t=cur) of
+// position t (1 ≤ t < T) of the last ForwardBackward: the entry
+// [prev*L+cur] of EdgeAt, in O(1) instead of O(L²), for callers that need
+// a few entries (the marginal of one label path, as for span
+// confidences). It performs the operations of EdgeAt for that entry, in
+// the same order, so both give the same bits.
+//
+// lat must be the lattice of the last ForwardBackward on ws, unchanged.
+// It panics if t or a label is out of range.
+func (ws *Workspace) EdgeProb(lat *Lattice, t, prev, cur int) float64 {
+	ws.checkFB(lat)
+	L := lat.L
+	if t < 1 || t >= lat.T {
+		panic(fmt.Sprintf("inference: EdgeProb position %d out of range [1, %d)", t, lat.T))
+	}
+	checkLabel(prev, L)
+	checkLabel(cur, L)
+	if ws.logZ == negInf {
+		return 0
+	}
+	a := ws.alpha[(t-1)*L+prev]
+	if !ws.logSpace {
+		if a == 0 {
+			return 0
+		}
+		w := ws.eu[t*L+cur] * ws.beta[t*L+cur] * ws.scale[t]
+		return a * (ws.cachedBlock(lat, t)[prev*L+cur] * w)
+	}
+	if a == negInf {
+		return 0
+	}
+	k := prev*L + cur
+	var A float64
+	switch {
+	case lat.TransAt == nil && lat.Trans != nil:
+		A = lat.Trans[k]
+	case lat.TransAt != nil && lat.Trans == nil:
+		A = lat.TransAt[t*L*L+k]
+	case lat.TransAt != nil:
+		A = lat.Trans[k] + lat.TransAt[t*L*L+k]
+	}
+	return math.Exp(a + A + ws.eu[t*L+cur] + ws.beta[t*L+cur] - ws.scale[t])
+}
+
 // edgeAt writes the edge marginals of position t into dst[:L*L].
 func (ws *Workspace) edgeAt(dst []float64, lat *Lattice, t int) {
 	L := lat.L

@@ -198,7 +198,7 @@ func TestAccuracy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tg, err := chain.UnmarshalTagger([]byte(b))
+		tg, err := chain.ReadTagger(bytes.NewReader([]byte(b)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +216,7 @@ func TestAccuracy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tags := pos.Labels(nil, path)
+		tags := pos.AppendLabels(nil, path)
 		if err := posEv.Add(ps.Labels, tags); err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +232,7 @@ func TestAccuracy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := c.ev.Add(s.Labels, chunk.Labels(nil, path)); err != nil {
+			if err := c.ev.Add(s.Labels, chunk.AppendLabels(nil, path)); err != nil {
 				t.Fatal(err)
 			}
 		}

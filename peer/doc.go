@@ -95,4 +95,12 @@
 // input columns reach the templates); then m.Tag per sequence, and
 // m.Marginals / m.NBest for probability output (probability of a path =
 // exp(Score - logZ)).
+//
+// # Beyond the tools
+//
+// Decode runs this toolkit's decoding (chain.DecodeLattice) on a model's
+// score lattice: label-scheme and other constraints, fixed labels,
+// posterior (max-marginal) decoding and span confidences, which the tools'
+// own taggers lack. Tag, NBest and Marginals stay the tools' exact
+// behaviour.
 package peer

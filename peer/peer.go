@@ -61,6 +61,10 @@ type Model interface {
 	// dst[t*L+y] = P(y_t = y), append-style) and returns them with log Z,
 	// so that the probability of a path is exp(path.Score - logZ).
 	Marginals(dst []float64, seq corpora.Sequence) (node []float64, logZ float64, err error)
+	// Decode decodes seq on the model's score lattice as this toolkit
+	// decodes its own models (chain.DecodeLattice): constraints, fixed
+	// labels, posterior decoding, span confidences.
+	Decode(d *chain.Decoding, seq corpora.Sequence, opt chain.DecodeOptions) error
 	// Weights calls fn for each weight stored in the model (see
 	// CRFsuiteModel.Weights), read-only.
 	Weights(fn func(Weight) error) error

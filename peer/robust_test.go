@@ -33,8 +33,8 @@ func TestHashlittle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := hashlittle(append([]byte(key), 0), 0); got != h {
-				t.Errorf("hashlittle(%q) = %#x, CRFsuite stored %#x", key, got, h)
+			if got := lookup3(append([]byte(key), 0), 0); got != h {
+				t.Errorf("lookup3(%q) = %#x, CRFsuite stored %#x", key, got, h)
 			}
 			n++
 		}

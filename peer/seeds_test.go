@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
 	"sort"
 	"strings"
 )
@@ -14,60 +13,6 @@ import (
 // seed the fuzz targets and the truncation tests. All four encode the same
 // model: labels A, B; a unigram feature per word "a"/"b" and a transition
 // matrix.
-
-// hashlittle is Bob Jenkins' lookup3 hash (byte-wise), which CQDB uses.
-func hashlittle(key []byte, initval uint32) uint32 {
-	a := 0xdeadbeef + uint32(len(key)) + initval
-	b, c := a, a
-	rot := bits.RotateLeft32
-	for len(key) > 12 {
-		a += binary.LittleEndian.Uint32(key)
-		b += binary.LittleEndian.Uint32(key[4:])
-		c += binary.LittleEndian.Uint32(key[8:])
-		a -= c
-		a ^= rot(c, 4)
-		c += b
-		b -= a
-		b ^= rot(a, 6)
-		a += c
-		c -= b
-		c ^= rot(b, 8)
-		b += a
-		a -= c
-		a ^= rot(c, 16)
-		c += b
-		b -= a
-		b ^= rot(a, 19)
-		a += c
-		c -= b
-		c ^= rot(b, 4)
-		b += a
-		key = key[12:]
-	}
-	if len(key) == 0 {
-		return c
-	}
-	var tail [12]byte
-	copy(tail[:], key)
-	a += binary.LittleEndian.Uint32(tail[:])
-	b += binary.LittleEndian.Uint32(tail[4:])
-	c += binary.LittleEndian.Uint32(tail[8:])
-	c ^= b
-	c -= rot(b, 14)
-	a ^= c
-	a -= rot(c, 11)
-	b ^= a
-	b -= rot(a, 25)
-	c ^= b
-	c -= rot(b, 16)
-	a ^= c
-	a -= rot(c, 4)
-	b ^= a
-	b -= rot(a, 14)
-	c ^= b
-	c -= rot(b, 24)
-	return c
-}
 
 type le []byte
 
@@ -95,7 +40,7 @@ func cqdbChunk(keys []string) []byte {
 		body.u32(uint32(len(k) + 1))
 		body = append(body, k...)
 		body = append(body, 0)
-		h := hashlittle(append([]byte(k), 0), 0)
+		h := lookup3(append([]byte(k), 0), 0)
 		tables[h%256] = append(tables[h%256], rec{h, off})
 	}
 	// Each table has twice as many buckets as keys, linear probing.

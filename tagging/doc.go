@@ -1,7 +1,7 @@
 // Package tagging serves every model the same way: one of this toolkit (a
 // chain.Tagger) or one trained by CRFsuite, CRF++ or Wapiti (package peer)
 // is a [Tagger], the one decoding interface of the toolkit. [Load] and
-// [LoadBytes] read a model file of any of them, telling them apart by the
+// [Read] read a model file of any of them, telling them apart by the
 // peer formats' magic bytes.
 //
 // A Tagger says what it reads ([Reads]: token columns, name:value
@@ -20,7 +20,10 @@
 // columns (CoNLL-U sentences written back whole, the label column set, for
 // CoNLL-U input), word/TAG lines and JSON lines; evaluates ([Evaluate]);
 // explains decisions ([Explain]); and bounds the memory of n-best decoding
-// before it starts ([NBestBound]).
+// before it starts ([NBestBound]). [TagDocuments] tags running text:
+// documents split into sentences and tokens by package rawtext, every
+// token's offsets kept, and each document's chunks written as spans of its
+// text with their confidences (package scheme).
 //
 // A whole model, every weight of it, is a [Weighted] ([LoadWeights]): what
 // [Dump] lists and [Convert] rewrites (a CRFsuite model into one of this

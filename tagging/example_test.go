@@ -1,7 +1,6 @@
 package tagging_test
 
 import (
-	"errors"
 	"fmt"
 	"log"
 
@@ -30,11 +29,13 @@ func Example() {
 		}
 		fmt.Printf(" (p %.2f)\n", d.Probs[k])
 	}
-	err = m.Decode(&d, ex, chain.DecodeOptions{Fixed: []int{0, -1, -1, -1}})
-	fmt.Println(errors.Is(err, tagging.ErrUnsupported), m.Supports(tagging.Forced))
+	// Posterior decoding under the BIO constraints, which every model
+	// supports (on its score lattice).
+	err = m.Decode(&d, ex, chain.DecodeOptions{MaxMarginal: true, Constraints: chain.BIOConstraints(m.Labels())})
+	fmt.Println(err, m.Supports(tagging.Forced|tagging.Constrained))
 	// Output:
 	// Wapiti reads conll input
 	// 1: B-NP B-VP B-NP I-NP (p 1.00)
 	// 2: B-NP I-NP B-NP I-NP (p 0.00)
-	// true false
+	// <nil> true
 }

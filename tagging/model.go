@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
-	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/peer"
 )
 
@@ -19,17 +17,8 @@ import (
 // the peer formats' magic bytes (after gzip decompression). The Tagger
 // reads only what decoding needs; LoadWeights reads a whole model (dump,
 // convert).
-//
-// A path "embedded:NAME" names a model built into the binary (package
-// models: embedded:models/en-pos.model, embedded:models/en-chunk.model).
+// The models built into package models are read with Read.
 func Load(path string) (Tagger, error) {
-	if strings.HasPrefix(path, dataset.EmbeddedPrefix) {
-		b, err := dataset.ReadAll(path)
-		if err != nil {
-			return nil, err
-		}
-		return LoadBytes(path, b)
-	}
 	pm, err := openPeer(path)
 	if err != nil {
 		return nil, err
@@ -54,11 +43,12 @@ func openPeer(path string) (peer.Model, error) {
 	return peer.Open(path)
 }
 
-// LoadBytes is Load from the bytes of a model file (gzip-compressed or
-// not): for models that arrive over the network or as a pipeline's side
-// input. name is the model's name in error messages.
-func LoadBytes(name string, data []byte) (Tagger, error) {
-	plain, err := gunzip(name, data)
+// Read is Load from r, the contents of a model file (gzip-compressed or
+// not): for models that arrive over the network, as a pipeline's side
+// input, or built into the binary (package models). name is the model's
+// name in error messages.
+func Read(name string, r io.Reader) (Tagger, error) {
+	plain, err := readPlain(name, r)
 	if err != nil {
 		return nil, err
 	}
@@ -69,11 +59,21 @@ func LoadBytes(name string, data []byte) (Tagger, error) {
 		}
 		return tool{pm}, nil
 	}
-	tg, err := chain.UnmarshalTagger(plain)
+	tg, err := chain.ReadTagger(bytes.NewReader(plain))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return ours{tg}, nil
+}
+
+// readPlain reads r whole, decompressed if it is gzipped (at most
+// peer.MaxModelBytes after decompression).
+func readPlain(name string, r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return gunzip(name, data)
 }
 
 // gunzip returns data decompressed if it is gzipped, else data.

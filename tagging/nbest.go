@@ -19,12 +19,12 @@ const NBestServedLen = 1000
 // --memory-limit is auto and the machine's RAM cannot be read.
 const DefaultMemoryLimit = 4 << 30
 
-// NBestMemory returns the memory that Stream needs at Decode.N = n for
+// StreamNBestMemory returns the memory that Stream needs at Decode.N = n for
 // sequences of up to T positions over L labels on threads goroutines: the
 // n-best scratch of every goroutine and the results of the
 // DefaultBatch sequences that it keeps in flight
-// (chain.NBestMemory).
-func NBestMemory(T, L, n, threads int) float64 {
+// (chain.NBestMemory gives one decode's scratch and result).
+func StreamNBestMemory(T, L, n, threads int) float64 {
 	scratch, result := chain.NBestMemory(T, L, n)
 	return float64(threads)*float64(scratch) + float64(DefaultBatch)*float64(result)
 }
@@ -34,7 +34,7 @@ func NBestMemory(T, L, n, threads int) float64 {
 type NBestLimitError struct {
 	N, Len, Labels, Threads int
 	Batch                   int     // results buffered (DefaultBatch)
-	Need                    float64 // NBestMemory, bytes
+	Need                    float64 // StreamNBestMemory, bytes
 	Limit                   int64   // bytes
 }
 
@@ -53,14 +53,14 @@ func NBestBound(n, L, threads int, limit int64) (maxBytes int64, maxLen int, err
 	if n <= 1 || limit <= 0 {
 		return 0, 0, nil
 	}
-	if need := NBestMemory(NBestServedLen, L, n, threads); need > float64(limit) {
+	if need := StreamNBestMemory(NBestServedLen, L, n, threads); need > float64(limit) {
 		return 0, 0, &NBestLimitError{N: n, Len: NBestServedLen, Labels: L, Threads: threads, Batch: DefaultBatch, Need: need, Limit: limit}
 	}
-	// The longest sequence that fits: NBestMemory grows with T.
+	// The longest sequence that fits: StreamNBestMemory grows with T.
 	lo, hi := NBestServedLen, dataset.MaxSequenceLen
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if NBestMemory(mid, L, n, threads) <= float64(limit) {
+		if StreamNBestMemory(mid, L, n, threads) <= float64(limit) {
 			lo = mid
 		} else {
 			hi = mid - 1

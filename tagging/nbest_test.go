@@ -31,7 +31,7 @@ func TestNBestBound(t *testing.T) {
 	}
 
 	const n, L = 20, 4
-	limit := int64(NBestMemory(2000, L, n, 1))
+	limit := int64(StreamNBestMemory(2000, L, n, 1))
 	maxBytes, maxLen, err := NBestBound(n, L, 1, limit)
 	if err != nil || maxLen != 2000 {
 		t.Fatalf("limit of 2000 tokens: maxLen %d, %v; want 2000", maxLen, err)
@@ -39,7 +39,7 @@ func TestNBestBound(t *testing.T) {
 	if scratch, result := chain.NBestMemory(maxLen, L, n); maxBytes != scratch+result {
 		t.Errorf("MaxBytes %d, want the decoder's %d at %d tokens", maxBytes, scratch+result, maxLen)
 	}
-	if NBestMemory(maxLen+1, L, n, 1) <= float64(limit) {
+	if StreamNBestMemory(maxLen+1, L, n, 1) <= float64(limit) {
 		t.Errorf("%d tokens also fit: maxLen is not the longest", maxLen+1)
 	}
 }

@@ -18,7 +18,7 @@ type ours struct {
 func NewTagger(tg *chain.Tagger) Tagger { return ours{tg} }
 
 func (m ours) Format() string             { return FormatOurs }
-func (m ours) Labels() []string           { return m.tg.LabelNames() }
+func (m ours) Labels() []string           { return m.tg.Labels() }
 func (m ours) Supports(c Capability) bool { return true }
 
 func (m ours) Reads() Reads {

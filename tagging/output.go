@@ -282,6 +282,16 @@ type tagSequence struct {
 	Tokens []string `json:"tokens"`
 	tagCandidate
 	NBest []tagCandidate `json:"nbest,omitempty"`
+	// Offsets, for raw text input, place each token in its line.
+	Offsets []tagOffsets `json:"offsets,omitempty"`
+}
+
+// tagOffsets are a token's offsets in code points and bytes.
+type tagOffsets struct {
+	Start     int `json:"start"`
+	End       int `json:"end"`
+	StartByte int `json:"start_byte"`
+	EndByte   int `json:"end_byte"`
 }
 
 func writeTagJSON(w io.Writer, labels []string, ex *dataset.Example, d *chain.Decoding, o *StreamOptions) error {
@@ -305,6 +315,9 @@ func writeTagJSON(w io.Writer, labels []string, ex *dataset.Example, d *chain.De
 		for k := range d.Paths {
 			s.NBest = append(s.NBest, cand(k))
 		}
+	}
+	for _, off := range ex.Offsets {
+		s.Offsets = append(s.Offsets, tagOffsets{Start: off.Start, End: off.End, StartByte: off.StartByte, EndByte: off.EndByte})
 	}
 	b, err := json.Marshal(&s)
 	if err != nil {

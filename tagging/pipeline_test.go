@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"github.com/sparsetag/sparsetag/models"
 	"slices"
 	"strings"
 	"testing"
@@ -19,9 +20,9 @@ import (
 // checks it against the models run one after the other by hand, through
 // Tag, Decode (n-best under IOB2 constraints), Explain and the Writer.
 func TestPipelineEmbedded(t *testing.T) {
-	pos, err := Load("embedded:models/en-pos.model")
+	pos, err := loadEmbedded("en-pos.model")
 	require.NoError(t, err)
-	chunk, err := Load("embedded:models/en-chunk.model")
+	chunk, err := loadEmbedded("en-chunk.model")
 	require.NoError(t, err)
 	p, err := NewPipeline([]Tagger{pos, chunk}, []string{"pos", "chunk"})
 	require.NoError(t, err)
@@ -77,9 +78,9 @@ func TestPipelineEmbedded(t *testing.T) {
 }
 
 func TestPipelineColumnsError(t *testing.T) {
-	pos, err := Load("embedded:models/en-pos.model")
+	pos, err := loadEmbedded("en-pos.model")
 	require.NoError(t, err)
-	chunk, err := Load("embedded:models/en-chunk.model")
+	chunk, err := loadEmbedded("en-chunk.model")
 	require.NoError(t, err)
 	wrong, err := NewPipeline([]Tagger{chunk, pos}, []string{"chunk.model", "pos.model"})
 	require.NoError(t, err)
@@ -109,4 +110,14 @@ func TestPipelineColumnsError(t *testing.T) {
 
 	_, err = NewPipeline(nil, nil)
 	assert.Error(t, err)
+}
+
+// loadEmbedded loads a model built into package models.
+func loadEmbedded(name string) (Tagger, error) {
+	rc, err := models.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return Read(name, rc)
 }

@@ -24,7 +24,7 @@ func BenchmarkTagStream(b *testing.B) {
 	if model == "" {
 		b.Skip("set TAGGER_BENCH_MODEL to a chunking model file")
 	}
-	input, err := dataset.ReadAll("embedded:conll2000/test.txt.gz")
+	input, err := readFixture("embedded:conll2000/test.txt.gz")
 	if err != nil {
 		b.Fatal(err)
 	}

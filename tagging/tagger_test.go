@@ -3,8 +3,11 @@ package tagging
 import (
 	"bufio"
 	"bytes"
-	"errors"
+	"github.com/sparsetag/sparsetag/corpora"
+	"github.com/sparsetag/sparsetag/features"
+	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,14 +16,13 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
-	"github.com/sparsetag/sparsetag/features"
 )
 
 // fixtureLabels returns the last whitespace-separated field of every
 // non-blank line of a gzipped fixture.
 func fixtureLabels(t *testing.T, path string) []string {
 	t.Helper()
-	b, err := dataset.ReadAll(path)
+	b, err := readFixture(path)
 	require.NoError(t, err)
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
@@ -31,10 +33,28 @@ func fixtureLabels(t *testing.T, path string) []string {
 	return out
 }
 
+// readFixture returns the contents of the file at path, gunzipped, or of
+// the embedded corpus file "embedded:NAME".
+func readFixture(path string) ([]byte, error) {
+	if name, ok := strings.CutPrefix(path, "embedded:"); ok {
+		rc, err := corpora.OpenEmbedded(name)
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
+		return io.ReadAll(rc)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return gunzip(path, b)
+}
+
 // stream runs Stream over the file at path.
 func stream(t *testing.T, m Tagger, path string, opts dataset.Options, o StreamOptions) string {
 	t.Helper()
-	b, err := dataset.ReadAll(path)
+	b, err := readFixture(path)
 	require.NoError(t, err)
 	r, err := dataset.NewReader(path, bytes.NewReader(b), opts)
 	require.NoError(t, err)
@@ -107,30 +127,33 @@ func TestWriter(t *testing.T) {
 	assert.Zero(t, buf.Len())
 }
 
-// TestCapabilities: a peer model refuses constraints and fixed labels with
-// an *UnsupportedError; ours supports everything.
+// TestCapabilities: every model supports every capability: a peer
+// model decodes under constraints and fixed labels on its score lattice
+// (valid BIO output, the fixed label kept); Require names what a model
+// lacks.
 func TestCapabilities(t *testing.T) {
 	pm, err := Load("../peer/testdata/conll.crfpp.gz")
 	require.NoError(t, err)
-	assert.True(t, pm.Supports(NBest|Posterior|Explanation))
-	assert.False(t, pm.Supports(Forced))
-	require.NoError(t, Require(pm, NBest|Explanation))
-	err = Require(pm, Constrained|Forced|NBest)
-	var ue *UnsupportedError
-	require.ErrorAs(t, err, &ue)
-	assert.Equal(t, Constrained|Forced, ue.Need)
-	assert.EqualError(t, err, "tagging: not supported by the model: a CRF++ binary model does not support constrained decoding, forced decoding")
+	assert.True(t, pm.Supports(NBest|Posterior|Constrained|Forced|Explanation))
+	require.NoError(t, Require(pm, Constrained|Forced|NBest|Explanation))
+	ue := &UnsupportedError{Format: "CRF++ binary", Need: Constrained | Forced}
+	assert.EqualError(t, ue, "tagging: not supported by the model: a CRF++ binary model does not support constrained decoding, forced decoding")
 
-	ex := dataset.Example{Tokens: [][]string{{"He", "PRP"}}}
+	ex := dataset.Example{Tokens: [][]string{{"He", "PRP"}, {"reckons", "VBZ"}, {"the", "DT"}, {"deficit", "NN"}}}
 	var d chain.Decoding
-	err = pm.Decode(&d, &ex, chain.DecodeOptions{Fixed: []int{0}})
-	assert.True(t, errors.Is(err, ErrUnsupported), "%v", err)
-	err = pm.Decode(&d, &ex, chain.DecodeOptions{Constraints: chain.BIOConstraints(pm.Labels())})
-	assert.True(t, errors.Is(err, ErrUnsupported), "%v", err)
+	iNP := slices.Index(pm.Labels(), "I-NP")
+	require.GreaterOrEqual(t, iNP, 0)
+	require.NoError(t, pm.Decode(&d, &ex, chain.DecodeOptions{Fixed: []int{-1, -1, iNP, -1}}))
+	assert.Equal(t, iNP, d.Paths[0][2])
+	bio := chain.BIOConstraints(pm.Labels())
+	require.NoError(t, pm.Decode(&d, &ex, chain.DecodeOptions{Fixed: []int{-1, -1, iNP, -1}, Constraints: bio}))
+	labels := pm.Labels()
+	assert.Equal(t, "I-NP", labels[d.Paths[0][2]])
+	assert.Contains(t, []string{"B-NP", "I-NP"}, labels[d.Paths[0][1]], "I-NP must follow an NP label under BIO")
 
 	data, err := os.ReadFile("../chain/testdata/fixed-encoder-v2.model")
 	require.NoError(t, err)
-	ours, err := LoadBytes("ours", data)
+	ours, err := Read("ours", bytes.NewReader(data))
 	require.NoError(t, err)
 	assert.True(t, ours.Supports(NBest|Posterior|Constrained|Forced|Explanation))
 	assert.Equal(t, FormatOurs, ours.Format())
@@ -156,21 +179,21 @@ func TestCheckInput(t *testing.T) {
 	assert.ErrorIs(t, err, chain.ErrNoEncoder)
 }
 
-// TestLoadBytes checks that LoadBytes reads what Load reads (gzipped peer
+// TestRead checks that Read reads what Load reads (gzipped peer
 // models and an uncompressed one) and names the input in its errors.
-func TestLoadBytes(t *testing.T) {
+func TestRead(t *testing.T) {
 	for _, path := range []string{"../peer/testdata/conll.crfpp.gz", "../peer/testdata/conll.wapiti.gz", "../chain/testdata/fixed-v2.model"} {
 		want, err := Load(path)
 		require.NoError(t, err, path)
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
-		got, err := LoadBytes(path, data)
+		got, err := Read(path, bytes.NewReader(data))
 		require.NoError(t, err, path)
 		require.Equal(t, want.Labels(), got.Labels(), path)
 		require.Equal(t, want.Format(), got.Format(), path)
 	}
-	_, err := LoadBytes("junk.model", []byte("not a model at all"))
+	_, err := Read("junk.model", bytes.NewReader([]byte("not a model at all")))
 	require.ErrorContains(t, err, "junk.model")
-	_, err = LoadBytes("trunc.gz", []byte{0x1f, 0x8b, 1})
+	_, err = Read("trunc.gz", bytes.NewReader([]byte{0x1f, 0x8b, 1}))
 	require.ErrorContains(t, err, "trunc.gz")
 }

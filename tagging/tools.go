@@ -13,12 +13,14 @@ import (
 
 // tool is the Tagger (and the Weighted) of a model trained by CRFsuite,
 // CRF++ or Wapiti: it decodes as the tool's own tagger does (package
-// peer). Constrained and forced decoding are not supported.
+// peer); constrained and forced decoding, posterior (max-marginal)
+// decoding and span confidences run on the model's score lattice as for
+// this toolkit's models (peer's Decode, chain.DecodeLattice).
 type tool struct {
 	m peer.Model
 }
 
-const toolCapabilities = NBest | Posterior | Explanation
+const toolCapabilities = NBest | Posterior | Constrained | Forced | Explanation
 
 func (m tool) Format() string             { return m.m.Format().String() }
 func (m tool) Labels() []string           { return m.m.Labels() }
@@ -53,7 +55,10 @@ func (m tool) Decode(d *chain.Decoding, ex *dataset.Example, opt chain.DecodeOpt
 		return err
 	}
 	seq := sequence(ex)
-	d.Probs, d.Marginal, d.Scores = d.Probs[:0], d.Marginal[:0], d.Scores[:0]
+	if opt.Constraints != nil || opt.Fixed != nil || opt.MaxMarginal || opt.Spans != nil {
+		return m.m.Decode(d, seq, opt)
+	}
+	d.Probs, d.Marginal, d.Scores, d.Spans = d.Probs[:0], d.Marginal[:0], d.Scores[:0], d.Spans[:0]
 	if opt.N <= 1 && !opt.Posterior {
 		if cap(d.Paths) < 1 {
 			d.Paths = make([][]int, 1)

@@ -1,12 +1,12 @@
 package tagging
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"strconv"
-	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
-	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/peer"
 )
 
@@ -29,17 +29,6 @@ type Weighted interface {
 // LoadWeights reads the model file at path whole, ours or a peer's (see
 // Load).
 func LoadWeights(path string) (Weighted, error) {
-	if strings.HasPrefix(path, dataset.EmbeddedPrefix) {
-		b, err := dataset.ReadAll(path)
-		if err != nil {
-			return nil, err
-		}
-		m, err := chain.UnmarshalModel(b) // the embedded models are ours
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return ourWeights{m}, nil
-	}
 	pm, err := openPeer(path)
 	if err != nil {
 		return nil, err
@@ -50,6 +39,27 @@ func LoadWeights(path string) (Weighted, error) {
 	m, err := chain.LoadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	return ourWeights{m}, nil
+}
+
+// ReadWeights is LoadWeights from r, the contents of a model file
+// (gzip-compressed or not); name is the model's name in error messages.
+func ReadWeights(name string, r io.Reader) (Weighted, error) {
+	plain, err := readPlain(name, r)
+	if err != nil {
+		return nil, err
+	}
+	if peer.Detect(plain) != peer.FormatUnknown {
+		pm, err := peer.Parse(plain)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return tool{pm}, nil
+	}
+	m, err := chain.ReadModel(bytes.NewReader(plain))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return ourWeights{m}, nil
 }

@@ -413,7 +413,7 @@ func TestDualAscentCoNLL(t *testing.T) {
 	for i, s := range seqs {
 		exs[i] = dataset.FromSequence("conll2000/train", s)
 	}
-	m, c := encodeWith(t, exs, "embedded:conll2000/chunking.template")
+	m, c := encodeWith(t, exs, chunkingTemplate(t))
 	res, err := Train(context.Background(), m, c, Options{Problem: Problem{SumForm: true, C1: 1, C2: 1}, Stopping: Stopping{MaxIter: iters}, Method: Method{ColdStart: true}, Resources: Resources{Threads: 2}})
 	require.NoError(t, err)
 	P := res.Primal

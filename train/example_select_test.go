@@ -45,7 +45,7 @@ func ExampleTaggerScorer() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	enc, err := dataset.NewEncoder(dataset.CoNLL, "") // words in a +-2 window
+	enc, err := dataset.NewEncoder(dataset.CoNLL, nil) // words in a +-2 window
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func ExampleTaggerScorer() {
 		log.Fatal(err)
 	}
 	score, err := train.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
-		ev, err := dataset.Evaluate(tg, dev, 0)
+		ev, err := dataset.EvaluateAll(tg, dev, 0)
 		if err != nil {
 			return 0, err
 		}

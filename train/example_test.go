@@ -58,7 +58,7 @@ func ExampleTrain() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(tg.Labels(nil, ids))
+	fmt.Println(tg.AppendLabels(nil, ids))
 	// Output:
 	// stopped: gap true true
 	// [B-NP I-NP B-VP]

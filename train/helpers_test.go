@@ -1,6 +1,7 @@
 package train
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"slices"
@@ -45,7 +46,7 @@ func TestTrainedToyTagsItsPattern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := chain.UnmarshalModel(data)
+	back, err := chain.ReadModel(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestTrainedToyTagsItsPattern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := tg.Labels(nil, ids)
+	got := tg.AppendLabels(nil, ids)
 	want := []string{"B-NP", "I-NP", "B-VP"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("tagged %v, want %v (the training data's pattern)", got, want)

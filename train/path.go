@@ -33,6 +33,21 @@ type PathOptions struct {
 	// tag like the trivial one (F1 0) for more than Patience betas, and the
 	// path goes on until the score rises (or to the last beta).
 	Patience int
+	// Extend, when > 0 (with Score, K and MinRatio; not with Betas), lets
+	// the path go on below MinRatio when the score is still rising there:
+	// if the solution at MinRatio beta_max scored best so far, the path
+	// continues with the same geometric step (beta_k = beta_max
+	// MinRatio^(k/(K-1)) for k >= K, warm starts and screening as above)
+	// until the score has peaked (Patience) or the next beta would fall
+	// below Extend beta_max, a hard floor (0 < Extend < MinRatio). The
+	// results then number more than K (Extended says how many more).
+	Extend float64
+}
+
+// Extended returns how many betas of a path's results lie below its
+// MinRatio grid of k points (0 when the path was not extended).
+func Extended(results []*Result, k int) int {
+	return max(len(results)-k, 0)
 }
 
 // PathBetas returns K values log-spaced from betaMax down to minRatio*betaMax,
@@ -99,7 +114,8 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 	// rule) and its curvature (carriedMemory).
 	var prevLam1 float64
 	var carry *carriedState
-	for k, beta := range betas {
+	for k := 0; k < len(betas); k++ {
+		beta := betas[k]
 		pen, err := tr.lambdas(beta, 0)
 		if err != nil {
 			return out, err
@@ -130,6 +146,9 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 		}
 		if stop || res.StopReason == StopInterrupt {
 			break
+		}
+		if k == len(betas)-1 && (k >= po.K || sel.lastImproved) {
+			betas = po.extend(betas, tr.betaMax)
 		}
 	}
 	copy(m.W, w)
@@ -181,6 +200,19 @@ func pathForm(opts Options) (Options, error) {
 	return opts, opts.validate()
 }
 
+// extend returns betas with the next beta below the grid appended (see
+// PathOptions.Extend), or betas unchanged when the path may not go on.
+func (po *PathOptions) extend(betas []float64, betaMax float64) []float64 {
+	if !(po.Extend > 0) || po.Score == nil || po.Betas != nil || po.K < 2 {
+		return betas
+	}
+	next := betaMax * math.Pow(po.MinRatio, float64(len(betas))/float64(po.K-1))
+	if next < po.Extend*betaMax {
+		return betas
+	}
+	return append(betas, next)
+}
+
 func (po *PathOptions) check() error {
 	if po.Patience == 0 {
 		po.Patience = 3
@@ -204,6 +236,9 @@ func (po *PathOptions) check() error {
 	}
 	if po.K < 1 || !(po.MinRatio > 0 && po.MinRatio <= 1) || po.Patience < 1 {
 		return errors.New("train: path needs K >= 1, 0 < MinRatio <= 1 and Patience >= 1")
+	}
+	if po.Extend != 0 && !(po.Extend > 0 && po.Extend < po.MinRatio) {
+		return fmt.Errorf("train: a path's hard floor Extend = %g must lie in (0, MinRatio = %g)", po.Extend, po.MinRatio)
 	}
 	return nil
 }
@@ -247,9 +282,10 @@ func (p *peak) add(v float64) (improved, stop bool) {
 // pathSelection keeps the best-scoring solution of a path and decides when
 // the score has peaked (peak).
 type pathSelection struct {
-	patience int // PathOptions.Patience
-	peak     peak
-	best     []float64
+	patience     int // PathOptions.Patience
+	peak         peak
+	best         []float64
+	lastImproved bool // the last score was the best so far
 }
 
 // add scores the solution w of res and reports whether the path should
@@ -262,6 +298,7 @@ func (s *pathSelection) add(score Scorer, res *Result, w []float64) (bool, error
 	res.Score = &v
 	s.peak.limit = s.patience
 	improved, stop := s.peak.add(v)
+	s.lastImproved = improved
 	if improved {
 		s.best = append(s.best[:0], w...)
 	}

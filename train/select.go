@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -74,6 +75,9 @@ type CVOptions struct {
 	Betas    int
 	MinRatio float64
 	Patience int // of fold 0's path (PathOptions.Patience); 0 means 3
+	// Extend is the hard floor of fold 0's path (PathOptions.Extend; 0:
+	// the grid ends at MinRatio): the other folds solve its extended grid.
+	Extend float64
 	// Fold returns the problem of fold f, 0 <= f < Folds (typically the
 	// training part of Fold(all, Folds, f) encoded on its own, scored on
 	// the held-out part). It is called once per fold, in order.
@@ -103,7 +107,7 @@ func CrossValidate(ctx context.Context, opts Options, cv CVOptions) (*CVResult, 
 	if cv.Folds < 2 || cv.Fold == nil {
 		return nil, fmt.Errorf("train: cross-validation needs Folds >= 2 and a Fold function (Folds = %d)", cv.Folds)
 	}
-	po := PathOptions{K: cv.Betas, MinRatio: cv.MinRatio, Patience: cv.Patience}
+	po := PathOptions{K: cv.Betas, MinRatio: cv.MinRatio, Patience: cv.Patience, Extend: cv.Extend}
 	if err := po.check(); err != nil {
 		return nil, err
 	}
@@ -114,6 +118,9 @@ func CrossValidate(ctx context.Context, opts Options, cv CVOptions) (*CVResult, 
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		if f == 0 {
+			if len(res) > po.K { // extended below MinRatio: the same geometric grid, continued
+				out.Ratios = PathBetas(1, len(res), math.Pow(po.MinRatio, float64(len(res)-1)/float64(po.K-1)))
+			}
 			out.Ratios = out.Ratios[:len(res)]
 		}
 		out.Results = append(out.Results, res)
@@ -131,9 +138,9 @@ func cvFold(ctx context.Context, opts Options, cv CVOptions, f, k int, minRatio 
 	if p.Model == nil || p.Corpus == nil || p.Score == nil {
 		return nil, errors.New("train: a cross-validation fold needs a Model, a Corpus and a Score")
 	}
-	po := PathOptions{K: k, MinRatio: minRatio, Patience: patience, Score: p.Score}
+	po := PathOptions{K: k, MinRatio: minRatio, Patience: patience, Score: p.Score, Extend: cv.Extend}
 	if f > 0 {
-		po.Patience = k // the grid points of fold 0, no early stop
+		po.Patience, po.Extend = k, 0 // the grid points of fold 0, no early stop
 	}
 	var each func(int, *Result, []float64) error
 	if cv.Each != nil {

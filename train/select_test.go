@@ -2,6 +2,9 @@ package train
 
 import (
 	"context"
+	"github.com/sparsetag/sparsetag/corpora"
+	"github.com/sparsetag/sparsetag/features"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sparsetag/sparsetag/chain"
-	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -107,27 +109,38 @@ func dominantCoNLL(t testing.TB, split string, n int, keep string) []dataset.Exa
 // encodeExamples encodes training examples with the default template.
 func encodeExamples(t testing.TB, exs []dataset.Example) (*chain.Model, *sparse.Corpus) {
 	t.Helper()
-	return encodeWith(t, exs, "")
+	return encodeWith(t, exs, nil)
 }
 
-// encodeWith encodes training examples with the template file (dataset.NewEncoder's
-// templatePath; "" is the default template).
-func encodeWith(t testing.TB, exs []dataset.Example, template string) (*chain.Model, *sparse.Corpus) {
+// encodeWith encodes training examples with the template (nil: the
+// default template).
+func encodeWith(t testing.TB, exs []dataset.Example, template *features.Template) (*chain.Model, *sparse.Corpus) {
 	t.Helper()
 	enc, err := dataset.NewEncoder(dataset.CoNLL, template)
 	require.NoError(t, err)
-	c, labels, err := dataset.EncodeTraining(enc, exs, 1)
-	require.NoError(t, err)
-	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	m, c, err := dataset.NewTrainingModel(enc, exs, 1)
 	require.NoError(t, err)
 	return m, c
+}
+
+// chunkingTemplate returns the embedded CRF++ chunking template.
+func chunkingTemplate(t testing.TB) *features.Template {
+	t.Helper()
+	rc, err := corpora.OpenEmbedded("conll2000/chunking.template")
+	require.NoError(t, err)
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	require.NoError(t, err)
+	tm, err := features.Compile(string(b))
+	require.NoError(t, err)
+	return tm
 }
 
 // f1Scorer scores weights of m by the chunk F1 on dev.
 func f1Scorer(t testing.TB, m *chain.Model, dev []dataset.Example) Scorer {
 	t.Helper()
 	sc, err := TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
-		ev, err := dataset.Evaluate(tg, dev, 0)
+		ev, err := dataset.EvaluateAll(tg, dev, 0)
 		if err != nil {
 			return 0, err
 		}

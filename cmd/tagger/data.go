@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/dataset"
 )
@@ -57,11 +58,11 @@ func readExamples(path string, df dataFlags, labeled bool, stdin io.Reader) ([]d
 	if err != nil {
 		return nil, err
 	}
-	return dataset.ReadFile(path, stdin, opts)
+	return clifile.ReadExamples(path, stdin, opts)
 }
 
 // openExamples opens path for reading one sequence at a time in the format
-// and folds of df (dataset.OpenReader); the caller closes the Closer.
+// and folds of df (clifile.OpenReader); the caller closes the Closer.
 // Reading stops with e.ctx's error at an interrupt: the streaming commands
 // then flush what is complete.
 func openExamples(e *env, path string, df dataFlags, labeled bool) (*dataset.Reader, io.Closer, error) {
@@ -69,5 +70,5 @@ func openExamples(e *env, path string, df dataFlags, labeled bool) (*dataset.Rea
 	if err != nil {
 		return nil, nil, err
 	}
-	return dataset.OpenReader(e.ctx, path, e.stdin, opts)
+	return clifile.OpenReader(e.ctx, path, e.stdin, opts)
 }

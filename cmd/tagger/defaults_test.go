@@ -33,7 +33,7 @@ func TestTrainDefaultsAreTheLibrarys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := dataset.NewEncoder(dataset.CoNLL, "")
+	enc, err := dataset.NewEncoder(dataset.CoNLL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

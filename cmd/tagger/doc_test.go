@@ -182,14 +182,31 @@ func writeCoNLLHead(t *testing.T, path, split string, n int) {
 }
 
 // writeMySentences writes the unlabeled my-sentences.txt the README tags
-// (word and part of speech) and its plain text my-text.txt (one sentence
-// per line) into dir.
+// (word and part of speech), its plain text my-text.txt (one sentence
+// per line), the running text news.txt, the words-only chunker of
+// examples/web/models and a tokenizer.json fixture into dir.
 func writeMySentences(t *testing.T, dir string) {
 	t.Helper()
 	const sentences = "He PRP\nreckons VBZ\nthe DT\ncurrent JJ\naccount NN\ndeficit NN\n\nThe DT\npound NN\nfell VBD\n. .\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "my-sentences.txt"), []byte(sentences), 0o644))
 	const text = "He reckons the current account deficit will narrow to only # 1.8 billion in September.\nThe pound fell.\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "my-text.txt"), []byte(text), 0o644))
+	// running text, one document per line, for --format document
+	const news = "Mr. Smith went to Washington on Tuesday. He paid $5.50 for it.\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "news.txt"), []byte(news), 0o644))
+	// the words-only chunker, where the documented commands (run from the
+	// repository root) find it
+	model, err := os.ReadFile("../../examples/web/models/chunk-words.model.gz")
+	require.NoError(t, err)
+	models := filepath.Join(dir, "examples", "web", "models")
+	require.NoError(t, os.MkdirAll(models, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(models, "chunk-words.model.gz"), model, 0o644))
+	// the tokenizer.json fixture docs/raw-text.md tokenizes with
+	fixture, err := os.ReadFile("../../rawtext/hftok/testdata/bert-uncased.json")
+	require.NoError(t, err)
+	fixtures := filepath.Join(dir, "rawtext", "hftok", "testdata")
+	require.NoError(t, os.MkdirAll(fixtures, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(fixtures, "bert-uncased.json"), fixture, 0o644))
 }
 
 // checkDocFiles checks the files a documented command says it writes.

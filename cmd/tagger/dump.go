@@ -1,6 +1,9 @@
 package main
 
-import "github.com/sparsetag/sparsetag/tagging"
+import (
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
+	"github.com/sparsetag/sparsetag/tagging"
+)
 
 func runDump(e *env, args []string) error {
 	var modelPath string
@@ -18,7 +21,7 @@ func runDump(e *env, args []string) error {
 	if top < 0 {
 		return usagef("--top must be >= 0")
 	}
-	am, err := tagging.LoadWeights(modelPath)
+	am, err := clifile.LoadWeights(modelPath)
 	if err != nil {
 		return err
 	}

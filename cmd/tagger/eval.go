@@ -2,12 +2,15 @@ package main
 
 import (
 	"fmt"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"runtime"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/memlimit"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/eval"
+	"github.com/sparsetag/sparsetag/scheme"
 	"github.com/sparsetag/sparsetag/tagging"
 )
 
@@ -32,12 +35,21 @@ CoNLL-2000 (column 2):
 
 --model repeated evaluates a pipeline (see tagger tag -h): the labels of
 each model but the last become a token column of the next one's input,
-and the last model's labels are scored.`
+and the last model's labels are scored.
+
+Chunks are read in every scheme at once (IOB1, IOB2, IOE, IOBES and
+BILOU, as conlleval reads IOB). --scheme iob1|iob2|iobes|bilou checks that
+the (last) model's labels fit the scheme and decodes only valid sequences
+of it, as tag --scheme does; --posterior evaluates posterior
+(max-marginal) decoding, as tag --posterior does; --constraints FILE adds
+a file of forbidden or allowed transitions, as tag --constraints does.`
 
 func runEval(e *env, args []string) error {
 	var df dataFlags
 	var models modelList
 	var threads int
+	var schemeName, trans string
+	var posterior bool
 	fs := newFlagSet(e, "eval", evalUsage,
 		"tagger eval --format conll --model chunk.model test.txt")
 	fs.StringVar(&df.format, "format", "conll", "input `format`: conll, crfsuite, conllu or ocr")
@@ -45,6 +57,9 @@ func runEval(e *env, args []string) error {
 	fs.Var(&models, "model", "model `file`: this toolkit's, embedded:models/en-pos.model or embedded:models/en-chunk.model, or CRFsuite, CRF++ or Wapiti; repeat for a pipeline (default tagger.model)")
 	df.labelColumnFlag(fs)
 	fs.IntVar(&threads, "threads", runtime.GOMAXPROCS(0), "tag on `N` goroutines")
+	fs.StringVar(&schemeName, "scheme", "", "decode only sequences valid in the label `scheme`: iob1, iob2, iobes or bilou")
+	fs.StringVar(&trans, "constraints", "", "decode only sequences the transitions `file` allows (see tagger tag -h)")
+	fs.BoolVar(&posterior, "posterior", false, "posterior (max-marginal) decoding instead of Viterbi")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -59,6 +74,12 @@ func runEval(e *env, args []string) error {
 	if _, err := df.checkLabelColumn(fs); err != nil {
 		return err
 	}
+	var sch scheme.Scheme
+	if schemeName != "" {
+		if sch, err = scheme.Parse(schemeName); err != nil {
+			return usageError{err}
+		}
+	}
 	m, err := loadPipeline(fs, models, df.format)
 	if err != nil {
 		return err
@@ -69,14 +90,26 @@ func runEval(e *env, args []string) error {
 	if df.format, err = modelInput(fs, m, df.format, false); err != nil {
 		return err
 	}
+	opt := chain.DecodeOptions{MaxMarginal: posterior}
+	if sch != 0 {
+		paths := models.paths()
+		l, err := scheme.NewLabels(sch, m.Labels())
+		if err != nil {
+			return fmt.Errorf("--scheme %s: the labels of %s do not fit: %w", sch, paths[len(paths)-1], err)
+		}
+		opt.Constraints = chain.SchemeConstraints(l)
+	}
+	if opt.Constraints, err = addConstraintsFile(opt.Constraints, trans, m.Labels()); err != nil {
+		return err
+	}
 	r, in, err := openExamples(e, input, df, true)
 	if err != nil {
-		return dataset.EvalInputError(err, input)
+		return dataset.EvalInputError(err, clifile.Name(input))
 	}
 	defer in.Close()
-	ev, err := tagging.Evaluate(r, m, threads)
+	ev, err := tagging.EvaluateDecode(m, r, threads, opt)
 	if err != nil {
-		return dataset.EvalInputError(err, input)
+		return dataset.EvalInputError(err, clifile.Name(input))
 	}
 	return writeEval(e, ev)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/internal/ctxio"
 	"github.com/sparsetag/sparsetag/tagging"
@@ -58,7 +59,7 @@ func runExplain(e *env, args []string) error {
 	if err := df.check(dataset.Formats); err != nil {
 		return usageError{err}
 	}
-	m, err := tagging.Load(modelPath)
+	m, err := clifile.LoadTagger(modelPath)
 	if err != nil {
 		return err
 	}

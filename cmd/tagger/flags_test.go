@@ -148,7 +148,7 @@ func TestNbestBound(t *testing.T) {
 		t.Fatalf("--nbest 10000000: exit %d, stderr %q; want exit 2 and %s", code, errs, re)
 	}
 	const n, L = 20, 4
-	limit := int64(tagging.NBestMemory(2000, L, n, 1))
+	limit := int64(tagging.StreamNBestMemory(2000, L, n, 1))
 	args := []string{"tag", "--model", model, "--nbest", fmt.Sprint(n), "--threads", "1", "--memory-limit", fmt.Sprint(limit), "-"}
 	long := strings.Repeat("dog NN\n", 3000)
 	short := strings.Repeat("dog NN\n", 1500)

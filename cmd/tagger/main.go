@@ -35,7 +35,7 @@
 // trained by CRFsuite, CRF++ and Wapiti (see tagger tag -h); dump lists
 // their weights in the same layout and explain explains their labels, with
 // features named as each tool names them; convert turns a CRFsuite model
-// into one of ours (for --bio, --forced and everything else our models do).
+// into one of ours (to train on from it with train --init, among others).
 //
 // Inputs are files, "-" for standard input, or "embedded:NAME" for a corpus
 // built into the binary: embedded:ocr/letter.data.gz,
@@ -47,6 +47,14 @@
 //
 //	$ echo 'The pound fell.' | tagger tag --format text \
 //	      --model embedded:models/en-pos.model --model embedded:models/en-chunk.model
+//
+// Running text, one document per line, becomes sentences and chunks, each
+// a span of the text with its offsets (code points and bytes) and its
+// confidence (--format document --output spans; --scheme and --posterior
+// choose the decoding, see tagger tag -h and docs/raw-text.md):
+//
+//	$ echo 'Mr. Smith went to Washington on Tuesday. He paid $5.50 for it.' | tagger tag \
+//	      --format document --output spans --model embedded:models/en-pos.model --model embedded:models/en-chunk.model
 //
 // Exit status: 0 on success, 1 on failure, 2 on a usage error.
 package main

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/peer"
 )
 
 // InterruptedSuffix is appended to the --model path when an interrupted
@@ -44,7 +45,7 @@ func modelDestination(model string, interrupted, progressed bool) (string, error
 // on log (nil: quiet) where it went, or why nothing was written; an
 // interrupted run says so even when quiet, since the file it names is not
 // the one the user asked for.
-func saveModel(log io.Writer, m *chain.Model, model string, interrupted, progressed bool) error {
+func saveModel(log io.Writer, m *chain.Model, model string, format modelFormat, interrupted, progressed bool) error {
 	if model == "" {
 		return nil
 	}
@@ -57,14 +58,14 @@ func saveModel(log io.Writer, m *chain.Model, model string, interrupted, progres
 		fmt.Fprintf(log, "interrupted before the first iteration: no model written (%s untouched)\n", model)
 	case dest == "":
 	case dest != model:
-		if err := m.SaveFile(dest); err != nil {
+		if err := format.save(dest, m); err != nil {
 			return err
 		}
 		if log != nil {
 			fmt.Fprintf(log, "interrupted: %s exists and is kept; wrote the interrupted model to %s\n", model, dest)
 		}
 	default:
-		if err := m.SaveFile(dest); err != nil {
+		if err := format.save(dest, m); err != nil {
 			return err
 		}
 		if log != nil {
@@ -72,4 +73,29 @@ func saveModel(log io.Writer, m *chain.Model, model string, interrupted, progres
 		}
 	}
 	return nil
+}
+
+// modelFormat is the format of a model file this command writes
+// (--model-format of train, --to of convert).
+type modelFormat string
+
+const (
+	formatOurs     modelFormat = "ours"     // this toolkit's format (chain.Model.SaveFile)
+	formatCRFsuite modelFormat = "crfsuite" // CRFsuite 0.12's crf1d model (peer.SaveCRFsuite)
+)
+
+// check returns a usage error for a format this command does not write.
+func (f modelFormat) check(flag string) error {
+	if f != formatOurs && f != formatCRFsuite {
+		return usagef("%s %q: want ours or crfsuite", flag, string(f))
+	}
+	return nil
+}
+
+// save writes m to path in format f, atomically.
+func (f modelFormat) save(path string, m *chain.Model) error {
+	if f == formatCRFsuite {
+		return peer.SaveCRFsuite(path, m)
+	}
+	return m.SaveFile(path)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/paperbench"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/progress"
 	"github.com/sparsetag/sparsetag/dataset"
@@ -50,7 +51,7 @@ func algorithmUsage() string {
 var onlineFlags = map[string]bool{
 	"algorithm": true, "p": true, "format": true, "folds": true, "template": true, "model": true, "min-freq": true,
 	"quiet": true, "report": true, "cpuprofile": true, "memprofile": true, "threads": true,
-	"valid": true, "valid-folds": true, "label-column": true, "seed": true, "sequence-weights": true,
+	"valid": true, "valid-folds": true, "label-column": true, "seed": true, "sequence-weights": true, "model-format": true,
 }
 
 // checkAlgorithm validates --algorithm and -p before any data is read
@@ -116,7 +117,7 @@ func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*ch
 	// keeps the peak near the live size (as CRFsuite's, whose memory is
 	// its data) for a few percent of time.
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
-	enc, err := dataset.NewEncoder(dataset.Format(tf.format), tf.template)
+	enc, err := clifile.NewEncoder(dataset.Format(tf.format), tf.template)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +125,12 @@ func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*ch
 	if err != nil {
 		return nil, err
 	}
-	m, c, weights, err := dataset.ReadTrainingModel(e.ctx, path, e.stdin, opts, enc)
+	rd, closer, err := clifile.OpenReader(e.ctx, path, e.stdin, opts)
+	if err != nil {
+		return nil, err
+	}
+	m, c, weights, err := dataset.ReadTrainingModel(rd, enc)
+	closer.Close()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -221,7 +227,7 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 		fmt.Fprintf(e.stderr, "%s: %d epochs (%s), %d features, %d non-zero weights, %.1fs\n",
 			p.Algorithm, res.Epochs, how, res.Features, res.NonZero, res.Seconds)
 	}
-	if err := saveModel(tf.log(e, res.Interrupted), m, tf.model, res.Interrupted, res.Epochs > 0); err != nil {
+	if err := saveModel(tf.log(e, res.Interrupted), m, tf.model, tf.modelFormat, res.Interrupted, res.Epochs > 0); err != nil {
 		return nil, err
 	}
 	if tf.report != "" {

@@ -257,12 +257,11 @@ func TestDumpPeerModel(t *testing.T) {
 	}
 }
 
-// TestTagPeerUsage: flags that need a model of this toolkit, and a format
-// the peer model does not read, are usage errors.
+// TestTagPeerUsage: a format the peer model does not read is a usage
+// error.
 func TestTagPeerUsage(t *testing.T) {
 	model := filepath.Join(peerData, "conll.crfpp.gz")
 	for _, args := range [][]string{
-		{"tag", "--model", model, "--bio", "x"},
 		{"tag", "--model", model, "--format", "crfsuite", "x"},
 		{"tag", "--model", model, "a", "b"},
 	} {

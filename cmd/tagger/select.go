@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -15,7 +16,8 @@ import (
 
 // selectModel trains by model selection: a regularization path from
 // beta_max down to --select-floor beta_max (warm starts, screening,
-// working sets), each model scored on the --select file
+// working sets; below it, down to --select-hard-floor, while the score
+// still rises there), each model scored on the --select file
 // (trainselect.SelectOnDev) or by --select-folds cross-validation
 // (trainselect.SelectByFolds), stopped once the score has peaked; it keeps
 // the best model.
@@ -24,8 +26,12 @@ func selectModel(e *env, path string, tf *trainFlags, op train.Options, m *chain
 		return nil, err
 	}
 	t0 := time.Now()
-	rep := &trainselect.SelectReport{Train: path, Dev: tf.selectDev, Folds: tf.selectFolds, Betas: tf.betas, Floor: tf.selectFloor, Sequences: c.Len()}
-	cfg := trainselect.SelectConfig{Betas: tf.betas, Floor: tf.selectFloor, Patience: tf.patience}
+	hard := tf.hardFloor
+	if !(hard < tf.selectFloor) {
+		hard = 0 // no extension below the floor
+	}
+	rep := &trainselect.SelectReport{Train: path, Dev: tf.selectDev, Folds: tf.selectFolds, Betas: tf.betas, Floor: tf.selectFloor, HardFloor: hard, Sequences: c.Len()}
+	cfg := trainselect.SelectConfig{Betas: tf.betas, Floor: tf.selectFloor, HardFloor: hard, Patience: tf.patience}
 	if !tf.quiet {
 		cfg.Log = e.stderr
 	}
@@ -41,7 +47,7 @@ func selectModel(e *env, path string, tf *trainFlags, op train.Options, m *chain
 	rep.SecondsTotal = time.Since(t0).Seconds()
 	rep.Print(e.stdout)
 	_, interrupted := e.intr.Signal()
-	if err := saveModel(tf.log(e, interrupted), m, tf.model, interrupted, len(rep.Path) > 0); err != nil {
+	if err := saveModel(tf.log(e, interrupted), m, tf.model, tf.modelFormat, interrupted, len(rep.Path) > 0); err != nil {
 		return nil, err
 	}
 	if tf.report != "" {
@@ -63,12 +69,16 @@ func (tf *trainFlags) checkSelect() error {
 		return usagef("give --select FILE or --select-folds K, not both")
 	case tf.selectFolds == 1 || tf.selectFolds < 0:
 		return usagef("--select-folds must be >= 2")
+	case tf.selectFolds > 0 && tf.cache != "":
+		return usagef("--select-folds does not combine with --cache (each fold encodes its own part of the text)")
 	case tf.valid != "" || tf.ckpt != "" || tf.init != "":
 		return usagef("--select does not combine with --valid, --checkpoint or --init")
 	case tf.c1 == 0:
 		return usagef("--select needs --c1 > 0 (with --c2 it fixes the L1/L2 ratio; the path varies the penalty)")
 	case tf.betas < 2 || tf.betas > paperbench.MaxBetas || !(tf.selectFloor > 0 && tf.selectFloor < 1):
 		return usagef("--select needs 2 <= --betas <= %d and 0 < --select-floor < 1", paperbench.MaxBetas)
+	case !(tf.hardFloor >= 0):
+		return usagef("--select-hard-floor must be >= 0")
 	case tf.patience < 1:
 		return usagef("--patience must be >= 1")
 	}
@@ -110,6 +120,6 @@ func selectByFolds(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *
 		return usagef("--select-folds %d needs at least %d training sequences, have %d", K, K, len(exs))
 	}
 	cfg.Folds, cfg.MinFreq = K, tf.minFreq
-	cfg.NewEncoder = func() (*features.Encoder, error) { return dataset.NewEncoder(dataset.Format(tf.format), tf.template) }
+	cfg.NewEncoder = func() (*features.Encoder, error) { return clifile.NewEncoder(dataset.Format(tf.format), tf.template) }
 	return trainselect.SelectByFolds(e.ctx, m, c, op, exs, cfg, rep)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,4 +135,44 @@ func TestSelectDominantLabel(t *testing.T) {
 	assert.Positive(t, num(t, chosen, "nonzero"))
 	ev := mustRun(t, "eval", "--format", "conll", "--model", model, dev)
 	assert.Contains(t, ev, fmt.Sprintf("\nf1: %.4f\n", f1), "the saved model is the chosen one")
+}
+
+// TestSelectExtends: with a floor where the dev score is still rising
+// (beta_max/3 on the OCR letters), --select goes on below it, on the same
+// grid, until the score has peaked (--patience) or the hard floor; the
+// table and the report say so. --select-hard-floor 0 ends at the floor.
+func TestSelectExtends(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "ext.json")
+	args := []string{"train", "--format", "ocr", "--folds", "1", "--select", "embedded:ocr/letter.data.gz", "--valid-folds", "2",
+		"--c1", "1", "--c2", "1", "--betas", "3", "--select-floor", "0.3", "--patience", "1", "--quiet",
+		"--model", filepath.Join(dir, "ext.model"), "--report", report}
+	out := mustRun(t, append(args, "--select-hard-floor", "1e-4", "embedded:ocr/letter.data.gz")...)
+	rep := readJSONMap(t, report)
+	path := rep["path"].([]any)
+	ext := int(num(t, rep, "extended"))
+	require.Positive(t, ext, "extended:\n%s", out)
+	require.Len(t, path, 3+ext)
+	chosen := int(num(t, rep, "chosen"))
+	assert.GreaterOrEqual(t, chosen, 3, "the best model lies below the floor")
+	assert.Equal(t, len(path)-2, chosen, "stopped one beta (--patience 1) after the peak")
+	last := path[len(path)-1].(map[string]any)
+	assert.GreaterOrEqual(t, num(t, last, "beta_over_beta_max"), 1e-4)
+	numtest.Close(t, math.Pow(0.3, float64(len(path)-1)/2), num(t, last, "beta_over_beta_max"), 1e-9, 0)
+	assert.Contains(t, out, "-- below --select-floor 0.3: the score was still rising there --")
+	assert.Contains(t, out, "so the path went on below it")
+	assert.Contains(t, out, "where it had peaked")
+
+	// A hard floor reached while the score still rises.
+	out = mustRun(t, append(args, "--select-hard-floor", "0.05", "embedded:ocr/letter.data.gz")...)
+	rep = readJSONMap(t, report)
+	assert.Len(t, rep["path"].([]any), 5, "0.3^(k/2) >= 0.05 for k <= 4")
+	assert.Contains(t, out, "the hard floor (--select-hard-floor 0.05), still rising")
+
+	// No extension.
+	out = mustRun(t, append(args, "--select-hard-floor", "0", "embedded:ocr/letter.data.gz")...)
+	rep = readJSONMap(t, report)
+	assert.Len(t, rep["path"].([]any), 3)
+	assert.NotContains(t, rep, "extended")
+	assert.Contains(t, out, "a smaller --select-floor (now 0.3) may select a better model")
 }

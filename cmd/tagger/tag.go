@@ -4,6 +4,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
+	"os"
 	"runtime"
 	"strings"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/flagcheck"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/memlimit"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/scheme"
 	"github.com/sparsetag/sparsetag/tagging"
 )
 
@@ -21,6 +24,11 @@ type tagFlags struct {
 	output    string
 	nbest     int
 	bio       bool
+	scheme    string
+	trans     string
+	posterior bool
+	perFile   bool
+	tokenizer string
 	marginals bool
 	forced    bool
 	threads   int
@@ -43,7 +51,19 @@ and exit status 0, as for every peer tagger.
   --output slash  one line per sequence: word/TAG word/TAG ...
   --output json   one JSON object per line: tokens, labels, marginals (of
                   each chosen label), prob (of the sequence), score, and
-                  nbest (with --nbest N > 1)
+                  nbest (with --nbest N > 1); for --format text also
+                  offsets (each token's start and end in code points and
+                  start_byte and end_byte in bytes, in its line); for
+                  --format document line (the document's), sentence and
+                  offsets (in the document)
+  --output spans  --format document only: one JSON object per document:
+                  line, text, sentences (start, end, start_byte,
+                  end_byte) and spans (start, end, start_byte, end_byte,
+                  label, text, confidence): the chunks of the label
+                  scheme (--scheme, else detected from the labels), decoded
+                  under its constraints, each with its marginal
+                  probability. start and end count code points, start_byte
+                  and end_byte UTF-8 bytes.
 
 --nbest N lists the N best label sequences, each with its probability: in
 conll output as N blocks per sequence, each after a line "# nbest K prob P";
@@ -54,18 +74,32 @@ conll output, Marginal=P in the MISC column of CoNLL-U, word/TAG/P in slash
 output) and, in conll output, a line "# prob P" with the sequence
 probability.
 --bio forbids impossible BIO (IOB2) transitions: O -> I-X, a sequence
-starting with I-X, and B-X or I-X -> I-Y.
+starting with I-X, and B-X or I-X -> I-Y. It is --scheme iob2.
+--scheme iob1|iob2|iobes|bilou decodes only label sequences valid in the
+scheme (transitions, first and last labels); the model's labels must all
+be O or chunk labels of the scheme.
+--constraints FILE adds the transitions, first and last labels a file
+forbids or allows, one rule a line (# comments):
+  forbid PREV CUR | allow PREV CUR | forbid start|end LABEL | allow start|end LABEL
+with * in a label standing for any characters (I-*); when there are allow
+rules of a kind, only what they allow is allowed. It combines with
+--scheme (both must hold).
+--posterior chooses the valid sequence of highest summed log marginals
+(posterior, max-marginal decoding, Wapiti's -p) instead of the Viterbi
+path.
 --forced reads the input as labeled (column formats and crfsuite): where the
 label column holds a label of the model, that label is fixed; "_" or "?"
 leave the token free. The output shows the decoded labels.
-With --bio or --forced, probabilities are conditional on the constraints.
+With --bio, --scheme or --forced, probabilities are conditional on the
+constraints.
 
 --model may also name a model trained by CRFsuite, CRF++ (binary or text) or
 Wapiti (text), gzipped or not; its format is detected and it tags exactly as
 the toolkit's own tagger does. A CRFsuite model reads CRFsuite attribute
 files (--format crfsuite is implied); CRF++ and Wapiti models read
 CoNLL-style columns with every column passed to the model's own templates.
---nbest and --marginals work with peer models; --bio and --forced do not.
+--nbest, --marginals, --scheme, --posterior and --forced work with peer
+models too (constraints on their score lattices).
 A CRFsuite attribute file means the same to every model: its first field is
 the label field, as crfsuite tag reads it, ignored (it may be empty) except
 by --forced; the attributes follow.
@@ -91,19 +125,33 @@ tags):
 --label-column N names the label column of conll input (1-based, negative
 from the end; default -1, the last): with --forced it holds the labels to
 fix; without, set explicitly, it is left out of the token columns (to tag a
-labeled file, e.g. --label-column 2 for the POS tags of CoNLL-2000).`
+labeled file, e.g. --label-column 2 for the POS tags of CoNLL-2000).
+
+--format document reads running text, one document per line (or the whole
+input as one document with --document-per-file), splits it into sentences
+(abbreviations, initials, numbers, quotes and brackets handled: see
+docs/raw-text.md) and tokenizes each as --format text does, or with
+--tokenizer FILE as the normalizer and pre-tokenizer of a HuggingFace
+tokenizer.json say (BERT-style files; others are refused, naming what is
+not supported). Every token keeps its place in the document (--output
+json, spans).`
 
 func runTag(e *env, args []string) error {
 	var tf tagFlags
 	fs := newFlagSet(e, "tag", tagUsage,
 		"tagger tag --format conll --model chunk.model --nbest 3 --bio --output json test.txt")
-	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu, ocr or text (raw text, one sentence per line)")
+	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu, ocr, text (raw text, one sentence per line) or document (running text, one document per line)")
 	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `0` (default all)")
 	fs.Var(&tf.models, "model", "model `file`: this toolkit's, embedded:models/en-pos.model or embedded:models/en-chunk.model, or CRFsuite, CRF++ or Wapiti; repeat for a pipeline (default tagger.model)")
 	tf.labelColumnFlag(fs)
-	fs.StringVar(&tf.output, "output", "conll", "output `format`: conll, slash or json")
+	fs.StringVar(&tf.output, "output", "conll", "output `format`: conll, slash, json or spans (--format document)")
 	fs.IntVar(&tf.nbest, "nbest", 1, "list the `N` best label sequences with their probabilities")
 	fs.BoolVar(&tf.bio, "bio", false, "forbid impossible BIO transitions (O -> I-X, start -> I-X, B-X/I-X -> I-Y)")
+	fs.StringVar(&tf.scheme, "scheme", "", "decode only sequences valid in the label `scheme`: iob1, iob2, iobes or bilou")
+	fs.StringVar(&tf.trans, "constraints", "", "decode only sequences the transitions `file` allows (forbid|allow PREV CUR, forbid|allow start|end LABEL; see docs/raw-text.md)")
+	fs.BoolVar(&tf.posterior, "posterior", false, "posterior decoding: the valid sequence of highest summed log marginals, not the Viterbi path")
+	fs.BoolVar(&tf.perFile, "document-per-file", false, "--format document: the whole input is one document (default: one per line)")
+	fs.StringVar(&tf.tokenizer, "tokenizer", "ptb", "--format document: the `tokenizer`: ptb (Penn Treebank) or a HuggingFace tokenizer.json file (its normalizer and pre-tokenizer make the words)")
 	fs.BoolVar(&tf.marginals, "marginals", false, "also print each token's label probability and the sequence probability")
 	fs.BoolVar(&tf.forced, "forced", false, "fix the labels given in the label column (\"_\" or \"?\": free) and decode the rest")
 	fs.IntVar(&tf.threads, "threads", runtime.GOMAXPROCS(0), "tag on `N` goroutines (output order is input order)")
@@ -116,15 +164,42 @@ func runTag(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	document := tf.format == "document"
 	switch tf.output {
 	case "conll", "slash", "json":
+	case "spans":
+		if !document {
+			return usagef("--output spans needs --format document (running text)")
+		}
 	default:
-		return usagef("unknown --output %q (want conll, slash or json)", tf.output)
+		return usagef("unknown --output %q (want conll, slash, json or spans)", tf.output)
+	}
+	if !document && (tf.perFile || tf.tokenizer != "ptb") {
+		return usagef("--document-per-file and --tokenizer go with --format document")
+	}
+	if tf.bio {
+		if tf.scheme != "" && tf.scheme != "iob2" && tf.scheme != "bio" {
+			return usagef("--bio is --scheme iob2, not --scheme %s", tf.scheme)
+		}
+		tf.scheme = "iob2"
+	}
+	var sch scheme.Scheme
+	if tf.scheme != "" {
+		if sch, err = scheme.Parse(tf.scheme); err != nil {
+			return usageError{err}
+		}
+	}
+	if tf.posterior && tf.nbest > 1 {
+		return usagef("--posterior finds one label sequence: it does not go with --nbest %d", tf.nbest)
 	}
 	if tf.nbest < 1 {
 		return usagef("--nbest must be at least 1, got %d", tf.nbest)
 	}
-	if err := flagcheck.First(tf.dataFlags.check(dataset.Formats), flagcheck.Threads(tf.threads)); err != nil {
+	formatFlags := tf.dataFlags
+	if document {
+		formatFlags.format = string(dataset.Text) // checked as text: the same words
+	}
+	if err := flagcheck.First(formatFlags.check(dataset.Formats), flagcheck.Threads(tf.threads)); err != nil {
 		return usageError{err}
 	}
 	// auto: half of the RAM, tagging.DefaultMemoryLimit when it cannot be
@@ -133,14 +208,14 @@ func runTag(e *env, args []string) error {
 	if err != nil {
 		return usagef("--memory-limit: %v", err)
 	}
-	if tf.forced && (tf.format == "ocr" || tf.format == "text") {
+	if tf.forced && (tf.format == "ocr" || tf.format == "text" || document) {
 		return usagef("--forced needs a label column: use it with conll, conllu or crfsuite input, not %s", tf.format)
 	}
 	labelSet, err := tf.checkLabelColumn(fs)
 	if err != nil {
 		return err
 	}
-	m, err := loadPipeline(fs, tf.models, tf.format)
+	m, err := loadPipeline(fs, tf.models, formatFlags.format)
 	if err != nil {
 		return err
 	}
@@ -155,18 +230,38 @@ func runTag(e *env, args []string) error {
 	}
 	opt.MaxBytes = maxBytes
 	opt.Posterior = tf.marginals || tf.output == "json"
-	if (tf.bio && !m.Supports(tagging.Constrained)) || (tf.forced && !m.Supports(tagging.Forced)) {
-		return usagef("--bio and --forced need a model of this toolkit, not a %s model", m.Format())
+	opt.MaxMarginal = tf.posterior
+	if ((sch != 0 || tf.trans != "") && !m.Supports(tagging.Constrained)) || (tf.forced && !m.Supports(tagging.Forced)) {
+		return usagef("--bio, --scheme and --forced need constrained decoding, which a %s model does not support", m.Format())
 	}
-	if tf.format, err = modelInput(fs, m, tf.format, true); err != nil {
+	if document {
+		if err := tagging.Require(m, 0); err != nil {
+			return err
+		}
+		if _, err := modelInput(fs, m, string(dataset.Text), true); err != nil {
+			return err
+		}
+	} else if tf.format, err = modelInput(fs, m, tf.format, true); err != nil {
 		return err
 	}
-	if tf.bio {
-		if !chain.HasChunkLabels(m.Labels()) {
-			return fmt.Errorf("--bio: the labels of %s are not BIO chunk tags (B-X, I-X, O): %s",
-				tf.models.last(), strings.Join(m.Labels(), " "))
+	if sch == 0 && tf.output == "spans" {
+		sch = scheme.Detect(m.Labels())
+	}
+	if sch != 0 {
+		l, err := scheme.NewLabels(sch, m.Labels())
+		if err != nil {
+			return fmt.Errorf("--scheme %s: the labels of %s do not fit: %w", sch, tf.models.last(), err)
 		}
-		opt.Constraints = chain.BIOConstraints(m.Labels())
+		opt.Constraints = chain.SchemeConstraints(l)
+		if tf.output == "spans" {
+			opt.Spans = l
+		}
+	}
+	if opt.Constraints, err = addConstraintsFile(opt.Constraints, tf.trans, m.Labels()); err != nil {
+		return err
+	}
+	if document {
+		return tagDocuments(e, input, m, tf, opt)
 	}
 	// OCR input always carries its letters; other formats are read as
 	// labeled only for --forced, and conll input with --label-column (its
@@ -179,7 +274,7 @@ func runTag(e *env, args []string) error {
 	defer in.Close()
 	so := tagging.StreamOptions{Output: tf.output, Decode: opt, Marginals: tf.marginals, Threads: tf.threads}
 	if tf.forced {
-		so.Fixer = dataset.NewLabelFixer(m.Labels(), dataset.InputName(input))
+		so.Fixer = dataset.NewLabelFixer(m.Labels(), clifile.Name(input))
 	}
 	return nbestError(dataset.TagInputError(tagging.Stream(e.stdout, m, r, so), dataset.Format(tf.format)), tf.nbest, maxLen)
 }
@@ -222,6 +317,24 @@ func modelInput(fs *flag.FlagSet, m tagging.Tagger, format string, columns bool)
 	return string(f), err
 }
 
+// addConstraintsFile returns c with the constraints of the transitions
+// file path (--constraints; "" adds nothing) over labels.
+func addConstraintsFile(c *chain.Constraints, path string, labels []string) (*chain.Constraints, error) {
+	if path == "" {
+		return c, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--constraints: %w", err)
+	}
+	defer f.Close()
+	fc, err := chain.ReadConstraints(path, f, labels)
+	if err != nil {
+		return nil, fmt.Errorf("--constraints: %w", err)
+	}
+	return chain.Merge(c, fc), nil
+}
+
 // modelList is the value of a --model flag that may be repeated (a
 // pipeline).
 type modelList []string
@@ -251,7 +364,7 @@ func (l modelList) last() string { p := l.paths(); return p[len(p)-1] }
 func loadPipeline(fs *flag.FlagSet, paths modelList, format string) (tagging.Tagger, error) {
 	var models []tagging.Tagger
 	for _, p := range paths.paths() {
-		m, err := tagging.Load(p)
+		m, err := clifile.LoadTagger(p)
 		if err != nil {
 			return nil, err
 		}

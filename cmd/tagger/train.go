@@ -13,6 +13,8 @@ import (
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/profile"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/progress"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/peer"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
 	"github.com/sparsetag/sparsetag/train/online"
@@ -28,25 +30,27 @@ type trainFlags struct {
 	dataFlags
 	// op holds the flags that set fields of the training options; the
 	// others (c1, c2, memLimit) are set by trainOptions.
-	op        train.Options
-	template  string
-	model     string
-	c1, c2    float64
-	minFreq   int
-	quiet     bool
-	keepCkpt  bool
-	cpuprof   string
-	memprof   string
-	memLimit  string
-	report    string
-	ckpt      string
-	ckptEvery int
-	resume    bool
-	init      string
-	valid     string
-	patience  int
-	validEach int
-	validFold string
+	op       train.Options
+	template string
+	model    string
+	// modelFormat is --model-format: the format of the --model file.
+	modelFormat modelFormat
+	c1, c2      float64
+	minFreq     int
+	quiet       bool
+	keepCkpt    bool
+	cpuprof     string
+	memprof     string
+	memLimit    string
+	report      string
+	ckpt        string
+	ckptEvery   int
+	resume      bool
+	init        string
+	valid       string
+	patience    int
+	validEach   int
+	validFold   string
 
 	// --algorithm, -p and --seed (online.go); onlineParams is set by
 	// checkAlgorithm for l2sgd, ap, pa and arow.
@@ -60,6 +64,8 @@ type trainFlags struct {
 	selectEval  string
 	selectFolds int
 	selectFloor float64
+	cache       string
+	hardFloor   float64
 	betas       int
 }
 
@@ -72,6 +78,7 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `1-9` or 0,3 (default all)")
 	fs.StringVar(&tf.template, "template", "", "CRF++ feature template `file` for column formats (default: words in a +-2 window and label bigrams)")
 	fs.StringVar(&tf.model, "model", "tagger.model", "model `file` to write")
+	fs.StringVar((*string)(&tf.modelFormat), "model-format", string(formatOurs), "`format` of the --model file: ours, or crfsuite (CRFsuite's model file, read by crfsuite tag and python-crfsuite; needs --format crfsuite, whose attributes and transitions are all it holds)")
 	fs.Float64Var(&tf.op.Alpha, "alpha", 0, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1) (0: 1 in the paper's form; not with --c1/--c2)")
 	fs.Float64Var(&tf.op.Beta, "beta", 0, "regularization strength beta of the paper's form (0: use --beta-ratio)")
 	fs.Float64Var(&tf.op.BetaRatio, "beta-ratio", 0, "beta as a fraction `R` of beta_max, 0 < R < 1, when --beta is 0 (0: 0.1 when --alpha is given)")
@@ -103,6 +110,8 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.selectEval, "select-eval", "", "also score every model of the --select path on this labeled `file` (reported in the table and JSON as eval; not used to choose)")
 	fs.IntVar(&tf.selectFolds, "select-folds", 0, "select the penalty by `K`-fold cross-validation of the training file instead of --select (sequence i in fold i mod K), then refit on all of it")
 	fs.Float64Var(&tf.selectFloor, "select-floor", 1e-5, "smallest penalty of the --select path, as a fraction of beta_max")
+	fs.StringVar(&tf.cache, "cache", "", "keep the encoded training corpus in `file`: read it from there when it was written for the same data, template and options, else encode the text and write it (a corrupt file is an error; not with --select-folds)")
+	fs.Float64Var(&tf.hardFloor, "select-hard-floor", 1e-8, "when the dev score still rises at --select-floor, the path goes on below it (same step) until the score has peaked (--patience), down to this fraction of beta_max at most (0, or not below --select-floor: no extension)")
 	fs.IntVar(&tf.betas, "betas", 26, "number of penalties of the --select path, log-spaced from beta_max to --select-floor beta_max")
 	fs.IntVar(&tf.validEach, "valid-every", d.MonitorEvery, "iterations between validation checks (with --valid)")
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
@@ -145,24 +154,22 @@ func runTrain(e *env, args []string) error {
 // it (runTrain checked every output before the data was read).
 func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	t0 := time.Now()
-	if tf.onlineParams != nil && tf.minFreq <= 1 {
+	if tf.onlineParams != nil && tf.minFreq <= 1 && tf.modelFormat != formatCRFsuite {
 		return trainOnlineStreamed(e, path, tf, t0)
 	}
-	exs, err := readExamples(path, tf.dataFlags, true, e.stdin)
+	m, c, exs, from, err := tf.readTraining(e, path)
 	if err != nil {
 		return nil, err
 	}
-	enc, err := dataset.NewEncoder(dataset.Format(tf.format), tf.template)
-	if err != nil {
-		return nil, err
-	}
-	m, c, err := dataset.NewTrainingModel(enc, exs, tf.minFreq)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if tf.modelFormat == formatCRFsuite {
+		// Refused before training, not after.
+		if err := peer.CheckCRFsuite(m); err != nil {
+			return nil, fmt.Errorf("--model-format crfsuite: %w", err)
+		}
 	}
 	if !tf.quiet {
-		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
-			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds())
+		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs%s)\n",
+			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds(), from)
 	}
 	weights, err := tf.sequenceWeights(exs)
 	if err != nil {
@@ -213,10 +220,10 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 		if err != nil {
 			return nil, err
 		}
-		if err := m.CheckInitFrom(old); err != nil {
+		if err := m.CheckWeightsFrom(old); err != nil {
 			return nil, usagef("--init %s does not fit the training data: %v", tf.init, err)
 		}
-		op.Init = m.InitFrom(old)
+		op.Init = m.WeightsFrom(old)
 	}
 	early, err := tf.earlyStop(e, m)
 	if err != nil {
@@ -279,7 +286,7 @@ func printWarmStart(w io.Writer, ws *train.WarmStart) {
 // checkpoint (unless --keep-checkpoint); an interrupted one keeps it.
 func (tf *trainFlags) save(e *env, path string, m *chain.Model, res *train.Result) error {
 	interrupted := res.StopReason == train.StopInterrupt
-	if err := saveModel(tf.log(e, interrupted), m, tf.model, interrupted, res.NumIterations() > 0); err != nil {
+	if err := saveModel(tf.log(e, interrupted), m, tf.model, tf.modelFormat, interrupted, res.NumIterations() > 0); err != nil {
 		return err
 	}
 	if tf.ckpt != "" && !tf.keepCkpt && res.StopReason != train.StopInterrupt {
@@ -401,6 +408,16 @@ func (tf *trainFlags) validate(pos []string) error {
 		if c.x != -1 && flagcheck.NonNegative(c.flag, c.x) != nil {
 			return usagef("--%s %v: want a finite number >= 0 (-1, the default: not used)", c.flag, c.x)
 		}
+	}
+	if err := tf.modelFormat.check("--model-format"); err != nil {
+		return err
+	}
+	if tf.modelFormat == formatCRFsuite && tf.format != "crfsuite" {
+		what := "token columns expanded by a template"
+		if k, _ := dataset.Format(tf.format).Kind(); k == features.KindPixels {
+			what = "OCR pixels"
+		}
+		return usagef("--model-format crfsuite needs --format crfsuite: a CRFsuite model holds state features of named attributes and label transitions, and a --format %s model reads %s, which CRFsuite cannot", tf.format, what)
 	}
 	if (tf.c1 >= 0) != (tf.c2 >= 0) {
 		return usagef("--c1 and --c2 go together")

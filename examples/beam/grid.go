@@ -150,7 +150,7 @@ func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, trainSet, d
 	if err != nil {
 		return err
 	}
-	ev, err := dataset.Evaluate(chain.NewTagger(m), held, 1)
+	ev, err := dataset.EvaluateAll(chain.NewTagger(m), held, 1)
 	if err != nil {
 		return err
 	}
@@ -192,13 +192,13 @@ func (fn *trainFn) fit(ctx context.Context, exs []dataset.Example, pt GridPoint)
 func newEncoder(format, template string) (*features.Encoder, error) {
 	f := dataset.Format(format)
 	if template == "" || (f != dataset.CoNLL && f != dataset.CoNLLU) {
-		return dataset.NewEncoder(f, "")
+		return dataset.NewEncoder(f, nil)
 	}
 	t, err := features.Compile(template)
 	if err != nil {
 		return nil, fmt.Errorf("template: %w", err)
 	}
-	return features.NewTemplateEncoder(t), nil
+	return dataset.NewEncoder(f, t)
 }
 
 // bestFn chooses the penalty pair with the best mean score and writes its

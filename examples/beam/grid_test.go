@@ -68,7 +68,7 @@ func TestGridPipeline(t *testing.T) {
 		require.Contains(t, best, "best: c1 "+bestC1+"\t", string(rep))
 
 		c1, _ := strconv.ParseFloat(bestC1, 64)
-		exs, err := dataset.ReadFile(train, nil, dataset.Options{Format: dataset.CoNLL, Labeled: true})
+		exs, err := dataset.ReadFile(train, dataset.Options{Format: dataset.CoNLL, Labeled: true})
 		require.NoError(t, err)
 		tf := &trainFn{Format: "conll", Template: gridTemplate, MaxIter: 60}
 		_, m, err := tf.fit(context.Background(), exs, GridPoint{C1: c1, C2: 1, Fold: -1})
@@ -79,7 +79,7 @@ func TestGridPipeline(t *testing.T) {
 		got, err := os.ReadFile(cfg.Model)
 		require.NoError(t, err)
 		require.True(t, bytes.Equal(want.Bytes(), got), "folds %d: written model differs from a direct training at c1 %g", folds, c1)
-		_, err = chain.UnmarshalModel(got)
+		_, err = chain.ReadModel(bytes.NewReader(got))
 		require.NoError(t, err)
 	}
 }

@@ -103,7 +103,7 @@ func cachedModel(data []byte) (tagging.Tagger, error) {
 	if m, ok := models.m[key]; ok {
 		return m, nil
 	}
-	m, err := tagging.LoadBytes("model", data)
+	m, err := tagging.Read("model", bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}

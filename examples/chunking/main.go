@@ -134,16 +134,12 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		testEx[i] = dataset.FromSequence("embedded:conll2000/test.txt.gz", s)
 	}
 	enc := features.NewTemplateEncoder(tmpl)
-	c, labels, err := dataset.EncodeTraining(enc, trainEx, 1)
-	if err != nil {
-		return err
-	}
-	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	m, c, err := dataset.NewTrainingModel(enc, trainEx, 1)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "train: %d sentences, %d tokens, %d labels, %d attributes, %d features\n",
-		c.Len(), c.Positions(), len(labels), enc.Unary().Len()+enc.Pair().Len(), len(m.W))
+		c.Len(), c.Positions(), m.NumLabels(), enc.Unary().Len()+enc.Pair().Len(), len(m.W))
 
 	opts := train.Options{
 		Problem:  train.Problem{SumForm: true, C1: cfg.c1, C2: cfg.c2, ObservedPairs: cfg.observedPairs},
@@ -169,8 +165,8 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "wrote %s\n", cfg.save)
 	}
 
-	// dataset.Evaluate tags the test sentences on all cores and compares.
-	ev, err := dataset.Evaluate(chain.NewTagger(m), testEx, 0)
+	// dataset.EvaluateAll tags the test sentences on all cores and compares.
+	ev, err := dataset.EvaluateAll(chain.NewTagger(m), testEx, 0)
 	if err != nil {
 		return err
 	}

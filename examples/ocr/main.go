@@ -123,17 +123,13 @@ func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 		return out
 	}
 	enc := features.NewPixelEncoder(po)
-	c, labels, err := dataset.EncodeTraining(enc, toExamples(trainWords), 1)
-	if err != nil {
-		return err
-	}
-	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	m, c, err := dataset.NewTrainingModel(enc, toExamples(trainWords), 1)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "train: folds %v, %d words, %d letters; test: folds %v, %d words\n",
 		cfg.train, c.Len(), c.Positions(), cfg.test, len(testWords))
-	fmt.Fprintf(stdout, "model: %d labels, %d attributes, %d features\n", len(labels), enc.Unary().Len(), len(m.W))
+	fmt.Fprintf(stdout, "model: %d labels, %d attributes, %d features\n", m.NumLabels(), enc.Unary().Len(), len(m.W))
 
 	opts := train.Options{Problem: train.Problem{BetaRatio: cfg.betaRatio}, Stopping: train.Stopping{Epsilon: cfg.epsilon, MaxIter: cfg.maxIter}}
 	if cfg.verbose {

@@ -45,8 +45,9 @@
 // "n": N (up to -max-nbest) for the N best label sequences, and "scheme":
 // "iob2" to decode only label sequences valid as IOB2 chunk tags (no I-X at
 // the start, after O or after a chunk of another type), as tagger tag --bio
-// does; probabilities are then conditional on that constraint. Peer models
-// (CRF++, Wapiti) do not support "scheme".
+// does, or "iob1", "iobes" or "bilou" for those schemes (tagger tag
+// --scheme); probabilities are then conditional on that constraint (peer models
+// too, on their score lattices).
 // The answer holds "tokens" (the words, column 0), "labels" (the Viterbi path),
 // "marginals" (P(y_t = labels[t] | x) per token), "sequence_prob" (the
 // probability of the whole path), "offsets" (byte offsets of the tokens in
@@ -54,6 +55,17 @@
 // probability per token), with "n" above 1, "nbest": the n best
 // sequences, best first, each {"labels": [...], "prob": P}, and for a
 // pipeline "columns": the token columns its last model read (word, POS tag).
+//
+// POST /spans takes {"text": "running text"} and optionally "scheme"
+// (iob1, iob2, iobes or bilou; default: detected from the labels), splits
+// the text into sentences and answers what tagger tag --format document
+// --output spans writes for it: "text", "sentences" (start, end,
+// start_byte, end_byte) and "spans" (start, end, start_byte, end_byte,
+// label, text, confidence), start and end in code points, decoded under
+// the scheme's constraints, each span's confidence its marginal
+// probability. Words-only models, as for "text" in /tag.
+//
+//	curl -s localhost:8080/spans -d '{"text": "Mr. Smith went to Washington. He paid $5.50 for it."}'
 //
 // GET /healthz answers {"status":"ok", ...} with the model's labels and the
 // number of token columns it reads.
@@ -90,8 +102,25 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/models"
+	"github.com/sparsetag/sparsetag/scheme"
 	"github.com/sparsetag/sparsetag/tagging"
 )
+
+// loadModel loads the model file at path, or a model built into package
+// models named as the command line names it, "embedded:models/NAME".
+func loadModel(path string) (tagging.Tagger, error) {
+	name, ok := strings.CutPrefix(path, "embedded:models/")
+	if !ok {
+		return tagging.Load(path)
+	}
+	rc, err := models.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return tagging.Read(path, rc)
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -135,7 +164,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	var models []tagging.Tagger
 	for _, p := range paths {
-		m, err := tagging.Load(p)
+		m, err := loadModel(p)
 		if err != nil {
 			return err
 		}
@@ -276,8 +305,9 @@ func NewHandler(m tagging.Tagger, lim Limits) (http.Handler, error) {
 	}
 	h.mux.HandleFunc("/tag", h.tag)
 	h.mux.HandleFunc("/healthz", h.healthz)
+	h.mux.HandleFunc("/spans", h.spans)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q: use POST /tag or GET /healthz", r.URL.Path))
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q: use POST /tag, POST /spans or GET /healthz", r.URL.Path))
 	})
 	return h, nil
 }
@@ -372,8 +402,16 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		opt.Constraints = h.iob2
+	case "iob1", "iobes", "bilou":
+		sch, _ := scheme.Parse(req.Scheme)
+		l, err := scheme.NewLabels(sch, h.labels)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf(`"scheme" %s: the model's labels do not fit: %v`, sch, err))
+			return
+		}
+		opt.Constraints = chain.SchemeConstraints(l)
 	default:
-		writeError(w, http.StatusBadRequest, fmt.Sprintf(`unknown "scheme" %q: want %q (or leave it out for unconstrained decoding)`, req.Scheme, SchemeIOB2))
+		writeError(w, http.StatusBadRequest, fmt.Sprintf(`unknown "scheme" %q: want %q, "iob1", "iobes" or "bilou" (or leave it out for unconstrained decoding)`, req.Scheme, SchemeIOB2))
 		return
 	}
 

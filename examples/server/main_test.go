@@ -67,9 +67,7 @@ func trainToy(t *testing.T, template string) *chain.Model {
 	exs, err := dataset.Read("toy", strings.NewReader(toy), dataset.Options{Format: dataset.CoNLL, Labeled: true})
 	noErr(t, err)
 	enc := features.NewTemplateEncoder(tmpl)
-	c, labels, err := dataset.EncodeTraining(enc, exs, 1)
-	noErr(t, err)
-	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	m, c, err := dataset.NewTrainingModel(enc, exs, 1)
 	noErr(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -123,7 +121,7 @@ func checkResponse(t *testing.T, m *chain.Model, tokens [][]string, r TagRespons
 	tg := chain.NewTagger(m)
 	ids, err := tg.Tag(nil, features.Columns(tokens))
 	noErr(t, err)
-	equal(t, tg.Labels(nil, ids), r.Labels, "labels must be the Viterbi path")
+	equal(t, tg.AppendLabels(nil, ids), r.Labels, "labels must be the Viterbi path")
 
 	mustCheck(t, r.SequenceProb > 0 && r.SequenceProb <= 1, "sequence_prob %v", r.SequenceProb)
 	for i := range T {
@@ -453,4 +451,62 @@ func describe(msgAndArgs []any) string {
 		return "(" + fmt.Sprintf(f, msgAndArgs[1:]...) + ")"
 	}
 	return fmt.Sprint(msgAndArgs...)
+}
+
+// postSpans sends body to /spans and decodes the answer.
+func postSpans(t *testing.T, srv *httptest.Server, body string, out *SpansResponse) (int, string) {
+	t.Helper()
+	resp, err := client.Post(srv.URL+"/spans", "application/json", strings.NewReader(body))
+	noErr(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	noErr(t, err)
+	if resp.StatusCode != http.StatusOK {
+		var e struct{ Error string }
+		noErr(t, json.Unmarshal(b, &e), "error bodies are JSON: %s", b)
+		return resp.StatusCode, e.Error
+	}
+	noErr(t, json.Unmarshal(b, out), "%s", b)
+	return resp.StatusCode, ""
+}
+
+// TestSpans: /spans splits running text into sentences and answers the
+// chunks with offsets (code points and bytes) that select their text, and
+// confidences in (0, 1]; bad requests get clear errors.
+func TestSpans(t *testing.T) {
+	m := trainToy(t, wordTemplate)
+	srv := newTestServer(t, m, Limits{MaxTokens: 50})
+	text := "The big dög sees a cat. A cat sleeps."
+	var r SpansResponse
+	status, msg := postSpans(t, srv, `{"text": "`+text+`"}`, &r)
+	mustEqual(t, http.StatusOK, status, msg)
+	equal(t, text, r.Text)
+	mustEqual(t, 2, len(r.Sentences), "sentences")
+	equal(t, "A cat sleeps.", text[r.Sentences[1].StartByte:r.Sentences[1].EndByte])
+	mustCheck(t, len(r.Spans) > 0, "no spans")
+	runes := []rune(text)
+	for _, sp := range r.Spans {
+		equal(t, sp.Text, text[sp.StartByte:sp.EndByte])
+		equal(t, sp.Text, string(runes[sp.Start:sp.End]))
+		check(t, sp.Confidence > 0 && sp.Confidence <= 1, "confidence %v", sp.Confidence)
+	}
+	equal(t, "The big dög", r.Spans[0].Text)
+	equal(t, "NP", r.Spans[0].Label)
+
+	for _, c := range []struct {
+		body   string
+		status int
+		msg    string
+	}{
+		{`{}`, http.StatusBadRequest, `missing "text"`},
+		{`{"text": "a b", "scheme": "ioe"}`, http.StatusBadRequest, "unknown label scheme"},
+		{`{"text": "a b", "scheme": "iobes"}`, http.StatusBadRequest, "do not fit"},
+		{`{"text": "a\u0000b"}`, http.StatusBadRequest, "NUL byte"},
+		{`{"text": "   "}`, http.StatusBadRequest, "no tokens"},
+		{`{"text": "` + strings.Repeat("a ", 51) + `"}`, http.StatusRequestEntityTooLarge, "more than the limit 50"},
+	} {
+		status, msg := postSpans(t, srv, c.body, &r)
+		equal(t, c.status, status, c.body)
+		check(t, strings.Contains(msg, c.msg), "%s: %q does not contain %q", c.body, msg, c.msg)
+	}
 }

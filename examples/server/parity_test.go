@@ -167,11 +167,20 @@ func TestSchemeIOB2(t *testing.T) {
 	// What tagger tag --bio gives.
 	var d chain.Decoding
 	noErr(t, chain.NewTagger(m).Decode(&d, features.Columns(tokens), chain.DecodeOptions{Constraints: chain.BIOConstraints(m.Labels)}))
-	equal(t, iob2.Labels, chain.NewTagger(m).Labels(nil, d.Best()))
+	equal(t, iob2.Labels, chain.NewTagger(m).AppendLabels(nil, d.Best()))
 
+	status, msg = post(t, srv, "application/json", `{"tokens": [["x"]], "scheme": "ioe"}`, nil)
+	equal(t, http.StatusBadRequest, status, msg)
+	contains(t, msg, `unknown "scheme" "ioe": want "iob2", "iob1", "iobes" or "bilou"`)
+	// IOB2 labels read as IOBES could never close a chunk: refused.
 	status, msg = post(t, srv, "application/json", `{"tokens": [["x"]], "scheme": "iobes"}`, nil)
 	equal(t, http.StatusBadRequest, status, msg)
-	contains(t, msg, `unknown "scheme" "iobes": want "iob2"`)
+	contains(t, msg, `"scheme" iobes: the model's labels do not fit`)
+	// IOB1 reads the same labels: I-X may start a chunk, B-X only after one.
+	var iob1 TagResponse
+	status, msg = post(t, srv, "application/json", `{"tokens": [["The","DT"],["dog","NN"]], "scheme": "iob1"}`, &iob1)
+	equal(t, http.StatusOK, status, msg)
+	check(t, iob1.Labels[0] != "B-NP", "IOB1 forbids B-X first: %v", iob1.Labels)
 
 	// A model whose labels are no chunk tags cannot honour the scheme.
 	words := newTestServer(t, trainToy(t, wordTemplate), Limits{})
@@ -198,7 +207,7 @@ func posLabelsModel(t *testing.T) *chain.Model {
 // the POS tagger tags raw text (tokenized into Penn Treebank forms, as
 // tagger tag --format text does), the chunker tokens with their POS tags.
 func TestEmbeddedModels(t *testing.T) {
-	pos, err := tagging.Load("embedded:models/en-pos.model")
+	pos, err := loadModel("embedded:models/en-pos.model")
 	noErr(t, err)
 	h, err := NewHandler(pos, Limits{})
 	noErr(t, err)
@@ -210,7 +219,7 @@ func TestEmbeddedModels(t *testing.T) {
 	equal(t, []string{"He", "said", "``", "it", "wo", "n't", "fall", ".", "''"}, r.Tokens, "Penn Treebank forms")
 	equal(t, []string{"PRP", "VBD", "``", "PRP", "MD", "RB", "VB", ".", "''"}, r.Labels)
 
-	chunk, err := tagging.Load("embedded:models/en-chunk.model")
+	chunk, err := loadModel("embedded:models/en-chunk.model")
 	noErr(t, err)
 	h, err = NewHandler(chunk, Limits{})
 	noErr(t, err)
@@ -230,7 +239,7 @@ func TestPipeline(t *testing.T) {
 	var models []tagging.Tagger
 	paths := []string{"embedded:models/en-pos.model", "embedded:models/en-chunk.model"}
 	for _, p := range paths {
-		m, err := tagging.Load(p)
+		m, err := loadModel(p)
 		noErr(t, err)
 		models = append(models, m)
 	}

@@ -9,7 +9,10 @@
 //     letters read one at a time (the model's transitions zeroed), which
 //     shows what the chain's transitions changed;
 //   - Text: a sentence tagged as you type by a chunker over words (CoNLL-2000
-//     chunks), with every token's label and marginal and the n-best list.
+//     chunks), with every token's label and marginal and the n-best list,
+//     and the text's spans (tagger tag --format document --output spans:
+//     the text split into sentences, each chunk with its offsets in code
+//     points and bytes and its confidence).
 //
 // Both panels choose among the embedded models (models/, trained with this
 // toolkit by the recipes in models.go) and any model file you load in the

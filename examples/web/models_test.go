@@ -62,7 +62,7 @@ func TestModelsCurrent(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Fatalf("%s is not the model its recipe trains (%d bytes, retrained %d): run go test ./examples/web -run TestModelsCurrent -update", path, len(got), len(want))
 			}
-			if _, err := chain.UnmarshalModel(got); err != nil {
+			if _, err := chain.ReadModel(bytes.NewReader(got)); err != nil {
 				t.Fatal(err)
 			}
 		})

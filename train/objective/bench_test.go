@@ -3,6 +3,9 @@ package objective
 import (
 	"cmp"
 	"context"
+	"github.com/sparsetag/sparsetag/corpora"
+	"github.com/sparsetag/sparsetag/features"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -63,11 +66,28 @@ func BenchmarkWorkingSetFullPass(b *testing.B) {
 // set described at BenchmarkWorkingSetEvaluation, and weights over it.
 func conllWorkingSet(b *testing.B, size, fullAttrs int) (*Objective, []float64) {
 	b.Helper()
-	exs, err := dataset.ReadFile(dataset.EmbeddedPrefix+"conll2000/train.txt.gz", nil, dataset.Options{Format: dataset.CoNLL, Labeled: true})
+	seqs, err := corpora.EmbeddedCoNLL2000("train")
 	if err != nil {
 		b.Fatal(err)
 	}
-	enc, err := dataset.NewEncoder(dataset.CoNLL, dataset.EmbeddedPrefix+"conll2000/chunking.template")
+	exs := make([]dataset.Example, len(seqs))
+	for i, s := range seqs {
+		exs[i] = dataset.FromSequence("conll2000/train.txt", s)
+	}
+	rc, err := corpora.OpenEmbedded("conll2000/chunking.template")
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	tm, err := features.Compile(string(src))
+	if err != nil {
+		b.Fatal(err)
+	}
+	enc, err := dataset.NewEncoder(dataset.CoNLL, tm)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -389,6 +389,8 @@ function tagText() {
     $('text-table').tBodies[0].replaceChildren();
     $('text-nbest').replaceChildren();
     $('text-time').textContent = '';
+    $('text-spans').tBodies[0].replaceChildren();
+    $('text-spans-note').textContent = '';
   };
   if (!text.trim() || !app.text.modelId) { clear(); return; }
   const model = app.models.find((m) => m.id === app.text.modelId);
@@ -421,6 +423,36 @@ function tagText() {
   $('text-nbest').replaceChildren(...r.nbest.map((p) => el('li', { data: { prob: String(p.prob) } },
     ...p.labels.flatMap((l, t) => [t ? ' ' : '', l === r.labels[t] ? l : el('span', { class: 'diff' }, l)]),
     el('span', { class: 'p' }, fmtP(p.prob)))));
+  showSpans(model, text);
+}
+
+// showSpans lists the chunks of the text as spans (tagger tag --format
+// document --output spans): the text may hold several sentences; offsets
+// are code points (start, end) and UTF-8 bytes, each span with its
+// confidence, the marginal probability that exactly it is a chunk of its
+// label.
+function showSpans(model, text) {
+  const body = $('text-spans').tBodies[0];
+  body.replaceChildren();
+  $('text-spans-note').textContent = '';
+  if (!model.info.text) return;
+  let r;
+  try {
+    r = call('spans', model.id, text, '');
+  } catch (e) {
+    $('text-spans-note').textContent = e.message;
+    return;
+  }
+  $('text-spans-note').textContent = `${r.sentences.length} sentence${r.sentences.length === 1 ? '' : 's'}, ` +
+    `${r.spans.length} spans (${r.scheme}, decoded under its constraints) in ${r.millis.toFixed(2)} ms`;
+  body.replaceChildren(...r.spans.map((sp) => el('tr', { data: { start: String(sp.codeStart), end: String(sp.codeEnd) } },
+    el('td', {}, el('span', { class: 'chunk', style: { background: color(sp.label) } }, text.slice(sp.start, sp.end))),
+    el('td', { class: 'label' }, sp.label),
+    el('td', {}, String(sp.codeStart)),
+    el('td', {}, String(sp.codeEnd)),
+    el('td', {}, `${sp.startByte}-${sp.endByte}`),
+    el('td', { class: 'marginal', data: { p: String(sp.confidence) } },
+      el('span', { class: 'bar', style: { width: `${Math.round(sp.confidence * 60)}px` } }), fmtP(sp.confidence)))));
 }
 
 // chunks renders the tagged sentence: IOB chunks as colored spans with

@@ -17,6 +17,7 @@
 //	sparsetag.tag(id, input, options)   // input: {text} | {tokens: [[col, ...], ...]} | {pixels: [[128 × 0/1], ...]} | {pixels: Uint8Array(T × 128)}
 //	                                    // options: {nbest, independent} -> {tokens, start, end, labels, score, prob, logZ, marginals, nbest, independent, millis}
 //	sparsetag.tagData(id, format, data, options) // data: a file's contents ("conll", "crfsuite", "conllu", "ocr", "text"; "" for the model's) -> [result, ...]
+//	sparsetag.spans(id, text, scheme)  // running text: sentences and chunks with offsets (UTF-16, code points, bytes) and confidences; scheme "" detects it
 //	sparsetag.info(id)
 //	sparsetag.unload(id)                // -> true if there was such a model
 //
@@ -81,6 +82,17 @@ func register(global js.Value) {
 		}
 		rs, err := s.TagData(args[0].Int(), args[1].String(), args[2].String(), opt)
 		return toJS(rs, err)
+	}))
+	api.Set("spans", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeString {
+			return jsError("spans(id, text, scheme): want a model id and a string")
+		}
+		scheme := ""
+		if len(args) > 2 && args[2].Type() == js.TypeString {
+			scheme = args[2].String()
+		}
+		r, err := s.Spans(args[0].Int(), args[1].String(), scheme)
+		return toJS(r, err)
 	}))
 	api.Set("info", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) != 1 || args[0].Type() != js.TypeNumber {

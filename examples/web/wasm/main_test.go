@@ -238,3 +238,37 @@ func TestLatency(t *testing.T) {
 		t.Logf("%s: %d positions, %.3f ms a call (%.3f ms decoding)", c.Name, len(c.Results[0].Labels), float64(time.Since(t0).Microseconds())/n/1000, inGo/n)
 	}
 }
+
+// TestSpans: spans(id, text, scheme) answers the native Session.Spans.
+func TestSpans(t *testing.T) {
+	info := load(t, "examples/web/models/chunk-words.model.gz")
+	id := int(info["id"].(float64))
+	text := "Zoë Müller went to Zürich on Tuesday. He paid $5.50 for it."
+	var got webtag.SpansResult
+	decode(t, api.Call("spans", id, text, ""), &got)
+	s := webtag.NewSession()
+	data, err := os.ReadFile(filepath.Join(root, "examples/web/models/chunk-words.model.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ninfo, err := s.Load("native", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.Spans(ninfo.ID, text, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Spans) != len(want.Spans) || len(got.Sentences) != 2 {
+		t.Fatalf("%d spans and %d sentences, want %d and 2", len(got.Spans), len(got.Sentences), len(want.Spans))
+	}
+	for k := range want.Spans {
+		g, w := got.Spans[k], want.Spans[k]
+		if g.Offsets != w.Offsets || g.Label != w.Label || g.Text != w.Text || g.Confidence != w.Confidence {
+			t.Errorf("span %d: %+v, want %+v", k, g, w)
+		}
+	}
+	if v := api.Call("spans", id, text, "ioe"); !v.InstanceOf(js.Global().Get("Error")) {
+		t.Error("an unknown scheme gives no Error")
+	}
+}

@@ -1,7 +1,7 @@
 // Package webtag is what the WebAssembly build of the tagger (package
 // examples/web/wasm) exposes to JavaScript, written as plain Go so that it
 // is tested natively: load a model from the bytes of its file (ours,
-// CRFsuite's, CRF++'s or Wapiti's, gzipped or not; tagging.LoadBytes), tag
+// CRFsuite's, CRF++'s or Wapiti's, gzipped or not; tagging.Read), tag
 // one sequence (raw text, token columns or OCR letters) or every sequence of
 // a file's contents in any input format of package dataset, and return the
 // labels, the node marginals, the n-best list and, for the OCR letters, the
@@ -13,6 +13,7 @@
 package webtag
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -138,7 +139,7 @@ func NewSession() *Session { return &Session{models: make(map[int]*model), next:
 // names it in Tag and Unload.
 func (s *Session) Load(name string, data []byte) (*Info, error) {
 	t0 := time.Now()
-	tm, err := tagging.LoadBytes(name, data)
+	tm, err := tagging.Read(name, bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}

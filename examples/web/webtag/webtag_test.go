@@ -2,6 +2,7 @@ package webtag_test
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"flag"
@@ -226,7 +227,7 @@ func TestMatchesLibrary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := tagging.LoadBytes(c.Model, data)
+		m, err := tagging.Read(c.Model, bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)
 		}

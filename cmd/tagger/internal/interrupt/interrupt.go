@@ -48,8 +48,8 @@ func (h *Handler) watch(sigs <-chan os.Signal, w io.Writer, prog string, exit fu
 		return
 	}
 	h.sig.Store(s.(syscall.Signal))
+	h.cancel() // before Done closes: whoever sees Done sees the context cancelled
 	close(h.done)
-	h.cancel()
 	if s, ok := <-sigs; ok {
 		fmt.Fprintf(w, "%s: second %v: exiting now\n", prog, s)
 		exit(ExitCode(s.(syscall.Signal)))

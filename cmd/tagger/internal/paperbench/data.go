@@ -2,6 +2,7 @@ package paperbench
 
 import (
 	"fmt"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"io"
 	"math"
 	"slices"
@@ -36,7 +37,7 @@ func (d *Data) NewModel() (*chain.Model, error) {
 var Builtin = []string{"syn1", "syn2", "syn3", "ocr", "ocr-letters"}
 
 // OCREmbedded is the embedded OCR file.
-const OCREmbedded = dataset.EmbeddedPrefix + "ocr/letter.data.gz"
+const OCREmbedded = clifile.EmbeddedPrefix + "ocr/letter.data.gz"
 
 // LoadBuiltin returns a built-in data set: a synthetic set of the paper
 // (syn1, syn2, syn3; T = 1, no transitions) with n and d multiplied by
@@ -91,7 +92,7 @@ func keepFraction(i int, scale float64) bool {
 // OCRData reads the embedded OCR words and encodes one attribute per lit
 // pixel: as chains over letters, or with every letter its own sequence.
 func OCRData(letters bool, scale float64) (*Data, error) {
-	words, err := dataset.ReadFile(OCREmbedded, nil, dataset.Options{Format: dataset.OCR, Labeled: true})
+	words, err := clifile.ReadExamples(OCREmbedded, nil, dataset.Options{Format: dataset.OCR, Labeled: true})
 	if err != nil {
 		return nil, err
 	}
@@ -131,14 +132,14 @@ func OCRData(letters bool, scale float64) (*Data, error) {
 }
 
 // FromFile reads and encodes a labeled file as tagger train does (see
-// dataset.ReadFile, dataset.NewEncoder and dataset.EncodeTraining).
+// clifile.ReadExamples, clifile.NewEncoder and dataset.EncodeTraining).
 func FromFile(path string, stdin io.Reader, opts dataset.Options, template string, minFreq int) (*Data, error) {
 	opts.Labeled = true
-	exs, err := dataset.ReadFile(path, stdin, opts)
+	exs, err := clifile.ReadExamples(path, stdin, opts)
 	if err != nil {
 		return nil, err
 	}
-	enc, err := dataset.NewEncoder(opts.Format, template)
+	enc, err := clifile.NewEncoder(opts.Format, template)
 	if err != nil {
 		return nil, err
 	}
@@ -164,8 +165,8 @@ func LoadBenchData(name string, scale float64) (*Data, error) {
 		}
 		return LoadBuiltin(name, scale, 1)
 	}
-	d, err := FromFile(dataset.EmbeddedPrefix+"conll2000/train.txt.gz", nil, dataset.Options{Format: dataset.CoNLL},
-		dataset.EmbeddedPrefix+"conll2000/chunking.template", 1)
+	d, err := FromFile(clifile.EmbeddedPrefix+"conll2000/train.txt.gz", nil, dataset.Options{Format: dataset.CoNLL},
+		clifile.EmbeddedPrefix+"conll2000/chunking.template", 1)
 	if err != nil {
 		return nil, err
 	}

@@ -89,7 +89,7 @@ func demoTrain(ctx context.Context, cfg DemoConfig, exs []dataset.Example, w io.
 // with their true and predicted letters, and prints the scores.
 func demoEval(cfg DemoConfig, m *chain.Model, test []dataset.Example, w io.Writer) error {
 	tg := chain.NewTagger(m)
-	ev, err := dataset.Evaluate(tg, test, 0)
+	ev, err := dataset.EvaluateAll(tg, test, 0)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package paperbench
 
 import (
 	"fmt"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"io"
 	"math"
 	"os"
@@ -16,7 +17,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/internal/atomicfile"
 	"github.com/sparsetag/sparsetag/train"
 )
@@ -221,7 +221,7 @@ func (iterationTicks) Ticks(lo, hi float64) []plot.Tick {
 // FigurePrefix turns a data set name (possibly a file path) into a file
 // name prefix.
 func FigurePrefix(name string) string {
-	name = strings.TrimPrefix(name, dataset.EmbeddedPrefix)
+	name = strings.TrimPrefix(name, clifile.EmbeddedPrefix)
 	base := filepath.Base(name)
 	for _, ext := range []string{".gz", ".txt", ".data", ".conll", ".crfsuite"} {
 		base = strings.TrimSuffix(base, ext)

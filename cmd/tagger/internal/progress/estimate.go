@@ -34,7 +34,12 @@ import (
 // The remaining time is the smaller of the two. Without a gap estimate
 // (too few passes yet, or a gap that has not decreased over the window)
 // the iteration bound is printed as what it is, an estimate of an upper
-// bound ("<=3m20s"); with neither, "?". On the recorded runs of testdata,
+// bound ("<=3m20s"), once the gap has given an estimate (it stands in
+// while the gap stalls) or the bound is at most three times the elapsed
+// time (a quarter of maxIter is behind at the current rate, so the bound
+// is not far off); before that, or with neither, "estimating": the bound of the default 1000 iterations
+// said "<=3m55s" at the first line of a run that ended 12 s later, which
+// is no estimate (issue 40). On the recorded runs of testdata,
 // from a quarter of the run on, the estimate is within a factor of 2 of
 // the actual remaining time when the gap is known at every iteration, and
 // on 70% of the lines (within a factor of 4 on all) for the working set,
@@ -45,6 +50,7 @@ type estimator struct {
 	best                float64 // smallest finite positive gap so far (0: none)
 	passes              []point // full passes: seconds, log(best)
 	lines               []point // every line: seconds, iteration
+	gapKnown            bool    // the gap has given an estimate (the iteration bound may stand in when it stalls)
 }
 
 // point is one (seconds, value) of the log.
@@ -104,7 +110,7 @@ func (r estimate) String() string {
 	case upperBound:
 		return "<=" + formatSeconds(r.seconds)
 	}
-	return "?"
+	return "estimating"
 }
 
 // remaining estimates the time left after the line it, the last one added.
@@ -115,12 +121,13 @@ func (e *estimator) remaining(it train.Iteration) estimate {
 	}
 	byIter, iterOK := e.iterationBound(it)
 	byGap, gapOK := e.gapEstimate(now, it.Primal)
+	e.gapKnown = e.gapKnown || gapOK
 	switch {
 	case gapOK && iterOK:
 		return estimate{expected, math.Min(byGap, byIter)}
 	case gapOK:
 		return estimate{expected, byGap}
-	case iterOK:
+	case iterOK && (e.gapKnown || byIter <= 3*now):
 		return estimate{upperBound, byIter}
 	}
 	return estimate{}

@@ -173,3 +173,42 @@ func TestEstimateRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstEstimate: the first line of a run that is not "estimating",
+// against the time that was actually left. Issue 40 asks for a factor of
+// 3; the iteration bound of the default 1000 iterations (the first line of
+// the default run said "<=3m55s" for a run that ended 12 s later) is no
+// longer printed that early. Met on the max-iter run; not yet on the other
+// two, whose first gap fits come from three passes in the first second or
+// two: the power law overshoots on ocr-full (68 s for 18 s), and the old
+// working-set run's gap plateaus from 10 s to 35 s, which no fit of its
+// first 2.4 s predicts. The bounds below are today's factors (a
+// regression guard), not the target.
+func TestFirstEstimate(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		maxRatio float64
+	}{
+		{"ocr-full.tsv", 9},
+		{"conll-workingset.tsv", 20},
+		{"conll-maxiter.tsv", 3},
+	} {
+		r := readRun(t, c.name)
+		est := r.replay()
+		end := r.lines[len(r.lines)-1].Seconds
+		k := 0
+		for k < len(est) && est[k].kind == unknown {
+			k++
+		}
+		if k == len(est) {
+			t.Errorf("%s: never an estimate", c.name)
+			continue
+		}
+		truth := end - r.lines[k].Seconds
+		ratio := math.Max(est[k].seconds/truth, truth/est[k].seconds)
+		t.Logf("%s: first estimate %s at line %d (%.1fs), truth %.1fs, factor %.2f", c.name, est[k], k, r.lines[k].Seconds, truth, ratio)
+		if !(ratio <= c.maxRatio) {
+			t.Errorf("%s: first estimate %s at %.1fs, truth %.1fs: factor %.2f, want <= %g", c.name, est[k], r.lines[k].Seconds, truth, ratio, c.maxRatio)
+		}
+	}
+}

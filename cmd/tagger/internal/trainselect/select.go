@@ -30,15 +30,19 @@ type SelectRow struct {
 // SelectReport is the JSON report of tagger train --select (or
 // --select-folds).
 type SelectReport struct {
-	Train        string      `json:"train"`
-	Dev          string      `json:"dev,omitempty"`
-	Folds        int         `json:"folds,omitempty"`
-	Metric       string      `json:"metric"`
-	Alpha        float64     `json:"alpha"`
-	BetaMax      float64     `json:"beta_max"`
-	Sequences    int         `json:"train_sequences"`
-	Betas        int         `json:"betas"`
-	Floor        float64     `json:"floor"`
+	Train     string  `json:"train"`
+	Dev       string  `json:"dev,omitempty"`
+	Folds     int     `json:"folds,omitempty"`
+	Metric    string  `json:"metric"`
+	Alpha     float64 `json:"alpha"`
+	BetaMax   float64 `json:"beta_max"`
+	Sequences int     `json:"train_sequences"`
+	Betas     int     `json:"betas"`
+	Floor     float64 `json:"floor"`
+	HardFloor float64 `json:"hard_floor,omitempty"` // --select-hard-floor (0: no extension)
+	// Extended is the number of betas of Path below Floor: the score still
+	// rose at Floor, so the path went on (train.PathOptions.Extend).
+	Extended     int         `json:"extended,omitempty"`
 	Chosen       int         `json:"chosen"`
 	SecondsTotal float64     `json:"seconds_total"`
 	Path         []SelectRow `json:"path"`
@@ -70,6 +74,7 @@ func (rep *SelectReport) SetPath(res []*train.Result, evals []float64) {
 		}
 	}
 	rep.Path[rep.Chosen].Chosen = true
+	rep.Extended = train.Extended(res, rep.Betas)
 }
 
 // SetCV fills the report of a cross-validation: one row per grid point
@@ -93,6 +98,7 @@ func (rep *SelectReport) SetCV(cv *train.CVResult, n0 int, refit []*train.Result
 		r.Seconds += res.Seconds
 	}
 	rep.Refit, rep.Alpha, rep.BetaMax = &r, last.Alpha, last.BetaMax
+	rep.Extended = max(len(cv.Ratios)-rep.Betas, 0)
 }
 
 // Print writes the path table, the chosen row marked with '*', and the
@@ -104,7 +110,10 @@ func (rep *SelectReport) Print(w io.Writer) {
 		fmt.Fprintf(w, "  %9s", "eval")
 	}
 	fmt.Fprintln(w)
-	for _, r := range rep.Path {
+	for k, r := range rep.Path {
+		if k == rep.Betas && rep.Extended > 0 {
+			fmt.Fprintf(w, "  -- below --select-floor %g: the score was still rising there --\n", rep.Floor)
+		}
 		mark := " "
 		if r.Chosen {
 			mark = "*"
@@ -119,7 +128,17 @@ func (rep *SelectReport) Print(w io.Writer) {
 	ch := rep.Path[rep.Chosen]
 	fmt.Fprintf(w, "selected: beta/beta_max %.4g (beta %.4g, c1 %.4g, c2 %.4g), %s %.4f, %d non-zero\n",
 		ch.Ratio, ch.Beta, ch.C1, ch.C2, rep.Metric, ch.Score, ch.NonZero)
-	if rep.Chosen == len(rep.Path)-1 && len(rep.Path) == rep.Betas {
+	last := len(rep.Path) - 1
+	switch {
+	case rep.Extended > 0:
+		fmt.Fprintf(w, "note: the score was still rising at --select-floor %g, so the path went on below it: %d more betas, down to beta/beta_max %.4g",
+			rep.Floor, rep.Extended, rep.Path[last].Ratio)
+		if rep.Chosen == last {
+			fmt.Fprintf(w, ", the hard floor (--select-hard-floor %g), still rising: a smaller hard floor may select a better model\n", rep.HardFloor)
+		} else {
+			fmt.Fprintf(w, ", where it had peaked (%d below the best: --patience)\n", last-rep.Chosen)
+		}
+	case rep.Chosen == last && len(rep.Path) == rep.Betas:
 		fmt.Fprintf(w, "note: the score was still improving at the smallest penalty; a smaller --select-floor (now %g) may select a better model\n", rep.Floor)
 	}
 	if r := rep.Refit; r != nil {

@@ -20,6 +20,10 @@ type SelectConfig struct {
 	Betas    int
 	Floor    float64
 	Patience int // betas below the best score before the path stops (train.PathOptions.Patience)
+	// HardFloor, when > 0 (and below Floor), extends the path below Floor
+	// while the score still rises there, down to HardFloor beta_max at
+	// most (train.PathOptions.Extend).
+	HardFloor float64
 
 	// Score rates each model of SelectOnDev's path (F1 on the development
 	// set, F1Scorer). Eval, when not nil, also rates every model, on the
@@ -45,7 +49,7 @@ type SelectConfig struct {
 // otherwise.
 func F1Scorer(m *chain.Model, exs []dataset.Example) (train.Scorer, error) {
 	return train.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
-		ev, err := dataset.Evaluate(tg, exs, 0)
+		ev, err := dataset.EvaluateAll(tg, exs, 0)
 		if err != nil {
 			return 0, err
 		}
@@ -67,7 +71,7 @@ func MetricName(labels []string) string {
 // must be set). With op.Interrupt closed, the path ends at the interrupted
 // beta.
 func SelectOnDev(ctx context.Context, m *chain.Model, c *sparse.Corpus, op train.Options, cfg SelectConfig, rep *SelectReport) error {
-	po := train.PathOptions{K: cfg.Betas, MinRatio: cfg.Floor, Patience: cfg.Patience, Score: cfg.Score}
+	po := train.PathOptions{K: cfg.Betas, MinRatio: cfg.Floor, Patience: cfg.Patience, Score: cfg.Score, Extend: cfg.HardFloor}
 	each := cfg.logBeta("path")
 	var evals []float64
 	if cfg.Eval != nil {
@@ -106,7 +110,7 @@ func (cfg *SelectConfig) evalEach(each func(int, *train.Result, []float64) error
 func SelectByFolds(ctx context.Context, m *chain.Model, c *sparse.Corpus, op train.Options, exs []dataset.Example, cfg SelectConfig, rep *SelectReport) error {
 	K := cfg.Folds
 	n0 := 0 // training sequences of fold 0 (the rows' c1 and c2)
-	cv, err := train.CrossValidate(ctx, op, train.CVOptions{Folds: K, Betas: cfg.Betas, MinRatio: cfg.Floor, Patience: cfg.Patience,
+	cv, err := train.CrossValidate(ctx, op, train.CVOptions{Folds: K, Betas: cfg.Betas, MinRatio: cfg.Floor, Patience: cfg.Patience, Extend: cfg.HardFloor,
 		Fold: func(f int) (train.CVFold, error) {
 			trainSet, held := train.Fold(exs, K, f)
 			enc, err := cfg.NewEncoder()
@@ -146,6 +150,9 @@ func (cfg *SelectConfig) logBeta(what string) func(k int, r *train.Result, _ []f
 			s := ""
 			if r.Score != nil {
 				s = fmt.Sprintf(", dev %.4f", *r.Score)
+			}
+			if k >= cfg.Betas {
+				s += " (below --select-floor)"
 			}
 			fmt.Fprintf(cfg.Log, "%s beta %d/%d: beta/beta_max %.3g, %d non-zero, gap %.2e (%s), %.1fs%s\n",
 				what, k+1, cfg.Betas, r.Beta/r.BetaMax, r.NonZero, r.Gap, r.StopReason, r.Seconds, s)

@@ -48,7 +48,7 @@ func selectData(t *testing.T) ([]dataset.Example, *chain.Model, *sparse.Corpus) 
 	t.Helper()
 	exs, err := dataset.Read("sel.txt", strings.NewReader(selectCoNLL), dataset.Options{Format: dataset.CoNLL, Labeled: true})
 	require.NoError(t, err)
-	enc, err := dataset.NewEncoder(dataset.CoNLL, "")
+	enc, err := dataset.NewEncoder(dataset.CoNLL, nil)
 	require.NoError(t, err)
 	m, c, err := dataset.NewTrainingModel(enc, exs, 1)
 	require.NoError(t, err)
@@ -93,7 +93,7 @@ func TestSelectByFolds(t *testing.T) {
 	exs, m, c := selectData(t)
 	var log bytes.Buffer
 	cfg := SelectConfig{Betas: 3, Floor: 0.01, Patience: 2, Folds: 2, MinFreq: 1, Log: &log,
-		NewEncoder: func() (*features.Encoder, error) { return dataset.NewEncoder(dataset.CoNLL, "") }}
+		NewEncoder: func() (*features.Encoder, error) { return dataset.NewEncoder(dataset.CoNLL, nil) }}
 	op := train.Options{Problem: train.Problem{SumForm: true, C1: 0.1, C2: 0.1}, Resources: train.Resources{Threads: 1}}
 	rep := &SelectReport{Train: "sel.txt", Folds: 2, Betas: 3, Floor: 0.01, Sequences: c.Len()}
 	require.NoError(t, SelectByFolds(context.Background(), m, c, op, exs, cfg, rep))

@@ -23,7 +23,6 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
-	"github.com/sparsetag/sparsetag/dataset"
 	beamtag "github.com/sparsetag/sparsetag/examples/beam"
 )
 
@@ -98,7 +97,7 @@ func buildGrid(s beam.Scope) error {
 		cfg.Format = "conll"
 	}
 	if *template != "" {
-		b, err := dataset.ReadAll(*template)
+		b, err := os.ReadFile(*template)
 		if err != nil {
 			return err
 		}

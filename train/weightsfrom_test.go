@@ -11,11 +11,11 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// TestInitFromContinuesTraining maps a trained model onto a model with a
+// TestWeightsFromContinuesTraining maps a trained model onto a model with a
 // reordered label set and checks that (a) every shared weight is copied by
 // name and (b) training from it reaches the same optimum as training from
 // zero, in fewer iterations.
-func TestInitFromContinuesTraining(t *testing.T) {
+func TestWeightsFromContinuesTraining(t *testing.T) {
 	old := trainToy(t)
 	// The same data, encoded afresh with the labels in another order.
 	enc := features.NewTemplateEncoder(features.MustCompile(chaintest.ToyTemplate))
@@ -36,7 +36,7 @@ func TestInitFromContinuesTraining(t *testing.T) {
 	}
 	enc.Freeze(0)
 	m, _ := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), true, enc)
-	init := m.InitFrom(old)
+	init := m.WeightsFrom(old)
 	L, oL := 3, old.NumLabels()
 	for a := 0; a < m.NumUnary; a++ {
 		oa, _ := old.Encoder.Unary().ID(enc.Unary().Name(int32(a)))

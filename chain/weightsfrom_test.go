@@ -25,10 +25,10 @@ func encodedModel(t *testing.T, labels []string, enc *features.Encoder, in featu
 	return m
 }
 
-// TestCheckInitFrom: a model can start from another with the same labels
+// TestCheckWeightsFrom: a model can start from another with the same labels
 // (in any order) and a shared attribute; other labels, another input kind
 // or no shared attribute are refused with what differs.
-func TestCheckInitFrom(t *testing.T) {
+func TestCheckWeightsFrom(t *testing.T) {
 	attrs := func(names ...string) features.Attributes {
 		return features.Attributes{Names: [][]string{names}, Values: [][]float64{nil}}
 	}
@@ -47,7 +47,7 @@ func TestCheckInitFrom(t *testing.T) {
 		{"another input kind", encodedModel(t, labels, features.NewTemplateEncoder(features.MustCompile("U00:%x[0,0]\n")), features.Columns{{"the"}}),
 			"reads template input, the initial model attributes input"},
 	} {
-		err := c.m.CheckInitFrom(base)
+		err := c.m.CheckWeightsFrom(base)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)

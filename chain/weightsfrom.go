@@ -6,13 +6,13 @@ import (
 	"strings"
 )
 
-// InitFrom returns a full-size weight vector for m holding the weights of
+// WeightsFrom returns a full-size weight vector for m holding the weights of
 // old wherever the two models share a feature: the same label names, and
 // for state and pair features the same attribute names (both models need
 // an encoder for those). Features m has and old lacks start at zero. Use it
 // as train.Options.Init to continue training from an existing model on new or
 // extended data.
-func (m *Model) InitFrom(old *Model) []float64 {
+func (m *Model) WeightsFrom(old *Model) []float64 {
 	w := make([]float64, len(m.W))
 	L := m.NumLabels()
 	lab := make([]int, L) // label of m -> label of old, or -1
@@ -60,14 +60,14 @@ func (m *Model) InitFrom(old *Model) []float64 {
 	return w
 }
 
-// CheckInitFrom reports why old cannot start the training of m (see
-// InitFrom) instead of starting it from weights that mean nothing: the
+// CheckWeightsFrom reports why old cannot start the training of m (see
+// WeightsFrom) instead of starting it from weights that mean nothing: the
 // two models have different label sets (the error names the labels only
 // one of them has), or both have an encoder and they share no state
 // attribute (another input format or feature template: the error names
-// the kinds or an attribute of each). A nil error means InitFrom carries
+// the kinds or an attribute of each). A nil error means WeightsFrom carries
 // over the transitions and the weights of every shared attribute.
-func (m *Model) CheckInitFrom(old *Model) error {
+func (m *Model) CheckWeightsFrom(old *Model) error {
 	onlyNew, onlyOld := labelDiff(m.Labels, old.Labels), labelDiff(old.Labels, m.Labels)
 	if len(onlyNew)+len(onlyOld) > 0 {
 		return fmt.Errorf("chain: the labels differ: only the new model has %s; only the initial model has %s",

@@ -1,0 +1,22 @@
+// Package corpuscache stores an encoded training corpus (the attribute
+// dictionaries, the labels and the sparse rows of every sequence) in a
+// compact binary file, so that a grid search, a --select run or a resumed
+// run reads it instead of parsing and encoding the text again (tagger
+// train --cache).
+//
+// A cache file is
+//
+//	magic "STCORPUS" (8 bytes), version (uint32 LE)
+//	key (32 bytes): SHA-256 of what shapes the encoding (Key)
+//	payload length (uint64 LE), payload, SHA-256 of the payload (32 bytes)
+//
+// The payload holds uvarint-prefixed strings and little-endian int32 and
+// float64 arrays. A file of another version or another key is stale
+// (ErrStale: the caller encodes the text and rewrites it); a file whose
+// magic, length, checksum or payload is wrong is corrupt, an error: a
+// cache is never trusted blindly, as a wrong corpus would train a wrong
+// model without a word.
+//
+// It imports the standard library, the toolkit's features and sparse
+// packages, and internal/atomicfile (the file is replaced atomically).
+package corpuscache

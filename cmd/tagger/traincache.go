@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strconv"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
+	"github.com/sparsetag/sparsetag/cmd/tagger/internal/corpuscache"
+	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// readTraining reads and encodes the training file path, or with --cache
+// reads the encoded corpus from the cache when it was written for the
+// same data, template and options (else encodes and writes it). exs is
+// nil when the corpus came from the cache; from notes where it came from
+// for the log line.
+func (tf *trainFlags) readTraining(e *env, path string) (m *chain.Model, c *sparse.Corpus, exs []dataset.Example, from string, err error) {
+	encode := func() error {
+		exs, err = readExamples(path, tf.dataFlags, true, e.stdin)
+		if err != nil {
+			return err
+		}
+		enc, err := clifile.NewEncoder(dataset.Format(tf.format), tf.template)
+		if err != nil {
+			return err
+		}
+		if m, c, err = dataset.NewTrainingModel(enc, exs, tf.minFreq); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return nil
+	}
+	if tf.cache == "" {
+		return m, c, exs, "", encode()
+	}
+	key, err := tf.cacheKey(e, path)
+	if err != nil {
+		return nil, nil, nil, "", err
+	}
+	ent, err := corpuscache.Read(tf.cache, key)
+	switch {
+	case err == nil:
+		m, c, err = cacheModel(ent)
+		return m, c, nil, ", from the cache " + tf.cache, err
+	case errors.Is(err, corpuscache.ErrStale), errors.Is(err, fs.ErrNotExist):
+	default:
+		return nil, nil, nil, "", err
+	}
+	if err := encode(); err != nil {
+		return nil, nil, nil, "", err
+	}
+	if err := corpuscache.Write(tf.cache, key, newCacheEntry(m, c)); err != nil {
+		return nil, nil, nil, "", fmt.Errorf("--cache: %w", err)
+	}
+	return m, c, exs, ", wrote the cache " + tf.cache, nil
+}
+
+// cacheKey hashes what shapes the encoded corpus: the training file's
+// bytes, the template's, the format and the options of reading and
+// encoding.
+func (tf *trainFlags) cacheKey(e *env, path string) (corpuscache.Key, error) {
+	if path == "-" {
+		return corpuscache.Key{}, usagef("--cache needs a training file, not stdin")
+	}
+	data, err := readAllOf(path, e)
+	if err != nil {
+		return corpuscache.Key{}, err
+	}
+	var tmpl []byte
+	if tf.template != "" {
+		if tmpl, err = clifile.ReadAll(tf.template); err != nil {
+			return corpuscache.Key{}, err
+		}
+	}
+	return corpuscache.NewKey([]byte("train"), []byte(tf.format), []byte(tf.folds), []byte(strconv.Itoa(tf.labelColumn)),
+		[]byte(strconv.Itoa(tf.minFreq)), tmpl, data), nil
+}
+
+// readAllOf returns the bytes of path (a file or "embedded:NAME").
+func readAllOf(path string, e *env) ([]byte, error) {
+	r, err := clifile.Open(path, e.stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// newCacheEntry is the cache entry of a model layout m and its corpus c.
+func newCacheEntry(m *chain.Model, c *sparse.Corpus) *corpuscache.Entry {
+	enc := m.Encoder
+	ent := &corpuscache.Entry{Kind: enc.Kind(), Pixels: enc.PixelOptions(), Unary: enc.Unary().Names(), Pair: enc.Pair().Names(),
+		Labels: m.Labels, Corpus: c}
+	if t := enc.Template(); t != nil {
+		ent.Template = t.Source()
+	}
+	return ent
+}
+
+// model is the model layout of a cache entry and its corpus.
+func cacheModel(ent *corpuscache.Entry) (*chain.Model, *sparse.Corpus, error) {
+	enc, err := ent.Encoder()
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := chain.NewModel(ent.Labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	return m, ent.Corpus, err
+}
