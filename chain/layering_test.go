@@ -34,6 +34,7 @@ var allowed = map[string][]string{
 	"train/objective":         {"chain", "inference", "sparse", "screen", "train/internal/spanadd", "internal/par", "internal/lattice"},
 	"train/warmstart":         {"chain", "inference", "sparse", "train/objective", "internal/lattice"},
 	"train/certificate":       {"screen"},
+	"train/online":            {"chain", "inference", "sparse", "internal/lattice"},
 	"train/internal/owlqn":    {"internal/par"},
 	"train/internal/spanadd":  {},
 	"train/internal/topk":     {},
@@ -53,7 +54,7 @@ var allowed = map[string][]string{
 	"train/internal/traintest": {"chain", "sparse", "internal/chaintest"},
 
 	// The command and the packages only it uses.
-	"cmd/tagger":                      {"chain", "train", "features", "corpora", "sparse", "screen", "inference", "dataset", "peer", "tagging", "eval", "rawtext", "rawtext/hftok", "scheme", "internal/atomicfile", "internal/ctxio", "cmd/tagger/internal/clifile", "cmd/tagger/internal/paperbench", "cmd/tagger/internal/trainselect", "cmd/tagger/internal/progress", "cmd/tagger/internal/memlimit", "cmd/tagger/internal/interrupt", "cmd/tagger/internal/flagcheck", "cmd/tagger/internal/profile", "cmd/tagger/internal/version", "cmd/tagger/internal/corpuscache"},
+	"cmd/tagger":                      {"chain", "train", "train/online", "features", "corpora", "sparse", "screen", "inference", "dataset", "peer", "tagging", "eval", "rawtext", "rawtext/hftok", "scheme", "internal/atomicfile", "internal/ctxio", "cmd/tagger/internal/clifile", "cmd/tagger/internal/paperbench", "cmd/tagger/internal/trainselect", "cmd/tagger/internal/progress", "cmd/tagger/internal/memlimit", "cmd/tagger/internal/interrupt", "cmd/tagger/internal/flagcheck", "cmd/tagger/internal/profile", "cmd/tagger/internal/version", "cmd/tagger/internal/corpuscache"},
 	"cmd/tagger/internal/paperbench":  {"chain", "train", "features", "corpora", "sparse", "dataset", "internal/atomicfile", "cmd/tagger/internal/clifile", "cmd/tagger/internal/flagcheck"},
 	"cmd/tagger/internal/clifile":     {"corpora", "dataset", "features", "models", "tagging", "internal/ctxio"},
 	"cmd/tagger/internal/trainselect": {"chain", "train", "features", "sparse", "dataset"},

@@ -62,9 +62,10 @@ func (r *CRFsuiteReader) Next() bool {
 		ends   []int // ends[t] = end of position t's attributes in flat
 		labels []string
 		first  int
+		weight float64
 	)
 	emit := func() bool {
-		s := Sequence{Attrs: make([][]Attr, len(ends)), Line: first}
+		s := Sequence{Attrs: make([][]Attr, len(ends)), Line: first, Weight: weight}
 		start := 0
 		for t, e := range ends {
 			s.Attrs[t] = flat[start:e:e]
@@ -88,6 +89,10 @@ func (r *CRFsuiteReader) Next() bool {
 			if len(ends) > 0 {
 				return emit()
 			}
+			if weight != 0 {
+				r.err = &ParseError{File: r.lr.name, Line: r.lr.line, Err: errorf(ErrSyntax, "a @weight line with no sequence after it")}
+				return false
+			}
 			if r.count == 0 {
 				r.err = &ParseError{File: r.lr.name, Line: max(r.lr.line, 1), Err: errorf(ErrEmpty, "no sequences in input")}
 			}
@@ -97,6 +102,21 @@ func (r *CRFsuiteReader) Next() bool {
 			if len(ends) > 0 {
 				return emit()
 			}
+			if weight != 0 {
+				r.fail(1, errorf(ErrSyntax, "a @weight line with no sequence after it"))
+				return false
+			}
+			continue
+		}
+		if line[0] == '@' {
+			// A declaration (CRFsuite's frontend/reader.c): @weight:w
+			// weighs the sequence it is in; no other is known.
+			w, col, err := parseWeightDecl(string(line), weight != 0)
+			if err != nil {
+				r.fail(col, err)
+				return false
+			}
+			weight = w
 			continue
 		}
 		if col := checkUTF8(line); col > 0 {
@@ -140,6 +160,47 @@ func (r *CRFsuiteReader) Next() bool {
 		}
 		ends = append(ends, len(flat))
 	}
+}
+
+// MaxWeight bounds a sequence weight (@weight:w): a larger one would
+// dominate any corpus and overflow the scores, so it is a mistake.
+const MaxWeight = 1e6
+
+// ParseWeight parses a sequence weight: a finite number above 0 and at
+// most MaxWeight.
+func ParseWeight(s string) (float64, error) {
+	w, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	switch {
+	case err != nil || math.IsNaN(w) || math.IsInf(w, 0):
+		return 0, errorf(ErrBadValue, "sequence weight %q is not a finite number", s)
+	case w <= 0:
+		return 0, errorf(ErrBadValue, "sequence weight %s is not above 0 (leave the sequence out instead)", s)
+	case w > MaxWeight:
+		return 0, errorf(ErrBadValue, "sequence weight %s is above the maximum %g", s, float64(MaxWeight))
+	}
+	return w, nil
+}
+
+// parseWeightDecl parses a declaration line (it starts with '@'): only
+// "@weight:w" alone on its line, once per sequence. On error it returns
+// the 1-based column of the problem.
+func parseWeightDecl(line string, again bool) (float64, int, error) {
+	name, value, ok := strings.Cut(strings.TrimRight(line, "\t\r"), ":")
+	switch {
+	case name != "@weight":
+		return 0, 1, errorf(ErrSyntax, "unknown declaration %q (CRFsuite knows only @weight:w; a label cannot start with @)", strings.SplitN(name, "\t", 2)[0])
+	case !ok:
+		return 0, 1, errorf(ErrSyntax, "@weight needs a value: @weight:w")
+	case strings.Contains(value, "\t"):
+		return 0, len(name) + 2 + strings.Index(value, "\t"), errorf(ErrSyntax, "@weight:w must be alone on its line")
+	case again:
+		return 0, 1, errorf(ErrSyntax, "a second @weight line for the same sequence")
+	}
+	w, err := ParseWeight(value)
+	if err != nil {
+		return 0, len(name) + 2, err
+	}
+	return w, 0, nil
 }
 
 // parseAttr parses one `name[:value]` field. On error it returns the 1-based
@@ -235,7 +296,8 @@ func ReadCRFsuite(name string, rd io.Reader, opts CRFsuiteOptions) ([]Sequence, 
 // by a blank line. Values equal to 1 are written as a bare name; others with
 // strconv's shortest round-trip form. Names are escaped. It fails on a label
 // or name that could not be read back (empty, holding a TAB or line break,
-// or opening a line with a byte-order mark) and on a non-finite value.
+// or opening a line with a byte-order mark or @, which opens a declaration)
+// and on a non-finite value. A Weight is written as a @weight:w line first.
 func WriteCRFsuite(w io.Writer, s Sequence) error {
 	if s.Tokens != nil && s.Attrs == nil {
 		return fmt.Errorf("corpora: WriteCRFsuite: sequence has no attributes")
@@ -247,9 +309,15 @@ func WriteCRFsuite(w io.Writer, s Sequence) error {
 	// opening the file and refuses labels starting with one); elsewhere
 	// it is an ordinary character.
 	bad := func(x string, opensLine bool) bool {
-		return x == "" || strings.ContainsAny(x, "\t\r\n") || (opensLine && strings.HasPrefix(x, "\uFEFF"))
+		return x == "" || strings.ContainsAny(x, "\t\r\n") || (opensLine && (strings.HasPrefix(x, "\uFEFF") || strings.HasPrefix(x, "@")))
 	}
 	var b strings.Builder
+	if s.Weight != 0 {
+		if _, err := ParseWeight(strconv.FormatFloat(s.Weight, 'g', -1, 64)); err != nil {
+			return fmt.Errorf("corpora: WriteCRFsuite: %v", err)
+		}
+		b.WriteString("@weight:" + strconv.FormatFloat(s.Weight, 'g', -1, 64) + "\n")
+	}
 	for t, attrs := range s.Attrs {
 		lineStart := b.Len()
 		if s.Labels != nil {

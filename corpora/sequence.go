@@ -17,6 +17,9 @@ type Sequence struct {
 	Labels []string
 	// Line is the 1-based line number of the first position in its file.
 	Line int
+	// Weight is the sequence's weight given by a CRFsuite @weight:w line
+	// (finite, above 0, at most MaxWeight); 0 when none was given (weight 1).
+	Weight float64
 	// CoNLLU holds the sentence's lines as read, for CoNLL-U input (see
 	// [CoNLLUReader]); nil for other formats.
 	CoNLLU *CoNLLUSentence

@@ -55,6 +55,7 @@ type Example struct {
 	Text   []string    // what to print back for each position: the first column, the first attribute, or the letter
 	File   string      // name of the input, for error messages
 	Line   int         // line of the first position in its file
+	Weight float64     // the sequence's weight (CRFsuite's @weight:w line); 0 when not given, meaning 1
 	// CoNLLU holds a CoNLL-U sentence's lines as read (comments,
 	// multiword tokens, empty nodes, every column), for writing it back
 	// with new labels; nil for other formats.
@@ -107,7 +108,7 @@ func (e *Example) where() string { return fmt.Sprintf("%s:%d", e.File, e.Line) }
 func FromSequence(file string, s corpora.Sequence) Example {
 	if s.Attrs != nil {
 		ex := Example{Labels: s.Labels, Names: make([][]string, len(s.Attrs)), Values: make([][]float64, len(s.Attrs)),
-			Text: make([]string, len(s.Attrs)), File: file, Line: s.Line}
+			Text: make([]string, len(s.Attrs)), File: file, Line: s.Line, Weight: s.Weight}
 		for t, attrs := range s.Attrs {
 			for _, a := range attrs {
 				ex.Names[t] = append(ex.Names[t], a.Name)

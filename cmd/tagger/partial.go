@@ -30,7 +30,7 @@ func (tf *trainFlags) checkPartial(fs *flag.FlagSet) error {
 	var bad []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "epsilon", "rel-epsilon", "screen", "solver", "certificate", "select", "select-folds", "resume", "cache":
+		case "epsilon", "rel-epsilon", "screen", "solver", "certificate", "select", "select-folds", "resume", "cache", "algorithm", "p", "sequence-weights":
 			bad = append(bad, "--"+f.Name)
 		}
 	})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/sparsetag/sparsetag/peer"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
+	"github.com/sparsetag/sparsetag/train/online"
 )
 
 // maxLBFGSMemory bounds the L-BFGS memory (--memory): every pair costs two
@@ -52,6 +54,14 @@ type trainFlags struct {
 	patience    int
 	validEach   int
 	validFold   string
+
+	// --algorithm, -p and --seed (online.go); onlineParams is set by
+	// checkAlgorithm for l2sgd, ap, pa and arow.
+	algorithm    string
+	params       paramFlag
+	seed         uint64
+	onlineParams *online.Params
+	seqWeights   string // --sequence-weights
 
 	selectDev   string
 	selectEval  string
@@ -113,9 +123,18 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.unknown, "unknown-label", "?", "with --partial, the `marker` of a token whose label is unknown (any label)")
 	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run; without the file, start from the beginning")
 	fs.BoolVar(&tf.keepCkpt, "keep-checkpoint", false, "keep the --checkpoint file after a finished run (it is removed unless the run was interrupted)")
+	fs.StringVar(&tf.algorithm, "algorithm", "", algorithmUsage())
+	fs.Var(&tf.params, "p", "`name=value`: a parameter of --algorithm under CRFsuite's name (repeatable; see --algorithm)")
+	fs.Uint64Var(&tf.seed, "seed", 0, "seed of the order of the sequences of --algorithm l2sgd, ap, pa and arow (0: a fixed default)")
+	fs.StringVar(&tf.seqWeights, "sequence-weights", "", "side `file` of sequence weights: one weight (> 0) per line, one line per training sequence (CRFsuite files can give them with @weight:w lines instead)")
 	tf.labelColumnFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := tf.checkAlgorithm(set); err != nil {
 		return err
 	}
 	if _, err := tf.checkLabelColumn(fs); err != nil {
@@ -144,6 +163,9 @@ func runTrain(e *env, args []string) error {
 // it (runTrain checked every output before the data was read).
 func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	t0 := time.Now()
+	if tf.onlineParams != nil && tf.minFreq <= 1 && tf.modelFormat != formatCRFsuite && !tf.partial {
+		return trainOnlineStreamed(e, path, tf, t0)
+	}
 	var (
 		m       *chain.Model
 		c       *sparse.Corpus
@@ -169,6 +191,16 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs%s)\n",
 			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds(), from)
+	}
+	weights, err := tf.sequenceWeights(exs)
+	if err != nil {
+		return nil, err
+	}
+	if tf.onlineParams != nil {
+		return trainOnline(e, path, tf, m, c, weights)
+	}
+	if weights != nil {
+		return nil, errLBFGSWeights(path, tf.seqWeights)
 	}
 	op, err := tf.options()
 	if err != nil {

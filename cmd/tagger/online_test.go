@@ -1,0 +1,185 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// crfsuiteToy is a small CRFsuite attribute file.
+const crfsuiteToy = "B-NP\tw=He\tpos=PRP\nB-VP\tw=reckons\tpos=VBZ\nB-NP\tw=the\tpos=DT\nI-NP\tw=deficit\tpos=NN\n\n" +
+	"B-NP\tw=The\tpos=DT\nI-NP\tw=dog\tpos=NN\nB-VP\tw=barks\tpos=VBZ\n\n"
+
+// TestTrainAlgorithms trains with every online algorithm and some of its
+// parameters, then tags the training data back.
+func TestTrainAlgorithms(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "train.txt")
+	if err := os.WriteFile(data, []byte(strings.Repeat(crfsuiteToy, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--algorithm", "ap"},
+		{"--algorithm", "pa", "-p", "type=2", "-p", "c=0.5"},
+		{"--algorithm", "arow", "-p", "gamma=0.5", "-p", "max_iterations=20"},
+		{"--algorithm", "l2sgd", "-p", "c2=0.1", "-p", "max_iterations=30", "--seed", "3"},
+		{"--algorithm", "ap", "-p", "feature.possible_states=1", "--valid", data},
+	} {
+		model := filepath.Join(dir, "m.model")
+		report := filepath.Join(dir, "r.json")
+		_, errs, code := runTagger(t, append(append([]string{"train", "--format", "crfsuite", "--model", model, "--report", report}, args...), data)...)
+		if code != 0 {
+			t.Fatalf("train %v: exit %d\n%s", args, code, errs)
+		}
+		if !strings.Contains(errs, "epoch    1") {
+			t.Errorf("train %v: no progress line:\n%s", args, errs)
+		}
+		if args[len(args)-2] == "--valid" && !strings.Contains(errs, "holdout at epoch 1: 1.0000") {
+			t.Errorf("train %v: no holdout line:\n%s", args, errs)
+		}
+		rep := readJSONMap(t, report)
+		if res, ok := rep["result"].(map[string]any); !ok || res["epochs"].(float64) < 1 {
+			t.Errorf("train %v: report %v", args, rep)
+		}
+		out := mustRun(t, "eval", "--format", "crfsuite", "--model", model, data)
+		if !strings.Contains(out, "accuracy: 1.0000") {
+			t.Errorf("train %v: the model does not fit its training data:\n%s", args, out)
+		}
+	}
+}
+
+// TestAlgorithmFlagsRefused: unknown algorithms and parameters, values out
+// of range, parameters of another algorithm and flags of the elastic net
+// are usage errors naming them, before any data is read.
+func TestAlgorithmFlagsRefused(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.txt")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--algorithm", "sgd"}, `--algorithm "sgd"`},
+		{[]string{"-p", "c=1"}, "-p and --seed are for --algorithm"},
+		{[]string{"--algorithm", "lbfgs", "-p", "c=1"}, "unknown parameter of --algorithm lbfgs"},
+		{[]string{"--algorithm", "lbfgs", "-p", "epsilon=1e-5"}, "gradient-norm test has no counterpart"},
+		{[]string{"--algorithm", "lbfgs", "-p", "c2=0"}, "c2 = 0 (pure L1"},
+		{[]string{"--algorithm", "lbfgs", "-p", "c1=0", "-p", "c2=0"}, "c2 = 0 (pure L1"},
+		{[]string{"--algorithm", "lbfgs", "--seed", "2"}, "--seed is for"},
+		{[]string{"--seed", "3"}, "-p and --seed are for --algorithm"},
+		{[]string{"--algorithm", "pa", "-p", "type=3"}, "-p type=3"},
+		{[]string{"--algorithm", "pa", "-p", "c=-1"}, "-p c=-1"},
+		{[]string{"--algorithm", "ap", "-p", "c2=1"}, "does not apply to ap"},
+		{[]string{"--algorithm", "arow", "-p", "bogus=1"}, `unknown parameter "bogus"`},
+		{[]string{"--algorithm", "ap", "-p", "novalue"}, "want name=value"},
+		{[]string{"--algorithm", "l2sgd", "--c1", "1", "--c2", "1"}, "--c1, --c2: not a flag of --algorithm l2sgd"},
+		{[]string{"--algorithm", "ap", "--screen", "none"}, "--screen: not a flag of --algorithm ap"},
+	} {
+		args := append(append([]string{"train", "--format", "crfsuite", "--model", filepath.Join(t.TempDir(), "m")}, c.args...), missing)
+		_, errs, code := runTagger(t, args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("tagger %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(args, " "), code, errs, c.want)
+		}
+	}
+}
+
+// TestSequenceWeightsCLI: @weight lines and --sequence-weights reach the
+// online trainers (a weighted run differs from an unweighted one), both
+// at once are refused, a bad side file names its line, and lbfgs refuses
+// weights with a message instead of reading @weight as an item.
+func TestSequenceWeightsCLI(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.txt")
+	weighted := filepath.Join(dir, "weighted.txt")
+	side := filepath.Join(dir, "w.txt")
+	bad := filepath.Join(dir, "bad.txt")
+	data := strings.Repeat(crfsuiteToy, 2)
+	write := func(path, text string) {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(plain, data)
+	write(weighted, "@weight:5\n"+data)
+	write(side, "5\n1\n1\n1\n")
+	write(bad, "5\n1\n0\n1\n")
+	model := func(args ...string) []byte {
+		m := filepath.Join(dir, "m.model")
+		mustRun(t, append([]string{"train", "--quiet", "--format", "crfsuite", "--algorithm", "pa", "-p", "max_iterations=3", "--model", m}, args...)...)
+		b, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	base, fromFile, fromSide := model(plain), model(weighted), model("--sequence-weights", side, plain)
+	if string(base) == string(fromFile) {
+		t.Error("the @weight line changed nothing")
+	}
+	if string(fromFile) != string(fromSide) {
+		t.Error("@weight:5 and a side file giving 5 train different models")
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--algorithm", "ap", "--sequence-weights", side, weighted}, "@weight lines already"},
+		{[]string{"--algorithm", "ap", "--sequence-weights", bad, plain}, "bad.txt:3: "},
+		{[]string{weighted}, "does not take sequence weights yet"},
+	} {
+		_, errs, code := runTagger(t, append([]string{"train", "--format", "crfsuite", "--model", filepath.Join(dir, "x.model")}, c.args...)...)
+		if code == 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("train %v: exit %d, stderr %q; want %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// TestTrainLBFGSParams: --algorithm lbfgs takes CRFsuite's lbfgs
+// parameters with -p and CRFsuite's defaults (c1 = 0, c2 = 1: pure L2 with
+// plain L-BFGS), and trains a model that fits its data.
+func TestTrainLBFGSParams(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "train.txt")
+	if err := os.WriteFile(data, []byte(strings.Repeat(crfsuiteToy, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--algorithm", "lbfgs"},
+		{"--algorithm", "lbfgs", "-p", "c1=0.1", "-p", "c2=0.5", "-p", "num_memories=5", "-p", "period=5", "-p", "feature.possible_states=1"},
+	} {
+		model := filepath.Join(dir, "m.model")
+		_, errs, code := runTagger(t, append(append([]string{"train", "--format", "crfsuite", "--model", model}, args...), data)...)
+		if code != 0 {
+			t.Fatalf("train %v: exit %d\n%s", args, code, errs)
+		}
+		out := mustRun(t, "eval", "--format", "crfsuite", "--model", model, data)
+		if !strings.Contains(out, "accuracy: 1.0000") {
+			t.Errorf("train %v: the model does not fit its training data:\n%s", args, out)
+		}
+	}
+}
+
+// TestTrainAlgorithmThreads: an online algorithm's model is the same bytes
+// whatever --threads, and another --seed gives another model.
+func TestTrainAlgorithmThreads(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "train.txt")
+	if err := os.WriteFile(data, []byte(strings.Repeat(crfsuiteToy, 4)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	train := func(args ...string) string {
+		model := filepath.Join(dir, "m.model")
+		mustRun(t, append(append([]string{"train", "--quiet", "--format", "crfsuite", "--algorithm", "arow", "-p", "max_iterations=5", "--model", model}, args...), data)...)
+		b, err := os.ReadFile(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	one, two := train("--threads", "1"), train("--threads", "2")
+	if one != two {
+		t.Error("--threads 1 and --threads 2 train different models")
+	}
+	if train("--seed", "12345") == one {
+		t.Error("another seed trained the same model (the order should differ)")
+	}
+}

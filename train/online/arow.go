@@ -1,0 +1,73 @@
+package online
+
+import (
+	"math"
+
+	"github.com/sparsetag/sparsetag/inference"
+)
+
+// arow is CRFsuite's AROW (train_arow.c; Mejer and Crammer, "Confidence
+// in structured-prediction using confidence-weighted models", EMNLP
+// 2010): a mean mu and a diagonal covariance Sigma (initially variance).
+// For sequence i of weight s whose Viterbi path y^ (score sv) differs from
+// the gold path y (score sc) in d > 0 positions, with delta = s (F(x, y) -
+// F(x, y^)) and cost = sv - sc + d,
+//
+//	alpha  = cost / (gamma + sum_k delta_k^2 Sigma_k)
+//	mu_k  += alpha Sigma_k delta_k
+//	Sigma_k = 1 / (1/Sigma_k + delta_k^2 / gamma)
+//
+// The model is mu. The loss of an epoch is sum s cost; the run stops when
+// loss / n <= epsilon.
+func (r *run) arow() error {
+	k := r.f.size()
+	mean, cov := make([]float64, k), make([]float64, k)
+	for j := range cov {
+		cov[j] = r.p.Variance
+	}
+	dc := newDelta(k)
+	n := len(r.order)
+	gamma := r.p.Gamma
+	for e := 1; e <= r.p.MaxIterations; e++ {
+		r.shuffle()
+		loss, updates := 0.0, 0
+		for q, i32 := range r.order {
+			if stop, err := r.stop(q); stop {
+				return err
+			}
+			i := int(i32)
+			_, T := r.c.Span(i)
+			lat, sv := r.sc.viterbi(mean, 1, i)
+			d := diff(r.sc.gold[:T], r.sc.path[:T])
+			if d == 0 {
+				continue
+			}
+			sc := inference.Score(lat, r.sc.gold)
+			cost := sv - sc + float64(d)
+			s := r.weight(i)
+			dc.reset()
+			r.sc.onPath(i, r.sc.gold, dc.collect(s))
+			r.sc.onPath(i, r.sc.path, dc.collect(-s))
+			frac := gamma
+			for _, j := range dc.actives {
+				frac += dc.d[j] * dc.d[j] * cov[j]
+			}
+			alpha := cost / frac
+			for _, j := range dc.actives {
+				dj := dc.d[j]
+				mean[j] += alpha * cov[j] * dj
+				cov[j] = 1.0 / ((1.0 / cov[j]) + dj*dj/gamma)
+			}
+			loss += cost * s
+			updates++
+		}
+		copy(r.out, mean)
+		r.res.Loss = loss
+		r.finish(Epoch{Epoch: e, Loss: loss, Norm: math.Sqrt(norm2(mean)), Updates: updates}, r.out, 1)
+		if loss/float64(n) <= r.p.Epsilon {
+			r.res.Converged = true
+			break
+		}
+	}
+	return nil
+}

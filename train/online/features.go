@@ -1,0 +1,421 @@
+package online
+
+import (
+	"math"
+
+	"github.com/sparsetag/sparsetag/inference"
+	"github.com/sparsetag/sparsetag/internal/lattice"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// FeatureSet chooses which features of a layout exist (may take a non-zero
+// weight). The zero value is CRFsuite's default: the (attribute, label)
+// pairs and the label transitions observed in the training data, and the
+// (pair attribute, previous label, label) triples observed there, each with
+// a frequency of at least MinFreq.
+type FeatureSet struct {
+	// MinFreq drops features whose frequency in the training data (the sum
+	// of the attribute's values, 1 for a transition) is below it
+	// (CRFsuite's feature.minfreq; 0 keeps every observed feature).
+	MinFreq float64
+	// PossibleStates adds every (attribute, label) pair of an observed
+	// attribute (feature.possible_states).
+	PossibleStates bool
+	// PossibleTransitions adds every label transition and every
+	// (pair attribute, previous, label) triple of an observed pair attribute
+	// (feature.possible_transitions).
+	PossibleTransitions bool
+	// Dense makes every feature of the layout exist (the feature set of
+	// CRF++, Wapiti and this toolkit's lbfgs by default).
+	Dense bool
+}
+
+// features is the compact layout of the features that exist: the state
+// features of attribute a at [sptr[a], sptr[a+1]) with labels lab[r]
+// (increasing), then the features after the state block (transitions and
+// pairs), dense from ns, with tailOK (nil: all) saying which exist.
+type features struct {
+	lay    sparse.Layout
+	sptr   []int32
+	lab    []int32
+	ns     int
+	tailOK []bool
+}
+
+// size returns the number of compact slots (state features plus the
+// dense tail).
+func (f *features) size() int { return f.ns + f.lay.Dim() - f.lay.StateLen() }
+
+// count returns the number of features that exist.
+func (f *features) count() int {
+	n := f.ns
+	tail := f.lay.Dim() - f.lay.StateLen()
+	if f.tailOK == nil {
+		return n + tail
+	}
+	for _, ok := range f.tailOK {
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+// newFeatures returns the features of fs on the labeled corpus c with
+// sequence weights wts (nil: 1), as CRFsuite's crf1df_generate chooses
+// them: a feature is a candidate when it fires on the gold path of some
+// sequence (or PossibleStates / PossibleTransitions adds it), and it is
+// kept when its frequency (the sum over its occurrences of the sequence
+// weight times the attribute's value, 0 for one only added) is at least
+// MinFreq.
+func newFeatures(lay sparse.Layout, c *sparse.Corpus, wts []float64, fs FeatureSet) *features {
+	L := lay.L
+	f := &features{lay: lay}
+	tail := lay.Dim() - lay.StateLen()
+	if fs.Dense {
+		f.sptr = make([]int32, lay.NumUnary+1)
+		f.lab = make([]int32, 0, lay.StateLen())
+		for a := 0; a < lay.NumUnary; a++ {
+			for y := 0; y < L; y++ {
+				f.lab = append(f.lab, int32(y))
+			}
+			f.sptr[a+1] = int32(len(f.lab))
+		}
+		f.ns = len(f.lab)
+		return f
+	}
+	// The state features' frequencies: with binary attributes and
+	// MinFreq = 0 (the default) every observed feature is kept (weights
+	// are positive), so a bitset is enough; otherwise a transient vector.
+	var freq []float64
+	hit := sparse.NewBitset(lay.StateLen())
+	if c.Unary.Val != nil || fs.MinFreq != 0 {
+		freq = make([]float64, lay.StateLen())
+	}
+	tailFreq := make([]float64, tail)
+	tailHit := make([]bool, tail)
+	seenU := make([]bool, lay.NumUnary)
+	seenP := make([]bool, lay.NumPair)
+	pairOff := lay.PairOffset() - lay.StateLen()
+	for i := 0; i < c.Len(); i++ {
+		s := 1.0
+		if wts != nil {
+			s = wts[i]
+		}
+		start, T := c.Span(i)
+		for t := 0; t < T; t++ {
+			p := start + t
+			y := int(c.Labels[p])
+			if t > 0 && lay.Transitions {
+				k := int(c.Labels[p-1])*L + y
+				tailFreq[k] += s
+				tailHit[k] = true
+			}
+			cols, vals := c.Unary.Row(p)
+			for k, a := range cols {
+				j := int(a)*L + y
+				hit.Set(j)
+				if freq != nil {
+					v := 1.0
+					if vals != nil {
+						v = vals[k]
+					}
+					freq[j] += s * v
+				}
+				seenU[a] = true
+			}
+			if t == 0 || lay.NumPair == 0 || c.Pair.Rows() == 0 {
+				continue
+			}
+			prev := int(c.Labels[p-1])
+			pc, pv := c.Pair.Row(p)
+			for k, a := range pc {
+				v := 1.0
+				if pv != nil {
+					v = pv[k]
+				}
+				j := pairOff + int(a)*L*L + prev*L + y
+				tailFreq[j] += s * v
+				tailHit[j] = true
+				seenP[a] = true
+			}
+		}
+	}
+	f.sptr = make([]int32, lay.NumUnary+1)
+	for a := 0; a < lay.NumUnary; a++ {
+		for y := 0; y < L; y++ {
+			j := a*L + y
+			cand := hit.Has(j) || (fs.PossibleStates && seenU[a])
+			fr := 1.0 // observed, binary, MinFreq 0: kept
+			switch {
+			case freq != nil:
+				fr = freq[j]
+			case !hit.Has(j):
+				fr = 0
+			}
+			if cand && fr >= fs.MinFreq {
+				f.lab = append(f.lab, int32(y))
+			}
+		}
+		f.sptr[a+1] = int32(len(f.lab))
+	}
+	f.ns = len(f.lab)
+	f.tailOK = make([]bool, tail)
+	for j := range f.tailOK {
+		cand := tailHit[j]
+		if fs.PossibleTransitions {
+			if j < L*L {
+				cand = cand || lay.Transitions
+			} else {
+				cand = cand || seenP[(j-pairOff)/(L*L)]
+			}
+		}
+		f.tailOK[j] = cand && tailFreq[j] >= fs.MinFreq
+	}
+	return f
+}
+
+// slot returns the compact slot of state feature (a, y), or -1 when it
+// does not exist.
+func (f *features) slot(a int32, y int) int {
+	lo, hi := int(f.sptr[a]), int(f.sptr[a+1])
+	if hi-lo == f.lay.L {
+		return lo + y
+	}
+	for r := lo; r < hi; r++ {
+		switch l := int(f.lab[r]); {
+		case l == y:
+			return r
+		case l > y:
+			return -1
+		}
+	}
+	return -1
+}
+
+// tailSlot returns the compact slot of tail feature k (k = full index -
+// StateLen), or -1 when it does not exist.
+func (f *features) tailSlot(k int) int {
+	if f.tailOK != nil && !f.tailOK[k] {
+		return -1
+	}
+	return f.ns + k
+}
+
+// scatter writes the compact weights w (times scale) into the full-size
+// vector dst (zeros elsewhere).
+func (f *features) scatter(dst, w []float64, scale float64) {
+	clear(dst)
+	L := f.lay.L
+	for a := 0; a < f.lay.NumUnary; a++ {
+		for r := f.sptr[a]; r < f.sptr[a+1]; r++ {
+			dst[a*L+int(f.lab[r])] = scale * w[r]
+		}
+	}
+	tail := dst[f.lay.StateLen():]
+	for k := range tail {
+		tail[k] = scale * w[f.ns+k]
+	}
+}
+
+// scorer scores sequences under compact weights.
+type scorer struct {
+	f     *features
+	c     *sparse.Corpus
+	scr   lattice.Scratch
+	trans []float64
+	ws    *inference.Workspace
+	path  []int
+	gold  []int
+	edge  []float64
+}
+
+func newScorer(f *features, c *sparse.Corpus) *scorer {
+	L := f.lay.L
+	T := c.MaxLen()
+	return &scorer{f: f, c: c, trans: make([]float64, L*L), ws: inference.NewWorkspace(T, L),
+		path: make([]int, T), gold: make([]int, T)}
+}
+
+// score returns the lattice of sequence i under the weights scale * w
+// (compact); it aliases the scorer.
+func (s *scorer) score(w []float64, scale float64, i int) *inference.Lattice {
+	f, c := s.f, s.c
+	L := f.lay.L
+	start, T := c.Span(i)
+	unary := s.scr.ZeroUnary(T * L)
+	for t := 0; t < T; t++ {
+		row := unary[t*L : t*L+L]
+		cols, vals := c.Unary.Row(start + t)
+		for k, a := range cols {
+			v := 1.0
+			if vals != nil {
+				v = vals[k]
+			}
+			lo, hi := f.sptr[a], f.sptr[a+1]
+			if int(hi-lo) == L {
+				for y, x := range w[lo:hi] {
+					row[y] += v * x
+				}
+				continue
+			}
+			for r := lo; r < hi; r++ {
+				row[f.lab[r]] += v * w[r]
+			}
+		}
+	}
+	if scale != 1 {
+		for k := range unary {
+			unary[k] *= scale
+		}
+	}
+	lat := lattice.FinishTail(&s.scr, f.lay, w[f.ns:], c, i, unary)
+	if scale != 1 {
+		if lat.Trans != nil {
+			for k, x := range lat.Trans {
+				s.trans[k] = scale * x
+			}
+			lat.Trans = s.trans
+		}
+		for k := range lat.TransAt {
+			lat.TransAt[k] *= scale
+		}
+	}
+	for t := 0; t < T; t++ {
+		s.gold[t] = int(c.Labels[start+t])
+	}
+	return lat
+}
+
+// viterbi returns the best path of sequence i under scale * w (in s.path)
+// and its score.
+func (s *scorer) viterbi(w []float64, scale float64, i int) (*inference.Lattice, float64) {
+	lat := s.score(w, scale, i)
+	return lat, inference.Viterbi(s.ws, lat, s.path)
+}
+
+// onPath calls fn(slot, value) for every feature that exists on the path y
+// of sequence i, in CRFsuite's order (crf1de_features_on_path: per
+// position, the state features attribute by attribute, then the
+// transition, then the pair features).
+func (s *scorer) onPath(i int, y []int, fn func(slot int, v float64)) {
+	f, c := s.f, s.c
+	L := f.lay.L
+	start, T := c.Span(i)
+	pairs := f.lay.NumPair > 0 && c.Pair.Rows() > 0
+	for t := 0; t < T; t++ {
+		cols, vals := c.Unary.Row(start + t)
+		for k, a := range cols {
+			if r := f.slot(a, y[t]); r >= 0 {
+				v := 1.0
+				if vals != nil {
+					v = vals[k]
+				}
+				fn(r, v)
+			}
+		}
+		if t == 0 {
+			continue
+		}
+		if f.lay.Transitions {
+			if r := f.tailSlot(y[t-1]*L + y[t]); r >= 0 {
+				fn(r, 1)
+			}
+		}
+		if pairs {
+			pc, pv := c.Pair.Row(start + t)
+			off := f.lay.PairOffset() - f.lay.StateLen()
+			for k, a := range pc {
+				if r := f.tailSlot(off + int(a)*L*L + y[t-1]*L + y[t]); r >= 0 {
+					v := 1.0
+					if pv != nil {
+						v = pv[k]
+					}
+					fn(r, v)
+				}
+			}
+		}
+	}
+}
+
+// expect adds scale times the model expectation of every feature of
+// sequence i that exists into g, after forward-backward on lat
+// (crf1de_model_expectation).
+func (s *scorer) expect(g []float64, scale float64, i int, lat *inference.Lattice) {
+	f, c := s.f, s.c
+	L := f.lay.L
+	start, T := c.Span(i)
+	node := s.ws.Node()
+	for t := 0; t < T; t++ {
+		mu := node[t*L : t*L+L]
+		cols, vals := c.Unary.Row(start + t)
+		for k, a := range cols {
+			v := scale
+			if vals != nil {
+				v *= vals[k]
+			}
+			lo, hi := f.sptr[a], f.sptr[a+1]
+			if int(hi-lo) == L {
+				gg := g[lo:hi]
+				for y, p := range mu {
+					gg[y] += p * v
+				}
+				continue
+			}
+			for r := lo; r < hi; r++ {
+				g[r] += mu[f.lab[r]] * v
+			}
+		}
+	}
+	if T > 1 && f.lay.Transitions {
+		for k, p := range s.ws.EdgeSum() {
+			if r := f.tailSlot(k); r >= 0 {
+				g[r] += p * scale
+			}
+		}
+	}
+	if f.lay.NumPair > 0 && c.Pair.Rows() > 0 {
+		off := f.lay.PairOffset() - f.lay.StateLen()
+		for t := 1; t < T; t++ {
+			pc, pv := c.Pair.Row(start + t)
+			if len(pc) == 0 {
+				continue
+			}
+			s.edge = s.ws.EdgeAt(s.edge, lat, t)
+			for k, a := range pc {
+				v := scale
+				if pv != nil {
+					v *= pv[k]
+				}
+				base := off + int(a)*L*L
+				for q, p := range s.edge[:L*L] {
+					if r := f.tailSlot(base + q); r >= 0 {
+						g[r] += p * v
+					}
+				}
+			}
+		}
+	}
+}
+
+// diff returns the number of positions where x and y differ.
+func diff(x, y []int) int {
+	d := 0
+	for t := range x {
+		if x[t] != y[t] {
+			d++
+		}
+	}
+	return d
+}
+
+// norm2 returns the squared L2 norm of x.
+func norm2(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v * v
+	}
+	return s
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

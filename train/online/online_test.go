@@ -1,0 +1,232 @@
+package online
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/internal/chaintest"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// problem returns a small random problem: n sequences of length <= 4 over
+// L labels, real-valued attributes, pair attributes when pairs.
+func problem(t testing.TB, seed uint64, n, L int, pairs, weights bool) (*chain.Model, *sparse.Corpus, []float64) {
+	return problemValued(t, seed, n, L, pairs, weights, true)
+}
+
+// problemValued is problem with binary attributes unless real.
+func problemValued(t testing.TB, seed uint64, n, L int, pairs, weights, real bool) (*chain.Model, *sparse.Corpus, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	np := 0
+	if pairs {
+		np = 2
+	}
+	c := chaintest.RandomCorpus(rng, n, 4, 5, np, L, real)
+	m, err := chain.NewModel(chaintest.LabelNames(L), c.NumUnary, c.NumPair, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w []float64
+	if weights {
+		w = make([]float64, n)
+		for i := range w {
+			w[i] = 0.25 + 2*rng.Float64()
+		}
+	}
+	return m, c, w
+}
+
+// configs are the parameter sets the reference test runs.
+func configs() []map[string]string {
+	return []map[string]string{
+		{"algorithm": "ap"},
+		{"algorithm": "ap", "feature.possible_states": "1", "feature.possible_transitions": "1"},
+		{"algorithm": "ap", "feature.possible_states": "1", "feature.minfreq": "0.2"},
+		{"algorithm": "pa", "type": "0"},
+		{"algorithm": "pa", "type": "1", "c": "0.3"},
+		{"algorithm": "pa", "type": "2", "error_sensitive": "0", "averaging": "0"},
+		{"algorithm": "arow"},
+		{"algorithm": "arow", "variance": "0.5", "gamma": "2"},
+		{"algorithm": "l2sgd"},
+		{"algorithm": "l2sgd", "c2": "0.1", "calibration.samples": "5", "feature.minfreq": "0.5"},
+	}
+}
+
+// TestAgainstReference checks every algorithm against the slow reference
+// transcribed from CRFsuite: the same weights after one epoch (and after
+// three) to 1e-12, with and without sequence weights, pair features and
+// the dense feature set.
+func TestAgainstReference(t *testing.T) {
+	for k, cfg := range configs() {
+		for _, epochs := range []int{1, 3} {
+			for _, variant := range []struct {
+				pairs, weights, dense, binary bool
+			}{{false, false, false, false}, {true, true, false, false}, {false, true, true, false}, {true, true, false, true}} {
+				name := fmt.Sprintf("%d-%s-e%d-p%v-w%v-d%v-b%v", k, cfg["algorithm"], epochs, variant.pairs, variant.weights, variant.dense, variant.binary)
+				t.Run(name, func(t *testing.T) {
+					m, c, wts := problemValued(t, uint64(k*10+epochs), 12, 3, variant.pairs, variant.weights, !variant.binary)
+					p, err := NewParams(Algorithm(cfg["algorithm"]))
+					if err != nil {
+						t.Fatal(err)
+					}
+					for name, v := range cfg {
+						if name != "algorithm" {
+							if err := p.Set(name, v); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+					p.MaxIterations = epochs
+					p.Features.Dense = variant.dense
+					const seed = 99
+					res, err := Train(context.Background(), Problem{Model: m, Corpus: c, Weights: wts}, p, Settings{Seed: seed})
+					if err != nil {
+						t.Fatal(err)
+					}
+					r := newRef(m, c, wts, p, seed)
+					var want []float64
+					switch p.Algorithm {
+					case AP:
+						want = r.ap()
+					case PA:
+						want = r.pa()
+					case AROW:
+						want = r.arow()
+					case L2SGD:
+						want = r.l2sgd()
+					}
+					nz := 0
+					for j := range want {
+						if want[j] != 0 {
+							nz++
+						}
+						if d := math.Abs(want[j] - m.W[j]); d > 1e-12*math.Max(1, math.Abs(want[j])) || math.IsNaN(m.W[j]) {
+							t.Fatalf("feature %d (%v): got %.17g, reference %.17g (epochs run %d)", j, m.Decode(j), m.W[j], want[j], res.Epochs)
+						}
+					}
+					if nz == 0 {
+						t.Fatalf("the reference is all zero: the test checks nothing")
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestDeterministic: the same seed gives the same model bit for bit, another
+// seed another order.
+func TestDeterministic(t *testing.T) {
+	for _, a := range Algorithms {
+		m, c, _ := problem(t, 5, 30, 4, true, false)
+		p, _ := NewParams(a)
+		p.MaxIterations = 3
+		if _, err := Train(context.Background(), Problem{Model: m, Corpus: c}, p, Settings{Seed: 3}); err != nil {
+			t.Fatal(err)
+		}
+		first := append([]float64(nil), m.W...)
+		if _, err := Train(context.Background(), Problem{Model: m, Corpus: c}, p, Settings{Seed: 3}); err != nil {
+			t.Fatal(err)
+		}
+		for j := range first {
+			if math.Float64bits(first[j]) != math.Float64bits(m.W[j]) {
+				t.Fatalf("%s: feature %d differs between two runs with the same seed", a, j)
+			}
+		}
+	}
+}
+
+// TestInterrupt: an interrupt keeps the model of the last finished epoch,
+// and one before the first epoch leaves every weight zero.
+func TestInterrupt(t *testing.T) {
+	for _, a := range Algorithms {
+		m, c, _ := problem(t, 6, 40, 3, false, false)
+		p, _ := NewParams(a)
+		p.MaxIterations = 2
+		p.Delta = 0 // l2sgd: run both epochs
+		p.Epsilon = 0
+		if _, err := Train(context.Background(), Problem{Model: m, Corpus: c}, p, Settings{Seed: 1}); err != nil {
+			t.Fatal(err)
+		}
+		want := append([]float64(nil), m.W...)
+		intr := make(chan struct{})
+		p.MaxIterations = 5
+		res, err := Train(context.Background(), Problem{Model: m, Corpus: c}, p, Settings{Seed: 1, Interrupt: intr,
+			Progress: func(e Epoch) {
+				if e.Epoch == 2 {
+					close(intr)
+				}
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Interrupted || res.Epochs != 2 {
+			t.Fatalf("%s: interrupted %v after %d epochs, want true after 2", a, res.Interrupted, res.Epochs)
+		}
+		for j := range want {
+			if want[j] != m.W[j] {
+				t.Fatalf("%s: feature %d: %g after the interrupt, %g after 2 epochs", a, j, m.W[j], want[j])
+			}
+		}
+		closed := make(chan struct{})
+		close(closed)
+		res, err = Train(context.Background(), Problem{Model: m, Corpus: c}, p, Settings{Interrupt: closed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Epochs != 0 || m.NonZero() != 0 {
+			t.Fatalf("%s: interrupted at once: %d epochs, %d non-zero weights", a, res.Epochs, m.NonZero())
+		}
+	}
+}
+
+// TestParams checks CRFsuite's defaults and the validation of names and
+// values.
+func TestParams(t *testing.T) {
+	p, err := NewParams(PA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Type != 1 || p.C != 1 || !p.ErrorSensitive || !p.Averaging || p.MaxIterations != 100 || p.Epsilon != 0 {
+		t.Fatalf("pa defaults: %+v", p)
+	}
+	q, _ := NewParams(L2SGD)
+	if q.C2 != 1 || q.MaxIterations != 1000 || q.Period != 10 || q.Delta != 1e-6 || q.CalibrationEta != 0.1 ||
+		q.CalibrationRate != 2 || q.CalibrationSamples != 1000 || q.CalibrationCandidates != 10 || q.CalibrationMaxTrials != 20 {
+		t.Fatalf("l2sgd defaults: %+v", q)
+	}
+	for _, bad := range []struct {
+		alg         Algorithm
+		name, value string
+	}{
+		{PA, "type", "3"}, {PA, "c", "0"}, {PA, "c", "nan"}, {PA, "averaging", "yes"}, {PA, "variance", "1"},
+		{AP, "c2", "1"}, {AROW, "gamma", "-1"}, {L2SGD, "calibration.rate", "1"}, {L2SGD, "period", "0"},
+		{L2SGD, "epsilon", "0.1"}, {AP, "max_iterations", "0"}, {AP, "feature.minfreq", "-1"}, {AP, "bogus", "1"},
+	} {
+		p, _ := NewParams(bad.alg)
+		if err := p.Set(bad.name, bad.value); err == nil {
+			t.Errorf("%s: %s=%s accepted", bad.alg, bad.name, bad.value)
+		}
+	}
+	if _, err := NewParams("lbfgs"); err == nil {
+		t.Error("NewParams(lbfgs) accepted")
+	}
+}
+
+// TestBadWeights: zero, negative, NaN, infinite and absurd weights are
+// refused.
+func TestBadWeights(t *testing.T) {
+	m, c, _ := problem(t, 1, 3, 2, false, false)
+	p, _ := NewParams(AP)
+	for _, v := range []float64{0, -1, math.NaN(), math.Inf(1), 1e300} {
+		if _, err := Train(context.Background(), Problem{Model: m, Corpus: c, Weights: []float64{1, v, 1}}, p, Settings{}); err == nil {
+			t.Errorf("weight %v accepted", v)
+		}
+	}
+	if _, err := Train(context.Background(), Problem{Model: m, Corpus: c, Weights: []float64{1}}, p, Settings{}); err == nil {
+		t.Error("1 weight for 3 sequences accepted")
+	}
+}
