@@ -43,7 +43,7 @@ var ErrNonFinite = errors.New("train: objective is not finite (NaN or Inf)")
 // (setWeights), forward-backward per shard (forwardShards: loss, node
 // marginals, edge and pair expectations), reduce the shards in shard order
 // (reduceShards), and the expected state counts attribute by attribute
-// (stateExpectations), from which residualsFrom forms m.
+// (stateExpectations), from which counts.residuals forms m.
 //
 // Gradient accumulation is deterministic and parallel without per-worker
 // copies of the gradient: node marginals of every position are stored, then
@@ -264,7 +264,7 @@ func (o *Objective) follow(keep []int32) {
 		o.mvec = fitFloats(o.mvec, len(fs.active))
 	}
 	o.exp, o.expFresh = fitFloats(o.exp, fs.numState()), false
-	o.resetTail()
+	o.prior.resetTail(o.wtail)
 	o.refFused = o.refFusedOK && !o.fused && refGroups*fs.numState()*8 <= refFusedBudget
 	const per = numShards / refGroups
 	for sh := range o.shard {
@@ -577,10 +577,10 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 	if err := o.forwardShards(ctx); err != nil {
 		return 0, o.mvec, err
 	}
-	loss := o.reduceShards()
+	loss := reduceShards(o.m, o.shard, o.eTail)
 	o.stateExpectations()
 	o.expFresh = true
-	o.residualsFrom(o.mvec, o.fs.active, o.exp)
+	o.obs.residuals(o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.StateLen()), 1/o.n)
 	inv := 1 / o.n
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return loss * inv, o.mvec, ErrNonFinite
@@ -611,7 +611,7 @@ func (o *Objective) Residuals(dst []float64, idx []int32) []float64 {
 			}
 		}
 	}
-	o.residualsFrom(dst, idx, dst)
+	o.obs.residuals(dst, idx, dst, o.eTail, int32(o.m.StateLen()), 1/o.n)
 	return dst
 }
 
@@ -738,7 +738,7 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 	if o.partial != nil {
 		// The numerator: the constrained forward-backward, run first so
 		// that the workspace ends with the model's own pass.
-		logZc, err := o.constrained(sh, lat, start, T)
+		logZc, err := o.partial.constrained(sh, lat, start, T)
 		if err != nil && sh.err == nil {
 			sh.err = fmt.Errorf("%w (sequence %d)", err, i+1)
 		}
@@ -920,27 +920,26 @@ func (sh *shardState) accumulatePairs(c *sparse.Corpus, LL int, lat *inference.L
 
 // reduceShards adds the shards' losses, transition and pair expectations
 // in shard order and returns the summed loss.
-func (o *Objective) reduceShards() float64 {
-	m := o.m
+func reduceShards(m *chain.Model, shard []shardState, eTail []float64) float64 {
 	LL := m.NumLabels() * m.NumLabels()
 	loss := 0.0
-	for s := range o.shard {
-		loss += o.shard[s].loss
+	for s := range shard {
+		loss += shard[s].loss
 	}
 	if m.Transitions {
-		e := o.eTail[:LL]
+		e := eTail[:LL]
 		clear(e)
-		for s := range o.shard {
-			for k, v := range o.shard[s].edge {
+		for s := range shard {
+			for k, v := range shard[s].edge {
 				e[k] += v
 			}
 		}
 	}
 	if m.NumPair > 0 {
-		e := o.eTail[m.PairOffset()-m.StateLen():]
+		e := eTail[m.PairOffset()-m.StateLen():]
 		clear(e)
-		for s := range o.shard {
-			for k, v := range o.shard[s].pairExp {
+		for s := range shard {
+			for k, v := range shard[s].pairExp {
 				e[k] += v
 			}
 		}
@@ -1076,19 +1075,18 @@ func scatterRange(mu []float64, L int, c *sparse.Corpus, ptr, ids []int32, dst [
 	}
 }
 
-// residualsFrom writes m_j = (obs_j - e_j)/n into dst[k] for the features
-// idx[k] (increasing), where e_j is exp[k] for a state feature and comes
-// from eTail otherwise (dst may be exp itself).
-func (o *Objective) residualsFrom(dst []float64, idx []int32, exp []float64) {
-	inv := 1 / o.n
-	off := int32(o.m.StateLen())
-	cur := o.obs.cursor()
+// residuals writes m_j = (obs_j - e_j) * inv into dst[k] for the features
+// idx[k] (increasing), where obs_j are the counts c, e_j is exp[k] for a
+// state feature (j < off, the state block's length) and eTail[j-off]
+// otherwise; dst may be exp itself. inv is 1/n.
+func (c *counts) residuals(dst []float64, idx []int32, exp, eTail []float64, off int32, inv float64) {
+	cur := c.cursor()
 	for k, j := range idx {
 		e := 0.0
 		if j < off {
 			e = exp[k]
 		} else {
-			e = o.eTail[j-off]
+			e = eTail[j-off]
 		}
 		dst[k] = (cur.at(j) - e) * inv
 	}

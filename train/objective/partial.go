@@ -87,17 +87,17 @@ func (o *Objective) SetPartial(s *LabelSets) error {
 }
 
 // constrained runs forward-backward on the lattice restricted to the
-// allowed labels of sequence positions [start, start+T), leaves its node
+// labels s allows at sequence positions [start, start+T), leaves its node
 // marginals in sh.cNode, subtracts its edge expectations from sh.edge and
 // returns its log-partition (an error when it is -Inf).
-func (o *Objective) constrained(sh *shardState, lat *inference.Lattice, start, T int) (float64, error) {
+func (s *LabelSets) constrained(sh *shardState, lat *inference.Lattice, start, T int) (float64, error) {
 	L := lat.L
 	n := T * L
 	if cap(sh.cUnary) < n {
 		sh.cUnary = make([]float64, n)
 		sh.cNode = make([]float64, n)
 	}
-	u, s := sh.cUnary[:n], o.partial
+	u := sh.cUnary[:n]
 	copy(u, lat.Unary[:n])
 	for t := range T {
 		for y := range L {

@@ -62,12 +62,12 @@ func PriorMemory(m *chain.Model, c *sparse.Corpus, add func(name string, bytes i
 	add("prior: unary offsets (8 B x positions x labels) and weights after the state block", 8*int64(c.Positions())*L+8*int64(len(m.W)-m.StateLen()))
 }
 
-// resetTail sets the weights after the state block to the prior's (zero
-// without one): the values of the inactive ones.
-func (o *Objective) resetTail() {
-	if o.prior == nil {
-		clear(o.wtail)
+// resetTail sets dst, the weights after the state block, to the prior's
+// (zero without one, p nil): the values of the inactive ones.
+func (p *prior) resetTail(dst []float64) {
+	if p == nil {
+		clear(dst)
 		return
 	}
-	copy(o.wtail, o.prior.tail)
+	copy(dst, p.tail)
 }

@@ -69,33 +69,56 @@ func (f *features) count() int {
 // weight times the attribute's value, 0 for one only added) is at least
 // MinFreq.
 func newFeatures(lay sparse.Layout, c *sparse.Corpus, wts []float64, fs FeatureSet) *features {
-	L := lay.L
-	f := &features{lay: lay}
-	tail := lay.Dim() - lay.StateLen()
 	if fs.Dense {
-		f.sptr = make([]int32, lay.NumUnary+1)
-		f.lab = make([]int32, 0, lay.StateLen())
-		for a := 0; a < lay.NumUnary; a++ {
-			for y := 0; y < L; y++ {
-				f.lab = append(f.lab, int32(y))
-			}
-			f.sptr[a+1] = int32(len(f.lab))
+		return denseFeatures(lay)
+	}
+	// With binary attributes and MinFreq = 0 (the default) every observed
+	// feature is kept (weights are positive), so a bitset is enough;
+	// otherwise the frequencies, in a transient vector.
+	g := countGold(lay, c, wts, c.Unary.Val != nil || fs.MinFreq != 0)
+	f := &features{lay: lay}
+	f.chooseStates(g, fs)
+	f.chooseTail(g, fs)
+	return f
+}
+
+// denseFeatures returns every (attribute, label) pair as a state feature
+// and every transition and pair feature.
+func denseFeatures(lay sparse.Layout) *features {
+	f := &features{lay: lay}
+	f.sptr = make([]int32, lay.NumUnary+1)
+	f.lab = make([]int32, 0, lay.StateLen())
+	for a := 0; a < lay.NumUnary; a++ {
+		for y := 0; y < lay.L; y++ {
+			f.lab = append(f.lab, int32(y))
 		}
-		f.ns = len(f.lab)
-		return f
+		f.sptr[a+1] = int32(len(f.lab))
 	}
-	// The state features' frequencies: with binary attributes and
-	// MinFreq = 0 (the default) every observed feature is kept (weights
-	// are positive), so a bitset is enough; otherwise a transient vector.
-	var freq []float64
-	hit := sparse.NewBitset(lay.StateLen())
-	if c.Unary.Val != nil || fs.MinFreq != 0 {
-		freq = make([]float64, lay.StateLen())
+	f.ns = len(f.lab)
+	return f
+}
+
+// goldCounts are what the gold paths of a corpus fire: the state features
+// hit (with their weighted frequencies when freq is not nil), the
+// frequencies and hits of the features after the state block, and the
+// unary and pair attributes seen.
+type goldCounts struct {
+	hit          sparse.Bitset
+	freq         []float64
+	tailFreq     []float64
+	tailHit      []bool
+	seenU, seenP []bool
+}
+
+// countGold counts the features on the gold paths of c with sequence
+// weights wts (nil: 1); withFreq keeps the state features' frequencies.
+func countGold(lay sparse.Layout, c *sparse.Corpus, wts []float64, withFreq bool) *goldCounts {
+	L, tail := lay.L, lay.Dim()-lay.StateLen()
+	g := &goldCounts{hit: sparse.NewBitset(lay.StateLen()), tailFreq: make([]float64, tail), tailHit: make([]bool, tail),
+		seenU: make([]bool, lay.NumUnary), seenP: make([]bool, lay.NumPair)}
+	if withFreq {
+		g.freq = make([]float64, lay.StateLen())
 	}
-	tailFreq := make([]float64, tail)
-	tailHit := make([]bool, tail)
-	seenU := make([]bool, lay.NumUnary)
-	seenP := make([]bool, lay.NumPair)
 	pairOff := lay.PairOffset() - lay.StateLen()
 	for i := 0; i < c.Len(); i++ {
 		s := 1.0
@@ -108,22 +131,10 @@ func newFeatures(lay sparse.Layout, c *sparse.Corpus, wts []float64, fs FeatureS
 			y := int(c.Labels[p])
 			if t > 0 && lay.Transitions {
 				k := int(c.Labels[p-1])*L + y
-				tailFreq[k] += s
-				tailHit[k] = true
+				g.tailFreq[k] += s
+				g.tailHit[k] = true
 			}
-			cols, vals := c.Unary.Row(p)
-			for k, a := range cols {
-				j := int(a)*L + y
-				hit.Set(j)
-				if freq != nil {
-					v := 1.0
-					if vals != nil {
-						v = vals[k]
-					}
-					freq[j] += s * v
-				}
-				seenU[a] = true
-			}
+			g.addStates(c, p, y, L, s)
 			if t == 0 || lay.NumPair == 0 || c.Pair.Rows() == 0 {
 				continue
 			}
@@ -135,22 +146,48 @@ func newFeatures(lay sparse.Layout, c *sparse.Corpus, wts []float64, fs FeatureS
 					v = pv[k]
 				}
 				j := pairOff + int(a)*L*L + prev*L + y
-				tailFreq[j] += s * v
-				tailHit[j] = true
-				seenP[a] = true
+				g.tailFreq[j] += s * v
+				g.tailHit[j] = true
+				g.seenP[a] = true
 			}
 		}
 	}
+	return g
+}
+
+// addStates counts the state features of position p with gold label y and
+// sequence weight s.
+func (g *goldCounts) addStates(c *sparse.Corpus, p, y, L int, s float64) {
+	cols, vals := c.Unary.Row(p)
+	for k, a := range cols {
+		j := int(a)*L + y
+		g.hit.Set(j)
+		if g.freq != nil {
+			v := 1.0
+			if vals != nil {
+				v = vals[k]
+			}
+			g.freq[j] += s * v
+		}
+		g.seenU[a] = true
+	}
+}
+
+// chooseStates keeps the state features of fs: candidates (hit on a gold
+// path, or every label of a seen attribute with PossibleStates) whose
+// frequency is at least MinFreq.
+func (f *features) chooseStates(g *goldCounts, fs FeatureSet) {
+	lay, L := f.lay, f.lay.L
 	f.sptr = make([]int32, lay.NumUnary+1)
 	for a := 0; a < lay.NumUnary; a++ {
 		for y := 0; y < L; y++ {
 			j := a*L + y
-			cand := hit.Has(j) || (fs.PossibleStates && seenU[a])
+			cand := g.hit.Has(j) || (fs.PossibleStates && g.seenU[a])
 			fr := 1.0 // observed, binary, MinFreq 0: kept
 			switch {
-			case freq != nil:
-				fr = freq[j]
-			case !hit.Has(j):
+			case g.freq != nil:
+				fr = g.freq[j]
+			case !g.hit.Has(j):
 				fr = 0
 			}
 			if cand && fr >= fs.MinFreq {
@@ -160,19 +197,27 @@ func newFeatures(lay sparse.Layout, c *sparse.Corpus, wts []float64, fs FeatureS
 		f.sptr[a+1] = int32(len(f.lab))
 	}
 	f.ns = len(f.lab)
-	f.tailOK = make([]bool, tail)
+}
+
+// chooseTail keeps the transition and pair features of fs: candidates (hit
+// on a gold path, or all of them with PossibleTransitions: every
+// transition, and every label pair of a seen pair attribute) whose
+// frequency is at least MinFreq.
+func (f *features) chooseTail(g *goldCounts, fs FeatureSet) {
+	lay, L := f.lay, f.lay.L
+	pairOff := lay.PairOffset() - lay.StateLen()
+	f.tailOK = make([]bool, len(g.tailHit))
 	for j := range f.tailOK {
-		cand := tailHit[j]
+		cand := g.tailHit[j]
 		if fs.PossibleTransitions {
 			if j < L*L {
 				cand = cand || lay.Transitions
 			} else {
-				cand = cand || seenP[(j-pairOff)/(L*L)]
+				cand = cand || g.seenP[(j-pairOff)/(L*L)]
 			}
 		}
-		f.tailOK[j] = cand && tailFreq[j] >= fs.MinFreq
+		f.tailOK[j] = cand && g.tailFreq[j] >= fs.MinFreq
 	}
-	return f
 }
 
 // slot returns the compact slot of state feature (a, y), or -1 when it
