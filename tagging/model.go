@@ -48,15 +48,11 @@ func openPeer(path string) (peer.Model, error) {
 // input, or built into the binary (package models). name is the model's
 // name in error messages.
 func Read(name string, r io.Reader) (Tagger, error) {
-	plain, err := readPlain(name, r)
-	if err != nil {
+	pm, plain, err := readModel(name, r)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if peer.Detect(plain) != peer.FormatUnknown {
-		pm, err := peer.Parse(plain)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+	case pm != nil:
 		return tool{pm}, nil
 	}
 	tg, err := chain.ReadTagger(bytes.NewReader(plain))
@@ -64,6 +60,21 @@ func Read(name string, r io.Reader) (Tagger, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return ours{tg}, nil
+}
+
+// readModel reads the model file r: a peer's, parsed (pm), or ours, as its
+// decompressed bytes (plain) for chain to read.
+func readModel(name string, r io.Reader) (pm peer.Model, plain []byte, err error) {
+	if plain, err = readPlain(name, r); err != nil {
+		return nil, nil, err
+	}
+	if peer.Detect(plain) == peer.FormatUnknown {
+		return nil, plain, nil
+	}
+	if pm, err = peer.Parse(plain); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return pm, nil, nil
 }
 
 // readPlain reads r whole, decompressed if it is gzipped (at most

@@ -46,15 +46,11 @@ func LoadWeights(path string) (Weighted, error) {
 // ReadWeights is LoadWeights from r, the contents of a model file
 // (gzip-compressed or not); name is the model's name in error messages.
 func ReadWeights(name string, r io.Reader) (Weighted, error) {
-	plain, err := readPlain(name, r)
-	if err != nil {
+	pm, plain, err := readModel(name, r)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if peer.Detect(plain) != peer.FormatUnknown {
-		pm, err := peer.Parse(plain)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+	case pm != nil:
 		return tool{pm}, nil
 	}
 	m, err := chain.ReadModel(bytes.NewReader(plain))
