@@ -182,7 +182,7 @@ func (e *Encoder) splitItems(cols [][]string) error {
 			if e.val.isVal[c] {
 				var err error
 				if name, v, err = parseItem(tok[c]); err != nil {
-					return fmt.Errorf("features: token %d, column %d: %w", t, c, err)
+					return fmt.Errorf("features: token %d, column %d (counting from 1): %w", t+1, c+1, err)
 				}
 			}
 			e.vcells = append(e.vcells, name)

@@ -95,7 +95,7 @@ func TestValuedColumns(t *testing.T) {
 		}
 	}
 	var bad sparse.Corpus
-	if err := e.Encode(&bad, Columns{{"x", "a:b:c"}}, nil, false); err == nil || !strings.Contains(err.Error(), "token 0, column 1") {
+	if err := e.Encode(&bad, Columns{{"x", "a:b:c"}}, nil, false); err == nil || !strings.Contains(err.Error(), "token 1, column 2 (counting from 1)") {
 		t.Errorf("bad item: got %v", err)
 	}
 	if bad.Positions() != 0 {
