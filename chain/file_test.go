@@ -285,6 +285,7 @@ func addModelSeeds(f *testing.F) {
 		f.Add(v1)
 	}
 	f.Add([]byte(fileMagic))
+	f.Add(valuedModelBytes(f)) // version 3: valued columns and word vectors
 }
 
 // FuzzReadModel: any input gives either an error or a model that saves

@@ -14,7 +14,7 @@ import (
 // valuedModel returns a model whose encoder has a valued column and word
 // vectors, with a few non-zero weights on each kind of attribute, and the
 // input it was built from.
-func valuedModel(t *testing.T) (*Model, features.Columns) {
+func valuedModel(t testing.TB) (*Model, features.Columns) {
 	t.Helper()
 	emb, err := features.NewEmbeddings([]string{"the", "Dog", "cat"}, []float64{1, -2, 0, 4, 0.5, 0}, 2)
 	if err != nil {
@@ -41,6 +41,16 @@ func valuedModel(t *testing.T) (*Model, features.Columns) {
 	}
 	m.W[m.TransIndex(0, 1)] = 0.5
 	return m, in
+}
+
+// valuedModelBytes returns the file bytes of valuedModel.
+func valuedModelBytes(t testing.TB) []byte {
+	m, _ := valuedModel(t)
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // rowsByName encodes in with enc (frozen) and returns each row as
