@@ -224,3 +224,42 @@ func TestValuedNoAllocs(t *testing.T) {
 		t.Errorf("%v allocations per encode, want 0", allocs)
 	}
 }
+
+// TestValuedClonesConcurrent: clones of a frozen valued encoder share the
+// vectors and encode concurrently to the same rows (run with -race).
+func TestValuedClonesConcurrent(t *testing.T) {
+	e := mustValued(t, "U00:%x[0,0]\nU01:%x[0,1]\nUV:%v[0,0]\n", Valued{Columns: []int{1}, Embeddings: testEmbeddings(t)})
+	in := Columns{{"The", "a:2"}, {"DOG", "b:3"}, {"emu", "c:1"}}
+	var want sparse.Corpus
+	if err := e.Encode(&want, in, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	e.Freeze(0)
+	got := make([]sparse.Corpus, 4)
+	done := make(chan error, len(got))
+	for g := range got {
+		go func() {
+			c := e.Clone()
+			var err error
+			for range 50 {
+				got[g].Reset()
+				if err = c.Encode(&got[g], in, nil, false); err != nil {
+					break
+				}
+			}
+			done <- err
+		}()
+	}
+	for range got {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for g := range got {
+		for r := range want.Positions() {
+			if w, h := rowMap(&want.Unary, e.Unary(), r), rowMap(&got[g].Unary, e.Unary(), r); !maps.Equal(w, h) {
+				t.Fatalf("clone %d, row %d: %v, want %v", g, r, h, w)
+			}
+		}
+	}
+}
