@@ -45,7 +45,8 @@ import (
 // binary attributes have value 1. Attributes of the same name at one
 // position (two lines that expand to the same string) add their values.
 // Encoding builds attribute strings (the frozen lookup of plain templates
-// is not used) and allocates nothing per token in steady state. The
+// is not used) and allocates nothing per token in steady state (a name
+// with escapes is unescaped into a new string). The
 // encoded corpus holds every non-zero coordinate of every vector a
 // template reads, 12 bytes each (id and value); the table itself is held
 // once, by the Embeddings.
