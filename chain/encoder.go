@@ -14,7 +14,11 @@ import (
 //	template  string  CRF++ template source ("" unless kind is template)
 //	unary     uint32 count, then that many strings: unary attribute names in id order
 //	pair      uint32 count, then that many strings: pair attribute names in id order
-func appendEncoder(b []byte, e *features.Encoder) ([]byte, error) {
+//	valued    version 3 only: see appendValued
+func appendEncoder(b []byte, e *features.Encoder, version uint32) ([]byte, error) {
+	if err := checkValuedVersion(e, version); err != nil {
+		return nil, err
+	}
 	b = append(b, byte(e.Kind()))
 	b = binary.LittleEndian.AppendUint32(b, uint32(e.PixelOptions()))
 	src := ""
@@ -32,10 +36,13 @@ func appendEncoder(b []byte, e *features.Encoder) ([]byte, error) {
 			b = appendString(b, s)
 		}
 	}
+	if version >= valuedVersion {
+		b = appendValued(b, e.Valued())
+	}
 	return b, nil
 }
 
-func decodeEncoder(d *decoder, numUnary, numPair int) (*features.Encoder, error) {
+func decodeEncoder(d *decoder, numUnary, numPair int, version uint32) (*features.Encoder, error) {
 	kind := features.Kind(d.u8())
 	opts := features.PixelOptions(d.u32())
 	src := d.str()
@@ -47,6 +54,9 @@ func decodeEncoder(d *decoder, numUnary, numPair int) (*features.Encoder, error)
 	e, err := features.NewEncoderFrom(kind, src, opts, unary, pair)
 	if err != nil {
 		return nil, d.fail("%v", err)
+	}
+	if version >= valuedVersion {
+		return decodeValued(d, e)
 	}
 	return e, nil
 }

@@ -17,7 +17,8 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// Model file format, version 2. Everything is little-endian.
+// Model file format, version 2 (version 3 for models with valued columns or
+// word vectors, see valued.go). Everything is little-endian.
 //
 //	magic    8 bytes  "SPTGCRF\x00"
 //	version  uint32   2 (1 is still read, see below)
@@ -31,7 +32,8 @@ import (
 //
 //	HEAD  flags uint8 (bit 0: transitions, bit 1: has encoder), L, U, P uint32
 //	LABL  L strings
-//	ENCD  the feature encoder (only when flag bit 1 is set), see encoder.go
+//	ENCD  the feature encoder (only when flag bit 1 is set), see encoder.go;
+//	      in version 3 it ends with the encoder's valued part (valued.go)
 //	WGHT  count uint32, then count pairs (index uint32, weight float64 bits);
 //	      indices strictly increasing, weights non-zero and finite
 //	END   empty; nothing may follow
@@ -51,7 +53,7 @@ import (
 // exactly the same) but no longer written.
 const (
 	fileMagic   = "SPTGCRF\x00"
-	fileVersion = 2 // the version written
+	fileVersion = valuedVersion // the newest version read (written: see writeVersion)
 	// oldestVersion is the oldest version read: version 1 differs from
 	// version 2 only in allowing attributes without a non-zero weight.
 	oldestVersion = 1
@@ -94,7 +96,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("chain: refusing to save model: %w", err)
 	}
-	data, err := c.encodeFile(fileVersion)
+	data, err := c.encodeFile(c.writeVersion())
 	if err != nil {
 		return 0, err
 	}
@@ -131,7 +133,7 @@ func (m *Model) encodeFile(version uint32) ([]byte, error) {
 	writeSection(&out, "LABL", lab)
 
 	if m.Encoder != nil {
-		enc, err := appendEncoder(nil, m.Encoder)
+		enc, err := appendEncoder(nil, m.Encoder, version)
 		if err != nil {
 			return nil, err
 		}
@@ -418,7 +420,7 @@ func (mr *modelReader) readAndDecode(sh []byte, n uint32, start int64) error {
 	case "LABL":
 		err = mr.decodeLabels(d)
 	case "ENCD":
-		mr.m.Encoder, err = decodeEncoder(d, mr.m.NumUnary, mr.m.NumPair)
+		mr.m.Encoder, err = decodeEncoder(d, mr.m.NumUnary, mr.m.NumPair, mr.version)
 	case "WGHT":
 		err = mr.decodeWeights(d, start)
 	case "END ":

@@ -285,6 +285,7 @@ func addModelSeeds(f *testing.F) {
 		f.Add(v1)
 	}
 	f.Add([]byte(fileMagic))
+	f.Add(valuedModelBytes(f)) // version 3: valued columns and word vectors
 }
 
 // FuzzReadModel: any input gives either an error or a model that saves
@@ -304,7 +305,7 @@ func FuzzReadModel(f *testing.F) {
 		if err != nil {
 			t.Fatalf("loaded model does not re-encode: %v", err)
 		}
-		if binary.LittleEndian.Uint32(in[8:]) == fileVersion {
+		if v := binary.LittleEndian.Uint32(in[8:]); v == plainVersion || v == valuedVersion {
 			if !bytes.Equal(out, in) {
 				t.Fatal("loaded model re-encodes to different bytes")
 			}
@@ -321,7 +322,7 @@ func FuzzReadModel(f *testing.F) {
 		checkCompaction(t, m, c)
 		if c.NumUnary == m.NumUnary && c.NumPair == m.NumPair {
 			want := append([]byte(nil), in...)
-			binary.LittleEndian.PutUint32(want[8:], fileVersion)
+			binary.LittleEndian.PutUint32(want[8:], plainVersion)
 			if !bytes.Equal(out, want) {
 				t.Fatal("compact version 1 file re-encodes to more than a version change")
 			}

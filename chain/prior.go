@@ -39,6 +39,9 @@ func (m *Model) WithPrior(old *Model) (*Model, []float64, error) {
 		if enc, err = features.NewEncoderFrom(e.Kind(), src, e.PixelOptions(), unary, pair); err != nil {
 			return nil, nil, fmt.Errorf("chain: prior: %w", err)
 		}
+		if enc, err = features.WithValued(enc, e.Valued()); err != nil {
+			return nil, nil, fmt.Errorf("chain: prior: %w", err)
+		}
 		numUnary, numPair = len(unary), len(pair)
 		shared := false
 		for a := 0; a < m.NumUnary && !shared; a++ {

@@ -17,7 +17,9 @@
 //     expanded by a CRF++ template (Compile; see Template for the
 //     language). Existing CRF++ template files work unchanged; the
 //     derived macros %l, %w, %p and %s (lower case, shape, prefix and
-//     suffix of a cell) are this toolkit's own.
+//     suffix of a cell) are this toolkit's own, and so are valued
+//     columns of name:value items and word vectors read by %v
+//     ([WithValued], [Valued], [Embeddings]).
 //   - KindAttributes (NewAttributeEncoder) reads [Attributes]: name:value
 //     attributes per position, as in CRFsuite's item format.
 //   - KindPixels (NewPixelEncoder) reads [Pixels]: 16×8 binary OCR images
@@ -60,7 +62,7 @@
 // Every row of an encoded corpus lists each attribute id at most once, in
 // increasing order. Pair rows exist only when the template has B lines with
 // macros; then there is one per position and row 0 of every sequence is
-// empty. Binary inputs (templates, pixels, attributes without values) give
+// empty. Binary inputs (templates without Valued, pixels, attributes without values) give
 // a binary matrix (nil Val).
 //
 // # Allocation

@@ -75,6 +75,7 @@ type Encoder struct {
 	unary *Dictionary
 	pair  *Dictionary
 	lazy  *lazyIndex // the frozen lookup of a template encoder, shared by clones
+	val   *valued    // valued columns and word vectors (WithValued), nil without
 
 	// scratch, reused across calls
 	buf    []byte
@@ -87,6 +88,10 @@ type Encoder struct {
 	drows  [][]string // the rows of derived columns (Template.derive)
 	dcells []string
 	srt    idValSorter
+	vrows  [][]string // the cells' names and values (valued.go)
+	vcells []string
+	vvals  []float64
+	lbuf   []byte // a lower-cased word (Embeddings.lookup)
 }
 
 var sharedPixelNames = sync.OnceValue(newPixelNames)
@@ -158,7 +163,7 @@ func NewEncoderFrom(kind Kind, templateSource string, opts PixelOptions, unary, 
 // with its own scratch buffers. Clones may encode concurrently with grow=false
 // once the dictionaries are frozen.
 func (e *Encoder) Clone() *Encoder {
-	return &Encoder{kind: e.kind, tmpl: e.tmpl, pix: e.pix, unary: e.unary, pair: e.pair, lazy: e.lazy}
+	return &Encoder{kind: e.kind, tmpl: e.tmpl, pix: e.pix, unary: e.unary, pair: e.pair, lazy: e.lazy, val: e.val}
 }
 
 // Kind returns what the encoder reads.
@@ -467,6 +472,9 @@ func (e *Encoder) encode(dst *sparse.Corpus, in Input, labels []int32, grow bool
 
 // columns expands every position; dst nil means count only.
 func (e *Encoder) columns(dst *sparse.Corpus, cols [][]string, grow bool) error {
+	if e.val != nil || e.tmpl.vectors != 0 {
+		return e.columnsValued(dst, cols, grow)
+	}
 	cols, e.drows, e.dcells = e.tmpl.derive(cols, e.drows, e.dcells)
 	if x := e.frozen(); x != nil && !grow && dst != nil {
 		e.columnsFrozen(dst, x, cols)

@@ -47,6 +47,15 @@ func FuzzCompile(f *testing.F) {
 		}
 		sent := [][]string{tok, tok, tok}
 		e := NewTemplateEncoder(tm)
+		if tm.HasVectors() { // %v reads word vectors: give it some
+			emb, err := NewEmbeddings([]string{"a", "b"}, []float64{1, -1, 0.5, 2}, 2)
+			if err == nil {
+				e, err = WithValued(e, Valued{Embeddings: emb})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
 		var c sparse.Corpus
 		if err := e.Encode(&c, Columns(sent), []int32{0, 1, 0}, true); err != nil {
 			t.Fatalf("EncodeColumns: %v", err)

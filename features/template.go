@@ -11,7 +11,7 @@ import (
 
 // macroLetters are the macros of the template language: %x (the cell, as
 // in CRF++) and the derived macros (see Template).
-const macroLetters = "xlwps"
+const macroLetters = "xlwpsv"
 
 // maxAffix bounds the length n of %p[row,col,n] and %s[row,col,n].
 const maxAffix = 32
@@ -52,6 +52,8 @@ type segment struct {
 	row, col int // macro offsets
 	column   int // 1-based byte column of the '%' in the source line (for errors)
 	derived  int // index in Template.derived of a derived macro's column, -1 for %x
+
+	vec bool // a %v[row,col] macro (word vectors, see Valued)
 }
 
 // rule is one compiled U or B line with at least the type letter.
@@ -94,6 +96,13 @@ type rule struct {
 // A template with them is not a CRF++ template (CRF++ refuses it); Wapiti's
 // %t and %m tests are not supported.
 //
+// Two more of this toolkit's features give attributes real values, for an
+// encoder made with WithValued (see Valued for the exact expansion):
+// %x over a column declared valued reads the name of the cell's name:value
+// item and gives the attribute its value, and %v[row,col] expands to one
+// attribute per dimension of the word vector of the cell, valued by its
+// coordinates (at most one %v per line, in U lines only).
+//
 // A comment line "# columns: word, POS" names the token columns, in order,
 // for messages about input that lacks some (ColumnNames); CRF++ reads it as
 // the comment it is.
@@ -120,6 +129,7 @@ type Template struct {
 	columnNames []string     // from a "# columns:" comment, nil without one
 	colLine     int          // line and column of a macro naming column ncols-1
 	colColumn   int
+	vectors     int // 1-based line of the first %v macro, 0 when none
 }
 
 // Compile parses a CRF++ template. Errors are of type *TemplateError and
@@ -205,7 +215,7 @@ func (t *Template) compileLine(line string, lineNo int) error {
 		}
 		op := line[i]
 		if !strings.ContainsRune(macroLetters, rune(op)) {
-			return errAt(pct, "unknown macro %%%s: want %%x[row,col] (or %%l, %%w [row,col], %%p, %%s [row,col,n])", quoteRune(line[i:end]))
+			return errAt(pct, "unknown macro %%%s: want %%x[row,col] (or %%l, %%w, %%v [row,col], %%p, %%s [row,col,n])", quoteRune(line[i:end]))
 		}
 		i++
 		if i >= end || line[i] != '[' {
@@ -248,8 +258,12 @@ func (t *Template) compileLine(line string, lineNo int) error {
 			return errAt(i, "want ']' to close %%%c[row,col]", op)
 		}
 		i++
-		seg := segment{macro: true, row: row, col: col, column: pct + 1, derived: -1}
-		if op != 'x' {
+		seg := segment{macro: true, row: row, col: col, column: pct + 1, derived: -1, vec: op == 'v'}
+		if seg.vec {
+			if err := t.checkVector(r.segs, kind, lineNo, pct); err != nil {
+				return err
+			}
+		} else if op != 'x' {
 			seg.derived = t.derivedColumn(derivation{op: op, col: col, n: n})
 		}
 		r.segs = append(r.segs, seg)
@@ -390,6 +404,9 @@ func (t *Template) Expand(cols [][]string, pos int) (unary, pair []string, err e
 	}
 	if err := t.check(cols); err != nil {
 		return nil, nil, err
+	}
+	if t.vectors != 0 {
+		return nil, nil, &TemplateError{Line: t.vectors, Column: 1, Msg: "Expand does not expand %v (word vectors): encode with an encoder that has embeddings (WithValued)"}
 	}
 	cols, _, _ = t.derive(cols, nil, nil)
 	var buf []byte

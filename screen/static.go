@@ -55,10 +55,12 @@ import (
 //	                   hi_ij and lo_ij are the max-sum and min-sum of the
 //	                   same O(nnz) DP as PairRnorm (pairDP).
 //
-// Floating point. For integer-valued data (binary matrices, or valued ones
-// whose entries are all integers, with S_a below 2^52) every sum
-// above is computed exactly, so B_j is exact and the test B_j <= lam1 is
-// exact. Otherwise B_j is rounded up by an explicit margin: every quantity
+// Floating point. For an integer-valued attribute (binary, or valued with
+// every value an integer, with S_a below 2^52) every sum above is computed
+// exactly, so B_j is exact and the test B_j <= lam1 is exact; this is
+// decided attribute by attribute, since each sum involves one attribute's
+// values only (binary template attributes keep exact bounds beside real
+// word-vector attributes). Otherwise B_j is rounded up by an explicit margin: every quantity
 // above is a sum of at most K = nnz + 2n + 4 terms whose absolute values add
 // up to at most S_a = sum of |v| over the entries of attribute a, so its
 // rounding error is below K u S_a (u = 2^-53, first order), and B_j (a max of
@@ -115,7 +117,7 @@ func RangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus) ([]float64,
 // rangeState fills the state block (U*L, row-major a*L+l).
 func rangeState(blk []float64, U, L int, c *sparse.Corpus, tol float64) error {
 	x := &c.Unary
-	exact := integerValued(x.Val)
+	inexact := nonIntegerAttrs(x, U)
 	// dst row a holds Pl(a,l) = sum_{t: y_t = l} pos(x_t); neg[a*L+l] holds
 	// Nl(a,l) = sum_{t: y_t = l} neg(x_t) (allocated only when some x_t < 0).
 	pos := make([]float64, U) // P_a = sum_t pos(x_t)
@@ -164,7 +166,7 @@ func rangeState(blk []float64, U, L int, c *sparse.Corpus, tol float64) error {
 			return fmt.Errorf("screen: RangeBounds: unary attribute %d has non-finite values", a)
 		}
 		margin := 0.0
-		if !exact || abs[a] >= exactBelow {
+		if (inexact != nil && inexact[a]) || abs[a] >= exactBelow {
 			margin = tol * abs[a]
 		}
 		row := blk[a*L : (a+1)*L]
@@ -212,7 +214,7 @@ func rangeTrans(blk []float64, L int, c *sparse.Corpus) {
 // sequences of the exact per-sequence ranges of the pairDP.
 func rangePair(blk []float64, P, L int, c *sparse.Corpus, tol float64) error {
 	x := &c.Pair
-	exact := integerValued(x.Val)
+	inexact := nonIntegerAttrs(x, P)
 	// Per attribute: sums over sequences of dMax, dMin, oMax, oMin, and S_a.
 	rg := make([]float64, 4*P)
 	abs := make([]float64, P)
@@ -267,7 +269,7 @@ func rangePair(blk []float64, P, L int, c *sparse.Corpus, tol float64) error {
 			return fmt.Errorf("screen: RangeBounds: pair attribute %d has non-finite values", a)
 		}
 		margin := 0.0
-		if !exact || abs[a] >= exactBelow {
+		if (inexact != nil && inexact[a]) || abs[a] >= exactBelow {
 			margin = tol * abs[a]
 		}
 		sub := blk[a*L*L : (a+1)*L*L]
@@ -285,17 +287,24 @@ func rangePair(blk []float64, P, L int, c *sparse.Corpus, tol float64) error {
 	return nil
 }
 
-// integerValued reports whether every value is an integer (nil: a binary
-// matrix). Every sum RangeBounds forms for attribute a is then a sum of
-// integers whose partial sums are bounded in magnitude by 2 S_a, hence exact
-// in float64 when S_a < 2^52 (exactBelow).
-func integerValued(val []float64) bool {
-	for _, v := range val {
+// nonIntegerAttrs returns, for each of the n attributes (columns) of x,
+// whether one of its values is not an integer; nil when every value is an
+// integer (a binary matrix among them). Every sum RangeBounds forms for
+// attribute a involves the values of a alone: for an attribute whose values
+// are all integers it is a sum of integers whose partial sums are bounded in
+// magnitude by 2 S_a, hence exact in float64 when S_a < 2^52 (exactBelow),
+// whatever the other attributes hold (binary attributes beside word vectors).
+func nonIntegerAttrs(x *sparse.Matrix, n int) []bool {
+	var out []bool
+	for k, v := range x.Val {
 		if v != math.Trunc(v) {
-			return false
+			if out == nil {
+				out = make([]bool, n)
+			}
+			out[x.Col[k]] = true
 		}
 	}
-	return true
+	return out
 }
 
 // exactBelow is the bound on S_a below which integer data is summed exactly.

@@ -52,6 +52,7 @@ var onlineFlags = map[string]bool{
 	"algorithm": true, "p": true, "format": true, "folds": true, "template": true, "model": true, "min-freq": true,
 	"quiet": true, "report": true, "cpuprofile": true, "memprofile": true, "threads": true,
 	"valid": true, "valid-folds": true, "label-column": true, "seed": true, "sequence-weights": true, "model-format": true,
+	"value-columns": true, "embeddings": true,
 }
 
 // checkAlgorithm validates --algorithm and -p before any data is read
@@ -117,7 +118,7 @@ func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*ch
 	// keeps the peak near the live size (as CRFsuite's, whose memory is
 	// its data) for a few percent of time.
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
-	enc, err := clifile.NewEncoder(dataset.Format(tf.format), tf.template)
+	enc, err := tf.newEncoder()
 	if err != nil {
 		return nil, err
 	}

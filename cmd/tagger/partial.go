@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/sparsetag/sparsetag/chain"
-	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -52,7 +51,7 @@ func (tf *trainFlags) readPartial(e *env, path string) (*chain.Model, *sparse.Co
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	enc, err := clifile.NewEncoder(dataset.Format(tf.format), tf.template)
+	enc, err := tf.newEncoder()
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}

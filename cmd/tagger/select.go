@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -120,6 +119,6 @@ func selectByFolds(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *
 		return usagef("--select-folds %d needs at least %d training sequences, have %d", K, K, len(exs))
 	}
 	cfg.Folds, cfg.MinFreq = K, tf.minFreq
-	cfg.NewEncoder = func() (*features.Encoder, error) { return clifile.NewEncoder(dataset.Format(tf.format), tf.template) }
+	cfg.NewEncoder = func() (*features.Encoder, error) { return tf.newEncoder() }
 	return trainselect.SelectByFolds(e.ctx, m, c, op, exs, cfg, rep)
 }

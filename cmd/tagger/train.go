@@ -28,6 +28,7 @@ const maxLBFGSMemory = 1000
 // trainFlags are the options of train.
 type trainFlags struct {
 	dataFlags
+	valuedFlags
 	// op holds the flags that set fields of the training options; the
 	// others (c1, c2, memLimit) are set by trainOptions.
 	op       train.Options
@@ -128,6 +129,7 @@ func runTrain(e *env, args []string) error {
 	fs.Uint64Var(&tf.seed, "seed", 0, "seed of the order of the sequences of --algorithm l2sgd, ap, pa and arow (0: a fixed default)")
 	fs.StringVar(&tf.seqWeights, "sequence-weights", "", "side `file` of sequence weights: one weight (> 0) per line, one line per training sequence (CRFsuite files can give them with @weight:w lines instead)")
 	tf.labelColumnFlag(fs)
+	tf.addValuedFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -147,6 +149,9 @@ func runTrain(e *env, args []string) error {
 		return err
 	}
 	if err := tf.checkOutputs(); err != nil {
+		return err
+	}
+	if err := tf.checkValued(); err != nil {
 		return err
 	}
 	stop, err := profile.StartCPU(tf.cpuprof)

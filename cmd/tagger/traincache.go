@@ -25,7 +25,7 @@ func (tf *trainFlags) readTraining(e *env, path string) (m *chain.Model, c *spar
 		if err != nil {
 			return err
 		}
-		enc, err := clifile.NewEncoder(dataset.Format(tf.format), tf.template)
+		enc, err := tf.newEncoder()
 		if err != nil {
 			return err
 		}
