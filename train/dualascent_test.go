@@ -12,6 +12,7 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -414,6 +415,31 @@ func TestDualAscentCoNLL(t *testing.T) {
 		exs[i] = dataset.FromSequence("conll2000/train", s)
 	}
 	m, c := encodeWith(t, exs, chunkingTemplate(t))
+	measureAscent(t, m, c, iters)
+}
+
+// TestDualAscentNER measures the ascent on CoNLL-2002 Spanish NER (docs/gauge.md):
+// ASCENT_NER=<OWL-QN iterations before it> ASCENT_NER_DATA=<esp.train through
+// enrich.py> ASCENT_NER_TEMPLATE=<its ner.template>.
+func TestDualAscentNER(t *testing.T) {
+	iters, _ := strconv.Atoi(os.Getenv("ASCENT_NER"))
+	if iters == 0 {
+		t.Skip("ASCENT_NER=<iterations> ASCENT_NER_DATA=<file> ASCENT_NER_TEMPLATE=<file>")
+	}
+	exs, err := dataset.ReadFile(os.Getenv("ASCENT_NER_DATA"), dataset.Options{Format: dataset.CoNLL, Labeled: true})
+	require.NoError(t, err)
+	src, err := os.ReadFile(os.Getenv("ASCENT_NER_TEMPLATE"))
+	require.NoError(t, err)
+	tm, err := features.Compile(string(src))
+	require.NoError(t, err)
+	m, c := encodeWith(t, exs, tm)
+	measureAscent(t, m, c, iters)
+}
+
+// measureAscent trains iters OWL-QN iterations from zero (c1 = c2 = 1, the
+// working set with its mixture certificate) and then runs twelve epochs of
+// the ascent from q = p_w, logging the certificate after each.
+func measureAscent(t *testing.T, m *chain.Model, c *sparse.Corpus, iters int) {
 	res, err := Train(context.Background(), m, c, Options{Problem: Problem{SumForm: true, C1: 1, C2: 1}, Stopping: Stopping{MaxIter: iters}, Method: Method{ColdStart: true}, Resources: Resources{Threads: 2}})
 	require.NoError(t, err)
 	P := res.Primal

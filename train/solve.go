@@ -158,6 +158,11 @@ func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error
 		if err := r.innerSolve(ctx, gap); err != nil {
 			return solveOutput{}, err
 		}
+		// The pass prices the point at the penalty's minimum along the
+		// likelihood's symmetries (gauge.go): a lower primal, same m.
+		if err := r.gaugeStep(); err != nil {
+			return solveOutput{}, err
+		}
 	}
 	return r.finish(in)
 }
