@@ -127,101 +127,6 @@ func st_close(h C.uint64_t, errp **C.char) C.int {
 	})
 }
 
-// Sequence kinds of the seq arguments.
-const (
-	seqAttributes = 0 // buf: the attribute names, counts[t] per position, values parallel (NULL: all 1)
-	seqColumns    = 1 // buf: the cells, counts[t] columns at position t (all equal), values NULL
-)
-
-// readSeq reads one sequence out of the caller's buffers: buf holds
-// NUL-terminated strings, counts[t] of them for position t. With intern
-// (a trainer keeps the sequence) the strings are copies, equal ones
-// shared; without it they are views of buf, and the sequence must not
-// outlive the call (rule 2).
-func readSeq(kind C.int, buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int64_t, values *C.double, intern map[string]string) (dataset.Example, error) {
-	var ex dataset.Example
-	if T < 0 || blen < 0 {
-		return ex, fmt.Errorf("negative length")
-	}
-	var cnt []C.int32_t
-	if T > 0 {
-		cnt = unsafe.Slice(counts, int(T))
-	}
-	var b []byte
-	if blen > 0 {
-		b = unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(blen))
-	}
-	total := 0
-	for _, n := range cnt {
-		if n < 0 {
-			return ex, fmt.Errorf("negative count")
-		}
-		total += int(n)
-	}
-	var vals []C.double
-	if values != nil && total > 0 {
-		vals = unsafe.Slice(values, total)
-	}
-	strs := make([]string, 0, total)
-	for len(strs) < total {
-		i := 0
-		for i < len(b) && b[i] != 0 {
-			i++
-		}
-		if i == len(b) {
-			return ex, fmt.Errorf("%d strings for %d names", len(strs), total)
-		}
-		var s string
-		if intern != nil {
-			// Kept after the call: copied (rule 2), equal names shared.
-			if x, ok := intern[string(b[:i])]; ok {
-				s = x
-			} else {
-				s = string(b[:i])
-				intern[s] = s
-			}
-		} else if i > 0 {
-			// Read during the call only: a view of the caller's buffer.
-			s = unsafe.String(&b[0], i)
-		}
-		strs = append(strs, s)
-		b = b[i+1:]
-	}
-	if len(b) != 0 {
-		return ex, fmt.Errorf("an attribute name or value contains a NUL byte, which CRFsuite's model files cannot hold")
-	}
-	rows := make([][]string, len(cnt))
-	at := 0
-	for t, n := range cnt {
-		rows[t] = strs[at : at+int(n) : at+int(n)]
-		at += int(n)
-	}
-	switch kind {
-	case seqAttributes:
-		ex.Names = rows
-		ex.Values = make([][]float64, len(cnt))
-		flat := make([]float64, total)
-		for k := range flat {
-			flat[k] = 1
-			if vals != nil {
-				flat[k] = float64(vals[k])
-			}
-		}
-		at = 0
-		for t, n := range cnt {
-			ex.Values[t] = flat[at : at+int(n) : at+int(n)]
-			at += int(n)
-		}
-	case seqColumns:
-		ex.Tokens = rows
-	default:
-		return ex, fmt.Errorf("unknown sequence kind %d", kind)
-	}
-	ex.File = "python"
-	ex.Line = 1
-	return ex, nil
-}
-
 // readStrings copies n NUL-terminated strings from buf.
 func readStrings(buf *C.char, blen C.int64_t, n int) ([]string, error) {
 	var b []byte
@@ -280,14 +185,14 @@ func setJSON(out **C.char, v any) error {
 func st_trainer_new() C.uint64_t { return C.uint64_t(newHandle(newTrainer())) }
 
 //export st_trainer_append
-func st_trainer_append(h C.uint64_t, buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int64_t, values *C.double,
-	labels *C.char, llen C.int64_t, group C.int32_t, errp **C.char) C.int {
+func st_trainer_append(h C.uint64_t, kind C.int, buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int64_t, values *C.double,
+	labels *C.char, llen C.int64_t, group C.int32_t, weight C.double, errp **C.char) C.int {
 	return guard(errp, func() error {
 		tr, err := lookup[*trainer](h, "trainer")
 		if err != nil {
 			return err
 		}
-		return tr.append(buf, blen, counts, T, values, labels, llen, int(group))
+		return tr.append(kind, buf, blen, counts, T, values, labels, llen, int(group), float64(weight))
 	})
 }
 
@@ -447,7 +352,9 @@ func withSeq(h C.uint64_t, kind C.int, buf *C.char, blen C.int64_t, counts *C.in
 		if err != nil {
 			return err
 		}
-		ex, err := readSeq(kind, buf, blen, counts, T, values, nil)
+		sc := seqPool.Get().(*seqScratch)
+		defer seqPool.Put(sc)
+		ex, err := readSeq(kind, buf, blen, counts, T, values, nil, sc)
 		if err != nil {
 			return err
 		}

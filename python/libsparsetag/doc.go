@@ -38,5 +38,10 @@
 //
 // Strings are UTF-8. Lists of strings cross the boundary as one buffer of
 // NUL-terminated strings (attribute and label names cannot contain NUL in
-// CRFsuite's format either).
+// CRFsuite's format either). An item sequence crosses as one of the kinds
+// of seq.go (attribute names and values; dict keys, value texts and a flag
+// per value; token columns), read into pooled memory for the call.
+//
+// The files fit*.go alone call the trainers (packages train and
+// train/online).
 package main

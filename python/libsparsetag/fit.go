@@ -1,15 +1,15 @@
 package main
 
-// This file is the only one of the library that calls package train: the
-// mapping of CRFsuite's parameters onto train.Options, the training log in
-// CRFsuite's words, and the interrupt rule of the toolkit.
+// The files fit*.go are the only ones of the library that call package
+// train and train/online: the mapping of CRFsuite's parameters onto their
+// options, the training log in CRFsuite's words, and the interrupt rule
+// of the toolkit. This one holds what every algorithm shares: feature
+// generation, the holdout evaluation and storing the model.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"time"
 
@@ -17,144 +17,42 @@ import (
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/peer"
+	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
 )
 
-// lbfgsOptions maps CRFsuite's lbfgs parameters onto train.Options:
-// c1, c2 are the sum form's penalties; epsilon is the relative certified
-// gap (CRFsuite's is a gradient-norm test); period and delta are
-// CRFsuite's rule as they are; num_memories the L-BFGS memory;
-// feature.possible_states = 0 restricts states to observed pairs.
-func lbfgsOptions(p params) train.Options {
-	// Field by field: train groups its options (Problem, Stopping, ...)
-	// and promotes their fields, which a composite literal cannot name.
-	var op train.Options
-	op.SumForm, op.C1, op.C2 = true, p.floats["c1"], p.floats["c2"]
-	op.RelEpsilon = p.floats["epsilon"]
-	op.Delta, op.Period = p.floats["delta"], p.ints["period"]
-	op.MaxIter = p.ints["max_iterations"]
-	op.Memory = p.ints["num_memories"]
-	op.Threads = p.ints["threads"]
-	op.ObservedPairs = p.ints["feature.possible_states"] == 0
-	return op
+// outcome is what a trainer tells fit: the iterations (epochs) finished
+// and whether the run was interrupted.
+type outcome struct {
+	iterations  int
+	interrupted bool
 }
 
-// minFreq maps feature.minfreq (CRFsuite drops features seen fewer
-// times) onto the attribute count below which attributes are dropped.
-func minFreq(p params) int {
-	f := p.floats["feature.minfreq"]
-	if f <= 1 {
-		return 0
-	}
-	return int(math.Ceil(f))
-}
-
-// fit trains, logs in CRFsuite's words, saves the model under the
-// interrupt rule and keeps it for Python.
+// fit trains with the algorithm (CRFsuite's name), logs in CRFsuite's
+// words, saves the model to path (none when empty) under the interrupt
+// rule and keeps it for Python.
 func (j *job) fit(alg string, p params, exs, hold []dataset.Example, path string) error {
 	t0 := time.Now()
-	j.printf("Feature generation\n")
-	j.printf("type: CRF1d\n")
-	j.printf("feature.minfreq: %f\n", p.floats["feature.minfreq"])
-	j.printf("feature.possible_states: %d\n", p.ints["feature.possible_states"])
-	j.printf("feature.possible_transitions: %d\n", p.ints["feature.possible_transitions"])
-	if len(exs) == 0 {
-		j.printf("No training data: no model is written.\n")
-		j.info["written"] = ""
-		return nil
-	}
-	enc := features.NewAttributeEncoder()
-	m, c, err := dataset.NewTrainingModel(enc, exs, minFreq(p))
-	if err != nil {
-		return err
-	}
-	for _, s := range []string{"0", ".", ".", ".", ".", "1", ".", ".", ".", ".", "2", ".", ".", ".", ".", "3", ".", ".", ".", ".", "4", ".", ".", ".", ".",
-		"5", ".", ".", ".", ".", "6", ".", ".", ".", ".", "7", ".", ".", ".", ".", "8", ".", ".", ".", ".", "9", ".", ".", ".", ".", "10", "\n"} {
-		j.printf("%s", s)
-	}
-	op := lbfgsOptions(p)
-	j.printf("Number of features: %d\n", len(m.W))
-	j.printf("Seconds required: %.3f\n\n", time.Since(t0).Seconds())
-	if op.C1 > 0 {
-		j.printf("Orthant-Wise Limited-memory Quasi-Newton (OWL-QN) optimization\n")
-	} else {
-		j.printf("L-BFGS optimization\n")
-	}
-	j.printf("c1: %f\nc2: %f\nnum_memories: %d\nmax_iterations: %d\nepsilon: %f\nstop: %d\ndelta: %f\nlinesearch: %s\nlinesearch.max_iterations: %d\nthreads: %d\n\n",
-		op.C1, op.C2, op.Memory, op.MaxIter, p.floats["epsilon"], op.Period, op.Delta, p.strings["linesearch"], p.ints["max_linesearch"], op.Threads)
-
-	// The training log: one CRFsuite block per iteration, closed when the
-	// next begins (so that a holdout evaluation can join it).
-	n := float64(c.Len())
-	var (
-		open     bool
-		lastIter int
-		lastSecs float64
-	)
-	closeBlock := func() {
-		if open {
-			j.printf("\n")
-			open = false
-		}
-	}
-	op.Progress = func(it train.Iteration) {
-		if it.Iter == 0 || it.Iter == lastIter {
-			if open && it.Pass {
-				j.printf("Duality gap (certified, average form): %.6e\n", it.Gap)
-			}
-			return
-		}
-		closeBlock()
-		j.printf("***** Iteration #%d *****\n", it.Iter)
-		j.printf("Loss: %f\n", it.Primal*n)
-		j.printf("Active features: %d\n", it.NonZero)
-		if it.Pass {
-			j.printf("Duality gap (certified, average form): %.6e\n", it.Gap)
-		}
-		j.printf("Seconds required for this iteration: %.3f\n", it.Seconds-lastSecs)
-		lastIter, lastSecs, open = it.Iter, it.Seconds, true
-	}
-	if len(hold) > 0 {
-		score, err := train.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
-			return 0, j.holdout(tg, m.Labels, hold)
-		})
-		if err != nil {
-			return err
-		}
-		op.Monitor = func(_ train.Iteration, w []float64) (bool, error) {
-			_, err := score(w)
-			return false, err
-		}
-		op.MonitorEvery = 1
-	}
-	op.Interrupt = j.intr
-	res, err := train.Train(context.Background(), m, c, op)
-	if err != nil {
-		return err
-	}
-	if len(hold) > 0 && open {
-		// The model trained, evaluated in the last iteration's block
-		// (the monitor runs at full passes only).
-		if err := j.holdout(chain.NewTagger(m), m.Labels, hold); err != nil {
-			return err
-		}
-	}
-	closeBlock()
-	for _, w := range res.Warnings {
-		j.printf("Warning: %s\n", w)
-	}
-	interrupted := res.StopReason == train.StopInterrupt
-	j.printf("%s after %d iterations (stop: %s); certified gap %.6e (relative %.3e)\n",
-		map[bool]string{true: "Interrupted", false: "Finished"}[interrupted], res.NumIterations(), res.StopReason, res.Gap, res.Gap/math.Max(math.Abs(res.Primal), 1e-300))
-	j.printf("Total seconds required for training: %.3f\n\n", time.Since(t0).Seconds())
-
-	j.info["iterations"] = res.NumIterations()
-	j.info["stop_reason"] = string(res.StopReason)
-	j.info["gap"] = res.Gap
-	j.info["objective"] = res.Primal * n
-	j.info["interrupted"] = interrupted
 	j.info["written"] = ""
-	if interrupted && res.NumIterations() == 0 {
+	m, c, err := j.generate(alg, p, exs, t0)
+	if err != nil || m == nil {
+		return err
+	}
+	var out outcome
+	switch {
+	case alg == "lbfgs" && p.ints["path"] > 0:
+		out, err = j.fitPath(p, m, c, hold, t0)
+	case alg == "lbfgs":
+		out, err = j.fitLBFGS(p, m, c, hold, t0)
+	default:
+		out, err = j.fitOnline(alg, p, m, c, dataset.SequenceWeights(exs), hold, t0)
+	}
+	if err != nil {
+		return err
+	}
+	j.info["iterations"] = out.iterations
+	j.info["interrupted"] = out.interrupted
+	if out.interrupted && out.iterations == 0 {
 		j.printf("Interrupted before the first iteration: no model.\n")
 		return nil
 	}
@@ -162,13 +60,110 @@ func (j *job) fit(alg string, p params, exs, hold []dataset.Example, path string
 	if path == "" {
 		return nil
 	}
+	return j.store(m, path, out.interrupted)
+}
+
+// generate logs CRFsuite's feature generation and encodes the training
+// sequences; it returns a nil model when there are none (no model is
+// written then).
+func (j *job) generate(alg string, p params, exs []dataset.Example, t0 time.Time) (*chain.Model, *sparse.Corpus, error) {
+	j.printf("Feature generation\n")
+	j.printf("type: CRF1d\n")
+	j.printf("feature.minfreq: %f\n", p.floats["feature.minfreq"])
+	j.printf("feature.possible_states: %d\n", p.ints["feature.possible_states"])
+	j.printf("feature.possible_transitions: %d\n", p.ints["feature.possible_transitions"])
+	if len(exs) == 0 {
+		j.printf("No training data: no model is written.\n")
+		return nil, nil, nil
+	}
+	// lbfgs drops rare attributes when encoding; the online trainers
+	// apply feature.minfreq to their feature set as CRFsuite does.
+	freq := 0
+	if alg == "lbfgs" {
+		freq = minFreq(p)
+	}
+	enc := features.NewAttributeEncoder()
+	if exs[0].Tokens != nil { // token columns (checkKinds checked the template)
+		tmpl, err := features.Compile(p.strings["template"])
+		if err != nil {
+			return nil, nil, fmt.Errorf("parameter template: %w", err)
+		}
+		enc = features.NewTemplateEncoder(tmpl)
+	}
+	m, c, err := dataset.NewTrainingModel(enc, exs, freq)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := 0; i <= 10; i++ { // CRFsuite's progress bar: 0....1....2 ... 10
+		j.printf("%d", i)
+		if i < 10 {
+			for k := 0; k < 4; k++ {
+				j.printf(".")
+			}
+		}
+	}
+	j.printf("\n")
+	if alg == "lbfgs" {
+		// The online trainers' feature set is chosen when they start: its
+		// size is logged at the end of training.
+		j.printf("Number of features: %d\n", len(m.W))
+	}
+	j.printf("Seconds required: %.3f\n\n", time.Since(t0).Seconds())
+	return m, c, nil
+}
+
+// blocks writes the per-iteration blocks of the training log: a block
+// ends with an empty line when the next begins or the run ends, so that a
+// holdout evaluation can join it.
+type blocks struct {
+	j    *job
+	open bool
+}
+
+func (b *blocks) begin(format string, args ...any) {
+	b.end()
+	b.j.printf(format, args...)
+	b.open = true
+}
+
+func (b *blocks) end() {
+	if b.open {
+		b.j.printf("\n")
+		b.open = false
+	}
+}
+
+// holdoutScorer returns the function that logs the holdout evaluation of
+// full-size weights w (in m's layout) on hold.
+func (j *job) holdoutScorer(m *chain.Model, hold []dataset.Example) (func(w []float64) error, error) {
+	score, err := train.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
+		return 0, j.holdout(tg, m.Labels, hold)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return func(w []float64) error {
+		_, err := score(w)
+		return err
+	}, nil
+}
+
+// store saves m to path under the interrupt rule and logs CRFsuite's
+// summary of the stored model.
+func (j *job) store(m *chain.Model, path string, interrupted bool) error {
 	dest, err := destination(path, interrupted)
 	if err != nil {
 		return err
 	}
 	t1 := time.Now()
 	j.printf("Storing the model\n")
-	if err := peer.SaveCRFsuite(dest, m); err != nil {
+	if why := peer.CheckCRFsuite(m); why != nil {
+		// A template model (token columns) has no CRFsuite form.
+		j.printf("In sparsetag's format (%v)\n", why)
+		if err := m.SaveFile(dest); err != nil {
+			return err
+		}
+	} else if err := peer.SaveCRFsuite(dest, m); err != nil {
 		return err
 	}
 	L := len(m.Labels)

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/train/online"
 )
 
 // trainer holds the training data of a Python Trainer: the sequences as
@@ -25,10 +27,18 @@ type trainer struct {
 
 func newTrainer() *trainer { return &trainer{intern: map[string]string{}} }
 
-func (tr *trainer) append(buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int64_t, values *C.double, labels *C.char, llen C.int64_t, group int) error {
+func (tr *trainer) append(kind C.int, buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int64_t, values *C.double, labels *C.char, llen C.int64_t, group int, weight float64) error {
+	if weight != 0 { // 0: not given
+		if err := online.CheckWeight(weight); err != nil {
+			return fmt.Errorf("sequence weight: %w", err)
+		}
+	}
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	ex, err := readSeq(seqAttributes, buf, blen, counts, T, values, tr.intern)
+	if kind != seqAttributes && kind != seqDicts && kind != seqColumns {
+		return fmt.Errorf("unknown sequence kind %d", kind)
+	}
+	ex, err := readSeq(kind, buf, blen, counts, T, values, tr.intern, nil)
 	if err != nil {
 		return err
 	}
@@ -49,6 +59,7 @@ func (tr *trainer) append(buf *C.char, blen C.int64_t, counts *C.int32_t, T C.in
 		}
 	}
 	ex.Labels = ls
+	ex.Weight = weight
 	ex.Line = len(tr.exs) + 1
 	tr.exs = append(tr.exs, ex)
 	tr.groups = append(tr.groups, group)
@@ -98,6 +109,9 @@ func (tr *trainer) start(algorithm string, given map[string]string, modelPath st
 		}
 	}
 	tr.mu.Unlock()
+	if err := checkAlgorithm(alg, p, trainSet); err != nil {
+		return nil, err
+	}
 	j := &job{notify: make(chan struct{}, 1), done: make(chan struct{}), intr: make(chan struct{}), info: map[string]any{}}
 	go func() {
 		defer close(j.done)
@@ -109,6 +123,54 @@ func (tr *trainer) start(algorithm string, given map[string]string, modelPath st
 		j.err = j.fit(alg, p, trainSet, hold, modelPath)
 	}()
 	return j, nil
+}
+
+// checkAlgorithm refuses, before training starts, what the algorithm
+// cannot train: an online algorithm's values out of range, and sequence
+// weights other than 1 with lbfgs.
+func checkAlgorithm(alg string, p params, exs []dataset.Example) error {
+	if err := checkKinds(p, exs); err != nil {
+		return err
+	}
+	if alg != "lbfgs" {
+		_, err := onlineParams(alg, p)
+		return err
+	}
+	if k, r := p.ints["path"], p.floats["path.min_ratio"]; k < 0 || (k > 0 && !(r > 0 && r < 1)) || (k > 0 && p.floats["c1"] <= 0) {
+		return fmt.Errorf("parameters path = %d, path.min_ratio = %g, c1 = %g: want path >= 0 and, for a path, 0 < path.min_ratio < 1 and c1 > 0 (its c2/c1 is fixed along the path)", k, r, p.floats["c1"])
+	}
+	for i := range exs {
+		if w := exs[i].Weight; w != 0 && w != 1 {
+			return fmt.Errorf("sequence %d has the weight %g, but lbfgs (the certified elastic net) does not take sequence weights yet: "+
+				"train with l2sgd, ap, pa or arow, or leave the weights out", i+1, w)
+		}
+	}
+	return nil
+}
+
+// checkKinds refuses a mix of attribute sequences and token columns, and
+// a template with attributes or columns without one.
+func checkKinds(p params, exs []dataset.Example) error {
+	if len(exs) == 0 {
+		return nil
+	}
+	cols := exs[0].Tokens != nil
+	for i := range exs {
+		if (exs[i].Tokens != nil) != cols {
+			return fmt.Errorf("sequence %d is of the other kind: append attribute items or token columns (append_columns), not both", i+1)
+		}
+	}
+	switch tmpl := p.strings["template"]; {
+	case cols && strings.TrimSpace(tmpl) == "":
+		return fmt.Errorf("sequences of token columns need a CRF++ template: set the parameter template")
+	case !cols && tmpl != "":
+		return fmt.Errorf("the parameter template applies to token columns (append_columns), not to attribute items")
+	case cols:
+		if _, err := features.Compile(tmpl); err != nil {
+			return fmt.Errorf("parameter template: %w", err)
+		}
+	}
+	return nil
 }
 
 // printf logs a message for Python.

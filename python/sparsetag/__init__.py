@@ -9,6 +9,10 @@ loaded with ctypes (one build serves every Python 3 version).
   metrics, scorers).
 - sparsetag.load(path): any model file the toolkit reads (CRFsuite,
   sparsetag, Wapiti, CRF++), with n-best lists and marginals.
+- Extras on both drop-ins: every CRFsuite algorithm (lbfgs is the
+  certified elastic net), threads, sequence weights, CRF++ templates over
+  token columns (Trainer.append_columns, CRF(template=...)), the
+  elastic-net path with model selection (path, CRF(path=...)).
 """
 
 from ._model import Model, load

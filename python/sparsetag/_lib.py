@@ -11,10 +11,11 @@ import ctypes
 import json
 import os
 import threading
+from itertools import chain
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _NAME = "libsparsetag.so"
-_VERSION = b"sparsetag-capi 1"
+_VERSION = b"sparsetag-capi 2"
 
 _u64 = ctypes.c_uint64
 _i64 = ctypes.c_int64
@@ -46,7 +47,7 @@ def _load():
             "st_version": ([], _vp),
             "st_close": ([_u64, _pcp], _int),
             "st_trainer_new": ([], _u64),
-            "st_trainer_append": ([_u64, _cp, _i64, _vp, _i64, _vp, _cp, _i64, _i32, _pcp], _int),
+            "st_trainer_append": ([_u64, _int, _cp, _i64, _vp, _i64, _vp, _cp, _i64, _i32, ctypes.c_double, _pcp], _int),
             "st_trainer_clear": ([_u64, _pcp], _int),
             "st_trainer_len": ([_u64], _i64),
             "st_params": ([_cp, _pcp, _pcp], _int),
@@ -99,10 +100,15 @@ _CLASSES = {1: ValueError, 2: OSError, 3: RuntimeError}
 def call(fn, *args):
     """Calls fn(*args, &err) and raises the error's Python class (rule 4)."""
     err = ctypes.c_void_p()
-    rc = fn(*(args + (ctypes.byref(err),)))
+    rc = fn(*args, ctypes.byref(err))
     if rc != 0:
-        msg = _take(err).decode("utf-8", "replace")
-        raise _CLASSES.get(rc, RuntimeError)(msg)
+        raise_error(rc, err)
+
+
+def raise_error(rc, err):
+    """Raises the Python class of error class rc with the message in err."""
+    msg = _take(err).decode("utf-8", "replace")
+    raise _CLASSES.get(rc, RuntimeError)(msg)
 
 
 def out_string():
@@ -132,7 +138,7 @@ def params_table(algorithm):
 
 # --- items -----------------------------------------------------------------
 
-ATTRIBUTES, COLUMNS = 0, 1
+ATTRIBUTES, COLUMNS, DICTS = 0, 1, 2  # the sequence kinds of python/libsparsetag/seq.go
 
 
 def _key(k):
@@ -175,7 +181,9 @@ def _flatten(x, prefix, names, values):
 
 
 class Encoded(object):
-    """One item sequence in the buffers the library reads."""
+    """One item sequence in the buffers the library reads (a kind of
+    python/libsparsetag/seq.go): buf, counts (an int per item) and values
+    (doubles for ATTRIBUTES, a flag byte per attribute for DICTS)."""
 
     __slots__ = ("kind", "buf", "counts", "values", "n")
 
@@ -185,17 +193,72 @@ class Encoded(object):
 
     def args(self):
         c = self.counts.buffer_info()[0] if self.n else None
-        v = self.values.buffer_info()[0] if self.values is not None and len(self.values) else None
+        v = None
+        if self.values is not None and len(self.values):
+            v = self.values if self.kind == DICTS else self.values.buffer_info()[0]
         return (self.kind, self.buf, len(self.buf), c, self.n, v)
 
-    def names(self):
+    def _strings(self):
         if not self.buf:
             return []
         return self.buf[:-1].decode("utf-8", "surrogateescape").split("\0")
 
+    def attributes(self):
+        """The attribute names and values, flat (as the library reads them)."""
+        strs = self._strings()
+        if self.kind != DICTS:
+            return strs, list(self.values)
+        n = len(self.values)
+        names, vals = [], []
+        for key, text, is_str in zip(strs[:n], strs[n:], self.values):
+            if is_str:
+                names.append(key + ":" + text)
+                vals.append(1.0)
+            else:
+                names.append(key)
+                vals.append(_BOOLS[text] if text in _BOOLS else float(text))
+        return names, vals
+
+
+# The value types of the shortcut, and whether each is a string.
+_IS_STR = {str: 1, float: 0, int: 0, bool: 0}
+_BOOLS = {"True": 1.0, "False": 0.0}
+
+
+def _encode_dicts(xs):
+    """The common case, items that are dicts of str to str, number or bool,
+    with a few calls of C-level builtins instead of a loop over the
+    attributes: the keys, the str() of each value and a flag per value
+    (1: a string) for the library to join into names (seq.go's seqDicts).
+    None when the case does not apply."""
+    if not set(map(type, xs)) <= {dict}:
+        return None
+    try:
+        keys = "\0".join(chain.from_iterable(xs))
+    except TypeError:  # a key that is not a str
+        return None
+    vals = list(chain.from_iterable(map(dict.values, xs)))
+    try:
+        flags = bytes(map(_IS_STR.__getitem__, map(type, vals)))
+    except KeyError:  # a value of another type
+        return None
+    counts = array.array("i", map(len, xs))
+    if not vals:
+        return Encoded(DICTS, b"", counts, b"")
+    buf = (keys + "\0" + "\0".join(map(str, vals)) + "\0").encode("utf-8", "surrogateescape")
+    return Encoded(DICTS, buf, counts, flags)
+
 
 def encode_items(xseq):
     """Encodes a sequence of python-crfsuite items."""
+    if type(xseq) is not list and type(xseq) is not tuple:
+        xseq = list(xseq)
+    enc = _encode_dicts(xseq)
+    return enc if enc is not None else encode_items_general(xseq)
+
+
+def encode_items_general(xseq):
+    """Encodes any python-crfsuite items, attribute by attribute."""
     names, values, counts = [], [], []
     for x in xseq:
         before = len(names)

@@ -12,7 +12,7 @@ from collections import namedtuple
 
 LabelScore = namedtuple("LabelScore", "match model ref precision recall f1")
 
-_ITER = re.compile(r"\*{5} (?:Iteration|Epoch) #(\d+) \*{5}\n")
+_ITER = re.compile(r"\*{5} (?:Iteration|Epoch|Path point) #(\d+) \*{5}\n")
 _SECONDS = re.compile(r"Seconds required: (\d+\.\d+)")
 _FIELDS = [
     ("loss", re.compile(r"Loss: (-?\d+\.\d+)"), float),
@@ -23,6 +23,14 @@ _FIELDS = [
     ("linesearch_step", re.compile(r"Line search step: (\d+\.\d+)"), float),
     ("time", re.compile(r"Seconds required for this iteration: (\d+\.\d+)"), float),
     ("gap", re.compile(r"Duality gap \(certified, average form\): (\S+)"), float),
+    # l2sgd's epoch block.
+    ("feature_norm", re.compile(r"Feature L2-norm: (\d+\.\d+)"), float),
+    ("improvement_ratio", re.compile(r"Improvement ratio: (-?\d+\.\d+)"), float),
+    ("learning_rate", re.compile(r"Learning rate \(eta\): (\d+\.\d+)"), float),
+    # A point of lbfgs's elastic-net path (the parameter path).
+    ("c1", re.compile(r"c1: (\d+\.\d+)"), float),
+    ("c2", re.compile(r"c2: (\d+\.\d+)"), float),
+    ("score", re.compile(r"Score \(holdout, [^)]*\): (\d+\.\d+)"), float),
 ]
 _MACRO = re.compile(r"Macro-average precision, recall, F1: \((\d\.\d+), (\d\.\d+), (\d\.\d+)\)")
 _ACC = re.compile(r"(Item|Instance) accuracy: (\d+) / (\d+)")
@@ -37,8 +45,10 @@ class TrainLogParser(object):
     "start", "featgen_progress", "featgen_end", "prepared",
     "prepare_error", "iteration", "optimization_end" or "end";
     last_log is the text of the last event, iterations the list of
-    per-iteration dicts ("num", "loss", "active_features", "time",
-    "gap", "scores" and, with a holdout set, "avg_precision",
+    per-iteration dicts ("num", "loss", "time", "scores"; lbfgs:
+    "active_features", "gap"; ap, pa, arow: "feature_norm"; l2sgd:
+    "feature_norm", "improvement_ratio", "learning_rate"; a point of
+    lbfgs's path: "c1", "c2", "active_features", "gap", "score"; with a holdout set, "avg_precision",
     "avg_recall", "avg_f1", "item_accuracy", "instance_accuracy" and
     their _float values).
     """

@@ -20,6 +20,7 @@ class Model(object):
         self.source = source
         self._labels = None
         self._ids = None
+        self._reads = None
         self._fin = weakref.finalize(self, _lib.close, handle)
 
     @classmethod
@@ -73,13 +74,17 @@ class Model(object):
         return json.loads(_lib.take_string(out))
 
     def tag_encoded(self, enc):
+        # The hot path of Tagger.tag and CRF.predict: _lib.call inlined.
         h = self._handle()
-        out = array.array("i", bytes(4 * enc.n))
-        _lib.call(_lib.lib().st_model_tag, h, *enc.args(), out.buffer_info()[0] if enc.n else None)
+        n = enc.n
+        out = array.array("i", bytes(4 * n))
+        err = ctypes.c_void_p()
+        rc = _lib.lib().st_model_tag(h, *enc.args(), out.buffer_info()[0] if n else None, ctypes.byref(err))
+        if rc != 0:
+            _lib.raise_error(rc, err)
         if self._labels is None:
             self.labels()
-        lab = self._labels
-        return [lab[i] for i in out]
+        return list(map(self._labels.__getitem__, out))
 
     def marginals_encoded(self, enc):
         """Returns (rows, log Z): rows[t][y] = P(y_t = y | x)."""
@@ -123,12 +128,24 @@ class Model(object):
 
     # The public extras, on raw input.
 
+    @property
+    def reads(self):
+        """What the model reads: "attributes" (item dicts or lists of
+        names), "columns" (token columns: CRF++, Wapiti, a template) or
+        "pixels"."""
+        if self._reads is None:
+            self._reads = self.summary()["reads"]
+        return self._reads
+
     def _encode(self, xseq):
-        if isinstance(xseq, _lib.Encoded):
-            return xseq
-        enc = getattr(xseq, "_enc", None)
-        if enc is not None:
-            return enc
+        if type(xseq) is not list:  # a list, the usual input, is neither
+            if isinstance(xseq, _lib.Encoded):
+                return xseq
+            enc = getattr(xseq, "_enc", None)  # an ItemSequence
+            if enc is not None:
+                return enc
+        if (self._reads or self.reads) == "columns":
+            return _lib.encode_columns(xseq)
         return _lib.encode_items(xseq)
 
     def tag(self, xseq):
@@ -138,11 +155,13 @@ class Model(object):
     def tag_columns(self, rows):
         """Labels of token columns (CRF++/Wapiti models, or a sparsetag
         model trained with a CRF++ template): rows[t] is the list of
-        columns of token t."""
+        columns of token t. tag, marginals and nbest take rows too when
+        the model reads columns."""
         return self.tag_encoded(_lib.encode_columns(rows))
 
     def marginals(self, xseq):
-        """Node marginals: one {label: probability} dict per item."""
+        """Node marginals: one {label: probability} dict per item (or
+        row of token columns)."""
         rows, _ = self.marginals_encoded(self._encode(xseq))
         lab = self.labels()
         return [dict(zip(lab, r)) for r in rows]

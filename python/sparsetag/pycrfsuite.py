@@ -53,7 +53,7 @@ class ItemSequence(object):
 
     def items(self):
         """The attributes of every item: a list of {name: value} dicts."""
-        names, vals = self._enc.names(), self._enc.values
+        names, vals = self._enc.attributes()
         out, at = [], 0
         for n in self._enc.counts:
             out.append({names[k]: vals[k] for k in range(at, at + n)})
@@ -86,9 +86,11 @@ class BaseTrainer(object):
     Parameters
     ----------
     algorithm : str
-        'lbfgs' (L-BFGS, OWL-QN when c1 > 0). CRFsuite's 'l2sgd', 'ap'
-        ('averaged-perceptron'), 'pa' ('passive-aggressive') and 'arow'
-        are known and refused with ValueError until sparsetag trains them.
+        CRFsuite's: 'lbfgs' (L-BFGS, OWL-QN when c1 > 0: sparsetag's
+        certified elastic net), 'l2sgd' (SGD with L2 regularization),
+        'ap' ('averaged-perceptron'), 'pa' ('passive-aggressive') or
+        'arow'; each has CRFsuite's parameters and defaults (params(),
+        help()).
     params : dict, optional
         Training parameters (set_params).
     verbose : bool
@@ -121,9 +123,25 @@ class BaseTrainer(object):
         if self.verbose:
             print(message, end="")
 
-    def append(self, xseq, yseq, group=0):
-        """Adds a training sequence: items and their labels (as many)."""
-        enc = _encode(xseq)
+    def append(self, xseq, yseq, group=0, weight=None):
+        """Adds a training sequence: items and their labels (as many).
+
+        weight (a sparsetag extra) is CRFsuite's instance weight (its
+        @weight:w lines): a finite number above 0 and at most 1e6 that
+        scales the sequence's loss and updates in l2sgd, ap, pa and arow;
+        lbfgs refuses weights other than 1 at train().
+        """
+        self._append(_encode(xseq), yseq, group, weight)
+
+    def append_columns(self, rows, yseq, group=0, weight=None):
+        """Adds a training sequence of token columns (a sparsetag extra):
+        rows[t] is the list of strings of token t (a CoNLL-like row
+        without its label), read by the CRF++ template of the parameter
+        'template'. A trainer's sequences are all items or all columns.
+        """
+        self._append(_lib.encode_columns(rows), yseq, group, weight)
+
+    def _append(self, enc, yseq, group, weight):
         yseq = list(yseq)
         if len(yseq) != enc.n:
             raise ValueError("The numbers of items and labels differ: |x| = %d, |y| = %d" % (enc.n, len(yseq)))
@@ -131,8 +149,13 @@ class BaseTrainer(object):
             if not isinstance(y, (str, bytes)):
                 raise TypeError("labels must be str, got %s" % type(y).__name__)
         labels = _lib.encode_strings(yseq)
-        a = enc.args()
-        _lib.call(_lib.lib().st_trainer_append, self._h, a[1], a[2], a[3], a[4], a[5], labels, len(labels), int(group))
+        if weight is None:
+            weight = 0.0  # not given (1)
+        elif isinstance(weight, bool) or not isinstance(weight, (int, float)):
+            raise TypeError("weight must be a number, got %s" % type(weight).__name__)
+        elif not weight > 0:
+            raise ValueError("sequence weight: %r is not positive (drop the sequence instead)" % (weight,))
+        _lib.call(_lib.lib().st_trainer_append, self._h, *enc.args(), labels, len(labels), int(group), float(weight))
 
     def select(self, algorithm, type="crf1d"):
         """Chooses the training algorithm (its parameters start from their
@@ -360,9 +383,10 @@ class Tagger(object):
         return self._model().labels()
 
     def set(self, xseq):
-        """Sets the sequence that tag(), probability() and marginal() use."""
-        self._model()
-        self._enc = _encode(xseq)
+        """Sets the sequence that tag(), probability() and marginal() use
+        (items, or token columns for a model that reads them: CRF++,
+        Wapiti, or trained with a template)."""
+        self._enc = self._model()._encode(xseq)
         self._marg = None
 
     def tag(self, xseq=None):

@@ -75,10 +75,13 @@ def test_params_clone_pickle(tmpdir, xseq, yseq):
     assert CRF(model_filename=path).predict([xseq]) == crf.predict([xseq])
 
 
-def test_other_algorithms_refused(xseq, yseq):
-    for algo in ("l2sgd", "ap", "pa", "arow"):
+def test_unknown_algorithm_and_foreign_parameters(xseq, yseq):
+    with pytest.raises(ValueError):
+        CRF(algorithm="foo").fit([xseq], [yseq])
+    # An argument of another algorithm: CRFsuite's "parameter not found".
+    for algo, kw in (("ap", {"c1": 0.1}), ("arow", {"c2": 1.0}), ("pa", {"variance": 1.0}), ("l2sgd", {"pa_type": 1})):
         with pytest.raises(ValueError):
-            CRF(algorithm=algo).fit([xseq], [yseq])
+            CRF(algorithm=algo, **kw).fit([xseq], [yseq])
 
 
 def test_metrics():

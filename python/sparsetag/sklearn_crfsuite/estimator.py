@@ -38,6 +38,9 @@ _PARAMS = [
     ("variance", "variance"),
     ("gamma", "gamma"),
     ("threads", "threads"),
+    ("template", "template"),
+    ("path", "path"),
+    ("path_min_ratio", "path.min_ratio"),
 ]
 
 
@@ -60,7 +63,10 @@ class _LineTrainer(pycrfsuite.Trainer):
         parts = ["Iter %d" % info["num"], "time=%.2f" % info.get("time", 0)]
         if "loss" in info:
             parts.append("loss=%.2f" % info["loss"])
-        parts.append("active=%d" % info.get("active_features", 0))
+        if "active_features" in info:
+            parts.append("active=%d" % info["active_features"])
+        if "feature_norm" in info:
+            parts.append("feature_norm=%.2f" % info["feature_norm"])
         if "gap" in info:
             parts.append("gap=%.2e" % info["gap"])
         if "avg_f1" in info:
@@ -82,8 +88,23 @@ class CRF(BaseEstimator):
     meaning CRFsuite's default for the algorithm (lbfgs: c1 = 0, c2 = 1,
     max_iterations unlimited, num_memories 6, epsilon 1e-5, period 10,
     delta 1e-5), plus threads (training threads; None: every core).
-    Only algorithm='lbfgs' (or None) trains today; the other CRFsuite
-    algorithms raise ValueError in fit.
+    algorithm is one of CRFsuite's: 'lbfgs' (None; sparsetag's certified
+    elastic net), 'l2sgd', 'ap', 'pa' or 'arow'; an argument the
+    algorithm does not take (c1 with 'ap', ...) raises ValueError in fit,
+    as with sklearn-crfsuite.
+
+    template (a sparsetag extra): a CRF++ template (its text); then each
+    sequence of X is a list of token rows (lists of str: the columns of a
+    CoNLL-like file without the label), not of item dicts, and the model
+    file is in sparsetag's format (CRFsuite's cannot hold a template).
+
+    path, path_min_ratio (sparsetag extras, lbfgs): fit solves the elastic
+    net along path penalties, c1 from c1_max down to path_min_ratio
+    c1_max at the ratio c2/c1 given; with X_dev and y_dev each model is
+    scored on them (chunk F1 or token accuracy), the path stops once the
+    score has peaked and the best model is kept (path_: one dict per
+    penalty, path_selected_: the index kept). tagger train --select's
+    model selection.
 
     model_filename: when given, fit writes the CRFsuite model file there
     (and an unfitted CRF reads an existing one); otherwise the model stays
@@ -95,7 +116,8 @@ class CRF(BaseEstimator):
                  linesearch=None, max_linesearch=None, calibration_eta=None, calibration_rate=None,
                  calibration_samples=None, calibration_candidates=None, calibration_max_trials=None,
                  pa_type=None, c=None, error_sensitive=None, averaging=None, variance=None, gamma=None,
-                 verbose=False, model_filename=None, keep_tempfiles=False, trainer_cls=None, threads=None):
+                 verbose=False, model_filename=None, keep_tempfiles=False, trainer_cls=None, threads=None,
+                 template=None, path=None, path_min_ratio=None):
         self.algorithm = algorithm
         self.min_freq = min_freq
         self.all_possible_states = all_possible_states
@@ -125,7 +147,11 @@ class CRF(BaseEstimator):
         self.keep_tempfiles = keep_tempfiles
         self.trainer_cls = trainer_cls
         self.threads = threads
+        self.template = template
+        self.path = path
+        self.path_min_ratio = path_min_ratio
         self.training_log_ = None
+        self.path_ = None
         self._model = None
         self._tagger = None
         self._info_cached = None
@@ -141,19 +167,29 @@ class CRF(BaseEstimator):
         self._model, self._info_cached = model, None
         self._tagger = pycrfsuite.Tagger._of(model) if model is not None else None
 
-    def fit(self, X, y, X_dev=None, y_dev=None):
+    def fit(self, X, y, X_dev=None, y_dev=None, sample_weight=None):
         """Trains on X (lists of item dicts) and y (lists of labels); with
         X_dev and y_dev, evaluates on them at every iteration
-        (training_log_). A KeyboardInterrupt keeps the model of the last
-        finished iteration as the fitted state, then is raised again."""
+        (training_log_). sample_weight (a sparsetag extra) weighs each
+        sequence (CRFsuite's instance weight; l2sgd, ap, pa, arow). A
+        KeyboardInterrupt keeps the model of the last finished iteration
+        as the fitted state, then is raised again."""
         if (X_dev is None) != (y_dev is None):
             raise ValueError("Pass both X_dev and y_dev to use the holdout data")
         trainer = self._trainer()
-        for xseq, yseq in zip(X, y):
-            trainer.append(xseq, yseq)
+        append = trainer.append if self.template is None else trainer.append_columns
+        if sample_weight is None:
+            for xseq, yseq in zip(X, y):
+                append(xseq, yseq)
+        else:
+            X, y, sample_weight = list(X), list(y), list(sample_weight)
+            if len(sample_weight) != len(X):
+                raise ValueError("sample_weight has %d weights for %d sequences" % (len(sample_weight), len(X)))
+            for xseq, yseq, w in zip(X, y, sample_weight):
+                append(xseq, yseq, weight=w)
         if X_dev is not None:
             for xseq, yseq in zip(X_dev, y_dev):
-                trainer.append(xseq, yseq, 1)
+                append(xseq, yseq, 1)
         trainer._before_train()
         path = self.model_filename or ""
         try:
@@ -163,6 +199,8 @@ class CRF(BaseEstimator):
             self._set_model(getattr(trainer, "interrupted_model", None))
             raise
         self.training_log_ = trainer.logparser
+        self.path_ = trainer.last_run.get("path")
+        self.path_selected_ = trainer.last_run.get("selected")
         self._set_model(model)
         return self
 
@@ -241,7 +279,11 @@ class CRF(BaseEstimator):
         state["_tagger"] = None
         state["_info_cached"] = None
         state["_model"] = None
-        state["_model_bytes"] = self._model.to_bytes("crfsuite") if self._model is not None and not self._model.closed else None
+        m = self._model
+        state["_model_bytes"] = None
+        if m is not None and not m.closed:
+            # A template model has no CRFsuite form: sparsetag's format.
+            state["_model_bytes"] = m.to_bytes("crfsuite" if m.reads != "columns" else "ours")
         return state
 
     def __setstate__(self, state):
