@@ -36,10 +36,10 @@ func valuedModel(t testing.TB) (*Model, features.Columns) {
 	}
 	for a := range enc.Unary().Len() {
 		if a%2 == 0 {
-			m.W[m.StateIndex(a, a%2)] = float64(a) - 2.5
+			m.W[m.Layout.StateIndex(a, a%2)] = float64(a) - 2.5
 		}
 	}
-	m.W[m.TransIndex(0, 1)] = 0.5
+	m.W[m.Layout.TransIndex(0, 1)] = 0.5
 	return m, in
 }
 

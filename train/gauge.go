@@ -31,7 +31,7 @@ import (
 // of groups moved.
 func (tr *trainer) gaugeShift(act []int32, x, g []float64) (dL2 float64, moved int) {
 	L := tr.m.NumLabels()
-	trans := int32(tr.m.TransOffset())
+	trans := int32(tr.m.Layout.TransOffset())
 	var scratch []float64
 	shift := func(k0, n int) {
 		var c float64
@@ -63,7 +63,7 @@ func (tr *trainer) gaugeShift(act []int32, x, g []float64) (dL2 float64, moved i
 		}
 		k++
 	}
-	if tr.m.Transitions && k+L*L <= len(act) && act[k] == trans && act[k+L*L-1] == trans+int32(L*L-1) {
+	if tr.m.Layout.Transitions && k+L*L <= len(act) && act[k] == trans && act[k+L*L-1] == trans+int32(L*L-1) {
 		shift(k, L*L)
 	}
 	return dL2, moved

@@ -83,7 +83,7 @@ func TestGaugeDirectionsKeepTheLikelihood(t *testing.T) {
 	for a := range attrs {
 		assert.InDelta(t, base, traintest.NLL(m, move(a*L, L, 0.7), c), 1e-12*base, "attribute %d", a)
 	}
-	assert.InDelta(t, base, traintest.NLL(m, move(m.TransOffset(), L*L, -1.3), c), 1e-12*base, "transitions")
+	assert.InDelta(t, base, traintest.NLL(m, move(m.Layout.TransOffset(), L*L, -1.3), c), 1e-12*base, "transitions")
 	// A move that is not a symmetry does change it (the test can fail).
 	assert.Greater(t, math.Abs(base-traintest.NLL(m, move(0, L-1, 0.7), c)), 1e-6)
 }
@@ -102,7 +102,7 @@ func TestGaugeShiftLowersThePenalty(t *testing.T) {
 	tr.pen.l1, tr.pen.l2 = 0.05, 0.02
 	// Attribute 2 misses label 1 (an incomplete group: it must not move).
 	var act []int32
-	for j := range int32(m.TransOffset() + L*L) {
+	for j := range int32(m.Layout.TransOffset() + L*L) {
 		if j != int32(2*L+1) {
 			act = append(act, j)
 		}
