@@ -302,7 +302,7 @@ func (o *Options) defaultsRest() Options {
 // data: a negative, NaN or infinite penalty, tolerance or screening
 // setting, sum-form penalties without an L2 term, a negative count, an
 // unknown solver or screening rule. Zero values are valid (they mean the
-// defaults). Train, Path and CrossValidate check the same; call Validate
+// defaults). Train, Path and selection.CrossValidate check the same; call Validate
 // to refuse bad options before reading any data.
 func (o Options) Validate() error { return o.validate() }
 

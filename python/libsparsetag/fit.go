@@ -18,6 +18,7 @@ import (
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/peer"
 	"github.com/sparsetag/sparsetag/train"
+	"github.com/sparsetag/sparsetag/train/selection"
 )
 
 // lbfgsOptions maps CRFsuite's lbfgs parameters onto train.Options:
@@ -115,7 +116,7 @@ func (j *job) fit(alg string, p params, exs, hold []dataset.Example, path string
 		lastIter, lastSecs, open = it.Iter, it.Seconds, true
 	}
 	if len(hold) > 0 {
-		score, err := train.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
+		score, err := selection.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
 			return 0, j.holdout(tg, m.Labels, hold)
 		})
 		if err != nil {
