@@ -51,6 +51,10 @@ type Options struct {
 	Method
 	Resources
 	Hooks
+
+	// tune, when not nil, replaces defaultTuning(): only tests set it, to
+	// take the other of two ways to the same optimum on small problems.
+	tune *tuning
 }
 
 // Problem is the part of Options that defines the optimum: the penalty,

@@ -54,11 +54,8 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 			for j := range m.W {
 				m.W[j] = rng.NormFloat64()
 			}
-			for _, cfg := range []struct{ threads, budget int }{{1, 64 << 20}, {3, 64 << 20}, {1, 0}, {3, 0}} {
-				old := fusedBudget
-				fusedBudget = cfg.budget
-				o := New(m, c, Settings{Threads: cfg.threads})
-				fusedBudget = old
+			for _, cfg := range []struct{ threads, budget int }{{1, 64 << 20}, {3, 64 << 20}, {1, -1}, {3, -1}} {
+				o := New(m, c, Settings{Threads: cfg.threads, FusedBudget: cfg.budget})
 				act := make([]int32, len(m.W))
 				for j := range act {
 					act[j] = int32(j)
@@ -113,11 +110,8 @@ func TestObjectiveActiveSubset(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	c := randomCorpus(rng, 9, 4, 6, 0, 4, true)
 	m, _ := chain.NewModel(labelNames(4), 6, 0, true, nil)
-	for _, budget := range []int{64 << 20, 0} {
-		old := fusedBudget
-		fusedBudget = budget
-		o := New(m, c, Settings{Threads: 2})
-		fusedBudget = old
+	for _, budget := range []int{64 << 20, -1} {
+		o := New(m, c, Settings{Threads: 2, FusedBudget: budget})
 		var act []int32
 		for j := 0; j < len(m.W); j++ {
 			// Attributes 0-1 dead, attributes 2-5 with label 0 (attribute 5 also 3); all transitions.
@@ -189,10 +183,7 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 		}
 		x, w := randomPoint(rng, act, len(m.W))
 		for _, refFused := range []bool{false, true} {
-			old := fusedBudget
-			fusedBudget = 0
-			o := New(m, c, Settings{Threads: 2})
-			fusedBudget = old
+			o := New(m, c, Settings{Threads: 2, FusedBudget: -1})
 			o.SetActive(act, refFused)
 			if !o.sparseLabels || o.refFused != refFused || o.live == c {
 				t.Fatalf("real %v: sparse labels %v, fused refs %v, compacted %v", real, o.sparseLabels, o.refFused, o.live != c)
@@ -298,11 +289,9 @@ func TestObjectiveManyFullLabelAttributes(t *testing.T) {
 		}
 	}
 	x, w := randomPoint(rng, act, len(m.W))
-	old, oldFrac := fusedBudget, sparseLabelFraction
-	fusedBudget, sparseLabelFraction = 0, 2
-	o := New(m, c, Settings{Threads: 1})
+	o := New(m, c, Settings{Threads: 1, FusedBudget: -1})
+	o.tune.sparseLabelFraction = 2
 	o.SetActive(act, true)
-	fusedBudget, sparseLabelFraction = old, oldFrac
 	require.True(t, o.sparseLabels && o.refFused)
 	f, err := o.loss(context.Background(), x)
 	require.NoError(t, err)
@@ -344,7 +333,7 @@ func (o *Objective) evalM(ctx context.Context, x, dst []float64) (float64, error
 }
 
 // TestMaxAbsResidualBlocks: beta_max of the sum form, formed block by
-// block (residualBlock features at a time), is the same number for every
+// block (tuning.residualBlock features at a time), is the same number for every
 // block size, and equals max |m_j(0)| over every feature from an
 // evaluation with every feature active (pair features, real values).
 func TestMaxAbsResidualBlocks(t *testing.T) {
@@ -354,12 +343,10 @@ func TestMaxAbsResidualBlocks(t *testing.T) {
 	require.NoError(t, err)
 	all := everyFeature(len(m.W))
 	ctx := context.Background()
-	old := residualBlock
-	t.Cleanup(func() { residualBlock = old })
 	var got []float64
 	for _, blk := range []int{1, 3, 7, 1 << 20} {
-		residualBlock = blk
 		o := New(m, c, Settings{Threads: 2})
+		o.tune.residualBlock = blk
 		o.Features().SetAll(all)
 		o.SetActive(nil, false)
 		_, _, err := o.Loss(ctx, nil)

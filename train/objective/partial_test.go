@@ -102,12 +102,9 @@ func TestPartialAgainstBruteForce(t *testing.T) {
 				budget  int
 				keep    float64
 				working bool
-			}{{"dense-fused", 64 << 20, 1, false}, {"dense-scatter", 0, 1, false},
-				{"lists-scatter", 0, 0.3, false}, {"lists-refs", 0, 0.3, true}} {
-				old := fusedBudget
-				fusedBudget = cfg.budget
-				o := New(m, c, Settings{Threads: 2})
-				fusedBudget = old
+			}{{"dense-fused", 64 << 20, 1, false}, {"dense-scatter", -1, 1, false},
+				{"lists-scatter", -1, 0.3, false}, {"lists-refs", -1, 0.3, true}} {
+				o := New(m, c, Settings{Threads: 2, FusedBudget: cfg.budget})
 				if tc.prior {
 					if err := o.SetPrior(w0); err != nil {
 						t.Fatal(err)

@@ -42,12 +42,9 @@ func TestPriorAgainstBruteForce(t *testing.T) {
 				budget  int
 				keep    float64 // 1: every feature active, else label 0 of each attribute
 				working bool
-			}{{"dense-fused", 64 << 20, 1, false}, {"dense-scatter", 0, 1, false},
-				{"lists-scatter", 0, 0.3, false}, {"lists-refs", 0, 0.3, true}, {"lists-fused", 64 << 20, 0.3, true}} {
-				old := fusedBudget
-				fusedBudget = cfg.budget
-				o := New(m, c, Settings{Threads: 2})
-				fusedBudget = old
+			}{{"dense-fused", 64 << 20, 1, false}, {"dense-scatter", -1, 1, false},
+				{"lists-scatter", -1, 0.3, false}, {"lists-refs", -1, 0.3, true}, {"lists-fused", 64 << 20, 0.3, true}} {
+				o := New(m, c, Settings{Threads: 2, FusedBudget: cfg.budget})
 				if err := o.SetPrior(w0); err != nil {
 					t.Fatal(err)
 				}
@@ -58,7 +55,7 @@ func TestPriorAgainstBruteForce(t *testing.T) {
 					}
 				}
 				o.SetActive(act, cfg.working)
-				if o.sparseLabels != (cfg.keep < 1) || o.refFused != (cfg.working && cfg.budget == 0) {
+				if o.sparseLabels != (cfg.keep < 1) || o.refFused != (cfg.working && cfg.budget < 0) {
 					t.Fatalf("%s: label lists %v, per-reference counts %v: not the mode under test", cfg.name, o.sparseLabels, o.refFused)
 				}
 				x := make([]float64, len(act))
