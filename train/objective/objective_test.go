@@ -64,26 +64,8 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 				if o.fused != (cfg.budget > 0) {
 					t.Fatalf("budget %d: fused = %v", cfg.budget, o.fused)
 				}
-				mvec := make([]float64, len(act))
-				f, err := o.evalM(context.Background(), m.W, mvec)
-				if err != nil {
-					t.Fatal(err)
-				}
-				approxScalar(t, "loss", traintest.NLL(m, m.W, c), f, 1e-10, 1e-10)
-				// m = -grad L, checked by central differences of the brute force.
-				want := make([]float64, len(m.W))
-				w := append([]float64(nil), m.W...)
-				const h = 1e-5
-				for j := range w {
-					orig := w[j]
-					w[j] = orig + h
-					fp := traintest.NLL(m, w, c)
-					w[j] = orig - h
-					fm := traintest.NLL(m, w, c)
-					w[j] = orig
-					want[j] = -(fp - fm) / (2 * h)
-				}
-				approxEqual(t, "m", want, mvec, 1e-7, 1e-6)
+				f, mvec, w := evalAt(t, o, act, m.W, nil)
+				requireBrute(t, "", func(w []float64) float64 { return traintest.NLL(m, w, c) }, w, act, f, mvec, o)
 			}
 		})
 	}
@@ -124,33 +106,11 @@ func TestObjectiveActiveSubset(t *testing.T) {
 			t.Fatalf("budget %d: sparse labels %v, compacted corpus %v", budget, o.sparseLabels, o.live != c)
 		}
 		x := make([]float64, len(act))
-		w := make([]float64, len(m.W))
-		for k, j := range act {
+		for k := range x {
 			x[k] = rng.NormFloat64()
-			w[j] = x[k]
 		}
-		mv := make([]float64, len(act))
-		f, err := o.evalM(context.Background(), x, mv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		requireBrute(t, m, w, c, act, f, mv)
-	}
-}
-
-// requireBrute checks the loss f at w against brute force and m over the
-// features act (mv) against central differences of it.
-func requireBrute(t *testing.T, m *chain.Model, w []float64, c *sparse.Corpus, act []int32, f float64, mv []float64) {
-	t.Helper()
-	approxScalar(t, "loss", traintest.NLL(m, w, c), f, 1e-10, 1e-10)
-	const h = 1e-5
-	for k, j := range act {
-		w[j] += h
-		fp := traintest.NLL(m, w, c)
-		w[j] -= 2 * h
-		fm := traintest.NLL(m, w, c)
-		w[j] += h
-		approxScalar(t, "m", -(fp-fm)/(2*h), mv[k], 1e-7, 1e-6)
+		f, mv, w := evalAt(t, o, act, x, nil)
+		requireBrute(t, "", func(w []float64) float64 { return traintest.NLL(m, w, c) }, w, act, f, mv, nil)
 	}
 }
 
@@ -188,16 +148,14 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 			if !o.sparseLabels || o.refFused != refFused || o.live == c {
 				t.Fatalf("real %v: sparse labels %v, fused refs %v, compacted %v", real, o.sparseLabels, o.refFused, o.live != c)
 			}
-			mv := make([]float64, len(act))
-			f, err := o.evalM(context.Background(), x, mv)
-			require.NoError(t, err)
-			requireBrute(t, m, w, c, act, f, mv)
+			f, mv, _ := evalAt(t, o, act, x, nil)
+			requireBrute(t, "", func(w []float64) float64 { return traintest.NLL(m, w, c) }, w, act, f, mv, nil)
 
 			all := everyFeature(len(m.W))
 			got := o.Residuals(nil, all)
 			ref := New(m, c, Settings{Threads: 1})
 			ref.SetActive(all, false)
-			_, err = ref.loss(context.Background(), w)
+			_, err := ref.loss(context.Background(), w)
 			require.NoError(t, err)
 			approxEqual(t, "m over every feature", ref.mvec, got, 1e-12, 1e-10)
 			// Attributes 0-2 have every label active: their counts come

@@ -124,33 +124,8 @@ func TestPartialAgainstBruteForce(t *testing.T) {
 				for k := range x {
 					x[k] = 0.5 * rng.NormFloat64()
 				}
-				mvec := make([]float64, len(act))
-				f, err := o.evalM(context.Background(), x, mvec)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w := append([]float64(nil), w0...)
-				for k, j := range act {
-					w[j] += x[k]
-				}
-				approxScalar(t, cfg.name+" loss", partialNLL(m, w, c, sets), f, 1e-10, 1e-10)
-				want := make([]float64, len(m.W))
-				const h = 1e-5
-				for j := range w {
-					orig := w[j]
-					w[j] = orig + h
-					fp := partialNLL(m, w, c, sets)
-					w[j] = orig - h
-					fm := partialNLL(m, w, c, sets)
-					w[j] = orig
-					want[j] = -(fp - fm) / (2 * h)
-				}
-				wantAct := make([]float64, len(act))
-				for k, j := range act {
-					wantAct[k] = want[j]
-				}
-				approxEqual(t, cfg.name+" m", wantAct, mvec, 1e-7, 1e-6)
-				approxEqual(t, cfg.name+" residuals", want, o.Residuals(nil, everyFeature(len(m.W))), 1e-7, 1e-6)
+				f, mvec, w := evalAt(t, o, act, x, w0)
+				requireBrute(t, cfg.name, func(w []float64) float64 { return partialNLL(m, w, c, sets) }, w, act, f, mvec, o)
 			}
 		})
 	}
