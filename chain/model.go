@@ -33,8 +33,9 @@ type Model struct {
 	Labels []string // label names, id order
 
 	// Layout holds NumUnary (U), NumPair (P), Transitions (whether
-	// label-bigram features exist) and L = len(Labels).
-	sparse.Layout
+	// label-bigram features exist) and L = len(Labels): where each
+	// feature's weight is in W (StateIndex, TransIndex, PairIndex).
+	Layout sparse.Layout
 
 	W     []float64 // all weights, layout above
 	State []float64 // W[:U*L]
@@ -90,10 +91,10 @@ func NewAttributeModel(labels, attrs []string) (*Model, error) {
 // dimension returns the length of W, or an error when it overflows the
 // limits of this implementation.
 func (m *Model) dimension() (int, error) {
-	if d := m.DimFloat(); d > maxWeights {
+	if d := m.Layout.DimFloat(); d > maxWeights {
 		return 0, fmt.Errorf("chain: model would have %.0f weights, more than the limit %d", d, maxWeights)
 	}
-	return m.Dim(), nil
+	return m.Layout.Dim(), nil
 }
 
 // maxWeights bounds the size of the weight vector (2^31-1 keeps every index in
@@ -103,7 +104,7 @@ const maxWeights = math.MaxInt32
 // setWeights installs w as the weight vector and re-slices the blocks.
 func (m *Model) setWeights(w []float64) {
 	m.W = w
-	u, p := m.TransOffset(), m.PairOffset()
+	u, p := m.Layout.TransOffset(), m.Layout.PairOffset()
 	m.State = w[:u:u]
 	m.Trans = w[u:p:p]
 	m.PairW = w[p:]

@@ -248,7 +248,7 @@ func TestCertifiedGap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(85, 86))
 	sp := newSolvedProblem(t, rng, 60, 30)
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
-		m, err := chain.NewModel(labelNames(3), sp.m.NumUnary, 0, true, nil)
+		m, err := chain.NewModel(labelNames(3), sp.m.Layout.NumUnary, 0, true, nil)
 		require.NoError(t, err)
 		res, err := Train(context.Background(), m, sp.c, keepWorkingSet(Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 5000}, Method: Method{Solver: s, ColdStart: true}}))
 		require.NoError(t, err)
