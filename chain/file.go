@@ -185,6 +185,25 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// MarshalGzip returns the model file bytes of m compressed by gzip at its
+// best compression, with no name or modification time in the gzip header,
+// so that the same model always gives the same bytes (the files of package
+// models are written so; LoadFile reads them).
+func (m *Model) MarshalGzip() ([]byte, error) {
+	var b bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := m.WriteTo(zw); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("chain: gzip: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
 // SaveFile writes m to path atomically: it writes a temporary file in the same
 // directory, syncs and closes it, reads it back and validates it, and only
 // then renames it over path (internal/atomicfile). On any error path is left

@@ -2,9 +2,11 @@ package chain
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"flag"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -53,6 +55,47 @@ func TestModelRoundTrip(t *testing.T) {
 	again, _ := back.MarshalBinary()
 	if !bytes.Equal(again, data) {
 		t.Fatal("re-encoding a loaded model changed its bytes")
+	}
+}
+
+// TestMarshalGzip: the gzip stream holds the model file, its header no
+// name and no time, the same model gives the same bytes, and LoadFile
+// reads the file back.
+func TestMarshalGzip(t *testing.T) {
+	m := fixedModel(t)
+	z, err := m.MarshalGzip()
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zr.Name != "" || !zr.ModTime.IsZero() {
+		t.Fatalf("gzip header name %q, time %v: want neither", zr.Name, zr.ModTime)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := m.MarshalBinary()
+	if !bytes.Equal(plain, want) {
+		t.Fatal("the gzip stream is not the model file")
+	}
+	again, _ := fixedModel(t).MarshalGzip()
+	if !bytes.Equal(again, z) {
+		t.Fatal("the same model gave other bytes")
+	}
+	path := filepath.Join(t.TempDir(), "m.model.gz")
+	if err := os.WriteFile(path, z, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := back.MarshalBinary(); !bytes.Equal(b, want) {
+		t.Fatal("LoadFile read another model")
 	}
 }
 

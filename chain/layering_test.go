@@ -30,14 +30,16 @@ var allowed = map[string][]string{
 	"eval":                    {},
 	"screen":                  {"sparse", "inference"},
 	"chain":                   {"inference", "features", "sparse", "scheme", "internal/atomicfile", "internal/lattice"},
-	"train":                   {"chain", "inference", "sparse", "screen", "train/objective", "train/warmstart", "train/certificate", "train/internal/owlqn", "train/internal/topk", "internal/atomicfile"},
+	"train":                   {"chain", "inference", "sparse", "screen", "train/objective", "train/warmstart", "train/certificate", "train/internal/owlqn", "train/internal/topk", "train/internal/peak", "internal/atomicfile"},
 	"train/objective":         {"chain", "inference", "sparse", "screen", "train/internal/spanadd", "internal/par", "internal/lattice"},
 	"train/warmstart":         {"chain", "inference", "sparse", "train/objective", "internal/lattice"},
 	"train/certificate":       {"screen"},
 	"train/online":            {"chain", "inference", "sparse", "internal/lattice"},
+	"train/selection":         {"chain", "sparse", "train", "train/internal/peak"},
 	"train/internal/owlqn":    {"internal/par"},
 	"train/internal/spanadd":  {},
 	"train/internal/topk":     {},
+	"train/internal/peak":     {},
 	"dataset":                 {"chain", "eval", "features", "corpora", "sparse"},
 	"peer":                    {"chain", "inference", "corpora", "features", "internal/atomicfile"},
 	"tagging":                 {"chain", "corpora", "dataset", "eval", "features", "peer", "rawtext", "scheme"},
@@ -54,10 +56,10 @@ var allowed = map[string][]string{
 	"train/internal/traintest": {"chain", "sparse", "internal/chaintest"},
 
 	// The command and the packages only it uses.
-	"cmd/tagger":                      {"chain", "train", "train/online", "features", "corpora", "sparse", "screen", "inference", "dataset", "peer", "tagging", "eval", "rawtext", "rawtext/hftok", "scheme", "internal/atomicfile", "internal/ctxio", "cmd/tagger/internal/clifile", "cmd/tagger/internal/paperbench", "cmd/tagger/internal/trainselect", "cmd/tagger/internal/progress", "cmd/tagger/internal/memlimit", "cmd/tagger/internal/interrupt", "cmd/tagger/internal/flagcheck", "cmd/tagger/internal/profile", "cmd/tagger/internal/version", "cmd/tagger/internal/corpuscache"},
+	"cmd/tagger":                      {"chain", "train", "train/online", "train/selection", "features", "corpora", "sparse", "screen", "inference", "dataset", "peer", "tagging", "eval", "rawtext", "rawtext/hftok", "scheme", "internal/atomicfile", "internal/ctxio", "cmd/tagger/internal/clifile", "cmd/tagger/internal/paperbench", "cmd/tagger/internal/trainselect", "cmd/tagger/internal/progress", "cmd/tagger/internal/memlimit", "cmd/tagger/internal/interrupt", "cmd/tagger/internal/flagcheck", "cmd/tagger/internal/profile", "cmd/tagger/internal/version", "cmd/tagger/internal/corpuscache"},
 	"cmd/tagger/internal/paperbench":  {"chain", "train", "features", "corpora", "sparse", "dataset", "internal/atomicfile", "cmd/tagger/internal/clifile", "cmd/tagger/internal/flagcheck"},
 	"cmd/tagger/internal/clifile":     {"corpora", "dataset", "features", "models", "tagging", "internal/ctxio"},
-	"cmd/tagger/internal/trainselect": {"chain", "train", "features", "sparse", "dataset"},
+	"cmd/tagger/internal/trainselect": {"chain", "train", "train/selection", "features", "sparse", "dataset"},
 	"cmd/tagger/internal/progress":    {"train"},
 	"cmd/tagger/internal/corpuscache": {"features", "sparse", "internal/atomicfile"},
 	"cmd/tagger/internal/interrupt":   {},
@@ -67,9 +69,9 @@ var allowed = map[string][]string{
 	"cmd/tagger/internal/version":     {},
 
 	// The C shared library of the Python package (its own Go module, the
-	// only cgo of the repository): public API only, and the trainers
-	// (train, train/online) from the fit*.go files alone.
-	"python/libsparsetag": {"chain", "dataset", "features", "peer", "sparse", "tagging", "train", "train/online"},
+	// only cgo of the repository): public API only, the trainers (train,
+	// train/online) from the fit*.go files, and train/selection.
+	"python/libsparsetag": {"chain", "dataset", "features", "peer", "sparse", "tagging", "train", "train/online", "train/selection"},
 }
 
 func TestLayering(t *testing.T) {

@@ -33,8 +33,9 @@ type Model struct {
 	Labels []string // label names, id order
 
 	// Layout holds NumUnary (U), NumPair (P), Transitions (whether
-	// label-bigram features exist) and L = len(Labels).
-	sparse.Layout
+	// label-bigram features exist) and L = len(Labels): where each
+	// feature's weight is in W (StateIndex, TransIndex, PairIndex).
+	Layout sparse.Layout
 
 	W     []float64 // all weights, layout above
 	State []float64 // W[:U*L]

@@ -209,66 +209,22 @@ func (t *Template) compileLine(line string, lineNo int) error {
 			r.segs = append(r.segs, segment{lit: line[lit:i]})
 		}
 		pct := i
-		i++
-		if i >= end {
-			return errAt(pct, "'%%' at end of line: want a macro %%x[row,col]")
+		mc, next, err := parseMacro(line, pct, end, errAt)
+		if err != nil {
+			return err
 		}
-		op := line[i]
-		if !strings.ContainsRune(macroLetters, rune(op)) {
-			return errAt(pct, "unknown macro %%%s: want %%x[row,col] (or %%l, %%w, %%v [row,col], %%p, %%s [row,col,n])", quoteRune(line[i:end]))
-		}
-		i++
-		if i >= end || line[i] != '[' {
-			return errAt(i, "want '[' after %%%c", op)
-		}
-		i++
-		row, j, err := parseInt(line[:end], i, true, maxRowOffset)
-		if err != "" {
-			return errAt(j, "row offset: %s", err)
-		}
-		i = j
-		if i >= end || line[i] != ',' {
-			return errAt(i, "want ',' after the row offset of %%x[row,col]")
-		}
-		i++
-		col, j, err := parseInt(line[:end], i, false, maxColumn)
-		if err != "" {
-			return errAt(j, "column: %s", err)
-		}
-		i = j
-		n := 0
-		if op == 'p' || op == 's' {
-			if i >= end || line[i] != ',' {
-				return errAt(i, "want ',' and a length after the column of %%%c[row,col,n]", op)
-			}
-			i++
-			n, j, err = parseInt(line[:end], i, false, maxAffix)
-			if err == "" && n == 0 {
-				err = fmt.Sprintf("want a length from 1 to %d", maxAffix)
-			}
-			if err != "" {
-				return errAt(j, "length: %s", err)
-			}
-			i = j
-		}
-		if i >= end || line[i] != ']' {
-			if op == 'p' || op == 's' {
-				return errAt(i, "want ']' to close %%%c[row,col,n]", op)
-			}
-			return errAt(i, "want ']' to close %%%c[row,col]", op)
-		}
-		i++
-		seg := segment{macro: true, row: row, col: col, column: pct + 1, derived: -1, vec: op == 'v'}
+		i = next
+		seg := segment{macro: true, row: mc.row, col: mc.col, column: pct + 1, derived: -1, vec: mc.op == 'v'}
 		if seg.vec {
 			if err := t.checkVector(r.segs, kind, lineNo, pct); err != nil {
 				return err
 			}
-		} else if op != 'x' {
-			seg.derived = t.derivedColumn(derivation{op: op, col: col, n: n})
+		} else if mc.op != 'x' {
+			seg.derived = t.derivedColumn(derivation{op: mc.op, col: mc.col, n: mc.n})
 		}
 		r.segs = append(r.segs, seg)
-		if col+1 > t.ncols {
-			t.ncols, t.colLine, t.colColumn = col+1, lineNo, pct+1
+		if mc.col+1 > t.ncols {
+			t.ncols, t.colLine, t.colColumn = mc.col+1, lineNo, pct+1
 		}
 		lit = i
 	}
@@ -287,6 +243,69 @@ func (t *Template) compileLine(line string, lineNo int) error {
 		}
 	}
 	return nil
+}
+
+// macro is one parsed macro of a template line: %x[row,col], or %l, %w
+// [row,col], %p, %s [row,col,n].
+type macro struct {
+	op       byte
+	row, col int
+	n        int // the affix length of %p and %s
+}
+
+// parseMacro parses the macro whose '%' is at line[pct] (the line's text
+// ends at end) and returns it and the index after its ']'; errAt makes
+// its errors (line and column).
+func parseMacro(line string, pct, end int, errAt func(i int, format string, args ...any) error) (macro, int, error) {
+	i := pct + 1
+	if i >= end {
+		return macro{}, 0, errAt(pct, "'%%' at end of line: want a macro %%x[row,col]")
+	}
+	op := line[i]
+	if !strings.ContainsRune(macroLetters, rune(op)) {
+		return macro{}, 0, errAt(pct, "unknown macro %%%s: want %%x[row,col] (or %%l, %%w, %%v [row,col], %%p, %%s [row,col,n])", quoteRune(line[i:end]))
+	}
+	i++
+	if i >= end || line[i] != '[' {
+		return macro{}, 0, errAt(i, "want '[' after %%%c", op)
+	}
+	i++
+	row, j, msg := parseInt(line[:end], i, true, maxRowOffset)
+	if msg != "" {
+		return macro{}, 0, errAt(j, "row offset: %s", msg)
+	}
+	i = j
+	if i >= end || line[i] != ',' {
+		return macro{}, 0, errAt(i, "want ',' after the row offset of %%x[row,col]")
+	}
+	i++
+	col, j, msg := parseInt(line[:end], i, false, maxColumn)
+	if msg != "" {
+		return macro{}, 0, errAt(j, "column: %s", msg)
+	}
+	i = j
+	n := 0
+	if op == 'p' || op == 's' {
+		if i >= end || line[i] != ',' {
+			return macro{}, 0, errAt(i, "want ',' and a length after the column of %%%c[row,col,n]", op)
+		}
+		i++
+		n, j, msg = parseInt(line[:end], i, false, maxAffix)
+		if msg == "" && n == 0 {
+			msg = fmt.Sprintf("want a length from 1 to %d", maxAffix)
+		}
+		if msg != "" {
+			return macro{}, 0, errAt(j, "length: %s", msg)
+		}
+		i = j
+	}
+	if i >= end || line[i] != ']' {
+		if op == 'p' || op == 's' {
+			return macro{}, 0, errAt(i, "want ']' to close %%%c[row,col,n]", op)
+		}
+		return macro{}, 0, errAt(i, "want ']' to close %%%c[row,col]", op)
+	}
+	return macro{op: op, row: row, col: col, n: n}, i + 1, nil
 }
 
 // quoteRune returns the first rune of s as a quoted Go rune literal, for

@@ -2,7 +2,6 @@ package models_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"flag"
 	"fmt"
@@ -118,23 +117,6 @@ func (r recipe) train(ctx context.Context) (*chain.Model, *train.Result, error) 
 	return m, res, nil
 }
 
-// encodeModel returns the gzip-compressed model file of m (no name or time
-// in the gzip header, so the same model gives the same bytes).
-func encodeModel(m *chain.Model) ([]byte, error) {
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := m.WriteTo(zw); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
 // TestModelsCurrent retrains every embedded model by its recipe and checks
 // that the committed file holds exactly that model, so that the files are
 // reproducible from the corpora and the code. With -update it rewrites
@@ -157,7 +139,7 @@ func TestModelsCurrent(t *testing.T) {
 				t.Fatal(err)
 			}
 			if *update {
-				b, err := encodeModel(m)
+				b, err := m.MarshalGzip()
 				if err != nil {
 					t.Fatal(err)
 				}

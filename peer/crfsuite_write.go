@@ -73,62 +73,20 @@ func MarshalCRFsuite(m *chain.Model) ([]byte, error) {
 	if err := CheckCRFsuite(m); err != nil {
 		return nil, err
 	}
-	L, U := len(m.Labels), m.Layout.NumUnary
-	d := m.Encoder.Unary()
-
-	type feat struct {
-		typ, src, dst uint32
-		w             float64
+	fs, err := crfsuiteFeaturesOf(m)
+	if err != nil {
+		return nil, err
 	}
-	var feats []feat
-	var attrNames []string  // new attribute id -> name
-	var attrRefs [][]uint32 // new attribute id -> feature ids
-	transRefs := make([][]uint32, L)
-	for a := 0; a < U; a++ {
-		row := m.State[a*L : a*L+L]
-		var refs []uint32
-		for y, w := range row {
-			if w == 0 {
-				continue
-			}
-			refs = append(refs, uint32(len(feats)))
-			feats = append(feats, feat{0, uint32(len(attrNames)), uint32(y), w})
-		}
-		if refs != nil {
-			attrNames = append(attrNames, d.Name(int32(a)))
-			attrRefs = append(attrRefs, refs)
-		}
-	}
-	if m.Layout.Transitions {
-		for p := 0; p < L; p++ {
-			for y := 0; y < L; y++ {
-				if w := m.Trans[p*L+y]; w != 0 {
-					transRefs[p] = append(transRefs[p], uint32(len(feats)))
-					feats = append(feats, feat{1, uint32(p), uint32(y), w})
-				}
-			}
-		}
-	}
-	for _, f := range feats {
-		if math.IsNaN(f.w) || math.IsInf(f.w, 0) {
-			return nil, fmt.Errorf("%w: weight %v is not finite", ErrNotCRFsuite, f.w)
-		}
-	}
-
+	L := len(m.Labels)
 	var b bytes.Buffer
 	b.Write(make([]byte, crfsuiteHeaderSize))
 	u32 := func(v uint32) { b.Write(binary.LittleEndian.AppendUint32(nil, v)) }
-	align := func() {
-		for b.Len()%4 != 0 {
-			b.WriteByte(0)
-		}
-	}
 
 	offFeat := b.Len()
 	b.WriteString("FEAT")
-	u32(uint32(crfsuiteChunkSize + crfsuiteFeatureSize*len(feats)))
-	u32(uint32(len(feats)))
-	for _, f := range feats {
+	u32(uint32(crfsuiteChunkSize + crfsuiteFeatureSize*len(fs.feats)))
+	u32(uint32(len(fs.feats)))
+	for _, f := range fs.feats {
 		u32(f.typ)
 		u32(f.src)
 		u32(f.dst)
@@ -138,32 +96,9 @@ func MarshalCRFsuite(m *chain.Model) ([]byte, error) {
 	offLabels := b.Len()
 	b.Write(appendCQDB(nil, m.Labels))
 	offAttrs := b.Len()
-	b.Write(appendCQDB(nil, attrNames))
-
-	refChunk := func(tag string, lists [][]uint32, entries int) int {
-		align()
-		begin := b.Len()
-		table := begin + crfsuiteChunkSize
-		b.Write(make([]byte, crfsuiteChunkSize+4*entries))
-		offs := make([]uint32, entries)
-		for i, refs := range lists {
-			offs[i] = uint32(b.Len())
-			u32(uint32(len(refs)))
-			for _, r := range refs {
-				u32(r)
-			}
-		}
-		out := b.Bytes()
-		copy(out[begin:], tag)
-		binary.LittleEndian.PutUint32(out[begin+4:], uint32(b.Len()-begin))
-		binary.LittleEndian.PutUint32(out[begin+8:], uint32(entries))
-		for i, o := range offs {
-			binary.LittleEndian.PutUint32(out[table+4*i:], o)
-		}
-		return begin
-	}
-	offLRef := refChunk("LFRF", transRefs, L+2)
-	offARef := refChunk("AFRF", attrRefs, len(attrNames))
+	b.Write(appendCQDB(nil, fs.attrNames))
+	offLRef := writeRefChunk(&b, "LFRF", fs.transRefs, L+2)
+	offARef := writeRefChunk(&b, "AFRF", fs.attrRefs, len(fs.attrNames))
 
 	if b.Len() > math.MaxUint32 {
 		return nil, fmt.Errorf("%w: %d bytes, more than CRFsuite's 32-bit offsets address", ErrNotCRFsuite, b.Len())
@@ -171,7 +106,7 @@ func MarshalCRFsuite(m *chain.Model) ([]byte, error) {
 	out := b.Bytes()
 	copy(out, "lCRF")
 	copy(out[8:], "FOMC")
-	for i, v := range []int{b.Len(), 0, 100, 0, L, len(attrNames), offFeat, offLabels, offAttrs, offLRef, offARef} {
+	for i, v := range []int{b.Len(), 0, 100, 0, L, len(fs.attrNames), offFeat, offLabels, offAttrs, offLRef, offARef} {
 		if i == 1 {
 			continue // "FOMC"
 		}
@@ -179,6 +114,91 @@ func MarshalCRFsuite(m *chain.Model) ([]byte, error) {
 		binary.LittleEndian.PutUint32(out[4+4*i:], uint32(v))
 	}
 	return out, nil
+}
+
+// crfsuiteFeat is one feature of a CRFsuite model: type 0 (state:
+// attribute src, label dst) or 1 (transition src -> dst), and its weight.
+type crfsuiteFeat struct {
+	typ, src, dst uint32
+	w             float64
+}
+
+// crfsuiteFeatures are the features of a CRFsuite model and their
+// reference lists.
+type crfsuiteFeatures struct {
+	feats     []crfsuiteFeat
+	attrNames []string   // new attribute id -> name
+	attrRefs  [][]uint32 // new attribute id -> feature ids
+	transRefs [][]uint32 // previous label -> transition feature ids
+}
+
+// crfsuiteFeaturesOf returns the non-zero weights of m as CRFsuite
+// features (state features attribute by attribute, then transitions),
+// with the attributes that have one, numbered anew; it refuses a weight
+// that is not finite.
+func crfsuiteFeaturesOf(m *chain.Model) (crfsuiteFeatures, error) {
+	L, U := len(m.Labels), m.Layout.NumUnary
+	d := m.Encoder.Unary()
+	fs := crfsuiteFeatures{transRefs: make([][]uint32, L)}
+	for a := 0; a < U; a++ {
+		row := m.State[a*L : a*L+L]
+		var refs []uint32
+		for y, w := range row {
+			if w == 0 {
+				continue
+			}
+			refs = append(refs, uint32(len(fs.feats)))
+			fs.feats = append(fs.feats, crfsuiteFeat{0, uint32(len(fs.attrNames)), uint32(y), w})
+		}
+		if refs != nil {
+			fs.attrNames = append(fs.attrNames, d.Name(int32(a)))
+			fs.attrRefs = append(fs.attrRefs, refs)
+		}
+	}
+	if m.Layout.Transitions {
+		for p := 0; p < L; p++ {
+			for y := 0; y < L; y++ {
+				if w := m.Trans[p*L+y]; w != 0 {
+					fs.transRefs[p] = append(fs.transRefs[p], uint32(len(fs.feats)))
+					fs.feats = append(fs.feats, crfsuiteFeat{1, uint32(p), uint32(y), w})
+				}
+			}
+		}
+	}
+	for _, f := range fs.feats {
+		if math.IsNaN(f.w) || math.IsInf(f.w, 0) {
+			return fs, fmt.Errorf("%w: weight %v is not finite", ErrNotCRFsuite, f.w)
+		}
+	}
+	return fs, nil
+}
+
+// writeRefChunk appends to b, aligned to 4 bytes, a chunk of feature
+// reference lists (tag LFRF or AFRF) with a table of entries offsets
+// (lists beyond len(lists) have offset 0), and returns its offset.
+func writeRefChunk(b *bytes.Buffer, tag string, lists [][]uint32, entries int) int {
+	for b.Len()%4 != 0 {
+		b.WriteByte(0)
+	}
+	begin := b.Len()
+	table := begin + crfsuiteChunkSize
+	b.Write(make([]byte, crfsuiteChunkSize+4*entries))
+	offs := make([]uint32, entries)
+	for i, refs := range lists {
+		offs[i] = uint32(b.Len())
+		b.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(refs))))
+		for _, r := range refs {
+			b.Write(binary.LittleEndian.AppendUint32(nil, r))
+		}
+	}
+	out := b.Bytes()
+	copy(out[begin:], tag)
+	binary.LittleEndian.PutUint32(out[begin+4:], uint32(b.Len()-begin))
+	binary.LittleEndian.PutUint32(out[begin+8:], uint32(entries))
+	for i, o := range offs {
+		binary.LittleEndian.PutUint32(out[table+4*i:], o)
+	}
+	return begin
 }
 
 // WriteCRFsuite writes m to w as a CRFsuite model (MarshalCRFsuite).

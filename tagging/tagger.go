@@ -14,6 +14,13 @@ import (
 // chain.Tagger) or one trained by CRFsuite, CRF++ or Wapiti (a peer.Model),
 // the same way for both. Load returns one. A Tagger is safe for concurrent
 // use by multiple goroutines.
+//
+// Its methods take a *dataset.Example (token columns or attributes, as a
+// file holds them), where chain.Tagger's take a chain.Input (what this
+// toolkit's encoder reads): NewTagger wraps a chain.Tagger into a Tagger.
+// The methods of the same name mean the same on both: Labels is the label
+// set (label ids index it), Tag the best label ids, Decode as
+// chain.DecodeOptions asks.
 type Tagger interface {
 	// Format names the model's format: "sparsetag" for this toolkit's
 	// models, else the peer format ("CRFsuite", "CRF++ binary", "CRF++

@@ -1,6 +1,7 @@
 // Package train fits the weights of a chain.Model by elastic-net penalized
 // maximum likelihood with safe screening, along a regularization path, and
-// chooses a model by a development set, cross-validation or early stopping.
+// chooses a model along a path by a development set (cross-validation and
+// early stopping are package train/selection's).
 //
 // train owns everything a tagger does not need. Its parts, each a package
 // with its own contract (layered: none imports train or a part above it):
@@ -13,6 +14,9 @@
 //     L1 penalty), a starting point and nothing else.
 //   - train/certificate: the mixture certificate of the working-set policy
 //     and its float32 history with rigorous error bounds.
+//   - train/selection: model selection by cross-validation (folds, a
+//     shared grid, the refit) and early stopping, on the patience rule
+//     of paths (train/internal/peak).
 //   - train/internal/owlqn: OWL-QN in reverse communication (the caller
 //     owns every evaluation, as in gonum's optimize).
 //
@@ -21,8 +25,8 @@
 // (screening.go: the static range rule, the safe rule of every full pass
 // and how its decisions reach the active set), options, results,
 // checkpoints, the memory estimate (which asks each part for its terms),
-// paths and model selection. What one solve hands to the next along a path
-// is a value (solveInput, solveOutput), never a field of the trainer.
+// and paths. What one solve hands to the next along a path is a value
+// (solveInput, solveOutput), never a field of the trainer.
 // chain owns the model, the scoring of one sequence, the Tagger and the
 // file format; train uses them and chain imports nothing of train.
 //
@@ -80,12 +84,14 @@
 // pass. With the working set each beta starts from the secant predictor of
 // the last two solutions, from the strong rule's set and from the previous
 // beta's L-BFGS pairs. With PathOptions.Score (a Scorer, e.g. F1 on a
-// development set, see TaggerScorer) it keeps the best model and stops once
-// the score has been below its best for Patience betas, counting only after
-// the score rose above its value at beta_max (the trivial model).
-// CrossValidate runs the path on K folds (Fold) over one beta grid and
-// Refit trains the chosen beta on all data; EarlyStop is an
-// Options.Monitor that keeps the best weights on a validation set.
+// development set, see selection.TaggerScorer) it keeps the best model and
+// stops once the score has been below its best for Patience betas,
+// counting only after the score rose above its value at beta_max (the
+// trivial model).
+// selection.CrossValidate runs the path on K folds (selection.Fold) over
+// one beta grid and Refit trains the chosen beta on all data;
+// selection.EarlyStop is an Options.Monitor that keeps the best weights on
+// a validation set.
 //
 // # Determinism and memory
 //

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -457,4 +458,28 @@ func measureAscent(t *testing.T, m *chain.Model, c *sparse.Corpus, iters int) {
 		g := P + da.value()
 		t.Logf("epoch %d %.2fs fb %d: certificate %.4g (rel %.3g)", e, time.Since(t0).Seconds(), fb, g, g/P)
 	}
+}
+
+// encodeWith encodes training examples with the template (nil: the
+// default template).
+func encodeWith(t testing.TB, exs []dataset.Example, template *features.Template) (*chain.Model, *sparse.Corpus) {
+	t.Helper()
+	enc, err := dataset.NewEncoder(dataset.CoNLL, template)
+	require.NoError(t, err)
+	m, c, err := dataset.NewTrainingModel(enc, exs, 1)
+	require.NoError(t, err)
+	return m, c
+}
+
+// chunkingTemplate returns the embedded CRF++ chunking template.
+func chunkingTemplate(t testing.TB) *features.Template {
+	t.Helper()
+	rc, err := corpora.OpenEmbedded("conll2000/chunking.template")
+	require.NoError(t, err)
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	require.NoError(t, err)
+	tm, err := features.Compile(string(b))
+	require.NoError(t, err)
+	return tm
 }

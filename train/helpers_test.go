@@ -62,13 +62,20 @@ func TestTrainedToyTagsItsPattern(t *testing.T) {
 	}
 }
 
-// keepWorkingSet keeps the working-set policy on the small problems of a
-// test (their working sets are dense, which would hand them to the full
-// policy).
-func keepWorkingSet(t testing.TB) {
-	old := wsDenseFraction
-	wsDenseFraction = math.Inf(1)
-	t.Cleanup(func() { wsDenseFraction = old })
+// keepWorkingSet returns op with the working-set policy kept on the small
+// problems of a test (their working sets are dense, which would hand them
+// to the full policy).
+func keepWorkingSet(op Options) Options {
+	return withTuning(op, func(tu *tuning) { tu.wsDenseFraction = math.Inf(1) })
+}
+
+// withTuning returns op with its own tuning: op's (or the default) as set
+// changes it.
+func withTuning(op Options, set func(*tuning)) Options {
+	tu := op.tuned()
+	set(&tu)
+	op.tune = &tu
+	return op
 }
 
 // everyFeature returns 0, 1, ..., d-1: every feature of a model with d

@@ -102,7 +102,6 @@ func TestInterruptEndsGracefully(t *testing.T) {
 	rng := rand.New(rand.NewPCG(35, 36))
 	c := randomCorpus(rng, 80, 6, 30, 0, 3, false)
 	for _, s := range []Solver{SolverWorkingSet, SolverFull} {
-		keepWorkingSet(t)
 		stop := make(chan struct{})
 		var ck *Checkpoint
 		op := Options{
@@ -118,7 +117,7 @@ func TestInterruptEndsGracefully(t *testing.T) {
 				closed = true
 			}
 		}
-		m, res := trainTiny(t, c, 3, 30, op)
+		m, res := trainTiny(t, c, 3, 30, keepWorkingSet(op))
 		require.Equal(t, StopInterrupt, res.StopReason, "%s", s)
 		last := res.Iterations[len(res.Iterations)-1]
 		assert.True(t, last.Pass, "%s: the last line is a full pass with the gap", s)

@@ -247,11 +247,10 @@ func goldOf(m *chain.Model, w []float64, c *sparse.Corpus, i int) float64 {
 func TestCertifiedGap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(85, 86))
 	sp := newSolvedProblem(t, rng, 60, 30)
-	keepWorkingSet(t)
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
 		m, err := chain.NewModel(labelNames(3), sp.m.Layout.NumUnary, 0, true, nil)
 		require.NoError(t, err)
-		res, err := Train(context.Background(), m, sp.c, Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 5000}, Method: Method{Solver: s, ColdStart: true}})
+		res, err := Train(context.Background(), m, sp.c, keepWorkingSet(Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 5000}, Method: Method{Solver: s, ColdStart: true}}))
 		require.NoError(t, err)
 		prevP, prevG, bound, passes := math.Inf(1), math.Inf(1), math.Inf(-1), 0
 		for _, it := range res.Iterations {
@@ -279,13 +278,12 @@ func TestCertifiedGap(t *testing.T) {
 // to its last iteration, and the last must reach it (or the check proves
 // nothing).
 func TestInnerSolveStopsOnDualBound(t *testing.T) {
-	keepWorkingSet(t)
 	rng := rand.New(rand.NewPCG(87, 88))
 	sp := newSolvedProblem(t, rng, 60, 30)
 	ctx := context.Background()
 	for _, rel := range []float64{0.3, 0.1, 0.05, 0.02} {
 		eps := rel * sp.pStar
-		op := Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: eps, MaxIter: 5000}, Method: Method{Solver: SolverWorkingSet, ColdStart: true}}
+		op := keepWorkingSet(Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: eps, MaxIter: 5000}, Method: Method{Solver: SolverWorkingSet, ColdStart: true}})
 		tr := newTrainer(sp.m, sp.c, op.defaults())
 		require.NoError(t, tr.prepare(ctx))
 		tr.setPenalty(penalty{l1: sp.lam1, l2: sp.lam2}, false)

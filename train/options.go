@@ -51,6 +51,10 @@ type Options struct {
 	Method
 	Resources
 	Hooks
+
+	// tune, when not nil, replaces defaultTuning(): only tests set it, to
+	// take the other of two ways to the same optimum on small problems.
+	tune *tuning
 }
 
 // Problem is the part of Options that defines the optimum: the penalty,
@@ -302,7 +306,7 @@ func (o *Options) defaultsRest() Options {
 // data: a negative, NaN or infinite penalty, tolerance or screening
 // setting, sum-form penalties without an L2 term, a negative count, an
 // unknown solver or screening rule. Zero values are valid (they mean the
-// defaults). Train, Path and CrossValidate check the same; call Validate
+// defaults). Train, Path and selection.CrossValidate check the same; call Validate
 // to refuse bad options before reading any data.
 func (o Options) Validate() error { return o.validate() }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/peak"
 )
 
 // PathOptions configures a regularization path.
@@ -21,7 +22,7 @@ type PathOptions struct {
 
 	// Score, when not nil, rates each solution of the path (higher is
 	// better), e.g. the F1 of the model on a development set (see
-	// TaggerScorer); Result.Score holds it. Path then stops early once the
+	// selection.TaggerScorer); Result.Score holds it. Path then stops early once the
 	// score has peaked (Patience) and leaves the best-scoring solution in
 	// the model (see Selected): this is selection on a development set.
 	Score Scorer
@@ -216,6 +217,15 @@ func (po *PathOptions) extend(betas []float64, betaMax float64) []float64 {
 	return append(betas, next)
 }
 
+// WithDefaults returns po with its zero fields set to their defaults (K
+// 100, MinRatio 0.1, Patience 3), or an error naming what is invalid. Path
+// applies it; package train/selection builds the grid that every fold of a
+// cross-validation shares from it.
+func (po PathOptions) WithDefaults() (PathOptions, error) {
+	err := po.check()
+	return po, err
+}
+
 func (po *PathOptions) check() error {
 	if po.Patience == 0 {
 		po.Patience = 3
@@ -251,42 +261,11 @@ func (po *PathOptions) check() error {
 // (the caller reuses it) and must not return NaN.
 type Scorer func(w []float64) (float64, error)
 
-// peak decides when a sequence of scores (along a path, or over the
-// checks of one training run) has peaked: it keeps the best score (the
-// first of equal ones) and stops after limit scores in a row below the
-// best. Scores are not counted as worse until the score has risen above
-// its first value: at the top of a path every model may still tag like
-// the trivial one (e.g. every token O on data where O dominates, F1 0),
-// and a score that has not moved says nothing about a peak.
-type peak struct {
-	limit       int
-	n           int     // scores seen
-	first, best float64 // the first and the best score
-	worse       int     // scores in a row below the best, once risen
-}
-
-// add records score v and reports whether it is the new best and whether
-// to stop.
-func (p *peak) add(v float64) (improved, stop bool) {
-	p.n++
-	switch {
-	case p.n == 1:
-		p.first, p.best = v, v
-		return true, false
-	case v > p.best:
-		p.best, p.worse = v, 0
-		return true, false
-	case p.best > p.first:
-		p.worse++
-	}
-	return false, p.worse >= p.limit
-}
-
 // pathSelection keeps the best-scoring solution of a path and decides when
-// the score has peaked (peak).
+// the score has peaked (peak.Peak).
 type pathSelection struct {
 	patience     int // PathOptions.Patience
-	peak         peak
+	peak         peak.Peak
 	best         []float64
 	lastImproved bool // the last score was the best so far
 }
@@ -294,25 +273,16 @@ type pathSelection struct {
 // add scores the solution w of res and reports whether the path should
 // stop (see PathOptions.Patience).
 func (s *pathSelection) add(score Scorer, res *Result, w []float64) (bool, error) {
-	v, err := checkedScore(score, w)
+	v, err := peak.Checked(score, w)
 	if err != nil {
 		return false, fmt.Errorf("train: scoring the solution at beta %g: %w", res.Beta, err)
 	}
 	res.Score = &v
-	s.peak.limit = s.patience
-	improved, stop := s.peak.add(v)
+	s.peak.Limit = s.patience
+	improved, stop := s.peak.Add(v)
 	s.lastImproved = improved
 	if improved {
 		s.best = append(s.best[:0], w...)
 	}
 	return stop, nil
-}
-
-// checkedScore returns score(w), or an error for a NaN score.
-func checkedScore(score Scorer, w []float64) (float64, error) {
-	v, err := score(w)
-	if err == nil && math.IsNaN(v) {
-		err = errors.New("the score is NaN")
-	}
-	return v, err
 }

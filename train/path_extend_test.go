@@ -10,17 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/train/internal/traintest"
 )
-
-// countingScore returns a Scorer whose k-th call (k = 0, 1, ...) scores
-// -|k - peakAt|: the score rises until the peakAt-th solution.
-func countingScore(peakAt int) Scorer {
-	calls := 0
-	return func([]float64) (float64, error) {
-		calls++
-		return -math.Abs(float64(calls - 1 - peakAt)), nil
-	}
-}
 
 // TestPathExtend: a score still rising at MinRatio extends the path below
 // it, on the same geometric grid, until it has peaked (Patience), or down
@@ -33,7 +24,7 @@ func TestPathExtend(t *testing.T) {
 	run := func(peakAt int, extend float64) []*Result {
 		t.Helper()
 		m, _ := chain.NewModel(labelNames(3), 6, 0, true, nil)
-		res, err := Path(context.Background(), m, c, Options{}, PathOptions{K: K, MinRatio: 1e-2, Patience: patience, Extend: extend, Score: countingScore(peakAt)}, nil)
+		res, err := Path(context.Background(), m, c, Options{}, PathOptions{K: K, MinRatio: 1e-2, Patience: patience, Extend: extend, Score: traintest.CountingScore(peakAt)}, nil)
 		require.NoError(t, err)
 		return res
 	}
@@ -56,28 +47,6 @@ func TestPathExtend(t *testing.T) {
 	assert.Len(t, run(20, 0), K)
 	// Extend must lie below MinRatio.
 	m, _ := chain.NewModel(labelNames(3), 6, 0, true, nil)
-	_, err := Path(context.Background(), m, c, Options{}, PathOptions{K: K, MinRatio: 1e-2, Extend: 0.1, Score: countingScore(0)}, nil)
+	_, err := Path(context.Background(), m, c, Options{}, PathOptions{K: K, MinRatio: 1e-2, Extend: 0.1, Score: traintest.CountingScore(0)}, nil)
 	assert.ErrorContains(t, err, "hard floor")
-}
-
-// TestCrossValidateExtend: fold 0's path extends below MinRatio while its
-// score rises; the other folds solve the same extended grid.
-func TestCrossValidateExtend(t *testing.T) {
-	const K, betas, peakAt, patience = 2, 4, 5, 1
-	rng := rand.New(rand.NewPCG(71, 72))
-	cv, err := CrossValidate(context.Background(), Options{}, CVOptions{Folds: K, Betas: betas, MinRatio: 1e-2, Patience: patience, Extend: 1e-6,
-		Fold: func(f int) (CVFold, error) {
-			m, _ := chain.NewModel(labelNames(3), 6, 0, true, nil)
-			return CVFold{Model: m, Corpus: randomCorpus(rng, 30, 4, 6, 0, 3, false), Score: countingScore(peakAt)}, nil
-		}})
-	require.NoError(t, err)
-	require.Len(t, cv.Ratios, peakAt+1+patience)
-	for f, res := range cv.Results {
-		require.Len(t, res, len(cv.Ratios), "fold %d", f)
-		for k, r := range res {
-			approxScalar(t, "ratio", cv.Ratios[k], r.Beta/r.BetaMax, 0, 1e-12)
-			approxScalar(t, "grid", math.Pow(1e-2, float64(k)/(betas-1)), cv.Ratios[k], 0, 1e-12)
-		}
-	}
-	assert.Equal(t, peakAt, cv.Chosen)
 }

@@ -23,7 +23,6 @@ func TestPathBetas(t *testing.T) {
 // solutions equal cold unscreened solves at the same beta, and that no
 // feature that is non-zero in the tight solution was ever screened.
 func TestPathMatchesIndependentSolves(t *testing.T) {
-	keepWorkingSet(t)
 	for _, tc := range []struct {
 		name   string
 		maxT   int
@@ -38,10 +37,10 @@ func TestPathMatchesIndependentSolves(t *testing.T) {
 			m, _ := chain.NewModel(labelNames(3), 8, 0, true, nil)
 			const eps = 1e-10
 			var screenedAny bool
-			_, err := Path(context.Background(), m, c, Options{Stopping: Stopping{Epsilon: eps}, Method: Method{Screen: tc.rule, Solver: tc.solver}}, PathOptions{K: 8, MinRatio: 0.01},
+			_, err := Path(context.Background(), m, c, keepWorkingSet(Options{Stopping: Stopping{Epsilon: eps}, Method: Method{Screen: tc.rule, Solver: tc.solver}}), PathOptions{K: 8, MinRatio: 0.01},
 				func(k int, res *Result, w []float64) error {
 					ref, _ := chain.NewModel(labelNames(3), 8, 0, true, nil)
-					rr, err := Train(context.Background(), ref, c, Options{Problem: Problem{Beta: res.Beta}, Stopping: Stopping{Epsilon: 1e-13, MaxIter: 5000}, Method: Method{Screen: ScreenNone}})
+					rr, err := Train(context.Background(), ref, c, keepWorkingSet(Options{Problem: Problem{Beta: res.Beta}, Stopping: Stopping{Epsilon: 1e-13, MaxIter: 5000}, Method: Method{Screen: ScreenNone}}))
 					if err != nil {
 						return err
 					}

@@ -64,7 +64,6 @@ func TestPriorCertifiedGap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains to a gap of 1e-12")
 	}
-	keepWorkingSet(t)
 	rng := rand.New(rand.NewPCG(38, 1))
 	screened, moved := 0, 0
 	for trial := 0; trial < 4; trial++ {
@@ -72,8 +71,8 @@ func TestPriorCertifiedGap(t *testing.T) {
 		for _, c1 := range []float64{0.3, 1, 3} {
 			pb := Problem{SumForm: true, C1: c1, C2: 0.2, Prior: w0}
 			tight := newModel()
-			rt, err := Train(context.Background(), tight, c, Options{Problem: pb,
-				Stopping: Stopping{Epsilon: 1e-12, MaxIter: 20000}, Method: Method{Screen: ScreenNone}, Resources: Resources{Threads: 1}})
+			rt, err := Train(context.Background(), tight, c, keepWorkingSet(Options{Problem: pb,
+				Stopping: Stopping{Epsilon: 1e-12, MaxIter: 20000}, Method: Method{Screen: ScreenNone}, Resources: Resources{Threads: 1}}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,8 +89,8 @@ func TestPriorCertifiedGap(t *testing.T) {
 			}
 			for _, meth := range []Method{{Solver: SolverWorkingSet}, {Solver: SolverFull}, {Solver: SolverFull, Screen: ScreenNone}} {
 				m := newModel()
-				res, err := Train(context.Background(), m, c, Options{Problem: pb,
-					Stopping: Stopping{Epsilon: 1e-4}, Method: meth, Resources: Resources{Threads: 1}})
+				res, err := Train(context.Background(), m, c, keepWorkingSet(Options{Problem: pb,
+					Stopping: Stopping{Epsilon: 1e-4}, Method: meth, Resources: Resources{Threads: 1}}))
 				if err != nil {
 					t.Fatal(err)
 				}

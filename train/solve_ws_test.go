@@ -15,16 +15,18 @@ import (
 // features and T = 1, at several penalties, and nothing non-zero in the
 // full solution was screened.
 func TestWorkingSetMatchesFull(t *testing.T) {
-	keepWorkingSet(t)
-	t.Run("fused", testWorkingSetMatchesFull)
+	t.Run("fused", func(t *testing.T) { testWorkingSetMatchesFull(t, keepWorkingSet) })
 	// The column pass and the per-reference shard buffers.
-	old := fusedBudget
-	fusedBudget = -1
-	defer func() { fusedBudget = old }()
-	t.Run("columns", testWorkingSetMatchesFull)
+	t.Run("columns", func(t *testing.T) {
+		testWorkingSetMatchesFull(t, func(op Options) Options {
+			return withTuning(keepWorkingSet(op), func(tu *tuning) { tu.fusedBudget = -1 })
+		})
+	})
 }
 
-func testWorkingSetMatchesFull(t *testing.T) {
+// testWorkingSetMatchesFull runs TestWorkingSetMatchesFull with the
+// tuning that tune gives its options.
+func testWorkingSetMatchesFull(t *testing.T, tune func(Options) Options) {
 	for _, tc := range []struct {
 		name       string
 		maxT, pair int
@@ -34,8 +36,8 @@ func testWorkingSetMatchesFull(t *testing.T) {
 			rng := rand.New(rand.NewPCG(19, 20))
 			c := randomCorpus(rng, 80, tc.maxT, 30, tc.pair, 3, tc.real)
 			for _, ratio := range []float64{0.5, 0.1, 0.01, 0.001} {
-				tight, rt := trainTiny(t, c, 3, 30, Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-13, MaxIter: 20000}, Method: Method{Screen: ScreenNone, Solver: SolverFull}})
-				ws, rw := trainTiny(t, c, 3, 30, Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 20000}, Method: Method{Solver: SolverWorkingSet}})
+				tight, rt := trainTiny(t, c, 3, 30, tune(Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-13, MaxIter: 20000}, Method: Method{Screen: ScreenNone, Solver: SolverFull}}))
+				ws, rw := trainTiny(t, c, 3, 30, tune(Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 20000}, Method: Method{Solver: SolverWorkingSet}}))
 				require.True(t, rt.Converged, "ratio %g: full solver: %s", ratio, rt.StopReason)
 				require.True(t, rw.Converged, "ratio %g: working set: %s after %d passes, gap %g", ratio, rw.StopReason, len(rw.Iterations), rw.Gap)
 				assert.Equal(t, SolverWorkingSet, rw.Solver)
@@ -59,12 +61,11 @@ func testWorkingSetMatchesFull(t *testing.T) {
 // TestWorkingSetDeterministicAcrossThreads: the working-set solver gives
 // bit-identical models for any number of threads.
 func TestWorkingSetDeterministicAcrossThreads(t *testing.T) {
-	keepWorkingSet(t)
 	rng := rand.New(rand.NewPCG(21, 22))
 	c := randomCorpus(rng, 150, 6, 40, 2, 4, false)
 	var ref []float64
 	for _, threads := range []int{1, 2, 8} {
-		m, res := trainTiny(t, c, 4, 40, Options{Problem: Problem{SumForm: true, C1: 0.5, C2: 0.5}, Stopping: Stopping{MaxIter: 300}, Method: Method{Solver: SolverWorkingSet}, Resources: Resources{Threads: threads}})
+		m, res := trainTiny(t, c, 4, 40, keepWorkingSet(Options{Problem: Problem{SumForm: true, C1: 0.5, C2: 0.5}, Stopping: Stopping{MaxIter: 300}, Method: Method{Solver: SolverWorkingSet}, Resources: Resources{Threads: threads}}))
 		require.Equal(t, SolverWorkingSet, res.Solver)
 		if ref == nil {
 			ref = m.W
@@ -81,17 +82,16 @@ func TestWorkingSetDeterministicAcrossThreads(t *testing.T) {
 // full pass at the point of the line before it), and the working set makes
 // fewer full passes than iterations.
 func TestNumIterations(t *testing.T) {
-	keepWorkingSet(t)
 	rng := rand.New(rand.NewPCG(23, 24))
 	c := randomCorpus(rng, 80, 6, 30, 0, 3, false)
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
 		var lines []Iteration
-		_, res := trainTiny(t, c, 3, 30, Options{
+		_, res := trainTiny(t, c, 3, 30, keepWorkingSet(Options{
 			Problem:  Problem{BetaRatio: 0.01},
 			Stopping: Stopping{Epsilon: 1e-10, MaxIter: 20000},
 			Method:   Method{Solver: s},
 			Hooks:    Hooks{Progress: func(it Iteration) { lines = append(lines, it) }},
-		})
+		}))
 		require.Equal(t, s, res.Solver)
 		require.Equal(t, lines, res.Iterations, "%s: Progress sees every line", s)
 		n := res.NumIterations()

@@ -159,13 +159,12 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 		rule  ScreenRule
 		dense float64
 		attrs int // 30: enough features for the mixture certificate
-	}{{ScreenNone, wsDenseFraction, 10}, {ScreenPinsker, math.Inf(1), 10}, {ScreenPinsker, wsDenseFraction, 10}, {ScreenPinsker, math.Inf(1), 30}} {
+	}{{ScreenNone, defaultWSDenseFraction, 10}, {ScreenPinsker, math.Inf(1), 10}, {ScreenPinsker, defaultWSDenseFraction, 10}, {ScreenPinsker, math.Inf(1), 30}} {
 		rng := rand.New(rand.NewPCG(51, 52))
 		c := randomCorpus(rng, 70, 5, tc.attrs, 0, 3, false)
 		rule := tc.rule
-		defer func(old float64, min int) { wsDenseFraction, wsSwitchMin = old, min }(wsDenseFraction, wsSwitchMin)
-		wsDenseFraction, wsSwitchMin = tc.dense, 0
-		op := Options{Problem: Problem{BetaRatio: 0.2}, Stopping: Stopping{Epsilon: 1e-10}, Method: Method{Screen: rule}, Hooks: Hooks{CheckpointEvery: 7}}
+		op := withTuning(Options{Problem: Problem{BetaRatio: 0.2}, Stopping: Stopping{Epsilon: 1e-10}, Method: Method{Screen: rule}, Hooks: Hooks{CheckpointEvery: 7}},
+			func(tu *tuning) { tu.wsDenseFraction, tu.wsSwitchMin = tc.dense, 0 })
 		var saves [][]byte // every checkpoint taken
 		op.Checkpoint = func(ck *Checkpoint) error {
 			var b bytes.Buffer

@@ -90,13 +90,33 @@ func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 	return tr, nil
 }
 
-// fusedBudget is the objective's FusedBudget (0: its default; a variable
-// so that tests can exercise the scatter pass of the whole solver).
-var fusedBudget = 0
+// tuning holds the thresholds that choose between two ways to the same
+// optimum: which accumulation the objective uses, when the working set
+// hands over to the full policy. Runs use defaultTuning; a test sets the
+// fields of its own value (Options.tune) to take the other way on a small
+// problem. It is read only.
+type tuning struct {
+	fusedBudget     int     // the objective's Settings.FusedBudget (0: its default)
+	wsDenseFraction float64 // see defaultWSDenseFraction
+	wsSwitchMin     int     // see defaultWSSwitchMin
+}
+
+// defaultTuning returns the tuning of every run but a test's.
+func defaultTuning() tuning {
+	return tuning{wsDenseFraction: defaultWSDenseFraction, wsSwitchMin: defaultWSSwitchMin}
+}
+
+// tuned returns the tuning of a run: o.tune, or defaultTuning.
+func (o *Options) tuned() tuning {
+	if o.tune == nil {
+		return defaultTuning()
+	}
+	return *o.tune
+}
 
 func newTrainer(m *chain.Model, c *sparse.Corpus, op Options) *trainer {
 	tr := &trainer{m: m, c: c, op: op}
-	tr.obj = objective.New(m, c, objective.Settings{Threads: op.Threads, FusedBudget: fusedBudget})
+	tr.obj = objective.New(m, c, objective.Settings{Threads: op.Threads, FusedBudget: op.tuned().fusedBudget})
 	tr.fs = tr.obj.Features()
 	return tr
 }

@@ -23,18 +23,18 @@ const (
 	wsInitialSize   = 4096 // smallest working set
 	wsInnerFraction = 0.3  // restricted solves stop at this fraction of the full gap
 	wsMaxInner      = 50   // restricted iterations between two full passes at most
+
+	// defaultWSDenseFraction: when twice the support reaches this fraction
+	// of the unscreened features, the full policy takes over
+	// (switchToFull). Tests choose the policy on small problems with
+	// tuning.wsDenseFraction.
+	defaultWSDenseFraction = 0.5
+	// defaultWSSwitchMin: below this many unscreened features the working
+	// set never hands over (a full pass over so few costs nothing; syn1's
+	// paths end with about ten). Tests exercise the hand-over on small
+	// problems with tuning.wsSwitchMin.
+	defaultWSSwitchMin = 1024
 )
-
-// wsDenseFraction: when twice the support reaches this fraction of the
-// unscreened features, the full policy takes over (switchToFull). A
-// variable so that tests can choose the policy on small problems.
-var wsDenseFraction = 0.5
-
-// wsSwitchMin: below this many unscreened features the working set never
-// hands over (a full pass over so few costs nothing; syn1's paths end with
-// about ten). A variable so that tests can exercise the hand-over on small
-// problems.
-var wsSwitchMin = 1024
 
 // wsState is what the working-set policy remembers between full passes.
 type wsState struct {
@@ -118,7 +118,7 @@ func (r *run) supportAndGap() float64 {
 func (st *wsState) next(ctx context.Context, r *run) error {
 	tr := r.tr
 	ws, x, mw := st.choose(r)
-	if len(r.u) >= wsSwitchMin && float64(2*len(r.supp)) >= wsDenseFraction*float64(len(r.u)) {
+	if tu := tr.op.tuned(); len(r.u) >= tu.wsSwitchMin && float64(2*len(r.supp)) >= tu.wsDenseFraction*float64(len(r.u)) {
 		ws, x, mw = st.switchToFull(r)
 	}
 	if nz := countNonZero(x); nz != len(r.supp) {
@@ -149,9 +149,10 @@ func (st *wsState) next(ctx context.Context, r *run) error {
 
 // switchToFull hands the rest of the solve to the full policy when the
 // support is dense: when twice the support (Celer's working-set size)
-// reaches wsDenseFraction of the unscreened features. Such a set saves no
-// forward-backward work, while each of its full passes adds a column pass
-// for m over every feature and each inner solve a new optimizer (on the OCR
+// reaches tuning.wsDenseFraction of the unscreened features. Such a set
+// saves no forward-backward work, while each of its full passes adds a
+// column pass for m over every feature and each inner solve a new
+// optimizer (on the OCR
 // path of tagger bench paper, 64 ms per working-set iteration against 39 ms
 // for the full solver's). The floor of the set does not count: on a small
 // problem the set is everything, yet the working set's longer inner solves

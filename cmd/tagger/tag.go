@@ -138,24 +138,7 @@ json, spans).`
 
 func runTag(e *env, args []string) error {
 	var tf tagFlags
-	fs := newFlagSet(e, "tag", tagUsage,
-		"tagger tag --format conll --model chunk.model --nbest 3 --bio --output json test.txt")
-	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu, ocr, text (raw text, one sentence per line) or document (running text, one document per line)")
-	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `0` (default all)")
-	fs.Var(&tf.models, "model", "model `file`: this toolkit's, embedded:models/en-pos.model or embedded:models/en-chunk.model, or CRFsuite, CRF++ or Wapiti; repeat for a pipeline (default tagger.model)")
-	tf.labelColumnFlag(fs)
-	fs.StringVar(&tf.output, "output", "conll", "output `format`: conll, slash, json or spans (--format document)")
-	fs.IntVar(&tf.nbest, "nbest", 1, "list the `N` best label sequences with their probabilities")
-	fs.BoolVar(&tf.bio, "bio", false, "forbid impossible BIO transitions (O -> I-X, start -> I-X, B-X/I-X -> I-Y)")
-	fs.StringVar(&tf.scheme, "scheme", "", "decode only sequences valid in the label `scheme`: iob1, iob2, iobes or bilou")
-	fs.StringVar(&tf.trans, "constraints", "", "decode only sequences the transitions `file` allows (forbid|allow PREV CUR, forbid|allow start|end LABEL; see docs/raw-text.md)")
-	fs.BoolVar(&tf.posterior, "posterior", false, "posterior decoding: the valid sequence of highest summed log marginals, not the Viterbi path")
-	fs.BoolVar(&tf.perFile, "document-per-file", false, "--format document: the whole input is one document (default: one per line)")
-	fs.StringVar(&tf.tokenizer, "tokenizer", "ptb", "--format document: the `tokenizer`: ptb (Penn Treebank) or a HuggingFace tokenizer.json file (its normalizer and pre-tokenizer make the words)")
-	fs.BoolVar(&tf.marginals, "marginals", false, "also print each token's label probability and the sequence probability")
-	fs.BoolVar(&tf.forced, "forced", false, "fix the labels given in the label column (\"_\" or \"?\": free) and decode the rest")
-	fs.IntVar(&tf.threads, "threads", runtime.GOMAXPROCS(0), "tag on `N` goroutines (output order is input order)")
-	fs.StringVar(&tf.memLimit, "memory-limit", "auto", "refuse an --nbest whose decoder needs more than `size` for sequences of 1000 tokens, and longer sequences beyond it (e.g. 800M, 4G; 0: no limit; auto: half of the machine's RAM)")
+	fs := tf.flagSet(e)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -164,37 +147,11 @@ func runTag(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	sch, err := tf.checkDecoding()
+	if err != nil {
+		return err
+	}
 	document := tf.format == "document"
-	switch tf.output {
-	case "conll", "slash", "json":
-	case "spans":
-		if !document {
-			return usagef("--output spans needs --format document (running text)")
-		}
-	default:
-		return usagef("unknown --output %q (want conll, slash, json or spans)", tf.output)
-	}
-	if !document && (tf.perFile || tf.tokenizer != "ptb") {
-		return usagef("--document-per-file and --tokenizer go with --format document")
-	}
-	if tf.bio {
-		if tf.scheme != "" && tf.scheme != "iob2" && tf.scheme != "bio" {
-			return usagef("--bio is --scheme iob2, not --scheme %s", tf.scheme)
-		}
-		tf.scheme = "iob2"
-	}
-	var sch scheme.Scheme
-	if tf.scheme != "" {
-		if sch, err = scheme.Parse(tf.scheme); err != nil {
-			return usageError{err}
-		}
-	}
-	if tf.posterior && tf.nbest > 1 {
-		return usagef("--posterior finds one label sequence: it does not go with --nbest %d", tf.nbest)
-	}
-	if tf.nbest < 1 {
-		return usagef("--nbest must be at least 1, got %d", tf.nbest)
-	}
 	formatFlags := tf.dataFlags
 	if document {
 		formatFlags.format = string(dataset.Text) // checked as text: the same words
@@ -222,42 +179,8 @@ func runTag(e *env, args []string) error {
 	if e.tuneGC {
 		memlimit.BoundHeap()
 	}
-	var opt chain.DecodeOptions
-	opt.N = tf.nbest
-	maxBytes, maxLen, err := tagging.NBestBound(tf.nbest, len(m.Labels()), tf.threads, limit)
+	opt, maxLen, err := tf.decodeOptions(fs, m, sch, limit)
 	if err != nil {
-		return usagef("--nbest %d: %v (--memory-limit)", tf.nbest, err)
-	}
-	opt.MaxBytes = maxBytes
-	opt.Posterior = tf.marginals || tf.output == "json"
-	opt.MaxMarginal = tf.posterior
-	if ((sch != 0 || tf.trans != "") && !m.Supports(tagging.Constrained)) || (tf.forced && !m.Supports(tagging.Forced)) {
-		return usagef("--bio, --scheme and --forced need constrained decoding, which a %s model does not support", m.Format())
-	}
-	if document {
-		if err := tagging.Require(m, 0); err != nil {
-			return err
-		}
-		if _, err := modelInput(fs, m, string(dataset.Text), true); err != nil {
-			return err
-		}
-	} else if tf.format, err = modelInput(fs, m, tf.format, true); err != nil {
-		return err
-	}
-	if sch == 0 && tf.output == "spans" {
-		sch = scheme.Detect(m.Labels())
-	}
-	if sch != 0 {
-		l, err := scheme.NewLabels(sch, m.Labels())
-		if err != nil {
-			return fmt.Errorf("--scheme %s: the labels of %s do not fit: %w", sch, tf.models.last(), err)
-		}
-		opt.Constraints = chain.SchemeConstraints(l)
-		if tf.output == "spans" {
-			opt.Spans = l
-		}
-	}
-	if opt.Constraints, err = addConstraintsFile(opt.Constraints, tf.trans, m.Labels()); err != nil {
 		return err
 	}
 	if document {
@@ -277,6 +200,114 @@ func runTag(e *env, args []string) error {
 		so.Fixer = dataset.NewLabelFixer(m.Labels(), clifile.Name(input))
 	}
 	return nbestError(dataset.TagInputError(tagging.Stream(e.stdout, m, r, so), dataset.Format(tf.format)), tf.nbest, maxLen)
+}
+
+// flagSet returns the flags of tagger tag, bound to tf.
+func (tf *tagFlags) flagSet(e *env) *flag.FlagSet {
+	fs := newFlagSet(e, "tag", tagUsage,
+		"tagger tag --format conll --model chunk.model --nbest 3 --bio --output json test.txt")
+	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu, ocr, text (raw text, one sentence per line) or document (running text, one document per line)")
+	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `0` (default all)")
+	fs.Var(&tf.models, "model", "model `file`: this toolkit's, embedded:models/en-pos.model or embedded:models/en-chunk.model, or CRFsuite, CRF++ or Wapiti; repeat for a pipeline (default tagger.model)")
+	tf.labelColumnFlag(fs)
+	fs.StringVar(&tf.output, "output", "conll", "output `format`: conll, slash, json or spans (--format document)")
+	fs.IntVar(&tf.nbest, "nbest", 1, "list the `N` best label sequences with their probabilities")
+	fs.BoolVar(&tf.bio, "bio", false, "forbid impossible BIO transitions (O -> I-X, start -> I-X, B-X/I-X -> I-Y)")
+	fs.StringVar(&tf.scheme, "scheme", "", "decode only sequences valid in the label `scheme`: iob1, iob2, iobes or bilou")
+	fs.StringVar(&tf.trans, "constraints", "", "decode only sequences the transitions `file` allows (forbid|allow PREV CUR, forbid|allow start|end LABEL; see docs/raw-text.md)")
+	fs.BoolVar(&tf.posterior, "posterior", false, "posterior decoding: the valid sequence of highest summed log marginals, not the Viterbi path")
+	fs.BoolVar(&tf.perFile, "document-per-file", false, "--format document: the whole input is one document (default: one per line)")
+	fs.StringVar(&tf.tokenizer, "tokenizer", "ptb", "--format document: the `tokenizer`: ptb (Penn Treebank) or a HuggingFace tokenizer.json file (its normalizer and pre-tokenizer make the words)")
+	fs.BoolVar(&tf.marginals, "marginals", false, "also print each token's label probability and the sequence probability")
+	fs.BoolVar(&tf.forced, "forced", false, "fix the labels given in the label column (\"_\" or \"?\": free) and decode the rest")
+	fs.IntVar(&tf.threads, "threads", runtime.GOMAXPROCS(0), "tag on `N` goroutines (output order is input order)")
+	fs.StringVar(&tf.memLimit, "memory-limit", "auto", "refuse an --nbest whose decoder needs more than `size` for sequences of 1000 tokens, and longer sequences beyond it (e.g. 800M, 4G; 0: no limit; auto: half of the machine's RAM)")
+	return fs
+}
+
+// checkDecoding checks the output and decoding flags that need no model
+// and returns the label scheme to decode in (0: none; --bio is iob2).
+func (tf *tagFlags) checkDecoding() (scheme.Scheme, error) {
+	document := tf.format == "document"
+	switch tf.output {
+	case "conll", "slash", "json":
+	case "spans":
+		if !document {
+			return 0, usagef("--output spans needs --format document (running text)")
+		}
+	default:
+		return 0, usagef("unknown --output %q (want conll, slash, json or spans)", tf.output)
+	}
+	if !document && (tf.perFile || tf.tokenizer != "ptb") {
+		return 0, usagef("--document-per-file and --tokenizer go with --format document")
+	}
+	if tf.bio {
+		if tf.scheme != "" && tf.scheme != "iob2" && tf.scheme != "bio" {
+			return 0, usagef("--bio is --scheme iob2, not --scheme %s", tf.scheme)
+		}
+		tf.scheme = "iob2"
+	}
+	var sch scheme.Scheme
+	if tf.scheme != "" {
+		var err error
+		if sch, err = scheme.Parse(tf.scheme); err != nil {
+			return 0, usageError{err}
+		}
+	}
+	if tf.posterior && tf.nbest > 1 {
+		return 0, usagef("--posterior finds one label sequence: it does not go with --nbest %d", tf.nbest)
+	}
+	if tf.nbest < 1 {
+		return 0, usagef("--nbest must be at least 1, got %d", tf.nbest)
+	}
+	return sch, nil
+}
+
+// decodeOptions returns the decoding options of the flags for model m
+// (the n-best memory bound under limit, constraints of the scheme sch and
+// the --constraints file) and the longest sequence --nbest serves under
+// limit; it checks that m supports them and reads the input format (into
+// tf.format) that m takes.
+func (tf *tagFlags) decodeOptions(fs *flag.FlagSet, m tagging.Tagger, sch scheme.Scheme, limit int64) (chain.DecodeOptions, int, error) {
+	var opt chain.DecodeOptions
+	opt.N = tf.nbest
+	maxBytes, maxLen, err := tagging.NBestBound(tf.nbest, len(m.Labels()), tf.threads, limit)
+	if err != nil {
+		return opt, 0, usagef("--nbest %d: %v (--memory-limit)", tf.nbest, err)
+	}
+	opt.MaxBytes = maxBytes
+	opt.Posterior = tf.marginals || tf.output == "json"
+	opt.MaxMarginal = tf.posterior
+	if ((sch != 0 || tf.trans != "") && !m.Supports(tagging.Constrained)) || (tf.forced && !m.Supports(tagging.Forced)) {
+		return opt, 0, usagef("--bio, --scheme and --forced need constrained decoding, which a %s model does not support", m.Format())
+	}
+	if tf.format == "document" {
+		if err := tagging.Require(m, 0); err != nil {
+			return opt, 0, err
+		}
+		if _, err := modelInput(fs, m, string(dataset.Text), true); err != nil {
+			return opt, 0, err
+		}
+	} else if tf.format, err = modelInput(fs, m, tf.format, true); err != nil {
+		return opt, 0, err
+	}
+	if sch == 0 && tf.output == "spans" {
+		sch = scheme.Detect(m.Labels())
+	}
+	if sch != 0 {
+		l, err := scheme.NewLabels(sch, m.Labels())
+		if err != nil {
+			return opt, 0, fmt.Errorf("--scheme %s: the labels of %s do not fit: %w", sch, tf.models.last(), err)
+		}
+		opt.Constraints = chain.SchemeConstraints(l)
+		if tf.output == "spans" {
+			opt.Spans = l
+		}
+	}
+	if opt.Constraints, err = addConstraintsFile(opt.Constraints, tf.trans, m.Labels()); err != nil {
+		return opt, 0, err
+	}
+	return opt, maxLen, nil
 }
 
 // nbestError explains the error of a sequence too long for --nbest n

@@ -18,6 +18,7 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
 	"github.com/sparsetag/sparsetag/train/online"
+	"github.com/sparsetag/sparsetag/train/selection"
 )
 
 // maxLBFGSMemory bounds the L-BFGS memory (--memory): every pair costs two
@@ -379,8 +380,8 @@ func (tf *trainFlags) checkpoint(e *env, op *train.Options) error {
 }
 
 // earlyStop returns the early stopping on the --valid file (nil without
-// it): train.EarlyStop with the F1 of the weights on that file.
-func (tf *trainFlags) earlyStop(e *env, m *chain.Model) (*train.EarlyStop, error) {
+// it): selection.EarlyStop with the F1 of the weights on that file.
+func (tf *trainFlags) earlyStop(e *env, m *chain.Model) (*selection.EarlyStop, error) {
 	if tf.valid == "" {
 		return nil, nil
 	}
@@ -391,7 +392,7 @@ func (tf *trainFlags) earlyStop(e *env, m *chain.Model) (*train.EarlyStop, error
 	if err != nil {
 		return nil, err
 	}
-	es := &train.EarlyStop{Score: score, Patience: tf.patience}
+	es := &selection.EarlyStop{Score: score, Patience: tf.patience}
 	if !tf.quiet {
 		es.Checked = func(iter int, f1, best float64, bestIter int) {
 			fmt.Fprintf(e.stderr, "validation at iteration %d: f1 %.4f (best %.4f at %d)\n", iter, f1, best, bestIter)

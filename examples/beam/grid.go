@@ -18,6 +18,7 @@ import (
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/train"
+	"github.com/sparsetag/sparsetag/train/selection"
 )
 
 func init() {
@@ -142,7 +143,7 @@ func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, trainSet, d
 	}
 	tr, held := all, []dataset.Example(nil)
 	if pt.Fold >= 0 {
-		tr, held = train.Fold(all, fn.Folds, pt.Fold)
+		tr, held = selection.Fold(all, fn.Folds, pt.Fold)
 	} else if held, err = cachedExamples(dev, fn.Format); err != nil {
 		return fmt.Errorf("dev: %w", err)
 	}

@@ -386,11 +386,36 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, err.Error())
 		return
 	}
+	opt, herr := h.decodeOptions(&req)
+	if herr == nil {
+		var resp TagResponse
+		if resp, herr = h.tagRequest(&req, opt); herr == nil {
+			writeJSON(w, http.StatusOK, resp)
+			return
+		}
+	}
+	writeError(w, herr.status, herr.msg)
+}
+
+// requestError is the answer to a request that cannot be served: an HTTP
+// status and a message.
+type requestError struct {
+	status int
+	msg    string
+}
+
+// badRequest returns a requestError of status 400.
+func badRequest(format string, args ...any) *requestError {
+	return &requestError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+}
+
+// decodeOptions returns the decoding options of a /tag request: its "n"
+// and its "scheme".
+func (h *handler) decodeOptions(req *TagRequest) (chain.DecodeOptions, *requestError) {
 	opt := chain.DecodeOptions{Posterior: true, N: 1}
 	switch {
 	case req.N < 0 || req.N > h.lim.MaxNBest:
-		writeError(w, http.StatusBadRequest, fmt.Sprintf(`"n" must be from 1 to %d (-max-nbest), got %d`, h.lim.MaxNBest, req.N))
-		return
+		return opt, badRequest(`"n" must be from 1 to %d (-max-nbest), got %d`, h.lim.MaxNBest, req.N)
 	case req.N > 1:
 		opt.N = req.N
 	}
@@ -398,42 +423,38 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 	case "":
 	case SchemeIOB2, "bio":
 		if h.iob2Err != "" {
-			writeError(w, http.StatusBadRequest, h.iob2Err)
-			return
+			return opt, badRequest("%s", h.iob2Err)
 		}
 		opt.Constraints = h.iob2
 	case "iob1", "iobes", "bilou":
 		sch, _ := scheme.Parse(req.Scheme)
 		l, err := scheme.NewLabels(sch, h.labels)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf(`"scheme" %s: the model's labels do not fit: %v`, sch, err))
-			return
+			return opt, badRequest(`"scheme" %s: the model's labels do not fit: %v`, sch, err)
 		}
 		opt.Constraints = chain.SchemeConstraints(l)
 	default:
-		writeError(w, http.StatusBadRequest, fmt.Sprintf(`unknown "scheme" %q: want %q, "iob1", "iobes" or "bilou" (or leave it out for unconstrained decoding)`, req.Scheme, SchemeIOB2))
-		return
+		return opt, badRequest(`unknown "scheme" %q: want %q, "iob1", "iobes" or "bilou" (or leave it out for unconstrained decoding)`, req.Scheme, SchemeIOB2)
 	}
+	return opt, nil
+}
 
-	var tokens [][]string
-	var offsets [][2]int
+// requestTokens returns the tokens of a /tag request (its "tokens", or its
+// "text" tokenized, with each token's byte offsets in the text).
+func (h *handler) requestTokens(req *TagRequest) (tokens [][]string, offsets [][2]int, _ *requestError) {
 	switch {
 	case req.Text != nil && req.Tokens != nil:
-		writeError(w, http.StatusBadRequest, `give either "tokens" or "text", not both`)
-		return
+		return nil, nil, badRequest(`give either "tokens" or "text", not both`)
 	case req.Text != nil:
 		if h.textErr != "" {
-			writeError(w, http.StatusBadRequest, h.textErr)
-			return
+			return nil, nil, badRequest("%s", h.textErr)
 		}
 		toks, err := corpora.Tokenize(*req.Text)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("text: %v", err))
-			return
+			return nil, nil, badRequest("text: %v", err)
 		}
 		if len(toks) > h.lim.MaxTokens {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("text has %d tokens, more than the limit %d", len(toks), h.lim.MaxTokens))
-			return
+			return nil, nil, &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("text has %d tokens, more than the limit %d", len(toks), h.lim.MaxTokens)}
 		}
 		tokens = make([][]string, len(toks))
 		offsets = make([][2]int, len(toks))
@@ -446,56 +467,66 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 		}
 	case req.Tokens != nil:
 		if len(req.Tokens) > h.lim.MaxTokens {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%d tokens, more than the limit %d", len(req.Tokens), h.lim.MaxTokens))
-			return
+			return nil, nil, &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%d tokens, more than the limit %d", len(req.Tokens), h.lim.MaxTokens)}
 		}
 		for i, cols := range req.Tokens {
 			if len(cols) < max(h.columns, 1) {
-				writeError(w, http.StatusBadRequest, fmt.Sprintf("tokens[%d] has %d columns; this model reads %d (without the label)", i, len(cols), max(h.columns, 1)))
-				return
+				return nil, nil, badRequest("tokens[%d] has %d columns; this model reads %d (without the label)", i, len(cols), max(h.columns, 1))
 			}
 		}
 		tokens = req.Tokens
 	default:
-		writeError(w, http.StatusBadRequest, `missing "tokens" or "text"`)
-		return
+		return nil, nil, badRequest(`missing "tokens" or "text"`)
 	}
 	if len(tokens) == 0 {
-		writeError(w, http.StatusBadRequest, "nothing to tag: no tokens")
-		return
+		return nil, nil, badRequest("nothing to tag: no tokens")
 	}
+	return tokens, offsets, nil
+}
 
+// tagRequest tags the tokens of a /tag request with opt (through the
+// pipeline's models first, if the model is one) and returns the answer.
+func (h *handler) tagRequest(req *TagRequest, opt chain.DecodeOptions) (TagResponse, *requestError) {
+	tokens, offsets, herr := h.requestTokens(req)
+	if herr != nil {
+		return TagResponse{}, herr
+	}
 	ex := &dataset.Example{Tokens: tokens, File: "request", Line: 1}
 	m := h.m
 	var columns [][]string
 	if p, ok := m.(*tagging.Pipeline); ok {
 		aug, err := p.Augment(ex)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, err.Error())
-			return
+			return TagResponse{}, badRequest("%s", err.Error())
 		}
 		ex, m, columns = &aug, p.Last(), aug.Tokens
 	}
 	var d chain.Decoding
 	if err := m.Decode(&d, ex, opt); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
+		return TagResponse{}, badRequest("%s", err.Error())
 	}
+	resp := h.response(tokens, &d, opt.N > 1, req.All)
+	resp.Offsets, resp.Columns = offsets, columns
+	return resp, nil
+}
+
+// response returns the answer to a /tag request from its decoding d: the
+// best labels with their marginals, the n-best list when nbest, every
+// label's marginal when all.
+func (h *handler) response(tokens [][]string, d *chain.Decoding, nbest, all bool) TagResponse {
 	L := len(h.labels)
 	resp := TagResponse{
 		Tokens:       make([]string, len(tokens)),
 		Labels:       make([]string, len(tokens)),
 		Marginals:    make([]float64, len(tokens)),
 		SequenceProb: d.Probs[0],
-		Offsets:      offsets,
-		Columns:      columns,
 	}
 	for t, y := range d.Best() {
 		resp.Tokens[t] = tokens[t][0]
 		resp.Labels[t] = h.labels[y]
 		resp.Marginals[t] = d.Marginal[t*L+y]
 	}
-	if opt.N > 1 {
+	if nbest {
 		for k, path := range d.Paths {
 			c := Candidate{Labels: make([]string, len(path)), Prob: d.Probs[k]}
 			for t, y := range path {
@@ -504,7 +535,7 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 			resp.NBest = append(resp.NBest, c)
 		}
 	}
-	if req.All {
+	if all {
 		resp.Distributions = make([]map[string]float64, len(tokens))
 		for t := range tokens {
 			dist := make(map[string]float64, L)
@@ -514,7 +545,7 @@ func (h *handler) tag(w http.ResponseWriter, r *http.Request) {
 			resp.Distributions[t] = dist
 		}
 	}
-	writeJSON(w, http.StatusOK, resp)
+	return resp
 }
 
 // decode reads one JSON value of at most maxBody bytes into v, rejecting

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"embed"
 	"fmt"
@@ -107,21 +105,4 @@ func trainModel(ctx context.Context, enc *features.Encoder, exs []dataset.Exampl
 		return nil, nil, fmt.Errorf("training: %w", err)
 	}
 	return m, res, nil
-}
-
-// encodeModel returns the gzip-compressed model file of m (no name or time
-// in the gzip header, so the same model gives the same bytes).
-func encodeModel(m *chain.Model) ([]byte, error) {
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := m.WriteTo(zw); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

@@ -37,7 +37,7 @@ func TestModelsCurrent(t *testing.T) {
 			}
 			path := filepath.Join("models", r.File)
 			if *update {
-				b, err := encodeModel(m)
+				b, err := m.MarshalGzip()
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -18,7 +18,7 @@ import (
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/peer"
 	"github.com/sparsetag/sparsetag/sparse"
-	"github.com/sparsetag/sparsetag/train"
+	"github.com/sparsetag/sparsetag/train/selection"
 )
 
 // outcome is what a trainer tells fit: the iterations (epochs) finished
@@ -136,7 +136,7 @@ func (b *blocks) end() {
 // holdoutScorer returns the function that logs the holdout evaluation of
 // full-size weights w (in m's layout) on hold.
 func (j *job) holdoutScorer(m *chain.Model, hold []dataset.Example) (func(w []float64) error, error) {
-	score, err := train.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
+	score, err := selection.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
 		return 0, j.holdout(tg, m.Labels, hold)
 	})
 	if err != nil {

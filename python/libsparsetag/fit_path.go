@@ -9,6 +9,7 @@ import (
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
+	"github.com/sparsetag/sparsetag/train/selection"
 )
 
 // pathPoint is one penalty of an elastic-net path, for Python
@@ -38,7 +39,7 @@ func (j *job) fitPath(p params, m *chain.Model, c *sparse.Corpus, hold []dataset
 	po := train.PathOptions{K: p.ints["path"], MinRatio: p.floats["path.min_ratio"]}
 	metric := ""
 	if len(hold) > 0 {
-		score, err := train.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
+		score, err := selection.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
 			ev, err := dataset.EvaluateAll(tg, hold, 0)
 			if err != nil {
 				return 0, err

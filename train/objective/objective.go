@@ -70,6 +70,7 @@ type Objective struct {
 	c       *sparse.Corpus
 	threads int
 	n       float64 // number of sequences
+	tune    tuning
 
 	// attrCum[a] is the number of occurrences of attributes below a in
 	// c.Unary (len U+1): it splits the expectation pass among workers.
@@ -140,14 +141,31 @@ type Objective struct {
 	refFused   bool // in use for the current active set
 }
 
-// fusedBudget is the default bound on the memory of the per-shard state
-// expectation buffers
-// (a variable so that tests can exercise both accumulation paths).
-var fusedBudget = 64 << 20
+const (
+	// defaultFusedBudget is the default bound on the memory of the
+	// per-shard state expectation buffers (Settings.FusedBudget, which
+	// tests set to exercise both accumulation paths).
+	defaultFusedBudget = 64 << 20
+	// refFusedBudget bounds the per-group reference expectation buffers
+	// of the working-set solver.
+	refFusedBudget = 64 << 20
+	// defaultSparseLabelFraction is the fraction of active state features
+	// (among those of live attributes) below which label lists replace
+	// dense rows (tuning.sparseLabelFraction).
+	defaultSparseLabelFraction = 0.5
+	// defaultResidualBlock is the number of features whose m
+	// MaxAbsResidual forms at once (tuning.residualBlock).
+	defaultResidualBlock = 1 << 20
+)
 
-// refFusedBudget bounds the per-group reference expectation buffers of the
-// working-set solver (a variable for tests).
-var refFusedBudget = 64 << 20
+// tuning holds the thresholds that choose between two ways to the same
+// numbers (label lists or dense rows, the block size of MaxAbsResidual).
+// New sets the defaults; a test sets the fields of its own objective
+// after New (before SetActive) to take the other way on a small problem.
+type tuning struct {
+	sparseLabelFraction float64
+	residualBlock       int
+}
 
 type shardState struct {
 	ws       *inference.Workspace
@@ -181,12 +199,13 @@ type Settings struct {
 func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	threads, budget := s.Threads, s.FusedBudget
 	if budget == 0 {
-		budget = fusedBudget
+		budget = defaultFusedBudget
 	}
 	fs := newFeatures(m)
 	L := m.NumLabels()
 	tail := len(m.W) - m.Layout.StateLen()
-	o := &Objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len())}
+	o := &Objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len()),
+		tune: tuning{sparseLabelFraction: defaultSparseLabelFraction, residualBlock: defaultResidualBlock}}
 	o.wtail = make([]float64, tail)
 	o.eTail = make([]float64, tail)
 	o.shard = make([]shardState, numShards)
@@ -280,7 +299,7 @@ func (o *Objective) follow(keep []int32) {
 	// No active state feature at all (beta_max, an empty set) scores in
 	// label-list mode too: nothing of full size for nothing to score.
 	o.sparseLabels = fs.numState() == 0 ||
-		float64(fs.numState()) < sparseLabelFraction*float64(fs.live*o.m.NumLabels())
+		float64(fs.numState()) < o.tune.sparseLabelFraction*float64(fs.live*o.m.NumLabels())
 	if o.sparseLabels {
 		o.wfull = nil
 	} else {
@@ -447,11 +466,6 @@ func ObservedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
 	tailCounts(obs[m.Layout.StateLen():], m, c)
 	return obs
 }
-
-// sparseLabelFraction is the fraction of active state features (among
-// those of live attributes) below which label lists replace dense rows (a
-// variable for tests).
-var sparseLabelFraction = 0.5
 
 // scoreSparse is lattice.Score for the training objective in label-list
 // mode: only active (attribute, label) weights are visited. The active
@@ -642,13 +656,9 @@ func (o *Objective) countedAttrs(idx []int32) []bool {
 	return counted
 }
 
-// residualBlock is the number of features whose m maxAbsResidual forms
-// at once (a variable for tests).
-var residualBlock = 1 << 20
-
 // MaxAbsResidual returns max_j |m_j| over the features that all yields
 // (increasing), after an evaluation and from its marginals (NaN if some m_j
-// is), forming m residualBlock features at a time: 12 B per feature of a
+// is), forming m tuning.residualBlock features at a time: 12 B per feature of a
 // block instead of 12 B per feature of the model.
 func (o *Objective) MaxAbsResidual(all func(yield func(int32) bool)) float64 {
 	var idx []int32
@@ -660,7 +670,7 @@ func (o *Objective) MaxAbsResidual(all func(yield func(int32) bool)) float64 {
 		idx = idx[:0]
 	}
 	for j := range all {
-		if len(idx) == residualBlock {
+		if len(idx) == o.tune.residualBlock {
 			flush()
 		}
 		idx = append(idx, j)
@@ -1204,7 +1214,7 @@ func Memory(m *chain.Model, c *sparse.Corpus, add func(name string, bytes int64)
 	N, nnz := int64(c.Positions()), int64(c.Unary.NNZ())
 	add("objective transition and pair weights and counts (2 x 8 B x features after the state block)", 16*(d-U*L))
 	add("node marginals (8 B x positions x labels)", 8*N*L)
-	if numShards*U*L*8 <= int64(fusedBudget) {
+	if numShards*U*L*8 <= defaultFusedBudget {
 		add("observed counts (8 B x features)", 8*d)
 		add("per-shard state expectations (64 x 8 B x attributes x labels)", numShards*U*L*8)
 	} else {

@@ -54,11 +54,8 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 			for j := range m.W {
 				m.W[j] = rng.NormFloat64()
 			}
-			for _, cfg := range []struct{ threads, budget int }{{1, 64 << 20}, {3, 64 << 20}, {1, 0}, {3, 0}} {
-				old := fusedBudget
-				fusedBudget = cfg.budget
-				o := New(m, c, Settings{Threads: cfg.threads})
-				fusedBudget = old
+			for _, cfg := range []struct{ threads, budget int }{{1, 64 << 20}, {3, 64 << 20}, {1, -1}, {3, -1}} {
+				o := New(m, c, Settings{Threads: cfg.threads, FusedBudget: cfg.budget})
 				act := make([]int32, len(m.W))
 				for j := range act {
 					act[j] = int32(j)
@@ -67,26 +64,8 @@ func TestObjectiveAgainstBruteForce(t *testing.T) {
 				if o.fused != (cfg.budget > 0) {
 					t.Fatalf("budget %d: fused = %v", cfg.budget, o.fused)
 				}
-				mvec := make([]float64, len(act))
-				f, err := o.evalM(context.Background(), m.W, mvec)
-				if err != nil {
-					t.Fatal(err)
-				}
-				approxScalar(t, "loss", traintest.NLL(m, m.W, c), f, 1e-10, 1e-10)
-				// m = -grad L, checked by central differences of the brute force.
-				want := make([]float64, len(m.W))
-				w := append([]float64(nil), m.W...)
-				const h = 1e-5
-				for j := range w {
-					orig := w[j]
-					w[j] = orig + h
-					fp := traintest.NLL(m, w, c)
-					w[j] = orig - h
-					fm := traintest.NLL(m, w, c)
-					w[j] = orig
-					want[j] = -(fp - fm) / (2 * h)
-				}
-				approxEqual(t, "m", want, mvec, 1e-7, 1e-6)
+				f, mvec, w := evalAt(t, o, act, m.W, nil)
+				requireBrute(t, "", func(w []float64) float64 { return traintest.NLL(m, w, c) }, w, act, f, mvec, o)
 			}
 		})
 	}
@@ -113,11 +92,8 @@ func TestObjectiveActiveSubset(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	c := randomCorpus(rng, 9, 4, 6, 0, 4, true)
 	m, _ := chain.NewModel(labelNames(4), 6, 0, true, nil)
-	for _, budget := range []int{64 << 20, 0} {
-		old := fusedBudget
-		fusedBudget = budget
-		o := New(m, c, Settings{Threads: 2})
-		fusedBudget = old
+	for _, budget := range []int{64 << 20, -1} {
+		o := New(m, c, Settings{Threads: 2, FusedBudget: budget})
 		var act []int32
 		for j := 0; j < len(m.W); j++ {
 			// Attributes 0-1 dead, attributes 2-5 with label 0 (attribute 5 also 3); all transitions.
@@ -130,33 +106,11 @@ func TestObjectiveActiveSubset(t *testing.T) {
 			t.Fatalf("budget %d: sparse labels %v, compacted corpus %v", budget, o.sparseLabels, o.live != c)
 		}
 		x := make([]float64, len(act))
-		w := make([]float64, len(m.W))
-		for k, j := range act {
+		for k := range x {
 			x[k] = rng.NormFloat64()
-			w[j] = x[k]
 		}
-		mv := make([]float64, len(act))
-		f, err := o.evalM(context.Background(), x, mv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		requireBrute(t, m, w, c, act, f, mv)
-	}
-}
-
-// requireBrute checks the loss f at w against brute force and m over the
-// features act (mv) against central differences of it.
-func requireBrute(t *testing.T, m *chain.Model, w []float64, c *sparse.Corpus, act []int32, f float64, mv []float64) {
-	t.Helper()
-	approxScalar(t, "loss", traintest.NLL(m, w, c), f, 1e-10, 1e-10)
-	const h = 1e-5
-	for k, j := range act {
-		w[j] += h
-		fp := traintest.NLL(m, w, c)
-		w[j] -= 2 * h
-		fm := traintest.NLL(m, w, c)
-		w[j] += h
-		approxScalar(t, "m", -(fp-fm)/(2*h), mv[k], 1e-7, 1e-6)
+		f, mv, w := evalAt(t, o, act, x, nil)
+		requireBrute(t, "", func(w []float64) float64 { return traintest.NLL(m, w, c) }, w, act, f, mv, nil)
 	}
 }
 
@@ -189,24 +143,19 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 		}
 		x, w := randomPoint(rng, act, len(m.W))
 		for _, refFused := range []bool{false, true} {
-			old := fusedBudget
-			fusedBudget = 0
-			o := New(m, c, Settings{Threads: 2})
-			fusedBudget = old
+			o := New(m, c, Settings{Threads: 2, FusedBudget: -1})
 			o.SetActive(act, refFused)
 			if !o.sparseLabels || o.refFused != refFused || o.live == c {
 				t.Fatalf("real %v: sparse labels %v, fused refs %v, compacted %v", real, o.sparseLabels, o.refFused, o.live != c)
 			}
-			mv := make([]float64, len(act))
-			f, err := o.evalM(context.Background(), x, mv)
-			require.NoError(t, err)
-			requireBrute(t, m, w, c, act, f, mv)
+			f, mv, _ := evalAt(t, o, act, x, nil)
+			requireBrute(t, "", func(w []float64) float64 { return traintest.NLL(m, w, c) }, w, act, f, mv, nil)
 
 			all := everyFeature(len(m.W))
 			got := o.Residuals(nil, all)
 			ref := New(m, c, Settings{Threads: 1})
 			ref.SetActive(all, false)
-			_, err = ref.loss(context.Background(), w)
+			_, err := ref.loss(context.Background(), w)
 			require.NoError(t, err)
 			approxEqual(t, "m over every feature", ref.mvec, got, 1e-12, 1e-10)
 			// Attributes 0-2 have every label active: their counts come
@@ -298,11 +247,9 @@ func TestObjectiveManyFullLabelAttributes(t *testing.T) {
 		}
 	}
 	x, w := randomPoint(rng, act, len(m.W))
-	old, oldFrac := fusedBudget, sparseLabelFraction
-	fusedBudget, sparseLabelFraction = 0, 2
-	o := New(m, c, Settings{Threads: 1})
+	o := New(m, c, Settings{Threads: 1, FusedBudget: -1})
+	o.tune.sparseLabelFraction = 2
 	o.SetActive(act, true)
-	fusedBudget, sparseLabelFraction = old, oldFrac
 	require.True(t, o.sparseLabels && o.refFused)
 	f, err := o.loss(context.Background(), x)
 	require.NoError(t, err)
@@ -344,7 +291,7 @@ func (o *Objective) evalM(ctx context.Context, x, dst []float64) (float64, error
 }
 
 // TestMaxAbsResidualBlocks: beta_max of the sum form, formed block by
-// block (residualBlock features at a time), is the same number for every
+// block (tuning.residualBlock features at a time), is the same number for every
 // block size, and equals max |m_j(0)| over every feature from an
 // evaluation with every feature active (pair features, real values).
 func TestMaxAbsResidualBlocks(t *testing.T) {
@@ -354,12 +301,10 @@ func TestMaxAbsResidualBlocks(t *testing.T) {
 	require.NoError(t, err)
 	all := everyFeature(len(m.W))
 	ctx := context.Background()
-	old := residualBlock
-	t.Cleanup(func() { residualBlock = old })
 	var got []float64
 	for _, blk := range []int{1, 3, 7, 1 << 20} {
-		residualBlock = blk
 		o := New(m, c, Settings{Threads: 2})
+		o.tune.residualBlock = blk
 		o.Features().SetAll(all)
 		o.SetActive(nil, false)
 		_, _, err := o.Loss(ctx, nil)

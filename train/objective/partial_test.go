@@ -102,12 +102,9 @@ func TestPartialAgainstBruteForce(t *testing.T) {
 				budget  int
 				keep    float64
 				working bool
-			}{{"dense-fused", 64 << 20, 1, false}, {"dense-scatter", 0, 1, false},
-				{"lists-scatter", 0, 0.3, false}, {"lists-refs", 0, 0.3, true}} {
-				old := fusedBudget
-				fusedBudget = cfg.budget
-				o := New(m, c, Settings{Threads: 2})
-				fusedBudget = old
+			}{{"dense-fused", 64 << 20, 1, false}, {"dense-scatter", -1, 1, false},
+				{"lists-scatter", -1, 0.3, false}, {"lists-refs", -1, 0.3, true}} {
+				o := New(m, c, Settings{Threads: 2, FusedBudget: cfg.budget})
 				if tc.prior {
 					if err := o.SetPrior(w0); err != nil {
 						t.Fatal(err)
@@ -127,33 +124,8 @@ func TestPartialAgainstBruteForce(t *testing.T) {
 				for k := range x {
 					x[k] = 0.5 * rng.NormFloat64()
 				}
-				mvec := make([]float64, len(act))
-				f, err := o.evalM(context.Background(), x, mvec)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w := append([]float64(nil), w0...)
-				for k, j := range act {
-					w[j] += x[k]
-				}
-				approxScalar(t, cfg.name+" loss", partialNLL(m, w, c, sets), f, 1e-10, 1e-10)
-				want := make([]float64, len(m.W))
-				const h = 1e-5
-				for j := range w {
-					orig := w[j]
-					w[j] = orig + h
-					fp := partialNLL(m, w, c, sets)
-					w[j] = orig - h
-					fm := partialNLL(m, w, c, sets)
-					w[j] = orig
-					want[j] = -(fp - fm) / (2 * h)
-				}
-				wantAct := make([]float64, len(act))
-				for k, j := range act {
-					wantAct[k] = want[j]
-				}
-				approxEqual(t, cfg.name+" m", wantAct, mvec, 1e-7, 1e-6)
-				approxEqual(t, cfg.name+" residuals", want, o.Residuals(nil, everyFeature(len(m.W))), 1e-7, 1e-6)
+				f, mvec, w := evalAt(t, o, act, x, w0)
+				requireBrute(t, cfg.name, func(w []float64) float64 { return partialNLL(m, w, c, sets) }, w, act, f, mvec, o)
 			}
 		})
 	}

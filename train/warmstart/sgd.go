@@ -82,11 +82,8 @@ const (
 	sgdEtaRate     = 2          // factor between candidates (CRFsuite: 2)
 	sgdMaxTrials   = 8          // calibration epochs at most
 	sgdMaxL2Shrink = 0.5        // eta_k l2 is capped here: a never more than halves per step
+	sgdMinScale    = 1e-9       // the scale a below which v and q are rescaled (sgd.minScale)
 )
-
-// sgdMinScale is the scale a below which v and q are rescaled (a variable
-// so that tests can force rescales).
-var sgdMinScale = 1e-9
 
 // Info describes a warm start (train.Result.Warm).
 type Info struct {
@@ -121,6 +118,9 @@ type sgd struct {
 
 	v, q []float64 // w = a v; q: L1 penalty applied to each v_j so far (units of v)
 	a, u float64   // the scale and the total L1 penalty so far (units of v)
+	// minScale is the scale a below which v and q are rescaled:
+	// sgdMinScale, or larger in a test that forces rescales.
+	minScale float64
 
 	// Scratch of one step. slotU[a] (slotP) is the position of attribute
 	// a in attrs (pairs) while the current sequence is processed, -1
@@ -142,7 +142,7 @@ func newSGD(m *chain.Model, c *sparse.Corpus, l1, l2 float64, frozen sparse.Bits
 	sptr := objective.AttrStarts(nil, free, m.Layout.NumUnary, L)
 	ns := int(sptr[m.Layout.NumUnary])
 	n := ns + len(m.W) - m.Layout.StateLen()
-	s := &sgd{m: m, c: c, l1: l1, l2: l2, frozen: frozen, a: 1, feat: free[:ns], ns: ns,
+	s := &sgd{m: m, c: c, l1: l1, l2: l2, frozen: frozen, a: 1, minScale: sgdMinScale, feat: free[:ns], ns: ns,
 		sptr: sptr, v: make([]float64, n), q: make([]float64, n),
 		slotU: make([]int32, m.Layout.NumUnary), slotP: make([]int32, m.Layout.NumPair),
 		gT: make([]float64, L*L), trans: make([]float64, L*L), edge: make([]float64, L*L),
@@ -413,7 +413,7 @@ func addCounts(g []float64, slot, cols []int32, vals, marg []float64, obs int) {
 // shrink applies the L2 term of a step of size eta to the scale and adds
 // the step's L1 penalty to u; it first folds a tiny scale into v and q.
 func (s *sgd) shrink(eta float64) {
-	if s.a < sgdMinScale {
+	if s.a < s.minScale {
 		s.rescale()
 	}
 	s.a *= 1 - min(eta*s.l2, sgdMaxL2Shrink)

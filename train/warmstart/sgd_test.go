@@ -114,9 +114,6 @@ func (e *eagerSGD) gradient(i int, lat *inference.Lattice) []float64 {
 // gives the weights and per-step losses of the eager O(d) steps, on a
 // tiny problem with real values, pair attributes and frozen features.
 func TestSGDLazyMatchesEager(t *testing.T) {
-	old := sgdMinScale
-	sgdMinScale = 0.97 // rescale every few steps
-	t.Cleanup(func() { sgdMinScale = old })
 	m, c := sgdProblem(t, 13, 10, 6, 2, 3, true)
 	l1, l2 := 0.05, 0.04
 	frozen := sparse.NewBitset(len(m.W))
@@ -130,6 +127,7 @@ func TestSGDLazyMatchesEager(t *testing.T) {
 		}
 	}
 	lazy := newSGD(m, c, l1, l2, frozen, free)
+	lazy.minScale = 0.97 // rescale every few steps
 	eager := &eagerSGD{m: m, c: c, l1: l1, l2: l2, frozen: frozen, w: make([]float64, len(m.W)), q: make([]float64, len(m.W)),
 		ws: inference.NewWorkspace(c.MaxLen(), m.NumLabels())}
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -32,9 +32,9 @@ const chunkLen = 1 << 13
 
 // parMinLen is the length below which kernels run on the calling goroutine
 // (with the same chunked arithmetic): starting goroutines would cost more
-// than it saves. A variable so that tests can force the parallel path
-// on small vectors.
-var parMinLen = 1 << 16
+// than it saves. Tests force the parallel path on small vectors with a
+// vecops of their own (Settings.forceParallel, newVecops).
+const parMinLen = 1 << 16
 
 // maxParts is the largest number of partial sums a kernel returns.
 const maxParts = 4
@@ -261,16 +261,19 @@ func trialSums(xt, x, pg []float64) (r [maxParts]float64) {
 // optimizer, one kernel at a time.
 type vecops struct {
 	threads int
+	minLen  int                 // vectors shorter than this run serially (parMinLen; 0 in tests)
 	part    [][maxParts]float64 // partial sums of the chunks of the current kernel
 }
 
 // newVecops returns the kernels for vectors of at most n elements on
-// threads goroutines, or nil (serial) if threads <= 1.
-func newVecops(threads, n int) *vecops {
+// threads goroutines, or nil (serial) if threads <= 1; vectors shorter
+// than minLen (parMinLen, or 0 in a test of the parallel path) still run
+// serially.
+func newVecops(threads, n, minLen int) *vecops {
 	if threads <= 1 {
 		return nil
 	}
-	return &vecops{threads: threads, part: make([][maxParts]float64, (n+chunkLen-1)/chunkLen)}
+	return &vecops{threads: threads, minLen: minLen, part: make([][maxParts]float64, (n+chunkLen-1)/chunkLen)}
 }
 
 // run executes k over [0, k.n) and returns its partial sums added in chunk
@@ -278,7 +281,7 @@ func newVecops(threads, n int) *vecops {
 func (v *vecops) run(k *kernel) [maxParts]float64 {
 	var tot [maxParts]float64
 	nc := (k.n + chunkLen - 1) / chunkLen
-	if v == nil || k.n < parMinLen {
+	if v == nil || k.n < v.minLen {
 		for c := range nc {
 			r := k.chunk(c*chunkLen, min(k.n, (c+1)*chunkLen))
 			for i := range tot {
@@ -307,7 +310,7 @@ func (v *vecops) run(k *kernel) [maxParts]float64 {
 // same length. compactVec moves data within a vector in place, which
 // cannot be split by chunk, so the goroutines share out whole vectors.
 func (v *vecops) compactVecs(vecs [][]float64, keep []int32) {
-	if v == nil || len(vecs) < 2 || len(vecs[0]) < parMinLen {
+	if v == nil || len(vecs) < 2 || len(vecs[0]) < v.minLen {
 		for _, x := range vecs {
 			compactVec(x, keep)
 		}

@@ -10,15 +10,6 @@ import (
 	"time"
 )
 
-// forceParallel lowers the size threshold of the parallel kernels to 0 for
-// the duration of the test, so that small vectors take the parallel path.
-func forceParallel(t testing.TB) {
-	t.Helper()
-	old := parMinLen
-	parMinLen = 0
-	t.Cleanup(func() { parMinLen = old })
-}
-
 // coupled is f(x) = ½ Σ c_j (x_j - a_j)² + ½ κ (w·x)², a separable
 // ill-conditioned quadratic plus a rank-one coupling, evaluated on the
 // coordinates in active (all of them until compact). O(n) per call and
@@ -70,10 +61,10 @@ func (p *coupled) compact(keep []int32) {
 // coordinates j with j%3 != 0 (some of which are non-zero, so the point
 // becomes stale and is re-evaluated), and returns the final point and the
 // outcome of every Iterate.
-func trajectory(t *testing.T, n, threads, iters, compactAt int, l1 float64) (x []float64, errs []error) {
+func trajectory(t *testing.T, n, threads, iters, compactAt int, l1 float64, force bool) (x []float64, errs []error) {
 	t.Helper()
 	p := newCoupled(rand.New(rand.NewPCG(5, 9)), n)
-	o, err := drive(make([]float64, n), p.eval, Settings{L1: l1, M: 6, Threads: threads})
+	o, err := drive(make([]float64, n), p.eval, Settings{L1: l1, M: 6, Threads: threads, forceParallel: force})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,10 +88,10 @@ func trajectory(t *testing.T, n, threads, iters, compactAt int, l1 float64) (x [
 }
 
 // checkSameTrajectories compares the final points and Iterate outcomes of
-// Threads = 1, 2, 8 bit for bit.
-func checkSameTrajectories(t *testing.T, n, iters, compactAt int, l1 float64) {
+// Threads = 1, 2, 8 bit for bit (force: on the parallel path whatever n).
+func checkSameTrajectories(t *testing.T, n, iters, compactAt int, l1 float64, force bool) {
 	t.Helper()
-	x1, errs1 := trajectory(t, n, 1, iters, compactAt, l1)
+	x1, errs1 := trajectory(t, n, 1, iters, compactAt, l1, force)
 	ok := 0
 	for _, err := range errs1 {
 		if err == nil {
@@ -111,7 +102,7 @@ func checkSameTrajectories(t *testing.T, n, iters, compactAt int, l1 float64) {
 		t.Fatalf("only %d of %d iterations succeeded: %v", ok, iters, errs1)
 	}
 	for _, threads := range []int{2, 8} {
-		x, errs := trajectory(t, n, threads, iters, compactAt, l1)
+		x, errs := trajectory(t, n, threads, iters, compactAt, l1, force)
 		for i := range errs1 {
 			if (errs[i] == nil) != (errs1[i] == nil) {
 				t.Fatalf("Threads=%d, iteration %d: error %v, Threads=1: %v", threads, i, errs[i], errs1[i])
@@ -134,7 +125,6 @@ func checkSameTrajectories(t *testing.T, n, iters, compactAt int, l1 float64) {
 // with a Compact after 20 iterations. Under the race detector it uses 2
 // chunks.
 func TestThreadsBitIdentical(t *testing.T) {
-	forceParallel(t)
 	n := 5*chunkLen + 777
 	if raceEnabled {
 		n = chunkLen + 777
@@ -149,7 +139,7 @@ func TestThreadsBitIdentical(t *testing.T) {
 		{"l1 compact", 0.3, 20},
 		{"lbfgs compact", 0, 20},
 	} {
-		t.Run(tc.name, func(t *testing.T) { checkSameTrajectories(t, n, 40, tc.compactAt, tc.l1) })
+		t.Run(tc.name, func(t *testing.T) { checkSameTrajectories(t, n, 40, tc.compactAt, tc.l1, true) })
 	}
 }
 
@@ -162,8 +152,8 @@ func TestThreadsBitIdenticalAboveThreshold(t *testing.T) {
 		t.Skip("large vectors")
 	}
 	n := parMinLen + 3*chunkLen + 5
-	t.Run("l1", func(t *testing.T) { checkSameTrajectories(t, n, 40, -1, 0.3) })
-	t.Run("l1 compact", func(t *testing.T) { checkSameTrajectories(t, n, 40, 20, 0.3) })
+	t.Run("l1", func(t *testing.T) { checkSameTrajectories(t, n, 40, -1, 0.3, false) })
+	t.Run("l1 compact", func(t *testing.T) { checkSameTrajectories(t, n, 40, 20, 0.3, false) })
 }
 
 // TestKernelsMatchPlainLoops checks every kernel, on the serial and on the
@@ -171,7 +161,6 @@ func TestThreadsBitIdenticalAboveThreshold(t *testing.T) {
 // sums add in a different order), and the parallel results against the
 // serial ones bit for bit.
 func TestKernelsMatchPlainLoops(t *testing.T) {
-	forceParallel(t)
 	rng := rand.New(rand.NewPCG(2, 3))
 	const n = 3*chunkLen + 100
 	vec := func(zeros bool) []float64 {
@@ -266,7 +255,7 @@ func TestKernelsMatchPlainLoops(t *testing.T) {
 		approxEqual(t, fmt.Sprintf("vector %d", i), want.vecs[i], serial.vecs[i], 0, 0)
 	}
 	for _, threads := range []int{2, 3, 8} {
-		got := compute(newVecops(threads, n))
+		got := compute(newVecops(threads, n, 0))
 		for i := range serial.sums {
 			if math.Float64bits(got.sums[i]) != math.Float64bits(serial.sums[i]) {
 				t.Fatalf("threads=%d: sum %d = %.17g, serial %.17g", threads, i, got.sums[i], serial.sums[i])
@@ -285,10 +274,9 @@ func TestKernelsMatchPlainLoops(t *testing.T) {
 // serial path, and on the parallel path only the few small objects each
 // kernel's par.For needs, independently of the dimension.
 func TestIterateAllocsThreads(t *testing.T) {
-	forceParallel(t)
 	allocs := func(threads, n int) float64 {
 		p := newCoupled(rand.New(rand.NewPCG(1, 2)), n)
-		o, err := drive(make([]float64, n), p.eval, Settings{L1: 0.3, M: 4, Threads: threads})
+		o, err := drive(make([]float64, n), p.eval, Settings{L1: 0.3, M: 4, Threads: threads, forceParallel: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -318,10 +306,9 @@ func TestIterateAllocsThreads(t *testing.T) {
 // TestNoGoroutineLeft checks that an optimizer with Threads > 1 leaves no
 // goroutine running after its calls, without Close.
 func TestNoGoroutineLeft(t *testing.T) {
-	forceParallel(t)
 	before := runtime.NumGoroutine()
 	p := newCoupled(rand.New(rand.NewPCG(1, 2)), 3*chunkLen)
-	o, err := drive(make([]float64, 3*chunkLen), p.eval, Settings{L1: 0.3, Threads: 4})
+	o, err := drive(make([]float64, 3*chunkLen), p.eval, Settings{L1: 0.3, Threads: 4, forceParallel: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,11 +331,10 @@ func TestNoGoroutineLeft(t *testing.T) {
 // serial result bit for bit: partial sums left over from a longer kernel
 // must not leak into a shorter one.
 func TestKernelsReuseShrinking(t *testing.T) {
-	forceParallel(t)
 	rng := rand.New(rand.NewPCG(7, 7))
 	const n = 5*chunkLen + 3
 	for _, threads := range []int{2, 3, 8} {
-		ops := newVecops(threads, n)
+		ops := newVecops(threads, n, 0)
 		for _, m := range []int{n, 4*chunkLen + 1, 2 * chunkLen, chunkLen - 1, 1, 0} {
 			x, y := make([]float64, m), make([]float64, m)
 			for j := range x {
@@ -369,7 +355,6 @@ func TestKernelsReuseShrinking(t *testing.T) {
 // TestCompactVecsParallel checks that the parallel compactVecs moves every
 // vector like the serial one.
 func TestCompactVecsParallel(t *testing.T) {
-	forceParallel(t)
 	const n = 3*chunkLen + 11
 	var keep []int32
 	for j := range n {
@@ -391,7 +376,7 @@ func TestCompactVecsParallel(t *testing.T) {
 	(*vecops)(nil).compactVecs(want, keep)
 	for _, threads := range []int{2, 3, 8} {
 		got := mk()
-		newVecops(threads, n).compactVecs(got, keep)
+		newVecops(threads, n, 0).compactVecs(got, keep)
 		for i := range want {
 			approxEqual(t, fmt.Sprintf("threads=%d vector %d", threads, i), want[i], got[i], 0, 0)
 		}

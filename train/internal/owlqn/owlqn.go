@@ -35,6 +35,10 @@ type Settings struct {
 	// range, added in chunk order, so the results are bit-identical for
 	// any value.
 	Threads int
+
+	// forceParallel makes the kernels take the parallel path whatever the
+	// length of the vectors (tests only: the results are the same).
+	forceParallel bool
 }
 
 const (
@@ -146,7 +150,11 @@ func New(x0 []float64, f0 float64, g0 []float64, s Settings) (*Optimizer, error)
 	}
 	copy(o.x, x0)
 	copy(o.g, g0)
-	o.ops = newVecops(s.Threads, n)
+	minLen := parMinLen
+	if s.forceParallel {
+		minLen = 0
+	}
+	o.ops = newVecops(s.Threads, n, minLen)
 	o.f = f0
 	o.obj = f0 + s.L1*o.ops.norm1(o.x)
 	return o, nil

@@ -5,19 +5,19 @@ import (
 	"math"
 )
 
-// useAsm selects the AVX2 kernels; tests switch it off to compare.
-var useAsm = haveAsm
-
 // Gather adds src[lo_k : lo_k+len(dst)] to dst for every span (lo_k, hi_k)
 // of spans, in order. Every lo_k must be in [0, len(src)-len(dst)]; hi_k
 // is the caller's (see the package doc). dst must not overlap src.
-func Gather(dst, src []float64, spans []int32) {
+func Gather(dst, src []float64, spans []int32) { gather(dst, src, spans, haveAsm) }
+
+// gather is Gather with the AVX2 kernels when asm (tests compare both).
+func gather(dst, src []float64, spans []int32, asm bool) {
 	n := len(dst)
 	ns, limit := prepare(n, len(src), spans)
 	if ns == 0 || n == 0 {
 		return
 	}
-	if !useAsm {
+	if !asm {
 		gatherGo(dst, src, spans, limit)
 		return
 	}
@@ -31,13 +31,16 @@ func Gather(dst, src []float64, spans []int32) {
 // the caller's; v must not overlap dst, and two spans must be disjoint or
 // identical (see the package doc). On a bad span it panics, possibly after
 // adding v at the spans before it.
-func Scatter(dst, v []float64, spans []int32) {
+func Scatter(dst, v []float64, spans []int32) { scatter(dst, v, spans, haveAsm) }
+
+// scatter is Scatter with the AVX2 kernels when asm (tests compare both).
+func scatter(dst, v []float64, spans []int32, asm bool) {
 	n := len(v)
 	ns, limit := prepare(n, len(dst), spans)
 	if ns == 0 || n == 0 {
 		return
 	}
-	if !useAsm {
+	if !asm {
 		scatterGo(dst, v, spans, limit)
 		return
 	}

@@ -61,15 +61,13 @@ func sameBits(a, b []float64) bool {
 	return len(a) == len(b)
 }
 
-// eachMode runs f with the Go loops, then with the kernels where they run,
-// and restores the mode.
+// eachMode runs f with the Go loops (asm false), then with the kernels
+// where they run (asm true); f calls gather and scatter with asm.
 func eachMode(f func(asm bool)) {
-	defer func(v bool) { useAsm = v }(useAsm)
 	for _, asm := range []bool{false, true} {
 		if asm && !haveAsm {
 			continue
 		}
-		useAsm = asm
 		f(asm)
 	}
 }
@@ -96,12 +94,12 @@ func TestAgainstFloatsAdd(t *testing.T) {
 		}
 		eachMode(func(asm bool) {
 			got := append([]float64(nil), row...)
-			Gather(got, src, spans)
+			gather(got, src, spans, asm)
 			if !sameBits(got, wantG) {
 				t.Fatalf("Gather (asm %v) n=%d spans=%v:\n got %v\nwant %v", asm, n, spans, got, wantG)
 			}
 			got = append([]float64(nil), src...)
-			Scatter(got, row, spans)
+			scatter(got, row, spans, asm)
 			if !sameBits(got, wantS) {
 				t.Fatalf("Scatter (asm %v) n=%d spans=%v:\n got %v\nwant %v", asm, n, spans, got, wantS)
 			}
@@ -153,17 +151,17 @@ func TestEmpty(t *testing.T) {
 func TestBadSpansPanic(t *testing.T) {
 	eachMode(func(asm bool) {
 		cases := map[string]func(){
-			"odd list":        func() { Gather(make([]float64, 2), make([]float64, 4), []int32{0}) },
-			"row too long":    func() { Gather(make([]float64, 5), make([]float64, 4), []int32{0, 5}) },
-			"scatter too far": func() { Scatter(make([]float64, 4), make([]float64, 2), []int32{0, 2, 3, 5}) },
+			"odd list":        func() { gather(make([]float64, 2), make([]float64, 4), []int32{0}, asm) },
+			"row too long":    func() { gather(make([]float64, 5), make([]float64, 4), []int32{0, 5}, asm) },
+			"scatter too far": func() { scatter(make([]float64, 4), make([]float64, 2), []int32{0, 2, 3, 5}, asm) },
 		}
 		for _, n := range []int{1, 2, 3, 4, 16, 22} {
 			size := 3 * n
 			for _, lo := range []int32{int32(2*n + 1), -1, math.MinInt32, math.MaxInt32} {
 				spans := []int32{0, int32(n), lo, lo + int32(n), int32(n), int32(2 * n)}
-				cases[fmt.Sprintf("gather n=%d lo=%d", n, lo)] = func() { Gather(make([]float64, n), make([]float64, size), spans) }
-				cases[fmt.Sprintf("scatter n=%d lo=%d", n, lo)] = func() { Scatter(make([]float64, size), make([]float64, n), spans) }
-				cases[fmt.Sprintf("gather n=%d lo=%d first", n, lo)] = func() { Gather(make([]float64, n), make([]float64, size), spans[2:]) }
+				cases[fmt.Sprintf("gather n=%d lo=%d", n, lo)] = func() { gather(make([]float64, n), make([]float64, size), spans, asm) }
+				cases[fmt.Sprintf("scatter n=%d lo=%d", n, lo)] = func() { scatter(make([]float64, size), make([]float64, n), spans, asm) }
+				cases[fmt.Sprintf("gather n=%d lo=%d first", n, lo)] = func() { gather(make([]float64, n), make([]float64, size), spans[2:], asm) }
 			}
 		}
 		for name, f := range cases {
@@ -185,14 +183,14 @@ func TestHiNotRead(t *testing.T) {
 	eachMode(func(asm bool) {
 		src := []float64{1, 2, 3, 4, 5, 6}
 		a, b := make([]float64, 2), make([]float64, 2)
-		Gather(a, src, []int32{2, 4, 4, 6})
-		Gather(b, src, []int32{2, -7, 4, 99})
+		gather(a, src, []int32{2, 4, 4, 6}, asm)
+		gather(b, src, []int32{2, -7, 4, 99}, asm)
 		if !sameBits(a, b) || a[0] != 8 || a[1] != 10 {
 			t.Fatalf("asm %v: Gather gave %v and %v, want [8 10]", asm, a, b)
 		}
 		c, d := make([]float64, 6), make([]float64, 6)
-		Scatter(c, []float64{1, 2}, []int32{0, 2, 4, 6})
-		Scatter(d, []float64{1, 2}, []int32{0, 0, 4, math.MinInt32})
+		scatter(c, []float64{1, 2}, []int32{0, 2, 4, 6}, asm)
+		scatter(d, []float64{1, 2}, []int32{0, 0, 4, math.MinInt32}, asm)
 		if !sameBits(c, d) || c[0] != 1 || c[1] != 2 || c[4] != 1 || c[5] != 2 || c[2] != 0 {
 			t.Fatalf("asm %v: Scatter gave %v and %v", asm, c, d)
 		}

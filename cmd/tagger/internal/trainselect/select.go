@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/sparsetag/sparsetag/train"
+	"github.com/sparsetag/sparsetag/train/selection"
 )
 
 // SelectRow is one beta of a model-selection path (tagger train --select
@@ -82,7 +83,7 @@ func (rep *SelectReport) SetPath(res []*train.Result, evals []float64) {
 // scores and the seconds of every fold; then the refit's last result (the
 // chosen model over rep.Sequences sequences, its seconds those of the
 // whole refit path).
-func (rep *SelectReport) SetCV(cv *train.CVResult, n0 int, refit []*train.Result) {
+func (rep *SelectReport) SetCV(cv *selection.CVResult, n0 int, refit []*train.Result) {
 	rep.Path, rep.Chosen = make([]SelectRow, len(cv.Ratios)), cv.Chosen
 	for k := range rep.Path {
 		row := NewSelectRow(k, cv.Results[0][k], n0)

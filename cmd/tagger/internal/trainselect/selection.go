@@ -10,6 +10,7 @@ import (
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
+	"github.com/sparsetag/sparsetag/train/selection"
 )
 
 // SelectConfig configures model selection along a regularization path
@@ -48,7 +49,7 @@ type SelectConfig struct {
 // examples (eval.Evaluation.F1): chunk F1 for chunk labels, token accuracy
 // otherwise.
 func F1Scorer(m *chain.Model, exs []dataset.Example) (train.Scorer, error) {
-	return train.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
+	return selection.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
 		ev, err := dataset.EvaluateAll(tg, exs, 0)
 		if err != nil {
 			return 0, err
@@ -103,29 +104,29 @@ func (cfg *SelectConfig) evalEach(each func(int, *train.Result, []float64) error
 }
 
 // SelectByFolds selects the penalty by K-fold cross-validation of the
-// training examples exs (train.CrossValidate; sequence i is in fold i mod
-// K, train.Fold), each fold with its own attribute dictionary, then refits
+// training examples exs (selection.CrossValidate; sequence i is in fold i mod
+// K, selection.Fold), each fold with its own attribute dictionary, then refits
 // m on every training sequence (c) by a path down to the chosen ratio
 // (warm starts), and fills rep (whose Sequences must be set).
 func SelectByFolds(ctx context.Context, m *chain.Model, c *sparse.Corpus, op train.Options, exs []dataset.Example, cfg SelectConfig, rep *SelectReport) error {
 	K := cfg.Folds
 	n0 := 0 // training sequences of fold 0 (the rows' c1 and c2)
-	cv, err := train.CrossValidate(ctx, op, train.CVOptions{Folds: K, Betas: cfg.Betas, MinRatio: cfg.Floor, Patience: cfg.Patience, Extend: cfg.HardFloor,
-		Fold: func(f int) (train.CVFold, error) {
-			trainSet, held := train.Fold(exs, K, f)
+	cv, err := selection.CrossValidate(ctx, op, selection.CVOptions{Folds: K, Betas: cfg.Betas, MinRatio: cfg.Floor, Patience: cfg.Patience, Extend: cfg.HardFloor,
+		Fold: func(f int) (selection.CVFold, error) {
+			trainSet, held := selection.Fold(exs, K, f)
 			enc, err := cfg.NewEncoder()
 			if err != nil {
-				return train.CVFold{}, err
+				return selection.CVFold{}, err
 			}
 			fm, fc, err := dataset.NewTrainingModel(enc, trainSet, cfg.MinFreq)
 			if err != nil {
-				return train.CVFold{}, err
+				return selection.CVFold{}, err
 			}
 			if f == 0 {
 				n0 = fc.Len()
 			}
 			score, err := F1Scorer(fm, held)
-			return train.CVFold{Model: fm, Corpus: fc, Score: score}, err
+			return selection.CVFold{Model: fm, Corpus: fc, Score: score}, err
 		},
 		Each: func(f, k int, r *train.Result, w []float64) error {
 			return cfg.logBeta(fmt.Sprintf("fold %d/%d", f+1, K))(k, r, w)

@@ -1,10 +1,7 @@
-package train
+package selection
 
 import (
 	"context"
-	"github.com/sparsetag/sparsetag/corpora"
-	"github.com/sparsetag/sparsetag/features"
-	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -15,46 +12,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/internal/chaintest"
+	"github.com/sparsetag/sparsetag/internal/numtest"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train"
+	"github.com/sparsetag/sparsetag/train/internal/traintest"
 )
-
-// TestPeak states the patience rule on score sequences: the best is the
-// first of equal scores, and scores count as worse only once the score
-// has risen above its first value.
-func TestPeak(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		scores []float64
-		limit  int
-		stop   int // index of the score after which it stops; -1: never
-		best   int
-	}{
-		{"rises at once", []float64{0.1, 0.5, 0.4, 0.3, 0.2, 0.1}, 3, 4, 1},
-		{"flat at the top", []float64{0, 0, 0, 0, 0, 0.3, 0.6, 0.5, 0.5, 0.5}, 3, 9, 6},
-		{"below the first, then rises", []float64{0.2, 0.1, 0, 0, 0, 0.3, 0.2, 0.2}, 2, 7, 5},
-		{"never rises", []float64{0.4, 0.4, 0.3, 0.2, 0.1, 0}, 1, -1, 0},
-		{"equal to the best counts as worse", []float64{0, 1, 1}, 1, 2, 1},
-		{"a new best resets the count", []float64{0, 1, 0.5, 2, 1.5, 1.5}, 2, 5, 3},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := peak{limit: tc.limit}
-			stop, best := -1, -1
-			for i, v := range tc.scores {
-				improved, s := p.add(v)
-				if improved {
-					best = i
-				}
-				if s {
-					stop = i
-					break
-				}
-			}
-			assert.Equal(t, tc.stop, stop, "stop")
-			assert.Equal(t, tc.best, best, "best")
-		})
-	}
-}
 
 func TestFold(t *testing.T) {
 	all := make([]int, 11)
@@ -109,35 +74,15 @@ func dominantCoNLL(t testing.TB, split string, n int, keep string) []dataset.Exa
 // encodeExamples encodes training examples with the default template.
 func encodeExamples(t testing.TB, exs []dataset.Example) (*chain.Model, *sparse.Corpus) {
 	t.Helper()
-	return encodeWith(t, exs, nil)
-}
-
-// encodeWith encodes training examples with the template (nil: the
-// default template).
-func encodeWith(t testing.TB, exs []dataset.Example, template *features.Template) (*chain.Model, *sparse.Corpus) {
-	t.Helper()
-	enc, err := dataset.NewEncoder(dataset.CoNLL, template)
+	enc, err := dataset.NewEncoder(dataset.CoNLL, nil)
 	require.NoError(t, err)
 	m, c, err := dataset.NewTrainingModel(enc, exs, 1)
 	require.NoError(t, err)
 	return m, c
 }
 
-// chunkingTemplate returns the embedded CRF++ chunking template.
-func chunkingTemplate(t testing.TB) *features.Template {
-	t.Helper()
-	rc, err := corpora.OpenEmbedded("conll2000/chunking.template")
-	require.NoError(t, err)
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	require.NoError(t, err)
-	tm, err := features.Compile(string(b))
-	require.NoError(t, err)
-	return tm
-}
-
 // f1Scorer scores weights of m by the chunk F1 on dev.
-func f1Scorer(t testing.TB, m *chain.Model, dev []dataset.Example) Scorer {
+func f1Scorer(t testing.TB, m *chain.Model, dev []dataset.Example) train.Scorer {
 	t.Helper()
 	sc, err := TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
 		ev, err := dataset.EvaluateAll(tg, dev, 0)
@@ -159,8 +104,8 @@ func TestPathSelectDominantLabel(t *testing.T) {
 	const patience = 3
 	m, c := encodeExamples(t, dominantCoNLL(t, "train", 300, "PP"))
 	score := f1Scorer(t, m, dominantCoNLL(t, "test", 200, "PP"))
-	res, err := Path(context.Background(), m, c, Options{Problem: Problem{SumForm: true, C1: 1, C2: 1}},
-		PathOptions{K: 10, MinRatio: 1e-3, Score: score, Patience: patience}, nil)
+	res, err := train.Path(context.Background(), m, c, train.Options{Problem: train.Problem{SumForm: true, C1: 1, C2: 1}},
+		train.PathOptions{K: 10, MinRatio: 1e-3, Score: score, Patience: patience}, nil)
 	require.NoError(t, err)
 	var scores []float64
 	for _, r := range res {
@@ -172,7 +117,7 @@ func TestPathSelectDominantLabel(t *testing.T) {
 	for k := 1; k <= patience; k++ {
 		require.LessOrEqual(t, scores[k], scores[0], "premise: the first %d betas score no better than beta_max", patience+1)
 	}
-	best := Selected(res)
+	best := train.Selected(res)
 	assert.Equal(t, slices.Max(scores), scores[best])
 	assert.Greater(t, scores[best], 0.5, "the selected model has a clearly positive F1")
 	assert.Positive(t, res[best].NonZero)
@@ -194,7 +139,7 @@ func TestPathSelectDominantLabel(t *testing.T) {
 func TestCrossValidate(t *testing.T) {
 	const K = 3
 	all := dominantCoNLL(t, "train", 240, "PP")
-	opts := Options{Problem: Problem{SumForm: true, C1: 1, C2: 1}}
+	opts := train.Options{Problem: train.Problem{SumForm: true, C1: 1, C2: 1}}
 	var calls [K]int
 	cv, err := CrossValidate(context.Background(), opts, CVOptions{Folds: K, Betas: 10, MinRatio: 1e-3, Patience: 2,
 		Fold: func(f int) (CVFold, error) {
@@ -202,7 +147,7 @@ func TestCrossValidate(t *testing.T) {
 			m, c := encodeExamples(t, tr)
 			return CVFold{Model: m, Corpus: c, Score: f1Scorer(t, m, held)}, nil
 		},
-		Each: func(f, k int, res *Result, w []float64) error {
+		Each: func(f, k int, res *train.Result, w []float64) error {
 			calls[f]++
 			return nil
 		}})
@@ -216,13 +161,13 @@ func TestCrossValidate(t *testing.T) {
 		require.Len(t, res, n, "fold %d", f)
 		assert.Equal(t, n, calls[f], "fold %d: Each per beta", f)
 		for k, r := range res {
-			approxScalar(t, "ratio", cv.Ratios[k], r.Beta/r.BetaMax, 0, 1e-12)
+			numtest.RequireClose(t, cv.Ratios[k], r.Beta/r.BetaMax, 0, 1e-12, "ratio")
 			assert.Equal(t, *r.Score, cv.Scores[k][f])
 		}
 	}
 	for k := range cv.Ratios {
 		require.Len(t, cv.Scores[k], K)
-		approxScalar(t, "mean", (cv.Scores[k][0]+cv.Scores[k][1]+cv.Scores[k][2])/K, cv.Mean[k], 1e-15, 1e-12)
+		numtest.RequireClose(t, (cv.Scores[k][0]+cv.Scores[k][1]+cv.Scores[k][2])/K, cv.Mean[k], 1e-15, 1e-12, "mean")
 	}
 	assert.Equal(t, slices.Index(cv.Mean, slices.Max(cv.Mean)), cv.Chosen)
 	assert.Greater(t, cv.Mean[cv.Chosen], 0.3, "a clearly positive mean F1")
@@ -232,7 +177,7 @@ func TestCrossValidate(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res, cv.Chosen+1)
 	last := res[len(res)-1]
-	approxScalar(t, "refit ratio", cv.Ratios[cv.Chosen], last.Beta/last.BetaMax, 0, 1e-12)
+	numtest.RequireClose(t, cv.Ratios[cv.Chosen], last.Beta/last.BetaMax, 0, 1e-12, "refit ratio")
 	assert.Equal(t, last.NonZero, m.NonZero())
 
 	_, err = CrossValidate(context.Background(), opts, CVOptions{Folds: 1, Fold: func(int) (CVFold, error) { return CVFold{}, nil }})
@@ -246,14 +191,10 @@ func TestCrossValidate(t *testing.T) {
 func TestCrossValidateEarlyStop(t *testing.T) {
 	const K, betas, peakAt, patience = 3, 10, 2, 2
 	rng := rand.New(rand.NewPCG(51, 52))
-	cv, err := CrossValidate(context.Background(), Options{}, CVOptions{Folds: K, Betas: betas, MinRatio: 1e-3, Patience: patience,
+	cv, err := CrossValidate(context.Background(), train.Options{}, CVOptions{Folds: K, Betas: betas, MinRatio: 1e-3, Patience: patience,
 		Fold: func(f int) (CVFold, error) {
-			m, _ := chain.NewModel(labelNames(3), 6, 0, true, nil)
-			calls := 0 // the score of the k-th solution is -|k - peakAt|
-			return CVFold{Model: m, Corpus: randomCorpus(rng, 30, 4, 6, 0, 3, false), Score: func([]float64) (float64, error) {
-				calls++
-				return -math.Abs(float64(calls - 1 - peakAt)), nil
-			}}, nil
+			m, _ := chain.NewModel(chaintest.LabelNames(3), 6, 0, true, nil)
+			return CVFold{Model: m, Corpus: chaintest.RandomCorpus(rng, 30, 4, 6, 0, 3, false), Score: traintest.CountingScore(peakAt)}, nil
 		}})
 	require.NoError(t, err)
 	assert.Len(t, cv.Ratios, peakAt+1+patience, "fold 0 stops after patience betas below its peak")
@@ -278,7 +219,7 @@ func TestEarlyStop(t *testing.T) {
 	buf := make([]float64, 2)
 	for i, v := range scores {
 		buf[0], buf[1] = v, float64(i)
-		stop, err := es.Monitor(Iteration{Iter: 10 * (i + 1)}, buf)
+		stop, err := es.Monitor(train.Iteration{Iter: 10 * (i + 1)}, buf)
 		require.NoError(t, err)
 		if stop {
 			stopAt = i
@@ -305,7 +246,7 @@ func TestEarlyStop(t *testing.T) {
 	assert.Equal(t, []float64{0.8, 9}, final)
 
 	nan := &EarlyStop{Score: func([]float64) (float64, error) { return math.NaN(), nil }}
-	_, err = nan.Monitor(Iteration{Iter: 3}, buf)
+	_, err = nan.Monitor(train.Iteration{Iter: 3}, buf)
 	assert.ErrorContains(t, err, "NaN")
 }
 
@@ -317,10 +258,10 @@ func TestEarlyStopTrain(t *testing.T) {
 	score := f1Scorer(t, m, dominantCoNLL(t, "test", 100, "PP"))
 	var scores []float64
 	es := &EarlyStop{Score: score, Patience: 2, Checked: func(_ int, s, _ float64, _ int) { scores = append(scores, s) }}
-	res, err := Train(context.Background(), m, c, Options{
-		Problem:  Problem{SumForm: true, C1: 0.1, C2: 0.1},
-		Stopping: Stopping{Epsilon: 1e-12, RelEpsilon: 1e-12, MaxIter: 300},
-		Hooks:    Hooks{Monitor: es.Monitor, MonitorEvery: 5},
+	res, err := train.Train(context.Background(), m, c, train.Options{
+		Problem:  train.Problem{SumForm: true, C1: 0.1, C2: 0.1},
+		Stopping: train.Stopping{Epsilon: 1e-12, RelEpsilon: 1e-12, MaxIter: 300},
+		Hooks:    train.Hooks{Monitor: es.Monitor, MonitorEvery: 5},
 	})
 	require.NoError(t, err)
 	require.NotEmpty(t, scores)
@@ -334,4 +275,26 @@ func TestEarlyStopTrain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, max(best, fs), got, "the kept weights score the best of the checks and the final weights")
 	assert.Equal(t, replaced, !slices.Equal(final, m.W), "KeepBest reports whether it replaced the weights")
+}
+
+// TestCrossValidateExtend: fold 0's path extends below MinRatio while its
+// score rises; the other folds solve the same extended grid.
+func TestCrossValidateExtend(t *testing.T) {
+	const K, betas, peakAt, patience = 2, 4, 5, 1
+	rng := rand.New(rand.NewPCG(71, 72))
+	cv, err := CrossValidate(context.Background(), train.Options{}, CVOptions{Folds: K, Betas: betas, MinRatio: 1e-2, Patience: patience, Extend: 1e-6,
+		Fold: func(f int) (CVFold, error) {
+			m, _ := chain.NewModel(chaintest.LabelNames(3), 6, 0, true, nil)
+			return CVFold{Model: m, Corpus: chaintest.RandomCorpus(rng, 30, 4, 6, 0, 3, false), Score: traintest.CountingScore(peakAt)}, nil
+		}})
+	require.NoError(t, err)
+	require.Len(t, cv.Ratios, peakAt+1+patience)
+	for f, res := range cv.Results {
+		require.Len(t, res, len(cv.Ratios), "fold %d", f)
+		for k, r := range res {
+			numtest.RequireClose(t, cv.Ratios[k], r.Beta/r.BetaMax, 0, 1e-12, "ratio")
+			numtest.RequireClose(t, math.Pow(1e-2, float64(k)/(betas-1)), cv.Ratios[k], 0, 1e-12, "grid")
+		}
+	}
+	assert.Equal(t, peakAt, cv.Chosen)
 }

@@ -1,4 +1,4 @@
-package train_test
+package selection_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/train"
+	"github.com/sparsetag/sparsetag/train/selection"
 )
 
 // onlyChunk returns the first n sentences of an embedded CoNLL-2000 split
@@ -53,7 +54,7 @@ func ExampleTaggerScorer() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	score, err := train.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
+	score, err := selection.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
 		ev, err := dataset.EvaluateAll(tg, dev, 0)
 		if err != nil {
 			return 0, err
@@ -85,7 +86,7 @@ func ExampleTaggerScorer() {
 func ExampleFold() {
 	all := []string{"s0", "s1", "s2", "s3", "s4", "s5", "s6"}
 	for f := range 3 {
-		trainPart, held := train.Fold(all, 3, f)
+		trainPart, held := selection.Fold(all, 3, f)
 		fmt.Println(f, trainPart, held)
 	}
 	// Output:

@@ -1,4 +1,4 @@
-package train
+package selection
 
 import (
 	"context"
@@ -8,29 +8,23 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train"
+	"github.com/sparsetag/sparsetag/train/internal/peak"
 )
-
-// Model selection: a Scorer rates weights on held-out data (train never
-// reads data itself: the caller tags and evaluates, e.g. with package
-// dataset); Path with PathOptions.Score selects along a path on a dev set;
-// CrossValidate selects by K-fold cross-validation (the folds of Fold) on a
-// grid of beta/beta_max shared by the folds; EarlyStop stops one training
-// run on a validation set. All of them apply the same patience rule
-// (peak below).
 
 // TaggerScorer returns a Scorer that tags with its own model of m's labels,
 // layout and encoder (shared, read only) holding the weights it is handed,
 // and rates that tagger with rate (e.g. the F1 on a development set). It
 // never reads or writes m.W, so it may score while a trainer updates m.
 // The Scorer is not safe for concurrent use.
-func TaggerScorer(m *chain.Model, rate func(tg *chain.Tagger) (float64, error)) (Scorer, error) {
+func TaggerScorer(m *chain.Model, rate func(tg *chain.Tagger) (float64, error)) (train.Scorer, error) {
 	own, err := chain.NewModel(m.Labels, m.Layout.NumUnary, m.Layout.NumPair, m.Layout.Transitions, m.Encoder)
 	if err != nil {
-		return nil, fmt.Errorf("train: scoring model: %w", err)
+		return nil, fmt.Errorf("selection: scoring model: %w", err)
 	}
 	return func(w []float64) (float64, error) {
 		if len(w) != len(own.W) {
-			return 0, fmt.Errorf("train: scoring %d weights with a model of %d", len(w), len(own.W))
+			return 0, fmt.Errorf("selection: scoring %d weights with a model of %d", len(w), len(own.W))
 		}
 		copy(own.W, w)
 		// A Tagger reads its model's weights when it is built, so each
@@ -44,7 +38,7 @@ func TaggerScorer(m *chain.Model, rate func(tg *chain.Tagger) (float64, error)) 
 // of all and share its elements. It panics unless 0 <= f < k.
 func Fold[T any](all []T, k, f int) (trainPart, held []T) {
 	if f < 0 || f >= k {
-		panic(fmt.Sprintf("train: fold %d of %d", f, k))
+		panic(fmt.Sprintf("selection: fold %d of %d", f, k))
 	}
 	for i := range all {
 		if i%k == f {
@@ -63,14 +57,14 @@ func Fold[T any](all []T, k, f int) (trainPart, held []T) {
 type CVFold struct {
 	Model  *chain.Model
 	Corpus *sparse.Corpus
-	Score  Scorer
+	Score  train.Scorer
 }
 
 // CVOptions configures CrossValidate.
 type CVOptions struct {
 	Folds int // number of folds K >= 2
 	// Betas is the number of grid points and MinRatio the smallest value of
-	// beta/beta_max: the grid is PathBetas(1, Betas, MinRatio), scaled by
+	// beta/beta_max: the grid is train.PathBetas(1, Betas, MinRatio), scaled by
 	// each fold's own beta_max. 0 means 100 and 0.1 (as in PathOptions).
 	Betas    int
 	MinRatio float64
@@ -84,16 +78,16 @@ type CVOptions struct {
 	Fold func(f int) (CVFold, error)
 	// Each, when not nil, is called after each beta k of each fold f with
 	// its result and solution (Path's each).
-	Each func(f, k int, res *Result, w []float64) error
+	Each func(f, k int, res *train.Result, w []float64) error
 }
 
 // CVResult is the outcome of CrossValidate.
 type CVResult struct {
-	Ratios  []float64   // the grid points solved by every fold, beta/beta_max
-	Scores  [][]float64 // Scores[k][f]: the score of fold f at Ratios[k]
-	Mean    []float64   // Mean[k]: the mean of Scores[k]
-	Results [][]*Result // Results[f]: the path of fold f
-	Chosen  int         // the index of the best Mean (the first of equal ones)
+	Ratios  []float64         // the grid points solved by every fold, beta/beta_max
+	Scores  [][]float64       // Scores[k][f]: the score of fold f at Ratios[k]
+	Mean    []float64         // Mean[k]: the mean of Scores[k]
+	Results [][]*train.Result // Results[f]: the path of fold f
+	Chosen  int               // the index of the best Mean (the first of equal ones)
 }
 
 // CrossValidate selects beta/beta_max by K-fold cross-validation along a
@@ -103,15 +97,16 @@ type CVResult struct {
 // peaked (Patience); the other folds solve the same grid points, with no
 // early stop. The chosen ratio has the best mean score; Refit trains the
 // final model down to it.
-func CrossValidate(ctx context.Context, opts Options, cv CVOptions) (*CVResult, error) {
+func CrossValidate(ctx context.Context, opts train.Options, cv CVOptions) (*CVResult, error) {
 	if cv.Folds < 2 || cv.Fold == nil {
-		return nil, fmt.Errorf("train: cross-validation needs Folds >= 2 and a Fold function (Folds = %d)", cv.Folds)
+		return nil, fmt.Errorf("selection: cross-validation needs Folds >= 2 and a Fold function (Folds = %d)", cv.Folds)
 	}
-	po := PathOptions{K: cv.Betas, MinRatio: cv.MinRatio, Patience: cv.Patience, Extend: cv.Extend}
-	if err := po.check(); err != nil {
+	po := train.PathOptions{K: cv.Betas, MinRatio: cv.MinRatio, Patience: cv.Patience, Extend: cv.Extend}
+	po, err := po.WithDefaults()
+	if err != nil {
 		return nil, err
 	}
-	out := &CVResult{Ratios: PathBetas(1, po.K, po.MinRatio)}
+	out := &CVResult{Ratios: train.PathBetas(1, po.K, po.MinRatio)}
 	for f := 0; f < cv.Folds; f++ {
 		res, err := cvFold(ctx, opts, cv, f, len(out.Ratios), out.Ratios[len(out.Ratios)-1], po.Patience)
 		if err != nil {
@@ -119,7 +114,7 @@ func CrossValidate(ctx context.Context, opts Options, cv CVOptions) (*CVResult, 
 		}
 		if f == 0 {
 			if len(res) > po.K { // extended below MinRatio: the same geometric grid, continued
-				out.Ratios = PathBetas(1, len(res), math.Pow(po.MinRatio, float64(len(res)-1)/float64(po.K-1)))
+				out.Ratios = train.PathBetas(1, len(res), math.Pow(po.MinRatio, float64(len(res)-1)/float64(po.K-1)))
 			}
 			out.Ratios = out.Ratios[:len(res)]
 		}
@@ -130,25 +125,25 @@ func CrossValidate(ctx context.Context, opts Options, cv CVOptions) (*CVResult, 
 }
 
 // cvFold solves the path of fold f over k grid points down to minRatio.
-func cvFold(ctx context.Context, opts Options, cv CVOptions, f, k int, minRatio float64, patience int) ([]*Result, error) {
+func cvFold(ctx context.Context, opts train.Options, cv CVOptions, f, k int, minRatio float64, patience int) ([]*train.Result, error) {
 	p, err := cv.Fold(f)
 	if err != nil {
 		return nil, err
 	}
 	if p.Model == nil || p.Corpus == nil || p.Score == nil {
-		return nil, errors.New("train: a cross-validation fold needs a Model, a Corpus and a Score")
+		return nil, errors.New("selection: a cross-validation fold needs a Model, a Corpus and a Score")
 	}
-	po := PathOptions{K: k, MinRatio: minRatio, Patience: patience, Score: p.Score, Extend: cv.Extend}
+	po := train.PathOptions{K: k, MinRatio: minRatio, Patience: patience, Score: p.Score, Extend: cv.Extend}
 	if f > 0 {
 		po.Patience, po.Extend = k, 0 // the grid points of fold 0, no early stop
 	}
-	var each func(int, *Result, []float64) error
+	var each func(int, *train.Result, []float64) error
 	if cv.Each != nil {
-		each = func(k int, res *Result, w []float64) error { return cv.Each(f, k, res, w) }
+		each = func(k int, res *train.Result, w []float64) error { return cv.Each(f, k, res, w) }
 	}
-	res, err := Path(ctx, p.Model, p.Corpus, opts, po, each)
+	res, err := train.Path(ctx, p.Model, p.Corpus, opts, po, each)
 	if err == nil && f > 0 && len(res) < k {
-		err = fmt.Errorf("train: the path solved %d of the %d betas of fold 1", len(res), k)
+		err = fmt.Errorf("selection: the path solved %d of the %d betas of fold 1", len(res), k)
 	}
 	return res, err
 }
@@ -171,8 +166,8 @@ func (r *CVResult) tally(folds int) {
 // Refit trains m on c (the whole training set) by a path from beta_max
 // down to the chosen ratio (warm starts) and leaves that solution in m.W;
 // each is Path's. The last result is the chosen model's.
-func (r *CVResult) Refit(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, each func(k int, res *Result, w []float64) error) ([]*Result, error) {
-	res, err := Path(ctx, m, c, opts, PathOptions{K: r.Chosen + 1, MinRatio: r.Ratios[r.Chosen]}, each)
+func (r *CVResult) Refit(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts train.Options, each func(k int, res *train.Result, w []float64) error) ([]*train.Result, error) {
+	res, err := train.Path(ctx, m, c, opts, train.PathOptions{K: r.Chosen + 1, MinRatio: r.Ratios[r.Chosen]}, each)
 	if err != nil {
 		return nil, fmt.Errorf("refit: %w", err)
 	}
@@ -188,35 +183,35 @@ func (r *CVResult) Refit(ctx context.Context, m *chain.Model, c *sparse.Corpus, 
 // scoring reads none either); after training, KeepBest puts the best
 // weights back.
 type EarlyStop struct {
-	Score    Scorer
+	Score    train.Scorer
 	Patience int // 0 means 3
 	// Checked, when not nil, is called after each check with its
 	// iteration and score and the best score so far and its iteration.
 	Checked func(iter int, score, best float64, bestIter int)
 
-	p        peak
+	p        peak.Peak
 	best     []float64
 	bestIter int
 }
 
 // Monitor scores w, the weights at iteration it (Options.Monitor).
-func (es *EarlyStop) Monitor(it Iteration, w []float64) (stop bool, err error) {
-	v, err := checkedScore(es.Score, w)
+func (es *EarlyStop) Monitor(it train.Iteration, w []float64) (stop bool, err error) {
+	v, err := peak.Checked(es.Score, w)
 	if err != nil {
-		return false, fmt.Errorf("train: validation at iteration %d: %w", it.Iter, err)
+		return false, fmt.Errorf("selection: validation at iteration %d: %w", it.Iter, err)
 	}
-	if es.p.limit == 0 {
-		es.p.limit = es.Patience
-		if es.p.limit <= 0 {
-			es.p.limit = 3
+	if es.p.Limit == 0 {
+		es.p.Limit = es.Patience
+		if es.p.Limit <= 0 {
+			es.p.Limit = 3
 		}
 	}
-	improved, stop := es.p.add(v)
+	improved, stop := es.p.Add(v)
 	if improved {
 		es.best, es.bestIter = append(es.best[:0], w...), it.Iter
 	}
 	if es.Checked != nil {
-		es.Checked(it.Iter, v, es.p.best, es.bestIter)
+		es.Checked(it.Iter, v, es.p.Best(), es.bestIter)
 	}
 	return stop, nil
 }
@@ -224,7 +219,7 @@ func (es *EarlyStop) Monitor(it Iteration, w []float64) (stop bool, err error) {
 // Best returns the best checked weights (nil before the first check),
 // their score and iteration.
 func (es *EarlyStop) Best() (w []float64, score float64, iter int) {
-	return es.best, es.p.best, es.bestIter
+	return es.best, es.p.Best(), es.bestIter
 }
 
 // KeepBest scores the final weights w of the run and, when the best
@@ -234,10 +229,10 @@ func (es *EarlyStop) KeepBest(w []float64) (replaced bool, final float64, err er
 	if es.best == nil {
 		return false, 0, nil
 	}
-	if final, err = checkedScore(es.Score, w); err != nil {
-		return false, 0, fmt.Errorf("train: validation of the final weights: %w", err)
+	if final, err = peak.Checked(es.Score, w); err != nil {
+		return false, 0, fmt.Errorf("selection: validation of the final weights: %w", err)
 	}
-	if final < es.p.best {
+	if final < es.p.Best() {
 		copy(w, es.best)
 		return true, final, nil
 	}
