@@ -97,6 +97,18 @@ type Problem struct {
 	// a screening rule, the working set or a certificate is refused, as is
 	// Path. Pair attributes are not supported.
 	Allowed *LabelSets
+
+	// Weights, when not nil, holds one weight per sequence of the corpus
+	// (finite, above 0; CRFsuite's @weight lines, dataset.SequenceWeights):
+	// the loss becomes (1/n) sum_i Weights[i] NLL_i(w), n still the
+	// number of sequences, so a weight of 2 counts a sequence twice. The
+	// certified gap, the mixture certificate and the Pinsker and static
+	// screening rules stay safe with the weights
+	// (docs/crfsuite-algorithms.md, "The weighted dual"); the warm start
+	// weighs its steps the same way. Refused with partial labels (Allowed)
+	// and with the paper's rule (ScreenPaper, ScreenBoth). nil trains
+	// exactly as unit weights did before they existed (the same bits).
+	Weights []float64
 }
 
 // LabelSets holds the allowed labels of every position of a corpus
@@ -364,6 +376,14 @@ func (o *Options) validate() error {
 			return fmt.Errorf("train: the working-set solver needs safe screening; %s", why)
 		case o.Certificate != "":
 			return fmt.Errorf("train: certificate %q with %s", o.Certificate, why)
+		}
+	}
+	if o.Weights != nil {
+		switch {
+		case o.Allowed != nil:
+			return errors.New("train: sequence weights with partial labels (Allowed) are not supported")
+		case o.Screen == ScreenPaper || o.Screen == ScreenBoth:
+			return fmt.Errorf("train: screening rule %q is not proven with sequence weights; use %q", o.Screen, ScreenPinsker)
 		}
 	}
 	if o.Prior != nil {

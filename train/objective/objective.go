@@ -107,6 +107,9 @@ type Objective struct {
 	// partial, when not nil, holds the allowed labels of every position
 	// (SetPartial): the loss is that of partial labels.
 	partial *LabelSets
+	// weights, when not nil, are the sequence weights s_i (SetWeights):
+	// the loss and every count of sequence i are scaled by s_i.
+	weights []float64
 
 	// evals counts the passes over the data (evaluations) since the
 	// objective was made.
@@ -206,11 +209,7 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	}
 	o.attrCum = attributeCounts(&c.Unary, m.NumUnary)
 	o.attrSplit = attrParts(o.attrCum, o.threads)
-	if o.fused {
-		o.obs = counts{dense: ObservedCounts(m, c)}
-	} else {
-		o.obs = sparseObserved(m, c, o.attrCum)
-	}
+	o.obs = o.observed(nil)
 	o.live = c
 	o.liveAttrs = m.NumUnary
 	return o
@@ -431,21 +430,7 @@ func buildColumns(x *sparse.Matrix, cum []int32) columns {
 // ObservedCounts returns F(x, y_gold) summed over the corpus, full size:
 // the state block position by position, then tailCounts.
 func ObservedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
-	L := m.NumLabels()
-	obs := make([]float64, len(m.W))
-	for p := 0; p < c.Positions(); p++ {
-		y := int(c.Labels[p])
-		cols, vals := c.Unary.Row(p)
-		for k, a := range cols {
-			v := 1.0
-			if vals != nil {
-				v = vals[k]
-			}
-			obs[int(a)*L+y] += v
-		}
-	}
-	tailCounts(obs[m.StateLen():], m, c)
-	return obs
+	return weightedObserved(m, c, nil)
 }
 
 // sparseLabelFraction is the fraction of active state features (among
@@ -751,8 +736,13 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 		// of expected counts then yields E_model - E_constrained, and the
 		// observed counts are zero.
 		floats.Sub(node, sh.cNode[:T*L])
-	} else {
+	} else if o.weights == nil {
 		sh.loss += logZ - GoldScore(lat, c.Labels[start:start+T])
+	}
+	sw := 1.0
+	if o.weights != nil {
+		sw = o.weights[i]
+		o.weighSequence(sh, node, lat, start, T, logZ, sw)
 	}
 	if sh.stateExp != nil {
 		o.accumulateState(sh.stateExp, node, start, T)
@@ -761,9 +751,13 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 		o.accumulateRefs(sh.refExp, node, start, T)
 	}
 	if T > 1 {
-		floats.Add(sh.edge, sh.ws.EdgeSum())
+		if o.weights == nil {
+			floats.Add(sh.edge, sh.ws.EdgeSum())
+		} else {
+			floats.AddScaled(sh.edge, sw, sh.ws.EdgeSum())
+		}
 		if sh.pairExp != nil && c.Pair.Rows() > 0 {
-			sh.accumulatePairs(c, L*L, lat, start, T)
+			sh.accumulatePairs(c, L*L, lat, start, T, sw)
 		}
 	}
 }
@@ -901,7 +895,7 @@ func (f *fullSpans) flush(dst, mu []float64) {
 
 // accumulatePairs adds the expected pair counts of the sequence at
 // [start, start+T) of c (LL = L*L) into the shard's buffer.
-func (sh *shardState) accumulatePairs(c *sparse.Corpus, LL int, lat *inference.Lattice, start, T int) {
+func (sh *shardState) accumulatePairs(c *sparse.Corpus, LL int, lat *inference.Lattice, start, T int, sw float64) {
 	for t := 1; t < T; t++ {
 		pc, pv := c.Pair.Row(start + t)
 		if len(pc) == 0 {
@@ -909,9 +903,9 @@ func (sh *shardState) accumulatePairs(c *sparse.Corpus, LL int, lat *inference.L
 		}
 		e := sh.ws.EdgeAt(sh.edgeBuf, lat, t)
 		for k, a := range pc {
-			v := 1.0
+			v := sw
 			if pv != nil {
-				v = pv[k]
+				v = sw * pv[k]
 			}
 			floats.AddScaled(sh.pairExp[int(a)*LL:int(a)*LL+LL], v, e)
 		}
@@ -1135,8 +1129,9 @@ func (cc *countCursor) at(j int32) float64 {
 // lives only for this call (in position order, as ObservedCounts adds
 // them) and the transition and pair blocks of
 // ObservedCounts on a model with no unary attribute.
-func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32) counts {
+func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32, s []float64) counts {
 	L := m.NumLabels()
+	pw := seqWeights(c, s)
 	out := counts{stateLen: m.NumUnary * L}
 	col := buildColumns(&c.Unary, attrCum)
 	acc := make([]float64, L)
@@ -1150,6 +1145,9 @@ func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32) counts {
 			if col.val != nil {
 				v = col.val[q]
 			}
+			if pw != nil {
+				v *= pw[col.pos[q]]
+			}
 			acc[y] += v
 			seen[y] = true
 		}
@@ -1161,29 +1159,34 @@ func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32) counts {
 		}
 	}
 	out.tail = make([]float64, len(m.W)-out.stateLen)
-	tailCounts(out.tail, m, c)
+	tailCounts(out.tail, m, c, s)
 	return out
 }
 
 // tailCounts adds the observed transition and pair counts into tail (the
-// weight vector after the state block).
-func tailCounts(tail []float64, m *chain.Model, c *sparse.Corpus) {
+// weight vector after the state block), each sequence's scaled by its
+// weight s[i] (s nil: unit weights).
+func tailCounts(tail []float64, m *chain.Model, c *sparse.Corpus, s []float64) {
 	L := m.NumLabels()
 	toff, poff := m.TransOffset()-m.StateLen(), m.PairOffset()-m.StateLen()
 	for i := 0; i < c.Len(); i++ {
 		start, T := c.Span(i)
+		sw := 1.0
+		if s != nil {
+			sw = s[i]
+		}
 		for t := 1; t < T; t++ {
 			p := start + t
 			y, yp := int(c.Labels[p]), int(c.Labels[p-1])
 			if m.Transitions {
-				tail[toff+yp*L+y]++
+				tail[toff+yp*L+y] += sw
 			}
 			if m.NumPair > 0 && c.Pair.Rows() > 0 {
 				pc, pv := c.Pair.Row(p)
 				for k, a := range pc {
-					v := 1.0
+					v := sw
 					if pv != nil {
-						v = pv[k]
+						v = sw * pv[k]
 					}
 					tail[poff+int(a)*L*L+yp*L+y] += v
 				}
