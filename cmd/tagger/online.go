@@ -94,18 +94,17 @@ func (tf *trainFlags) checkAlgorithm(set map[string]bool) error {
 	return nil
 }
 
-// sequenceWeights returns the weights of the training sequences: from the
-// @weight lines of a CRFsuite file or from --sequence-weights (not both),
-// nil when neither gives any.
-func (tf *trainFlags) sequenceWeights(exs []dataset.Example) ([]float64, error) {
-	w := dataset.SequenceWeights(exs)
+// sequenceWeights returns the weights of the n training sequences: those
+// of the @weight lines of a CRFsuite file (w, nil when it has none) or
+// from --sequence-weights (not both), nil when neither gives any.
+func (tf *trainFlags) sequenceWeights(w []float64, n int) ([]float64, error) {
 	if tf.seqWeights == "" {
 		return w, nil
 	}
 	if w != nil {
 		return nil, usagef("--sequence-weights %s: the training file gives weights with @weight lines already", tf.seqWeights)
 	}
-	return dataset.ReadSequenceWeights(tf.seqWeights, len(exs))
+	return dataset.ReadSequenceWeights(tf.seqWeights, n)
 }
 
 // trainOnlineStreamed reads and encodes the training file one sequence at
@@ -148,18 +147,6 @@ func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*ch
 	}
 	runtime.GC() // the text read is garbage now: the heap starts training from the corpus
 	return trainOnline(e, path, tf, m, c, weights)
-}
-
-// errLBFGSWeights is the error of sequence weights with the elastic-net
-// trainer, which does not take them yet.
-func errLBFGSWeights(path, side string) error {
-	from := path + " has @weight lines"
-	if side != "" {
-		from = "--sequence-weights " + side + " gives weights"
-	}
-	return fmt.Errorf("%s, but --algorithm lbfgs (the certified elastic net) does not take sequence weights yet "+
-		"(its weighted dual is derived in docs/crfsuite-algorithms.md): train with --algorithm l2sgd, ap, pa or arow, "+
-		"or leave the weights out", from)
 }
 
 // trainOnline trains m on c with the online algorithm of the flags and

@@ -84,8 +84,10 @@ func TestAlgorithmFlagsRefused(t *testing.T) {
 
 // TestSequenceWeightsCLI: @weight lines and --sequence-weights reach the
 // online trainers (a weighted run differs from an unweighted one), both
-// at once are refused, a bad side file names its line, and lbfgs refuses
-// weights with a message instead of reading @weight as an item.
+// at once are refused, a bad side file names its line; the certified
+// trainer (the default lbfgs) takes them the same way, also through
+// --cache (the cache keeps the @weight lines: a run from it writes the
+// same model bytes), and refuses them with --partial and --select-folds.
 func TestSequenceWeightsCLI(t *testing.T) {
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "plain.txt")
@@ -102,21 +104,33 @@ func TestSequenceWeightsCLI(t *testing.T) {
 	write(weighted, "@weight:5\n"+data)
 	write(side, "5\n1\n1\n1\n")
 	write(bad, "5\n1\n0\n1\n")
-	model := func(args ...string) []byte {
+	modelWith := func(algo []string, args ...string) []byte {
 		m := filepath.Join(dir, "m.model")
-		mustRun(t, append([]string{"train", "--quiet", "--format", "crfsuite", "--algorithm", "pa", "-p", "max_iterations=3", "--model", m}, args...)...)
+		mustRun(t, append(append(append([]string{"train", "--quiet", "--format", "crfsuite"}, algo...), "--model", m), args...)...)
 		b, err := os.ReadFile(m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return b
 	}
-	base, fromFile, fromSide := model(plain), model(weighted), model("--sequence-weights", side, plain)
-	if string(base) == string(fromFile) {
-		t.Error("the @weight line changed nothing")
-	}
-	if string(fromFile) != string(fromSide) {
-		t.Error("@weight:5 and a side file giving 5 train different models")
+	for _, algo := range [][]string{{"--algorithm", "pa", "-p", "max_iterations=3"}, nil} {
+		model := func(args ...string) []byte { return modelWith(algo, args...) }
+		base, fromFile, fromSide := model(plain), model(weighted), model("--sequence-weights", side, plain)
+		if string(base) == string(fromFile) {
+			t.Errorf("%v: the @weight line changed nothing", algo)
+		}
+		if string(fromFile) != string(fromSide) {
+			t.Errorf("%v: @weight:5 and a side file giving 5 train different models", algo)
+		}
+		if algo != nil {
+			continue
+		}
+		cache := filepath.Join(dir, "corpus.cache")
+		written, read := model("--cache", cache, weighted), model("--cache", cache, weighted)
+		if string(written) != string(fromFile) || string(read) != string(fromFile) {
+			t.Errorf("--cache: the model written with the cache (same %v) or from it (same %v) differs from the one without",
+				string(written) == string(fromFile), string(read) == string(fromFile))
+		}
 	}
 	for _, c := range []struct {
 		args []string
@@ -124,7 +138,7 @@ func TestSequenceWeightsCLI(t *testing.T) {
 	}{
 		{[]string{"--algorithm", "ap", "--sequence-weights", side, weighted}, "@weight lines already"},
 		{[]string{"--algorithm", "ap", "--sequence-weights", bad, plain}, "bad.txt:3: "},
-		{[]string{weighted}, "does not take sequence weights yet"},
+		{[]string{"--select-folds", "2", weighted}, "not supported"},
 	} {
 		_, errs, code := runTagger(t, append([]string{"train", "--format", "crfsuite", "--model", filepath.Join(dir, "x.model")}, c.args...)...)
 		if code == 0 || !strings.Contains(errs, c.want) {

@@ -172,12 +172,14 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		exs     []dataset.Example
 		from    string
 		allowed *train.LabelSets
+		weights []float64 // the data's @weight lines (nil: none)
 		err     error
 	)
 	if tf.partial {
 		m, c, exs, allowed, err = tf.readPartial(e, path)
+		weights = dataset.SequenceWeights(exs)
 	} else {
-		m, c, exs, from, err = tf.readTraining(e, path)
+		m, c, exs, weights, from, err = tf.readTraining(e, path)
 	}
 	if err != nil {
 		return nil, err
@@ -192,21 +194,22 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs%s)\n",
 			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds(), from)
 	}
-	weights, err := tf.sequenceWeights(exs)
+	weights, err = tf.sequenceWeights(weights, c.Len())
 	if err != nil {
 		return nil, err
 	}
 	if tf.onlineParams != nil {
 		return trainOnline(e, path, tf, m, c, weights)
 	}
-	if weights != nil {
-		return nil, errLBFGSWeights(path, tf.seqWeights)
+	if err := tf.checkLBFGSWeights(weights); err != nil {
+		return nil, err
 	}
 	op, err := tf.options()
 	if err != nil {
 		return nil, err
 	}
 	op.Allowed = allowed
+	op.Weights = weights
 	if tf.prior != "" {
 		if m, err = withPrior(e, tf, m, &op); err != nil {
 			return nil, err
@@ -229,6 +232,25 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		return nil, e.intr.Err()
 	}
 	return m, nil
+}
+
+// checkLBFGSWeights refuses sequence weights (nil: none) with what the
+// elastic-net trainer does not weigh: partial labels, cross-validation
+// folds (each fold is encoded and trained on its own) and the paper's
+// screening rule.
+func (tf *trainFlags) checkLBFGSWeights(weights []float64) error {
+	if weights == nil {
+		return nil
+	}
+	switch {
+	case tf.partial:
+		return usagef("sequence weights with --partial are not supported")
+	case tf.selectFolds > 0:
+		return usagef("sequence weights with --select-folds are not supported (use --select FILE)")
+	case tf.op.Screen == train.ScreenPaper || tf.op.Screen == train.ScreenBoth:
+		return usagef("--screen %s is not proven with sequence weights (use pinsker)", tf.op.Screen)
+	}
+	return nil
 }
 
 // checkOutputs checks, before any work, that every file train will write
