@@ -203,6 +203,13 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 	}
 	c = nil
 	runtime.GC() // the corpus is garbage: saving (which compacts the model) reuses its memory
+	if m.W == nil {
+		// A layout (streamed reading): the model to save is built from the
+		// sparse weights, already compact, never at the layout's full size.
+		if m, err = chain.NewCompactModel(m.Labels, m.Transitions, m.Encoder, res.Idx, res.Val); err != nil {
+			return nil, err
+		}
+	}
 	if !tf.quiet {
 		how := "max_iterations reached"
 		switch {
