@@ -63,8 +63,11 @@ type Problem struct {
 	Beta      float64
 	BetaRatio float64
 
-	// The sum form (when C1 or C2 is set, or SumForm): C1 >= 0, C2 > 0.
+	// The sum form (when C1 or C2 is set, or SumForm): C1 >= 0, C2 >= 0.
 	// With no penalty field set at all, C1 = DefaultC1 and C2 = DefaultC2.
+	// C2 = 0 with C1 > 0 is pure L1 (CRF++'s CRF-L1), certified by the
+	// gap of NoL2Gap; C1 = C2 = 0 is no penalty, which has no gap: both
+	// run the full solver without screening (see validateNoL2).
 	SumForm bool
 	C1, C2  float64
 
@@ -269,6 +272,13 @@ func (o *Options) defaultsRest() Options {
 			r.Delta = DefaultPartialDelta
 		}
 	}
+	if r.SumForm && r.C2 == 0 {
+		// Pure L1 or no penalty (validateNoL2 refused the rest).
+		r.Screen, r.Solver, r.Certificate = ScreenNone, SolverFull, CertificateModel
+		if r.C1 == 0 && r.Epsilon == 0 {
+			r.Epsilon = DefaultNoPenaltyEpsilon
+		}
+	}
 	if r.Allowed == nil && r.Epsilon == 0 && r.RelEpsilon == 0 {
 		r.RelEpsilon = DefaultRelEpsilon
 	}
@@ -331,8 +341,6 @@ func (o *Options) validate() error {
 	switch {
 	case sum && paper:
 		return fmt.Errorf("train: the penalty is given in both forms (c1 %v, c2 %v and alpha %v, beta %v, beta ratio %v): give the sum form (C1, C2) or the paper's (Alpha with Beta or BetaRatio), not both", o.C1, o.C2, o.Alpha, o.Beta, o.BetaRatio)
-	case sum && o.C2 == 0:
-		return errors.New("train: c2 must be > 0 (the duality gap and the screening rules need an L2 term)")
 	case o.BetaRatio >= 1:
 		return fmt.Errorf("train: beta ratio %v: at or above beta_max every weight is zero; want 0 < ratio < 1 (0.01 or less for a useful model)", o.BetaRatio)
 	}
@@ -377,6 +385,9 @@ func (o *Options) validate() error {
 		case o.Certificate != "":
 			return fmt.Errorf("train: certificate %q with %s", o.Certificate, why)
 		}
+	}
+	if err := o.validateNoL2(); err != nil {
+		return err
 	}
 	if o.Weights != nil {
 		switch {

@@ -186,7 +186,7 @@ func (tr *trainer) lambdas(beta, ratio float64) (penalty, error) {
 		}
 		lam1, lam2 = beta, op.Alpha*beta
 	}
-	if !(lam2 > 0) {
+	if !(lam2 > 0) && !op.noL2() {
 		return penalty{}, errors.New("train: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
 	}
 	return penalty{l1: lam1, l2: lam2}, nil

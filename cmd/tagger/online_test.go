@@ -61,9 +61,8 @@ func TestAlgorithmFlagsRefused(t *testing.T) {
 		{[]string{"--algorithm", "sgd"}, `--algorithm "sgd"`},
 		{[]string{"-p", "c=1"}, "-p and --seed are for --algorithm"},
 		{[]string{"--algorithm", "lbfgs", "-p", "c=1"}, "unknown parameter of --algorithm lbfgs"},
-		{[]string{"--algorithm", "lbfgs", "-p", "epsilon=1e-5"}, "gradient-norm test has no counterpart"},
-		{[]string{"--algorithm", "lbfgs", "-p", "c2=0"}, "c2 = 0 (pure L1"},
-		{[]string{"--algorithm", "lbfgs", "-p", "c1=0", "-p", "c2=0"}, "c2 = 0 (pure L1"},
+		{[]string{"--algorithm", "lbfgs", "-p", "epsilon=1e-5"}, "applies only without a penalty"},
+		{[]string{"--algorithm", "lbfgs", "-p", "c1=1", "-p", "c2=0", "--screen", "pinsker"}, "derived with an L2 term"},
 		{[]string{"--algorithm", "lbfgs", "--seed", "2"}, "--seed is for"},
 		{[]string{"--seed", "3"}, "-p and --seed are for --algorithm"},
 		{[]string{"--algorithm", "pa", "-p", "type=3"}, "-p type=3"},
@@ -159,6 +158,8 @@ func TestTrainLBFGSParams(t *testing.T) {
 	for _, args := range [][]string{
 		{"--algorithm", "lbfgs"},
 		{"--algorithm", "lbfgs", "-p", "c1=0.1", "-p", "c2=0.5", "-p", "num_memories=5", "-p", "period=5", "-p", "feature.possible_states=1"},
+		{"--algorithm", "lbfgs", "-p", "c1=0.1", "-p", "c2=0"},                      // pure L1: certified
+		{"--algorithm", "lbfgs", "-p", "c1=0", "-p", "c2=0", "-p", "epsilon=1e-4"}, // no penalty: CRFsuite's rules
 	} {
 		model := filepath.Join(dir, "m.model")
 		_, errs, code := runTagger(t, append(append([]string{"train", "--format", "crfsuite", "--model", model}, args...), data)...)

@@ -137,6 +137,7 @@ func runTrain(e *env, args []string) error {
 	if err := tf.checkAlgorithm(set); err != nil {
 		return err
 	}
+	tf.checkNoL2(set)
 	if _, err := tf.checkLabelColumn(fs); err != nil {
 		return err
 	}
@@ -251,6 +252,21 @@ func (tf *trainFlags) checkLBFGSWeights(weights []float64) error {
 		return usagef("--screen %s is not proven with sequence weights (use pinsker)", tf.op.Screen)
 	}
 	return nil
+}
+
+// checkNoL2 drops, for --c2 0 (pure L1, or no penalty with --c1 0), the
+// defaults of the flags that need an L2 term (--screen, --solver,
+// --certificate: the full solver runs without screening); set explicitly,
+// they are refused by the library with its reason.
+func (tf *trainFlags) checkNoL2(set map[string]bool) {
+	if tf.c1 < 0 || tf.c2 != 0 {
+		return
+	}
+	for name, v := range map[string]*string{"screen": (*string)(&tf.op.Screen), "solver": (*string)(&tf.op.Solver), "certificate": (*string)(&tf.op.Certificate)} {
+		if !set[name] {
+			*v = ""
+		}
+	}
 }
 
 // checkOutputs checks, before any work, that every file train will write

@@ -91,6 +91,7 @@ type Objective struct {
 	counted  []bool    // Residuals: attributes whose counts it copies from exp
 	eTail    []float64 // expected counts after the state block (transitions, pairs)
 	mu       []float64 // node marginals of every position, Positions()*L
+	nll      []float64 // NLL_i of every sequence (unweighted), labeled loss only
 	mvec     []float64 // m = -grad L over the active set, at the last evaluation (M)
 	shard    []shardState
 	uPtr     []int32 // Residuals: start of each attribute's features in its index list
@@ -251,6 +252,11 @@ func (o *Objective) Evals() int { return o.evals }
 // Marginals returns the node marginals of the last evaluation
 // (positions x labels, row-major).
 func (o *Objective) Marginals() []float64 { return o.mu }
+
+// SequenceLosses returns NLL_i(w) of every sequence at the last
+// evaluation, unweighted (the objective's buffer; not filled with partial
+// labels).
+func (o *Objective) SequenceLosses() []float64 { return o.nll }
 
 // follow adapts the objective to a new active set of its feature set: m
 // keeps the values of the kept features (keep != nil) and the scoring
@@ -684,6 +690,7 @@ func (o *Objective) setWeights(x []float64) {
 // expectations) into its own buffers, the node marginals into o.mu.
 func (o *Objective) forwardShards(ctx context.Context) error {
 	o.mu = resizeFloats(o.mu, o.c.Positions()*o.m.NumLabels())
+	o.nll = resizeFloats(o.nll, o.c.Len())
 	if o.refFused {
 		// A group's shards share its buffer: one goroutine runs them in order.
 		const per = numShards / refGroups
@@ -736,13 +743,16 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 		// of expected counts then yields E_model - E_constrained, and the
 		// observed counts are zero.
 		floats.Sub(node, sh.cNode[:T*L])
-	} else if o.weights == nil {
-		sh.loss += logZ - GoldScore(lat, c.Labels[start:start+T])
+	} else {
+		o.nll[i] = logZ - GoldScore(lat, c.Labels[start:start+T])
+		if o.weights == nil {
+			sh.loss += o.nll[i]
+		}
 	}
 	sw := 1.0
 	if o.weights != nil {
 		sw = o.weights[i]
-		o.weighSequence(sh, node, lat, start, T, logZ, sw)
+		o.weighSequence(sh, node, sw, o.nll[i])
 	}
 	if sh.stateExp != nil {
 		o.accumulateState(sh.stateExp, node, start, T)

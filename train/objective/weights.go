@@ -7,8 +7,6 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
-	"github.com/sparsetag/sparsetag/inference"
-
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -99,11 +97,11 @@ func weightedObserved(m *chain.Model, c *sparse.Corpus, s []float64) []float64 {
 	return obs
 }
 
-// weighSequence adds sequence i's weighted loss sw (logZ - gold score) to
-// the shard and scales its node marginals by sw in place, before any
-// expected count is accumulated from them (the edge and pair marginals are
-// scaled where they are added).
-func (o *Objective) weighSequence(sh *shardState, node []float64, lat *inference.Lattice, start, T int, logZ, sw float64) {
-	sh.loss += sw * (logZ - GoldScore(lat, o.live.Labels[start:start+T]))
+// weighSequence adds a sequence's weighted loss sw nll to the shard and
+// scales its node marginals by sw in place, before any expected count is
+// accumulated from them (the edge and pair marginals are scaled where they
+// are added).
+func (o *Objective) weighSequence(sh *shardState, node []float64, sw, nll float64) {
+	sh.loss += sw * nll
 	floats.Scale(sw, node)
 }
