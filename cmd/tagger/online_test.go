@@ -158,7 +158,7 @@ func TestTrainLBFGSParams(t *testing.T) {
 	for _, args := range [][]string{
 		{"--algorithm", "lbfgs"},
 		{"--algorithm", "lbfgs", "-p", "c1=0.1", "-p", "c2=0.5", "-p", "num_memories=5", "-p", "period=5", "-p", "feature.possible_states=1"},
-		{"--algorithm", "lbfgs", "-p", "c1=0.1", "-p", "c2=0"},                      // pure L1: certified
+		{"--algorithm", "lbfgs", "-p", "c1=0.1", "-p", "c2=0"},                     // pure L1: certified
 		{"--algorithm", "lbfgs", "-p", "c1=0", "-p", "c2=0", "-p", "epsilon=1e-4"}, // no penalty: CRFsuite's rules
 	} {
 		model := filepath.Join(dir, "m.model")
