@@ -125,5 +125,6 @@ func (tr *trainer) mixtureKL(c float64) float64 {
 	return sum / float64(len(nll))
 }
 
-// noPenalty reports whether the solve has neither an L1 nor an L2 term.
-func (tr *trainer) noPenalty() bool { return tr.pen.l1 == 0 && tr.pen.l2 == 0 }
+// noPenalty reports whether the solve has neither an L1 nor an L2 term
+// (false for a nil trainer: a bare run of a test).
+func (tr *trainer) noPenalty() bool { return tr != nil && tr.pen.l1 == 0 && tr.pen.l2 == 0 }
