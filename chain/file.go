@@ -193,7 +193,28 @@ func (m *Model) SaveFile(path string) error {
 	if err != nil {
 		return err
 	}
-	err = atomicfile.Write(path, func(w io.Writer) error {
+	return saveBytes(path, data, func(r io.Reader) error {
+		_, err := ReadModel(r)
+		return err
+	})
+}
+
+// SaveFileBytes is SaveFile for the bytes MarshalBinary returned, for a
+// caller that drops the model first: it validates the file read back with
+// the tag-only reader (ReadTagger: the same checks, with the weights kept
+// sparse), so that neither the model nor a full-size copy of it is held
+// while it saves.
+func SaveFileBytes(path string, data []byte) error {
+	return saveBytes(path, data, func(r io.Reader) error {
+		_, err := ReadTagger(r)
+		return err
+	})
+}
+
+// saveBytes writes data to path atomically, reading the temporary file
+// back and checking it with validate before the rename.
+func saveBytes(path string, data []byte, validate func(io.Reader) error) error {
+	err := atomicfile.Write(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	}, func(tmp string) error {
@@ -204,7 +225,7 @@ func (m *Model) SaveFile(path string) error {
 		if !bytes.Equal(back, data) {
 			return errors.New("file read back differs from what was written")
 		}
-		if _, err := ReadModel(bytes.NewReader(back)); err != nil {
+		if err := validate(bytes.NewReader(back)); err != nil {
 			return fmt.Errorf("validation: %w", err)
 		}
 		return nil

@@ -143,14 +143,25 @@ func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*ch
 	}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
-			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds())
+			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, m.Dim(), time.Since(t0).Seconds())
 	}
 	runtime.GC() // the text read is garbage now: the heap starts training from the corpus
 	return trainOnline(e, path, tf, m, c, weights)
 }
 
+// compactModelBytes returns the model file bytes of the compact model of
+// the layout m with the sparse weights of res (chain.NewCompactModel).
+func compactModelBytes(m *chain.Model, res *online.Result) ([]byte, error) {
+	cm, err := chain.NewCompactModel(m.Labels, m.Transitions, m.Encoder, res.Idx, res.Val)
+	if err != nil {
+		return nil, err
+	}
+	return cm.MarshalBinary()
+}
+
 // trainOnline trains m on c with the online algorithm of the flags and
-// saves it under the interrupt rule; it returns the model.
+// saves it under the interrupt rule; it returns the model (on the streamed
+// path, a layout whose weights are only in the file written).
 func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.Corpus, weights []float64) (*chain.Model, error) {
 	p := tf.onlineParams
 	st := online.Settings{Seed: tf.seed, Interrupt: e.intr.Done()}
@@ -203,12 +214,18 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 	}
 	c = nil
 	runtime.GC() // the corpus is garbage: saving (which compacts the model) reuses its memory
+	save := func(dest string) error { return tf.modelFormat.save(dest, m) }
 	if m.W == nil {
 		// A layout (streamed reading): the model to save is built from the
-		// sparse weights, already compact, never at the layout's full size.
-		if m, err = chain.NewCompactModel(m.Labels, m.Transitions, m.Encoder, res.Idx, res.Val); err != nil {
+		// sparse weights, already compact, never at the layout's full size,
+		// and marshalled before saving, so that it is garbage by the time
+		// the file is read back to validate it (8 B x kept attributes x
+		// labels less at the peak).
+		data, err := compactModelBytes(m, res)
+		if err != nil {
 			return nil, err
 		}
+		save = func(dest string) error { return chain.SaveFileBytes(dest, data) }
 	}
 	if !tf.quiet {
 		how := "max_iterations reached"
@@ -221,7 +238,7 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 		fmt.Fprintf(e.stderr, "%s: %d epochs (%s), %d features, %d non-zero weights, %.1fs\n",
 			p.Algorithm, res.Epochs, how, res.Features, res.NonZero, res.Seconds)
 	}
-	if err := saveModel(tf.log(e, res.Interrupted), m, tf.model, tf.modelFormat, res.Interrupted, res.Epochs > 0); err != nil {
+	if err := saveModelWith(tf.log(e, res.Interrupted), save, tf.model, res.Interrupted, res.Epochs > 0); err != nil {
 		return nil, err
 	}
 	if tf.report != "" {
