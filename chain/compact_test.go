@@ -507,9 +507,10 @@ func benchModel(b *testing.B) *Model {
 }
 
 // TestNewCompactModel: the model built from the sparse non-zero weights of
-// a model equals its Compact, bit for bit (the same file bytes too), with
-// dead unary and pair attributes, with every attribute live, and with none;
-// bad index lists are errors.
+// a model equals its Compact, bit for bit (the same file bytes too, and
+// MarshalCompact writes them without the model), with dead unary and pair
+// attributes, with every attribute live, and with none; bad index lists
+// are errors.
 func TestNewCompactModel(t *testing.T) {
 	sparseOf := func(m *Model) (idx []int32, val []float64) {
 		for j, v := range m.W {
@@ -545,6 +546,10 @@ func TestNewCompactModel(t *testing.T) {
 		if errA != nil || errB != nil || !bytes.Equal(a, b) {
 			t.Fatalf("%s: file bytes differ (%v, %v)", name, errA, errB)
 		}
+		c, err := MarshalCompact(m.Labels, m.Transitions, m.Encoder, idx, val)
+		if err != nil || !bytes.Equal(a, c) {
+			t.Fatalf("%s: MarshalCompact: %v, same bytes %v", name, err, bytes.Equal(a, c))
+		}
 	}
 	idx, val := sparseOf(dead)
 	for _, bad := range []struct {
@@ -559,6 +564,9 @@ func TestNewCompactModel(t *testing.T) {
 	} {
 		if _, err := NewCompactModel(dead.Labels, dead.Transitions, dead.Encoder, bad.idx, bad.val); err == nil {
 			t.Fatalf("indices %v accepted", bad.idx)
+		}
+		if _, err := MarshalCompact(dead.Labels, dead.Transitions, dead.Encoder, bad.idx, bad.val); err == nil {
+			t.Fatalf("indices %v accepted by MarshalCompact", bad.idx)
 		}
 	}
 }

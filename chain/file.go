@@ -106,6 +106,18 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 // given version number. Tests use it to make version 1 files and
 // non-compact version 2 files.
 func (m *Model) encodeFile(version uint32) ([]byte, error) {
+	return m.encodeWith(version, m.NonZero(), func(add func(j int, v float64)) {
+		for j, v := range m.W {
+			if v != 0 {
+				add(j, v)
+			}
+		}
+	})
+}
+
+// encodeWith is encodeFile with the nz non-zero weights of m given by
+// weights (in increasing index order) instead of read from m.W.
+func (m *Model) encodeWith(version uint32, nz int, weights func(add func(j int, v float64))) ([]byte, error) {
 	var out bytes.Buffer
 	out.WriteString(fileMagic)
 	out.Write(binary.LittleEndian.AppendUint32(nil, version))
@@ -138,15 +150,12 @@ func (m *Model) encodeFile(version uint32) ([]byte, error) {
 		writeSection(&out, "ENCD", enc)
 	}
 
-	nz := m.NonZero()
 	wt := make([]byte, 0, 4+12*nz)
 	wt = binary.LittleEndian.AppendUint32(wt, uint32(nz))
-	for j, v := range m.W {
-		if v != 0 {
-			wt = binary.LittleEndian.AppendUint32(wt, uint32(j))
-			wt = binary.LittleEndian.AppendUint64(wt, math.Float64bits(v))
-		}
-	}
+	weights(func(j int, v float64) {
+		wt = binary.LittleEndian.AppendUint32(wt, uint32(j))
+		wt = binary.LittleEndian.AppendUint64(wt, math.Float64bits(v))
+	})
 	if len(wt) > maxSection {
 		return nil, fmt.Errorf("chain: model too large to save (%d non-zero weights)", nz)
 	}

@@ -150,13 +150,10 @@ func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*ch
 }
 
 // compactModelBytes returns the model file bytes of the compact model of
-// the layout m with the sparse weights of res (chain.NewCompactModel).
+// the layout m with the sparse weights of res (chain.MarshalCompact: no
+// weight vector of either layout is made).
 func compactModelBytes(m *chain.Model, res *online.Result) ([]byte, error) {
-	cm, err := chain.NewCompactModel(m.Labels, m.Transitions, m.Encoder, res.Idx, res.Val)
-	if err != nil {
-		return nil, err
-	}
-	return cm.MarshalBinary()
+	return chain.MarshalCompact(m.Labels, m.Transitions, m.Encoder, res.Idx, res.Val)
 }
 
 // trainOnline trains m on c with the online algorithm of the flags and
@@ -216,11 +213,9 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 	runtime.GC() // the corpus is garbage: saving (which compacts the model) reuses its memory
 	save := func(dest string) error { return tf.modelFormat.save(dest, m) }
 	if m.W == nil {
-		// A layout (streamed reading): the model to save is built from the
-		// sparse weights, already compact, never at the layout's full size,
-		// and marshalled before saving, so that it is garbage by the time
-		// the file is read back to validate it (8 B x kept attributes x
-		// labels less at the peak).
+		// A layout (streamed reading): the file is written from the sparse
+		// weights, compact, without a weight vector of the layout's size or
+		// of the compact one, and validated by the tag-only reader.
 		data, err := compactModelBytes(m, res)
 		if err != nil {
 			return nil, err
