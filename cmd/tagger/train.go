@@ -86,7 +86,7 @@ func runTrain(e *env, args []string) error {
 	fs.Float64Var(&tf.op.Beta, "beta", 0, "regularization strength beta of the paper's form (0: use --beta-ratio)")
 	fs.Float64Var(&tf.op.BetaRatio, "beta-ratio", 0, "beta as a fraction `R` of beta_max, 0 < R < 1, when --beta is 0 (0: 0.1 when --alpha is given)")
 	fs.Float64Var(&tf.c1, "c1", -1, fmt.Sprintf("L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (beta = c1/n, alpha = 2 c2/c1; -1: not used; with no penalty flag at all, --c1 %g --c2 %g)", train.DefaultC1, train.DefaultC2))
-	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2; -1: not used)")
+	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2; --c2 0 is pure L1, certified, and --c1 0 --c2 0 no penalty, uncertified: both without screening, docs/crfsuite-algorithms.md; -1: not used)")
 	fs.Float64Var(&tf.op.Epsilon, "epsilon", 0, "stop when the certified duality gap of the average-form objective is at most this (0: use --rel-epsilon; the paper uses 1e-6; see README \"Stopping rule\")")
 	fs.Float64Var(&tf.op.RelEpsilon, "rel-epsilon", 0, fmt.Sprintf("stop when the certified gap is at most this fraction of the objective (0: %g when --epsilon is 0 too)", train.DefaultRelEpsilon))
 	fs.Float64Var(&tf.op.Delta, "delta", 0, "also stop when the objective improved by less than this fraction over 10 iterations (CRFsuite's rule; 0: off)")
