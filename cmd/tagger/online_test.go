@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,5 +197,41 @@ func TestTrainAlgorithmThreads(t *testing.T) {
 	}
 	if train("--seed", "12345") == one {
 		t.Error("another seed trained the same model (the order should differ)")
+	}
+}
+
+// TestSequenceWeightsScaleThePenalty: in the sum form, a weight of 2 on
+// every sequence with c1 = c2 = 1 is the problem sum NLL + 0.5 ||w||_1 +
+// 0.5 ||w||^2 times 2; every step of the certified trainer (warm start,
+// objective, gap, screening) is then scaled by a power of two, which is
+// exact, so the model is the same bytes as the unweighted one at c1 = c2 =
+// 0.5.
+func TestSequenceWeightsScaleThePenalty(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "train.txt")
+	side := filepath.Join(dir, "w.txt")
+	if err := os.WriteFile(data, []byte(strings.Repeat(crfsuiteToy, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := 3 * strings.Count(crfsuiteToy, "\n\n") // 3 copies of 2 sequences
+	if err := os.WriteFile(side, []byte(strings.Repeat("2\n", n)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := func(args ...string) []byte {
+		m := filepath.Join(dir, "m.model")
+		mustRun(t, append(append([]string{"train", "--quiet", "--format", "crfsuite", "--threads", "2", "--model", m}, args...), data)...)
+		b, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	half := model("--c1", "0.5", "--c2", "0.5")
+	weighted := model("--c1", "1", "--c2", "1", "--sequence-weights", side)
+	if !bytes.Equal(half, weighted) {
+		t.Error("weights 2 at c1 = c2 = 1 and no weights at c1 = c2 = 0.5 train different models")
+	}
+	if bytes.Equal(half, model("--c1", "1", "--c2", "1")) {
+		t.Error("the penalty changed nothing: the test cannot tell weights from none")
 	}
 }
