@@ -65,9 +65,10 @@ type Problem struct {
 
 	// The sum form (when C1 or C2 is set, or SumForm): C1 >= 0, C2 >= 0.
 	// With no penalty field set at all, C1 = DefaultC1 and C2 = DefaultC2.
-	// C2 = 0 with C1 > 0 is pure L1 (CRF++'s CRF-L1), certified by the
-	// gap of NoL2Gap; C1 = C2 = 0 is no penalty, which has no gap: both
-	// run the full solver without screening (see validateNoL2).
+	// C2 = 0 with C1 > 0 is pure L1 (CRF++'s CRF-L1), certified by a gap
+	// of its own (nol2.go); C1 = C2 = 0 is no penalty, which has none and
+	// stops on CRFsuite's rules: both run the full solver without
+	// screening, and refuse what needs an L2 term (validateNoL2).
 	SumForm bool
 	C1, C2  float64
 
