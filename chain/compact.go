@@ -31,20 +31,20 @@ func (m *Model) Compact() (*Model, error) {
 	if m.Encoder == nil {
 		return m, nil
 	}
-	if nu, np := m.Encoder.Unary().Len(), m.Encoder.Pair().Len(); nu != m.NumUnary || np != m.NumPair {
-		return nil, fmt.Errorf("chain: model has %d unary and %d pair attributes, its encoder %d and %d", m.NumUnary, m.NumPair, nu, np)
+	if nu, np := m.Encoder.Unary().Len(), m.Encoder.Pair().Len(); nu != m.Layout.NumUnary || np != m.Layout.NumPair {
+		return nil, fmt.Errorf("chain: model has %d unary and %d pair attributes, its encoder %d and %d", m.Layout.NumUnary, m.Layout.NumPair, nu, np)
 	}
 	if d, _ := m.dimension(); len(m.W) != d {
 		return nil, fmt.Errorf("chain: model has %d weights, its layout %d", len(m.W), d)
 	}
-	L, LL := m.L, m.L*m.L
+	L, LL := m.Layout.L, m.Layout.L*m.Layout.L
 	liveU := func(a int32) bool { return !allZero(m.State[int(a)*L : int(a)*L+L]) }
 	liveP := func(a int32) bool { return !allZero(m.PairW[int(a)*LL : int(a)*LL+LL]) }
 	if kind, _ := m.firstDead(); kind == "" {
 		return m, nil
 	}
 	enc, umap, pmap := m.Encoder.Restrict(liveU, liveP)
-	c, err := NewModel(append([]string(nil), m.Labels...), enc.Unary().Len(), enc.Pair().Len(), m.Transitions, enc)
+	c, err := NewModel(append([]string(nil), m.Labels...), enc.Unary().Len(), enc.Pair().Len(), m.Layout.Transitions, enc)
 	if err != nil {
 		return nil, err
 	}
@@ -66,13 +66,13 @@ func (m *Model) Compact() (*Model, error) {
 // attribute of m without a non-zero weight, or "" when every attribute has
 // one.
 func (m *Model) firstDead() (string, int) {
-	L, LL := m.L, m.L*m.L
-	for a := 0; a < m.NumUnary; a++ {
+	L, LL := m.Layout.L, m.Layout.L*m.Layout.L
+	for a := 0; a < m.Layout.NumUnary; a++ {
 		if allZero(m.State[a*L : a*L+L]) {
 			return "unary", a
 		}
 	}
-	for a := 0; a < m.NumPair; a++ {
+	for a := 0; a < m.Layout.NumPair; a++ {
 		if allZero(m.PairW[a*LL : a*LL+LL]) {
 			return "pair", a
 		}
@@ -102,7 +102,7 @@ func NewCompactModel(labels []string, transitions bool, enc *features.Encoder, i
 	if err != nil {
 		return nil, err
 	}
-	c, err := NewModel(cm.lay.Labels, cm.lay.NumUnary, cm.lay.NumPair, transitions, cm.lay.Encoder)
+	c, err := NewModel(cm.lay.Labels, cm.lay.Layout.NumUnary, cm.lay.Layout.NumPair, transitions, cm.lay.Encoder)
 	if err != nil {
 		return nil, err
 	}
@@ -160,8 +160,8 @@ func newCompactMap(labels []string, transitions bool, enc *features.Encoder, idx
 			return nil, fmt.Errorf("chain: NewCompactModel: index %d (%d) not increasing within [0,%d)", k, j, d)
 		}
 	}
-	L, LL, su, po := full.L, full.L*full.L, full.StateLen(), full.PairOffset()
-	liveU, liveP := sparse.NewBitset(full.NumUnary), sparse.NewBitset(full.NumPair)
+	L, LL, su, po := full.Layout.L, full.Layout.L*full.Layout.L, full.Layout.StateLen(), full.Layout.PairOffset()
+	liveU, liveP := sparse.NewBitset(full.Layout.NumUnary), sparse.NewBitset(full.Layout.NumPair)
 	for k, j := range idx {
 		switch {
 		case val[k] == 0:
@@ -173,7 +173,7 @@ func newCompactMap(labels []string, transitions bool, enc *features.Encoder, idx
 	}
 	cm := &compactMap{full: full.Layout, idx: idx, val: val}
 	r := enc
-	if liveU.Count() < full.NumUnary || liveP.Count() < full.NumPair {
+	if liveU.Count() < full.Layout.NumUnary || liveP.Count() < full.Layout.NumPair {
 		r, cm.umap, cm.pmap = enc.Restrict(func(a int32) bool { return liveU.Has(int(a)) }, func(a int32) bool { return liveP.Has(int(a)) })
 		labels = append([]string(nil), labels...)
 	}
@@ -187,7 +187,7 @@ func newCompactMap(labels []string, transitions bool, enc *features.Encoder, idx
 func (cm *compactMap) each(add func(j int, v float64)) {
 	L, LL := cm.full.L, cm.full.L*cm.full.L
 	su, to, po := cm.full.StateLen(), cm.full.TransOffset(), cm.full.PairOffset()
-	nto, npo := cm.lay.TransOffset(), cm.lay.PairOffset()
+	nto, npo := cm.lay.Layout.TransOffset(), cm.lay.Layout.PairOffset()
 	for k, j32 := range cm.idx {
 		switch v, j := cm.val[k], int(j32); {
 		case v == 0:

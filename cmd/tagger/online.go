@@ -143,7 +143,7 @@ func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*ch
 	}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
-			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, m.Dim(), time.Since(t0).Seconds())
+			c.Len(), c.Positions(), len(m.Labels), m.Layout.NumUnary+m.Layout.NumPair, m.Layout.Dim(), time.Since(t0).Seconds())
 	}
 	runtime.GC() // the text read is garbage now: the heap starts training from the corpus
 	return trainOnline(e, path, tf, m, c, weights)
@@ -153,7 +153,7 @@ func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*ch
 // the layout m with the sparse weights of res (chain.MarshalCompact: no
 // weight vector of either layout is made).
 func compactModelBytes(m *chain.Model, res *online.Result) ([]byte, error) {
-	return chain.MarshalCompact(m.Labels, m.Transitions, m.Encoder, res.Idx, res.Val)
+	return chain.MarshalCompact(m.Labels, m.Layout.Transitions, m.Encoder, res.Idx, res.Val)
 }
 
 // trainOnline trains m on c with the online algorithm of the flags and

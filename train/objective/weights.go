@@ -93,7 +93,7 @@ func weightedObserved(m *chain.Model, c *sparse.Corpus, s []float64) []float64 {
 			obs[int(a)*L+y] += v
 		}
 	}
-	tailCounts(obs[m.StateLen():], m, c, s)
+	tailCounts(obs[m.Layout.StateLen():], m, c, s)
 	return obs
 }
 
