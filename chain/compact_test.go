@@ -505,3 +505,68 @@ func benchModel(b *testing.B) *Model {
 	}
 	return m
 }
+
+// TestNewCompactModel: the model built from the sparse non-zero weights of
+// a model equals its Compact, bit for bit (the same file bytes too, and
+// MarshalCompact writes them without the model), with dead unary and pair
+// attributes, with every attribute live, and with none; bad index lists
+// are errors.
+func TestNewCompactModel(t *testing.T) {
+	sparseOf := func(m *Model) (idx []int32, val []float64) {
+		for j, v := range m.W {
+			if v != 0 {
+				idx, val = append(idx, int32(j)), append(val, v)
+			}
+		}
+		return idx, val
+	}
+	dead := fixedEncoderModel(t)
+	live := fixedEncoderModel(t)
+	for a := 0; a < live.Layout.NumUnary; a++ {
+		live.W[live.Layout.StateIndex(a, a%3)] = float64(a) + 0.5
+	}
+	for a := 0; a < live.Layout.NumPair; a++ {
+		live.W[live.Layout.PairIndex(a, 2, 0)] = -float64(a) - 1
+	}
+	empty := fixedEncoderModel(t)
+	clear(empty.W)
+	for name, m := range map[string]*Model{"dead attributes": dead, "every attribute live": live, "no weight": empty} {
+		want, err := m.Compact()
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx, val := sparseOf(m)
+		got, err := NewCompactModel(m.Labels, m.Layout.Transitions, m.Encoder, idx, val)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sameModel(t, want, got)
+		a, errA := m.MarshalBinary()
+		b, errB := got.MarshalBinary()
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Fatalf("%s: file bytes differ (%v, %v)", name, errA, errB)
+		}
+		c, err := MarshalCompact(m.Labels, m.Layout.Transitions, m.Encoder, idx, val)
+		if err != nil || !bytes.Equal(a, c) {
+			t.Fatalf("%s: MarshalCompact: %v, same bytes %v", name, err, bytes.Equal(a, c))
+		}
+	}
+	idx, val := sparseOf(dead)
+	for _, bad := range []struct {
+		idx []int32
+		val []float64
+	}{
+		{idx[:2], val[:1]},
+		{[]int32{3, 3}, []float64{1, 2}},
+		{[]int32{5, 2}, []float64{1, 2}},
+		{[]int32{int32(len(dead.W))}, []float64{1}},
+		{[]int32{-1}, []float64{1}},
+	} {
+		if _, err := NewCompactModel(dead.Labels, dead.Layout.Transitions, dead.Encoder, bad.idx, bad.val); err == nil {
+			t.Fatalf("indices %v accepted", bad.idx)
+		}
+		if _, err := MarshalCompact(dead.Labels, dead.Layout.Transitions, dead.Encoder, bad.idx, bad.val); err == nil {
+			t.Fatalf("indices %v accepted by MarshalCompact", bad.idx)
+		}
+	}
+}

@@ -108,6 +108,18 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 // given version number. Tests use it to make version 1 files and
 // non-compact version 2 files.
 func (m *Model) encodeFile(version uint32) ([]byte, error) {
+	return m.encodeWith(version, m.NonZero(), func(add func(j int, v float64)) {
+		for j, v := range m.W {
+			if v != 0 {
+				add(j, v)
+			}
+		}
+	})
+}
+
+// encodeWith is encodeFile with the nz non-zero weights of m given by
+// weights (in increasing index order) instead of read from m.W.
+func (m *Model) encodeWith(version uint32, nz int, weights func(add func(j int, v float64))) ([]byte, error) {
 	var out bytes.Buffer
 	out.WriteString(fileMagic)
 	out.Write(binary.LittleEndian.AppendUint32(nil, version))
@@ -140,15 +152,12 @@ func (m *Model) encodeFile(version uint32) ([]byte, error) {
 		writeSection(&out, "ENCD", enc)
 	}
 
-	nz := m.NonZero()
 	wt := make([]byte, 0, 4+12*nz)
 	wt = binary.LittleEndian.AppendUint32(wt, uint32(nz))
-	for j, v := range m.W {
-		if v != 0 {
-			wt = binary.LittleEndian.AppendUint32(wt, uint32(j))
-			wt = binary.LittleEndian.AppendUint64(wt, math.Float64bits(v))
-		}
-	}
+	weights(func(j int, v float64) {
+		wt = binary.LittleEndian.AppendUint32(wt, uint32(j))
+		wt = binary.LittleEndian.AppendUint64(wt, math.Float64bits(v))
+	})
 	if len(wt) > maxSection {
 		return nil, fmt.Errorf("chain: model too large to save (%d non-zero weights)", nz)
 	}
@@ -214,7 +223,28 @@ func (m *Model) SaveFile(path string) error {
 	if err != nil {
 		return err
 	}
-	err = atomicfile.Write(path, func(w io.Writer) error {
+	return saveBytes(path, data, func(r io.Reader) error {
+		_, err := ReadModel(r)
+		return err
+	})
+}
+
+// SaveFileBytes is SaveFile for the bytes MarshalBinary returned, for a
+// caller that drops the model first: it validates the file read back with
+// the tag-only reader (ReadTagger: the same checks, with the weights kept
+// sparse), so that neither the model nor a full-size copy of it is held
+// while it saves.
+func SaveFileBytes(path string, data []byte) error {
+	return saveBytes(path, data, func(r io.Reader) error {
+		_, err := ReadTagger(r)
+		return err
+	})
+}
+
+// saveBytes writes data to path atomically, reading the temporary file
+// back and checking it with validate before the rename.
+func saveBytes(path string, data []byte, validate func(io.Reader) error) error {
+	err := atomicfile.Write(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	}, func(tmp string) error {
@@ -225,7 +255,7 @@ func (m *Model) SaveFile(path string) error {
 		if !bytes.Equal(back, data) {
 			return errors.New("file read back differs from what was written")
 		}
-		if _, err := ReadModel(bytes.NewReader(back)); err != nil {
+		if err := validate(bytes.NewReader(back)); err != nil {
 			return fmt.Errorf("validation: %w", err)
 		}
 		return nil

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -12,9 +13,12 @@ import (
 // encodes each as it is read, growing enc: the same model layout, corpus
 // and label order as reading every example then NewTrainingModel with
 // minFreq <= 1, without holding the text of the whole input (only the
-// corpus and the dictionaries). It also returns the sequence weights of the
-// examples (SequenceWeights: nil when none is given). An error names the
-// sequence by its 1-based index.
+// corpus and the dictionaries). The model is a layout only: its weights
+// are not allocated (W nil), as an online trainer needs none of the full
+// layout's size (online.Problem; chain.NewCompactModel builds the model
+// to save from its sparse result). It also returns the sequence weights of
+// the examples (SequenceWeights: nil when none is given). An error names
+// the sequence by its 1-based index.
 func ReadTrainingModel(r *Reader, enc *features.Encoder) (*chain.Model, *sparse.Corpus, []float64, error) {
 	var (
 		labels  Labels
@@ -51,9 +55,10 @@ func ReadTrainingModel(r *Reader, enc *features.Encoder) (*chain.Model, *sparse.
 		return nil, nil, nil, err
 	}
 	enc.Freeze(0)
-	m, err := chain.NewModel(labels.Names(), enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
-	if err != nil {
-		return nil, nil, nil, err
+	if labels.Len() == 0 {
+		return nil, nil, nil, errors.New("no labeled sequence")
 	}
+	m := &chain.Model{Labels: labels.Names(), Encoder: enc, Layout: sparse.Layout{NumUnary: enc.Unary().Len(), L: labels.Len(),
+		NumPair: enc.Pair().Len(), Transitions: enc.HasTransitions()}}
 	return m, c, weights, nil
 }

@@ -39,6 +39,9 @@ func TestReadTrainingModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if m2.W != nil {
+		t.Error("the streamed model has weights: it is a layout only")
+	}
 	if !reflect.DeepEqual(c1, c2) || !reflect.DeepEqual(m1.Labels, m2.Labels) || m1.Layout != m2.Layout {
 		t.Errorf("streaming and reading whole differ:\n%+v\n%+v", c1, c2)
 	}

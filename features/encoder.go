@@ -646,13 +646,26 @@ func (e *Encoder) attributes(dst *sparse.Corpus, names [][]string, values [][]fl
 			continue
 		}
 		startRow(&dst.Unary)
-		if vs == nil {
+		if vs == nil || allOnes(vals) {
+			// A row of values 1 (after merging repeats) is a binary row:
+			// attribute files give every value, mostly 1, and a binary
+			// matrix stores none of them (4 B per entry instead of 12).
 			dst.Unary.AppendRow(ids, nil)
 		} else {
 			dst.Unary.AppendRow(ids, vals)
 		}
 	}
 	return nil
+}
+
+// allOnes reports whether every value is exactly 1.
+func allOnes(vals []float64) bool {
+	for _, v := range vals {
+		if v != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // idValSorter sorts parallel id and value slices by id.

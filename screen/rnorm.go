@@ -27,7 +27,19 @@ import (
 // It returns an error if the layout is invalid or the corpus does not fit it
 // (labels outside [0, L), more attributes than the layout holds).
 func Rnorm(dst []float64, lay sparse.Layout, c *sparse.Corpus) ([]float64, error) {
+	return WeightedRnorm(dst, lay, c, nil)
+}
+
+// WeightedRnorm is Rnorm with sequence weights s (one per sequence, each
+// finite and above 0; nil: unit weights, exactly Rnorm): Rnorm_s,j =
+// sqrt(sum_i s_i R_ij^2), the constant of the Pinsker rule of the weighted
+// objective (1/n) sum_i s_i NLL_i (docs/crfsuite-algorithms.md, "The
+// weighted dual"). It returns an error if s has the wrong length.
+func WeightedRnorm(dst []float64, lay sparse.Layout, c *sparse.Corpus, s []float64) ([]float64, error) {
 	if err := checkLayout(lay, c); err != nil {
+		return dst, err
+	}
+	if err := checkWeights(s, c); err != nil {
 		return dst, err
 	}
 	dst = resize(dst, lay.Dim())
@@ -36,27 +48,52 @@ func Rnorm(dst []float64, lay sparse.Layout, c *sparse.Corpus) ([]float64, error
 		clear(dst)
 		return dst, nil
 	}
-	state := stateRnorm(nil, &c.Unary, c.SeqPtr, lay.NumUnary)
+	state := stateRnorm(nil, &c.Unary, c.SeqPtr, lay.NumUnary, s)
 	for a, r := range state {
 		row := dst[lay.StateIndex(a, 0):lay.StateIndex(a+1, 0)]
 		for y := range row {
 			row[y] = r
 		}
 	}
-	diag, off := transitionRnorm(c.SeqPtr)
+	diag, off := transitionRnorm(c.SeqPtr, s)
 	fillPairBlock(dst[lay.TransOffset():lay.PairOffset()], L, diag, off)
 	if lay.NumPair > 0 {
 		po := lay.PairOffset()
 		if c.Pair.Rows() == 0 {
 			clear(dst[po:])
 		} else {
-			pr := pairRnorm(nil, &c.Pair, c.SeqPtr, lay.NumPair, L)
+			pr := pairRnorm(nil, &c.Pair, c.SeqPtr, lay.NumPair, L, s)
 			for a := 0; a < lay.NumPair; a++ {
 				fillPairBlock(dst[lay.PairIndex(a, 0, 0):lay.PairIndex(a+1, 0, 0)], L, pr[2*a], pr[2*a+1])
 			}
 		}
 	}
 	return dst, nil
+}
+
+// checkWeights returns an error unless s is nil or holds one finite
+// weight above 0 per sequence of c.
+func checkWeights(s []float64, c *sparse.Corpus) error {
+	if s == nil {
+		return nil
+	}
+	if len(s) != c.Len() {
+		return fmt.Errorf("screen: %d sequence weights for %d sequences", len(s), c.Len())
+	}
+	for i, v := range s {
+		if !(v > 0) || math.IsInf(v, 1) {
+			return fmt.Errorf("screen: the weight of sequence %d is %v; want a finite number above 0", i+1, v)
+		}
+	}
+	return nil
+}
+
+// weightOf returns s[i], or 1 when s is nil.
+func weightOf(s []float64, i int) float64 {
+	if s == nil {
+		return 1
+	}
+	return s[i]
 }
 
 // checkLayout returns an error if the corpus does not fit the layout.
@@ -94,11 +131,12 @@ func fillPairBlock(blk []float64, L int, diag, off float64) {
 //
 //	Rnorm_a = sqrt(sum_i R_ia^2),  R_ia = sum_{t in sequence i} |x_{t,a}| / 2,
 //
+// with each sequence's R_ia^2 scaled by its weight s[i] (s nil: unit),
 // and returns dst[:numAttrs] (reallocated if too short). Sequence i covers the
 // rows seqPtr[i] to seqPtr[i+1]-1 of x; values repeated within a row are
 // summed first (x_{t,a} is their sum, as in the feature). It panics if x or seqPtr are inconsistent or an
 // attribute id is outside [0, numAttrs).
-func stateRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs int) []float64 {
+func stateRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs int, s []float64) []float64 {
 	dst = resize(dst, numAttrs)
 	clear(dst)
 	if len(seqPtr) < 2 {
@@ -135,15 +173,20 @@ func stateRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs int) [
 			}
 			rowTouched = rowTouched[:0]
 		}
+		sw := weightOf(s, i)
 		for _, a := range touched {
 			h := acc[a] / 2
-			dst[a] += h * h
+			if s == nil {
+				dst[a] += h * h
+			} else {
+				dst[a] += sw * h * h
+			}
 			acc[a], inSeq[a] = 0, false
 		}
 		touched = touched[:0]
 	}
-	for a, s := range dst {
-		dst[a] = math.Sqrt(s)
+	for a, v := range dst {
+		dst[a] = math.Sqrt(v)
 	}
 	return dst
 }
@@ -152,8 +195,9 @@ func stateRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs int) [
 // diag for l == l' (R_i = (T_i - 1)/2) and offDiag for l != l' (R_i =
 // floor(T_i/2)/2), where T_i = seqPtr[i+1] - seqPtr[i]. These are the exact
 // half-ranges (the l -> l' count of an alternating path is floor(T/2); summing
-// per-position half-ranges would give the 2x looser (T-1)/2).
-func transitionRnorm(seqPtr []int32) (diag, offDiag float64) {
+// per-position half-ranges would give the 2x looser (T-1)/2). Each
+// sequence's square is scaled by its weight s[i] (s nil: unit).
+func transitionRnorm(seqPtr []int32, s []float64) (diag, offDiag float64) {
 	for i := 0; i+1 < len(seqPtr); i++ {
 		T := int(seqPtr[i+1] - seqPtr[i])
 		if T < 2 {
@@ -161,8 +205,13 @@ func transitionRnorm(seqPtr []int32) (diag, offDiag float64) {
 		}
 		d := float64(T-1) / 2
 		o := float64(T/2) / 2
-		diag += d * d
-		offDiag += o * o
+		if s == nil {
+			diag += d * d
+			offDiag += o * o
+		} else {
+			diag += s[i] * d * d
+			offDiag += s[i] * o * o
+		}
 	}
 	return math.Sqrt(diag), math.Sqrt(offDiag)
 }
@@ -180,8 +229,9 @@ func transitionRnorm(seqPtr []int32) (diag, offDiag float64) {
 // (l, l', other; 2 when L == 2) for l != l'. Runs of consecutive positions are
 // independent, since a position where the attribute does not fire leaves its
 // label free. The cost is O(nnz). L < 2 gives zeros. It panics on
-// inconsistent x or seqPtr.
-func pairRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs, L int) []float64 {
+// inconsistent x or seqPtr. Each sequence's squares are scaled by its
+// weight s[i] (s nil: unit).
+func pairRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs, L int, sw []float64) []float64 {
 	dst = resize(dst, 2*numAttrs)
 	clear(dst)
 	if len(seqPtr) < 2 || L < 2 {
@@ -225,8 +275,13 @@ func pairRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs, L int)
 			dMax, dMin, oMax, oMin := s.result(third)
 			hd := (dMax - dMin) / 2
 			ho := (oMax - oMin) / 2
-			dst[2*a] += hd * hd
-			dst[2*a+1] += ho * ho
+			if sw == nil {
+				dst[2*a] += hd * hd
+				dst[2*a+1] += ho * ho
+			} else {
+				dst[2*a] += sw[i] * hd * hd
+				dst[2*a+1] += sw[i] * ho * ho
+			}
 			s.lastT, s.pendT = -2, -2
 		}
 		touched = touched[:0]

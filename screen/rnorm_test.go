@@ -45,11 +45,11 @@ func TestRnormPairRuns(t *testing.T) {
 	x.AppendRow([]int32{0}, []float64{-1})
 	x.AppendRow([]int32{0}, []float64{1})
 	seq := []int32{0, 4}
-	got := pairRnorm(nil, &x, seq, 1, 2)
+	got := pairRnorm(nil, &x, seq, 1, 2, nil)
 	numtest.RequireSlices(t, []float64{1, 1.5}, got, 1e-15, 0, "pairRnorm")
 	// State and transitions on the same sequence: R = 3/2, diag 3/2, off 1.
-	numtest.RequireSlices(t, []float64{1.5}, stateRnorm(nil, &x, seq, 1), 1e-15, 0, "stateRnorm")
-	d, o := transitionRnorm(seq)
+	numtest.RequireSlices(t, []float64{1.5}, stateRnorm(nil, &x, seq, 1, nil), 1e-15, 0, "stateRnorm")
+	d, o := transitionRnorm(seq, nil)
 	numtest.RequireSlices(t, []float64{1.5, 1}, []float64{d, o}, 1e-15, 0, "transitionRnorm")
 }
 

@@ -86,7 +86,24 @@ import (
 // to RangeScreen. It returns an error if the corpus has no labels or does not
 // fit the layout.
 func RangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus) ([]float64, error) {
+	return WeightedRangeBounds(dst, lay, c, nil)
+}
+
+// WeightedRangeBounds is RangeBounds with sequence weights s (one per
+// sequence, finite and above 0; nil: unit weights, exactly RangeBounds):
+// the bound on the weighted sum-form residual M_s,j(theta) = sum_i s_i
+// (F_j(x_i, y_i) - E_{theta_i}[F_j(x_i, Y)]). The derivation above holds
+// with every per-sequence term scaled by s_i (each of obs_ij - lo_ij and
+// hi_ij - obs_ij is non-negative, so B_s,j = max(sum_i s_i (obs_ij -
+// lo_ij), sum_i s_i (hi_ij - obs_ij)) is again attained); with weights the
+// sums are not exact and every bound, transitions included, is rounded up
+// by the margin of non-integer data. Divide by n for the average form of
+// (1/n) sum_i s_i NLL_i.
+func WeightedRangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus, s []float64) ([]float64, error) {
 	if err := checkLayout(lay, c); err != nil {
+		return dst, err
+	}
+	if err := checkWeights(s, c); err != nil {
 		return dst, err
 	}
 	U, L, P, d := lay.NumUnary, lay.L, lay.NumPair, lay.Dim()
@@ -102,22 +119,24 @@ func RangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus) ([]float64,
 	}
 	K := c.Unary.NNZ() + c.Pair.NNZ() + 2*c.Len() + 4
 	tol := 4 * float64(K) * 0x1p-53
-	if err := rangeState(dst[:U*L], U, L, c, tol); err != nil {
+	if err := rangeState(dst[:U*L], U, L, c, tol, s); err != nil {
 		return dst, err
 	}
-	rangeTrans(dst[to:to+L*L], L, c)
+	rangeTrans(dst[to:to+L*L], L, c, s)
 	if P > 0 && c.Pair.Rows() > 0 {
-		if err := rangePair(dst[po:po+P*L*L], P, L, c, tol); err != nil {
+		if err := rangePair(dst[po:po+P*L*L], P, L, c, tol, s); err != nil {
 			return dst, err
 		}
 	}
 	return dst, nil
 }
 
-// rangeState fills the state block (U*L, row-major a*L+l).
-func rangeState(blk []float64, U, L int, c *sparse.Corpus, tol float64) error {
+// rangeState fills the state block (U*L, row-major a*L+l), each row's
+// values scaled by the weight of its sequence (s nil: unit).
+func rangeState(blk []float64, U, L int, c *sparse.Corpus, tol float64, s []float64) error {
 	x := &c.Unary
 	inexact := nonIntegerAttrs(x, U)
+	rw := rowWeights(c, s)
 	// dst row a holds Pl(a,l) = sum_{t: y_t = l} pos(x_t); neg[a*L+l] holds
 	// Nl(a,l) = sum_{t: y_t = l} neg(x_t) (allocated only when some x_t < 0).
 	pos := make([]float64, U) // P_a = sum_t pos(x_t)
@@ -133,6 +152,9 @@ func rangeState(blk []float64, U, L int, c *sparse.Corpus, tol float64) error {
 			v := 1.0
 			if vals != nil {
 				v = vals[k]
+			}
+			if rw != nil {
+				v *= rw[r]
 			}
 			if !inRow[a] {
 				inRow[a] = true
@@ -166,7 +188,7 @@ func rangeState(blk []float64, U, L int, c *sparse.Corpus, tol float64) error {
 			return fmt.Errorf("screen: RangeBounds: unary attribute %d has non-finite values", a)
 		}
 		margin := 0.0
-		if (inexact != nil && inexact[a]) || abs[a] >= exactBelow {
+		if s != nil || (inexact != nil && inexact[a]) || abs[a] >= exactBelow {
 			margin = tol * abs[a]
 		}
 		row := blk[a*L : (a+1)*L]
@@ -184,19 +206,29 @@ func rangeState(blk []float64, U, L int, c *sparse.Corpus, tol float64) error {
 	return nil
 }
 
-// rangeTrans fills the transition block: gold bigram counts against [0, Hi].
-func rangeTrans(blk []float64, L int, c *sparse.Corpus) {
-	var diag, off float64 // Hi for l == l' and l != l'
+// rangeTrans fills the transition block: gold bigram counts against [0,
+// Hi], each sequence's scaled by its weight (s nil: unit, exact integers;
+// with weights every bound, a sum of at most Positions() + Len() terms of
+// total size at most sum_i s_i T_i, is rounded up by the margin of the
+// floating-point policy above for that many terms).
+func rangeTrans(blk []float64, L int, c *sparse.Corpus, s []float64) {
+	var diag, off, total float64 // Hi for l == l' and l != l', sum_i s_i T_i
 	for i := 0; i < c.Len(); i++ {
 		lo, T := c.Span(i)
 		if T < 1 {
 			continue
 		}
-		diag += float64(T - 1)
-		off += float64(T / 2)
+		sw := weightOf(s, i)
+		diag += sw * float64(T-1)
+		off += sw * float64(T/2)
+		total += sw * float64(T)
 		for t := lo + 1; t < lo+T; t++ {
-			blk[int(c.Labels[t-1])*L+int(c.Labels[t])]++
+			blk[int(c.Labels[t-1])*L+int(c.Labels[t])] += sw
 		}
+	}
+	margin := 0.0
+	if s != nil {
+		margin = 4 * float64(c.Positions()+c.Len()+4) * 0x1p-53 * total
 	}
 	for p := 0; p < L; p++ {
 		for q := 0; q < L; q++ {
@@ -205,14 +237,16 @@ func rangeTrans(blk []float64, L int, c *sparse.Corpus) {
 				hi = diag
 			}
 			obs := blk[p*L+q]
-			blk[p*L+q] = max(obs, hi-obs)
+			blk[p*L+q] = max(obs, hi-obs) + margin
 		}
 	}
 }
 
 // rangePair fills the pair block (P*L*L): gold values against the sums over
-// sequences of the exact per-sequence ranges of the pairDP.
-func rangePair(blk []float64, P, L int, c *sparse.Corpus, tol float64) error {
+// sequences of the exact per-sequence ranges of the pairDP, every value
+// scaled by its sequence's weight (s nil: unit; the DP's ranges scale with
+// a positive factor).
+func rangePair(blk []float64, P, L int, c *sparse.Corpus, tol float64, s []float64) error {
 	x := &c.Pair
 	inexact := nonIntegerAttrs(x, P)
 	// Per attribute: sums over sequences of dMax, dMin, oMax, oMin, and S_a.
@@ -235,6 +269,9 @@ func rangePair(blk []float64, P, L int, c *sparse.Corpus, tol float64) error {
 				v := 1.0
 				if vals != nil {
 					v = vals[k]
+				}
+				if s != nil {
+					v *= s[i]
 				}
 				blk[int(a)*L*L+k0] += v
 				abs[a] += math.Abs(v)
@@ -269,7 +306,7 @@ func rangePair(blk []float64, P, L int, c *sparse.Corpus, tol float64) error {
 			return fmt.Errorf("screen: RangeBounds: pair attribute %d has non-finite values", a)
 		}
 		margin := 0.0
-		if (inexact != nil && inexact[a]) || abs[a] >= exactBelow {
+		if s != nil || (inexact != nil && inexact[a]) || abs[a] >= exactBelow {
 			margin = tol * abs[a]
 		}
 		sub := blk[a*L*L : (a+1)*L*L]
@@ -285,6 +322,22 @@ func rangePair(blk []float64, P, L int, c *sparse.Corpus, tol float64) error {
 		}
 	}
 	return nil
+}
+
+// rowWeights returns the weight of every row of c (its sequence's), or nil
+// for unit weights (s nil).
+func rowWeights(c *sparse.Corpus, s []float64) []float64 {
+	if s == nil {
+		return nil
+	}
+	rw := make([]float64, c.Positions())
+	for i := 0; i < c.Len(); i++ {
+		lo, T := c.Span(i)
+		for r := lo; r < lo+T; r++ {
+			rw[r] = s[i]
+		}
+	}
+	return rw
 }
 
 // nonIntegerAttrs returns, for each of the n attributes (columns) of x,

@@ -287,3 +287,112 @@ func TestPureL1Mixture(t *testing.T) {
 		}
 	}
 }
+
+// TestWeightedRnormBrute: WeightedRnorm equals sqrt(sum_i s_i R_ij^2) with
+// the half-ranges R_ij by enumeration (state, transition and pair features,
+// binary and real values), and nil weights give Rnorm's bits.
+func TestWeightedRnormBrute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(36, 4))
+	for trial := 0; trial < 12; trial++ {
+		b := newBrute(rng, 3+trial%4, 0, 5, 2+trial%3, 4, 2, trial%2 == 0)
+		s := randomWeights(rng, b.n)
+		want := make([]float64, b.d)
+		for i := 0; i < b.n; i++ {
+			for j := 0; j < b.d; j++ {
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for _, f := range b.feats[i] {
+					lo, hi = min(lo, f[j]), max(hi, f[j])
+				}
+				want[j] += s[i] * (hi - lo) * (hi - lo) / 4
+			}
+		}
+		for j := range want {
+			want[j] = math.Sqrt(want[j])
+		}
+		got, err := WeightedRnorm(nil, b.lay, b.corpus, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		numtest.RequireSlices(t, want, got, 1e-12, 1e-12, "WeightedRnorm")
+		plain, _ := Rnorm(nil, b.lay, b.corpus)
+		unit, _ := WeightedRnorm(nil, b.lay, b.corpus, nil)
+		for j := range plain {
+			if math.Float64bits(plain[j]) != math.Float64bits(unit[j]) {
+				t.Fatalf("nil weights: Rnorm[%d] %v, %v", j, unit[j], plain[j])
+			}
+		}
+	}
+	b := newBrute(rng, 3, 1, 3, 2, 2, 0, false)
+	for _, bad := range [][]float64{{1, 1}, {1, 0, 1}, {1, math.NaN(), 1}, {1, math.Inf(1), 1}} {
+		if _, err := WeightedRnorm(nil, b.lay, b.corpus, bad); err == nil {
+			t.Fatalf("weights %v accepted", bad)
+		}
+		if _, err := WeightedRangeBounds(nil, b.lay, b.corpus, bad); err == nil {
+			t.Fatalf("weights %v accepted by WeightedRangeBounds", bad)
+		}
+	}
+}
+
+// TestWeightedRangeBounds: the weighted static bound B_s,j is at least the
+// exact max over dual points of |M_s,j| (max(sum_i s_i (obs_ij - lo_ij),
+// sum_i s_i (hi_ij - obs_ij)) by enumeration, attained by a one-hot point)
+// and within its rounding margin of it, for every configuration of the
+// unweighted test; |M_s,j(theta)| <= B_s,j at random dual points; nil
+// weights give RangeBounds's bits.
+func TestWeightedRangeBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(36, 8))
+	for _, cfg := range staticConfigs() {
+		for trial := 0; trial < 3; trial++ {
+			b := cfg.build(rng)
+			s := randomWeights(rng, b.n)
+			down, up := make([]float64, b.d), make([]float64, b.d)
+			for i := 0; i < b.n; i++ {
+				for j := 0; j < b.d; j++ {
+					mn, mx := math.Inf(1), math.Inf(-1)
+					for _, f := range b.feats[i] {
+						mn, mx = min(mn, f[j]), max(mx, f[j])
+					}
+					g := b.feats[i][b.gold[i]][j]
+					down[j] += s[i] * (g - mn)
+					up[j] += s[i] * (mx - g)
+				}
+			}
+			got, err := WeightedRangeBounds(nil, b.lay, b.corpus, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range got {
+				exact := max(down[j], up[j])
+				if !(got[j] >= exact-1e-13*(1+exact)) || got[j] > exact+1e-9*(1+exact) {
+					t.Fatalf("%s: B_s[%d] = %.17g, exact %.17g", cfg.name, j, got[j], exact)
+				}
+			}
+			for pt := 0; pt < 30; pt++ {
+				theta := b.randomDual(rng, pt%3)
+				M := make([]float64, b.d)
+				for i := range theta {
+					for j, v := range b.feats[i][b.gold[i]] {
+						M[j] += s[i] * v
+					}
+					for k, f := range b.feats[i] {
+						for j, v := range f {
+							M[j] -= s[i] * theta[i][k] * v
+						}
+					}
+				}
+				for j := range M {
+					if math.Abs(M[j]) > got[j] {
+						t.Fatalf("%s: |M_s[%d]| = %.17g > B_s = %.17g", cfg.name, j, math.Abs(M[j]), got[j])
+					}
+				}
+			}
+			plain, _ := RangeBounds(nil, b.lay, b.corpus)
+			unit, _ := WeightedRangeBounds(nil, b.lay, b.corpus, nil)
+			for j := range plain {
+				if math.Float64bits(plain[j]) != math.Float64bits(unit[j]) {
+					t.Fatalf("nil weights: B[%d] %v, %v", j, unit[j], plain[j])
+				}
+			}
+		}
+	}
+}

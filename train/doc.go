@@ -37,6 +37,11 @@
 // by OWL-QN [Andrew and Gao, "Scalable training of L1-regularized
 // log-linear models", ICML 2007], stopping on the Fenchel-Young duality gap
 // (by default when it is at most 0.1% of the objective, DefaultRelEpsilon).
+// With sequence weights s_i (Options.Weights) the loss is (1/n) sum_i
+// s_i NLL_i, and the gap, the certificate and the screening rules stay
+// safe (docs/crfsuite-algorithms.md, "The weighted dual"). The sum form
+// with C2 = 0 is pure L1, certified by its own gap (nol2.go), and C1 = C2
+// = 0 no penalty, uncertified: both run the full solver without screening.
 // The zero Options and tagger train train the same way (DefaultOptions);
 // Options.Validate checks options before any data is read, and
 // Options.Interrupt ends a run gracefully at the point it reached.

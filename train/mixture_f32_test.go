@@ -22,7 +22,7 @@ func TestMixtureF32ScreeningSafe(t *testing.T) {
 	rng := rand.New(rand.NewPCG(95, 96))
 	sp := newSolvedProblem(t, rng, 60, 30)
 	tr, wStar := sp.tr, sp.wStar
-	rn, err := featureRnorm(sp.m, sp.c)
+	rn, err := featureRnorm(sp.m, sp.c, nil)
 	require.NoError(t, err)
 	tr.rnorm = newRnormTable(rn, sp.m.NumLabels(), sp.m.Layout.NumUnary)
 	tr.rnormMin = math.Inf(1)

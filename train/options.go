@@ -67,8 +67,12 @@ type Problem struct {
 	Beta      float64
 	BetaRatio float64
 
-	// The sum form (when C1 or C2 is set, or SumForm): C1 >= 0, C2 > 0.
+	// The sum form (when C1 or C2 is set, or SumForm): C1 >= 0, C2 >= 0.
 	// With no penalty field set at all, C1 = DefaultC1 and C2 = DefaultC2.
+	// C2 = 0 with C1 > 0 is pure L1 (CRF++'s CRF-L1), certified by a gap
+	// of its own (nol2.go); C1 = C2 = 0 is no penalty, which has none and
+	// stops on CRFsuite's rules: both run the full solver without
+	// screening, and refuse what needs an L2 term (validateNoL2).
 	SumForm bool
 	C1, C2  float64
 
@@ -101,6 +105,18 @@ type Problem struct {
 	// a screening rule, the working set or a certificate is refused, as is
 	// Path. Pair attributes are not supported.
 	Allowed *LabelSets
+
+	// Weights, when not nil, holds one weight per sequence of the corpus
+	// (finite, above 0; CRFsuite's @weight lines, dataset.SequenceWeights):
+	// the loss becomes (1/n) sum_i Weights[i] NLL_i(w), n still the
+	// number of sequences, so a weight of 2 counts a sequence twice. The
+	// certified gap, the mixture certificate and the Pinsker and static
+	// screening rules stay safe with the weights
+	// (docs/crfsuite-algorithms.md, "The weighted dual"); the warm start
+	// weighs its steps the same way. Refused with partial labels (Allowed)
+	// and with the paper's rule (ScreenPaper, ScreenBoth). nil trains
+	// exactly as unit weights did before they existed (the same bits).
+	Weights []float64
 }
 
 // LabelSets holds the allowed labels of every position of a corpus
@@ -261,6 +277,13 @@ func (o *Options) defaultsRest() Options {
 			r.Delta = DefaultPartialDelta
 		}
 	}
+	if r.SumForm && r.C2 == 0 {
+		// Pure L1 or no penalty (validateNoL2 refused the rest).
+		r.Screen, r.Solver, r.Certificate = ScreenNone, SolverFull, CertificateModel
+		if r.C1 == 0 && r.Epsilon == 0 {
+			r.Epsilon = DefaultNoPenaltyEpsilon
+		}
+	}
 	if r.Allowed == nil && r.Epsilon == 0 && r.RelEpsilon == 0 {
 		r.RelEpsilon = DefaultRelEpsilon
 	}
@@ -323,8 +346,6 @@ func (o *Options) validate() error {
 	switch {
 	case sum && paper:
 		return fmt.Errorf("train: the penalty is given in both forms (c1 %v, c2 %v and alpha %v, beta %v, beta ratio %v): give the sum form (C1, C2) or the paper's (Alpha with Beta or BetaRatio), not both", o.C1, o.C2, o.Alpha, o.Beta, o.BetaRatio)
-	case sum && o.C2 == 0:
-		return errors.New("train: c2 must be > 0 (the duality gap and the screening rules need an L2 term)")
 	case o.BetaRatio >= 1:
 		return fmt.Errorf("train: beta ratio %v: at or above beta_max every weight is zero; want 0 < ratio < 1 (0.01 or less for a useful model)", o.BetaRatio)
 	}
@@ -368,6 +389,17 @@ func (o *Options) validate() error {
 			return fmt.Errorf("train: the working-set solver needs safe screening; %s", why)
 		case o.Certificate != "":
 			return fmt.Errorf("train: certificate %q with %s", o.Certificate, why)
+		}
+	}
+	if err := o.validateNoL2(); err != nil {
+		return err
+	}
+	if o.Weights != nil {
+		switch {
+		case o.Allowed != nil:
+			return errors.New("train: sequence weights with partial labels (Allowed) are not supported")
+		case o.Screen == ScreenPaper || o.Screen == ScreenBoth:
+			return fmt.Errorf("train: screening rule %q is not proven with sequence weights; use %q", o.Screen, ScreenPinsker)
 		}
 	}
 	if o.Prior != nil {

@@ -297,6 +297,9 @@ func (r *run) reevaluate(ctx context.Context) error {
 func (r *run) price() float64 {
 	tr := r.tr
 	if r.policy == SolverFull {
+		if tr.pen.l2 == 0 {
+			return tr.noL2Gap(r.opt.X(), r.m) // pure L1, or no penalty
+		}
 		return fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
 	}
 	r.dual.Commit(r.mU) // the last pass's m, before it is overwritten
@@ -598,6 +601,9 @@ func (r *run) passLine(gap float64) Iteration {
 // while the primal decreases. Screening keeps the pass's own G: the rule
 // needs the gap of the dual point it uses.
 func (r *run) certified(gap float64) float64 {
+	if r.tr.noPenalty() {
+		return gap // a gradient test, not a gap: no dual bound
+	}
 	if b := r.opt.Objective() - r.dualBound; b < gap {
 		// A difference of two rounded values: at 0 (or rounded below it)
 		// the point is as certified as the arithmetic can tell.
@@ -610,6 +616,9 @@ func (r *run) certified(gap float64) float64 {
 // pass's log line (a NaN bound, from a NaN objective or gap, is ignored, so
 // it cannot poison the later passes).
 func (r *run) raiseDualBound(it Iteration) {
+	if r.tr.noPenalty() {
+		return
+	}
 	if b := it.Primal - it.Gap; b > r.dualBound {
 		r.dualBound = b
 	}

@@ -113,7 +113,7 @@ func TestTrainOptionsValidation(t *testing.T) {
 		{Problem: Problem{Alpha: math.NaN()}},
 		{Problem: Problem{Beta: -1}},
 		{Stopping: Stopping{Epsilon: math.Inf(1)}},
-		{Problem: Problem{SumForm: true, C1: 1}},
+		{Problem: Problem{SumForm: true, C1: 1}, Method: Method{Screen: ScreenPinsker}}, // c2 = 0: no screening
 		{Method: Method{Screen: "bogus"}},
 		{Method: Method{Screen: ScreenPaper}}, // chains: refused
 	} {

@@ -67,10 +67,18 @@ func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 	if op.Prior != nil && len(op.Prior) != len(m.W) {
 		return nil, fmt.Errorf("train: prior weights have length %d, model needs %d", len(op.Prior), len(m.W))
 	}
+	if op.Weights != nil {
+		if err := objective.CheckWeights(op.Weights, c.Len()); err != nil {
+			return nil, err
+		}
+	}
 	if err := checkMemory(m, c, op); err != nil {
 		return nil, err
 	}
 	tr := newTrainer(m, c, op)
+	if err := tr.obj.SetWeights(op.Weights); err != nil {
+		return nil, err
+	}
 	if op.Allowed != nil {
 		if err := tr.obj.SetPartial(op.Allowed); err != nil {
 			return nil, err
@@ -143,12 +151,12 @@ func (tr *trainer) prepare(ctx context.Context) error {
 		return fmt.Errorf("train: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
 	}
 	if op.Screen != ScreenNone {
-		r, err := featureRnorm(tr.m, tr.c)
+		r, err := featureRnorm(tr.m, tr.c, op.Weights)
 		if err != nil {
 			return err
 		}
 		tr.rnorm = newRnormTable(r, tr.m.NumLabels(), tr.m.Layout.NumUnary)
-		if tr.static, err = screen.RangeBounds(nil, tr.m.Layout, tr.c); err != nil {
+		if tr.static, err = screen.WeightedRangeBounds(nil, tr.m.Layout, tr.c, op.Weights); err != nil {
 			return err
 		}
 		tr.rnormMin = math.Inf(1)
@@ -198,7 +206,7 @@ func (tr *trainer) lambdas(beta, ratio float64) (penalty, error) {
 		}
 		lam1, lam2 = beta, op.Alpha*beta
 	}
-	if !(lam2 > 0) {
+	if !(lam2 > 0) && !op.noL2() {
 		return penalty{}, errors.New("train: the L2 coefficient alpha*beta must be > 0 (beta_max is 0: do all training labels agree?)")
 	}
 	return penalty{l1: lam1, l2: lam2}, nil
@@ -235,9 +243,10 @@ func (tr *trainer) newResult() *Result {
 }
 
 // featureRnorm returns the Pinsker constants Rnorm_j of every feature of the
-// model layout (section 4 of the design note).
-func featureRnorm(m *chain.Model, c *sparse.Corpus) ([]float64, error) {
-	return screen.Rnorm(nil, m.Layout, c)
+// model layout (section 4 of the design note), with the sequence weights
+// s (nil: unit) of the weighted objective.
+func featureRnorm(m *chain.Model, c *sparse.Corpus, s []float64) ([]float64, error) {
+	return screen.WeightedRnorm(nil, m.Layout, c, s)
 }
 
 // fyGap is the Fenchel-Young duality gap of the average-form problem with
@@ -312,7 +321,7 @@ func checkCorpus(m *chain.Model, c *sparse.Corpus) error {
 // point is empty). onEpoch, when not nil, is called after every epoch
 // (tests).
 func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(warmstart.Point)) (sparsePoint, *WarmStart, error) {
-	p := warmstart.Problem{Model: tr.m, Corpus: tr.c, L1: tr.pen.l1, L2: tr.pen.l2, Frozen: tr.frozenFeatures(), Free: free}
+	p := warmstart.Problem{Model: tr.m, Corpus: tr.c, Weights: tr.op.Weights, L1: tr.pen.l1, L2: tr.pen.l2, Frozen: tr.frozenFeatures(), Free: free}
 	w, info, err := warmstart.Run(ctx, p, warmstart.Settings{Epochs: tr.op.WarmEpochs, Interrupt: tr.op.Interrupt, OnEpoch: onEpoch})
 	return sparsePoint{idx: w.Idx, val: w.Val}, info, err
 }

@@ -21,7 +21,7 @@ func TestOptionsValidate(t *testing.T) {
 		want string
 	}{
 		{"negative c1", Options{Problem: Problem{SumForm: true, C1: -5, C2: 1}}, "c1 = -5"},
-		{"zero c2", Options{Problem: Problem{SumForm: true, C1: 1}}, "c2 must be > 0"},
+		{"zero c2 with screening", Options{Problem: Problem{SumForm: true, C1: 1}, Method: Method{Screen: ScreenPinsker}}, "derived with an L2 term"},
 		{"negative epsilon", Options{Stopping: Stopping{Epsilon: -1}}, "epsilon = -1"},
 		{"NaN beta", Options{Problem: Problem{Beta: math.NaN()}}, "beta = NaN"},
 		{"infinite alpha", Options{Problem: Problem{Alpha: math.Inf(1)}}, "alpha = +Inf"},

@@ -30,7 +30,7 @@ func TestFlagValuesRefused(t *testing.T) {
 	}{
 		{train("--c1", "-5", "--c2", "1"), "--c1 -5"},
 		{train("--c1", "-5"), "--c1 -5"},
-		{train("--c1", "1", "--c2", "0"), "c2 must be > 0"},
+		{train("--c1", "1", "--c2", "0", "--screen", "pinsker"), "derived with an L2 term"},
 		{train("--c1", "NaN", "--c2", "1"), "--c1 NaN"},
 		{train("--beta-ratio", "-1"), "--beta-ratio -1"},
 		{train("--beta-ratio", "5"), "at or above beta_max"},

@@ -9,16 +9,19 @@ import (
 
 // lbfgsParams are the CRFsuite parameters --algorithm lbfgs takes with -p,
 // mapped onto the flags of the certified elastic net.
-var lbfgsParams = []string{"c1", "c2", "num_memories", "max_iterations", "delta", "period", "feature.possible_states", "feature.possible_transitions"}
+var lbfgsParams = []string{"c1", "c2", "num_memories", "max_iterations", "delta", "period", "epsilon", "feature.possible_states", "feature.possible_transitions"}
 
 // checkLBFGS applies --algorithm lbfgs: CRFsuite's defaults for what
 // neither a flag nor -p sets (c1 = 0, c2 = 1, the observed attribute-label
 // pairs, delta = 1e-5 over period = 10 iterations), then the -p
 // parameters. The certificate still stops the run at the gap of
-// --rel-epsilon; CRFsuite's own epsilon (a gradient-norm test), linesearch
-// and max_linesearch have no counterpart and are refused.
+// --rel-epsilon; c2 = 0 is pure L1 (certified by its own gap) and c1 = c2
+// = 0 no penalty, the one case where CRFsuite's epsilon (its gradient-norm
+// test) applies: it is refused otherwise, as are linesearch and
+// max_linesearch, which have no counterpart.
 func (tf *trainFlags) checkLBFGS(set map[string]bool) error {
 	c1, c2 := 0.0, 1.0
+	eps := -1.0 // -p epsilon (-1: not given)
 	if set["c1"] || set["c2"] || set["alpha"] || set["beta"] || set["beta-ratio"] {
 		c1, c2 = tf.c1, tf.c2
 	}
@@ -71,7 +74,7 @@ func (tf *trainFlags) checkLBFGS(set map[string]bool) error {
 				err = bad("want 0 or 1")
 			} // every transition is a feature of lbfgs here
 		case "epsilon":
-			err = bad("CRFsuite's gradient-norm test has no counterpart: lbfgs stops on the certified duality gap (--rel-epsilon, --epsilon)")
+			eps, err = num()
 		case "linesearch", "max_linesearch":
 			err = bad("OWL-QN here has its own line search; it has no options")
 		default:
@@ -81,8 +84,11 @@ func (tf *trainFlags) checkLBFGS(set map[string]bool) error {
 			return err
 		}
 	}
-	if c2 == 0 {
-		return usagef("--algorithm lbfgs with c2 = 0 (pure L1, or no penalty with c1 = 0) is not supported yet: the duality gap and screening need an L2 term (docs/crfsuite-algorithms.md derives a pure-L1 certificate the solver does not use yet); use c2 > 0")
+	if eps >= 0 {
+		if c1 != 0 || c2 != 0 {
+			return usagef("-p epsilon: CRFsuite's gradient-norm test applies only without a penalty (c1 = c2 = 0): with one, lbfgs stops on the certified duality gap (--rel-epsilon, --epsilon)")
+		}
+		tf.op.Epsilon = eps
 	}
 	tf.c1, tf.c2 = c1, c2
 	return nil

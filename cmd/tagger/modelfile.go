@@ -46,6 +46,12 @@ func modelDestination(model string, interrupted, progressed bool) (string, error
 // interrupted run says so even when quiet, since the file it names is not
 // the one the user asked for.
 func saveModel(log io.Writer, m *chain.Model, model string, format modelFormat, interrupted, progressed bool) error {
+	return saveModelWith(log, func(dest string) error { return format.save(dest, m) }, model, interrupted, progressed)
+}
+
+// saveModelWith is saveModel with the writing of the file to dest given
+// as save.
+func saveModelWith(log io.Writer, save func(dest string) error, model string, interrupted, progressed bool) error {
 	if model == "" {
 		return nil
 	}
@@ -58,14 +64,14 @@ func saveModel(log io.Writer, m *chain.Model, model string, format modelFormat, 
 		fmt.Fprintf(log, "interrupted before the first iteration: no model written (%s untouched)\n", model)
 	case dest == "":
 	case dest != model:
-		if err := format.save(dest, m); err != nil {
+		if err := save(dest); err != nil {
 			return err
 		}
 		if log != nil {
 			fmt.Fprintf(log, "interrupted: %s exists and is kept; wrote the interrupted model to %s\n", model, dest)
 		}
 	default:
-		if err := format.save(dest, m); err != nil {
+		if err := save(dest); err != nil {
 			return err
 		}
 		if log != nil {

@@ -95,18 +95,17 @@ func (tf *trainFlags) checkAlgorithm(set map[string]bool) error {
 	return nil
 }
 
-// sequenceWeights returns the weights of the training sequences: from the
-// @weight lines of a CRFsuite file or from --sequence-weights (not both),
-// nil when neither gives any.
-func (tf *trainFlags) sequenceWeights(exs []dataset.Example) ([]float64, error) {
-	w := dataset.SequenceWeights(exs)
+// sequenceWeights returns the weights of the n training sequences: those
+// of the @weight lines of a CRFsuite file (w, nil when it has none) or
+// from --sequence-weights (not both), nil when neither gives any.
+func (tf *trainFlags) sequenceWeights(w []float64, n int) ([]float64, error) {
 	if tf.seqWeights == "" {
 		return w, nil
 	}
 	if w != nil {
 		return nil, usagef("--sequence-weights %s: the training file gives weights with @weight lines already", tf.seqWeights)
 	}
-	return dataset.ReadSequenceWeights(tf.seqWeights, len(exs))
+	return dataset.ReadSequenceWeights(tf.seqWeights, n)
 }
 
 // trainOnlineStreamed reads and encodes the training file one sequence at
@@ -145,26 +144,22 @@ func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*ch
 	}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
-			c.Len(), c.Positions(), len(m.Labels), m.Layout.NumUnary+m.Layout.NumPair, len(m.W), time.Since(t0).Seconds())
+			c.Len(), c.Positions(), len(m.Labels), m.Layout.NumUnary+m.Layout.NumPair, m.Layout.Dim(), time.Since(t0).Seconds())
 	}
 	runtime.GC() // the text read is garbage now: the heap starts training from the corpus
 	return trainOnline(e, path, tf, m, c, weights)
 }
 
-// errLBFGSWeights is the error of sequence weights with the elastic-net
-// trainer, which does not take them yet.
-func errLBFGSWeights(path, side string) error {
-	from := path + " has @weight lines"
-	if side != "" {
-		from = "--sequence-weights " + side + " gives weights"
-	}
-	return fmt.Errorf("%s, but --algorithm lbfgs (the certified elastic net) does not take sequence weights yet "+
-		"(its weighted dual is derived in docs/crfsuite-algorithms.md): train with --algorithm l2sgd, ap, pa or arow, "+
-		"or leave the weights out", from)
+// compactModelBytes returns the model file bytes of the compact model of
+// the layout m with the sparse weights of res (chain.MarshalCompact: no
+// weight vector of either layout is made).
+func compactModelBytes(m *chain.Model, res *online.Result) ([]byte, error) {
+	return chain.MarshalCompact(m.Labels, m.Layout.Transitions, m.Encoder, res.Idx, res.Val)
 }
 
 // trainOnline trains m on c with the online algorithm of the flags and
-// saves it under the interrupt rule; it returns the model.
+// saves it under the interrupt rule; it returns the model (on the streamed
+// path, a layout whose weights are only in the file written).
 func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.Corpus, weights []float64) (*chain.Model, error) {
 	p := tf.onlineParams
 	st := online.Settings{Seed: tf.seed, Interrupt: e.intr.Done()}
@@ -217,6 +212,17 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 	}
 	c = nil
 	runtime.GC() // the corpus is garbage: saving (which compacts the model) reuses its memory
+	save := func(dest string) error { return tf.modelFormat.save(dest, m) }
+	if m.W == nil {
+		// A layout (streamed reading): the file is written from the sparse
+		// weights, compact, without a weight vector of the layout's size or
+		// of the compact one, and validated by the tag-only reader.
+		data, err := compactModelBytes(m, res)
+		if err != nil {
+			return nil, err
+		}
+		save = func(dest string) error { return chain.SaveFileBytes(dest, data) }
+	}
 	if !tf.quiet {
 		how := "max_iterations reached"
 		switch {
@@ -228,7 +234,7 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 		fmt.Fprintf(e.stderr, "%s: %d epochs (%s), %d features, %d non-zero weights, %.1fs\n",
 			p.Algorithm, res.Epochs, how, res.Features, res.NonZero, res.Seconds)
 	}
-	if err := saveModel(tf.log(e, res.Interrupted), m, tf.model, tf.modelFormat, res.Interrupted, res.Epochs > 0); err != nil {
+	if err := saveModelWith(tf.log(e, res.Interrupted), save, tf.model, res.Interrupted, res.Epochs > 0); err != nil {
 		return nil, err
 	}
 	if tf.report != "" {

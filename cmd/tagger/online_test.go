@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,9 +62,8 @@ func TestAlgorithmFlagsRefused(t *testing.T) {
 		{[]string{"--algorithm", "sgd"}, `--algorithm "sgd"`},
 		{[]string{"-p", "c=1"}, "-p and --seed are for --algorithm"},
 		{[]string{"--algorithm", "lbfgs", "-p", "c=1"}, "unknown parameter of --algorithm lbfgs"},
-		{[]string{"--algorithm", "lbfgs", "-p", "epsilon=1e-5"}, "gradient-norm test has no counterpart"},
-		{[]string{"--algorithm", "lbfgs", "-p", "c2=0"}, "c2 = 0 (pure L1"},
-		{[]string{"--algorithm", "lbfgs", "-p", "c1=0", "-p", "c2=0"}, "c2 = 0 (pure L1"},
+		{[]string{"--algorithm", "lbfgs", "-p", "epsilon=1e-5"}, "applies only without a penalty"},
+		{[]string{"--algorithm", "lbfgs", "-p", "c1=1", "-p", "c2=0", "--screen", "pinsker"}, "derived with an L2 term"},
 		{[]string{"--algorithm", "lbfgs", "--seed", "2"}, "--seed is for"},
 		{[]string{"--seed", "3"}, "-p and --seed are for --algorithm"},
 		{[]string{"--algorithm", "pa", "-p", "type=3"}, "-p type=3"},
@@ -84,8 +84,10 @@ func TestAlgorithmFlagsRefused(t *testing.T) {
 
 // TestSequenceWeightsCLI: @weight lines and --sequence-weights reach the
 // online trainers (a weighted run differs from an unweighted one), both
-// at once are refused, a bad side file names its line, and lbfgs refuses
-// weights with a message instead of reading @weight as an item.
+// at once are refused, a bad side file names its line; the certified
+// trainer (the default lbfgs) takes them the same way, also through
+// --cache (the cache keeps the @weight lines: a run from it writes the
+// same model bytes), and refuses them with --partial and --select-folds.
 func TestSequenceWeightsCLI(t *testing.T) {
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "plain.txt")
@@ -102,21 +104,33 @@ func TestSequenceWeightsCLI(t *testing.T) {
 	write(weighted, "@weight:5\n"+data)
 	write(side, "5\n1\n1\n1\n")
 	write(bad, "5\n1\n0\n1\n")
-	model := func(args ...string) []byte {
+	modelWith := func(algo []string, args ...string) []byte {
 		m := filepath.Join(dir, "m.model")
-		mustRun(t, append([]string{"train", "--quiet", "--format", "crfsuite", "--algorithm", "pa", "-p", "max_iterations=3", "--model", m}, args...)...)
+		mustRun(t, append(append(append([]string{"train", "--quiet", "--format", "crfsuite"}, algo...), "--model", m), args...)...)
 		b, err := os.ReadFile(m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return b
 	}
-	base, fromFile, fromSide := model(plain), model(weighted), model("--sequence-weights", side, plain)
-	if string(base) == string(fromFile) {
-		t.Error("the @weight line changed nothing")
-	}
-	if string(fromFile) != string(fromSide) {
-		t.Error("@weight:5 and a side file giving 5 train different models")
+	for _, algo := range [][]string{{"--algorithm", "pa", "-p", "max_iterations=3"}, nil} {
+		model := func(args ...string) []byte { return modelWith(algo, args...) }
+		base, fromFile, fromSide := model(plain), model(weighted), model("--sequence-weights", side, plain)
+		if string(base) == string(fromFile) {
+			t.Errorf("%v: the @weight line changed nothing", algo)
+		}
+		if string(fromFile) != string(fromSide) {
+			t.Errorf("%v: @weight:5 and a side file giving 5 train different models", algo)
+		}
+		if algo != nil {
+			continue
+		}
+		cache := filepath.Join(dir, "corpus.cache")
+		written, read := model("--cache", cache, weighted), model("--cache", cache, weighted)
+		if string(written) != string(fromFile) || string(read) != string(fromFile) {
+			t.Errorf("--cache: the model written with the cache (same %v) or from it (same %v) differs from the one without",
+				string(written) == string(fromFile), string(read) == string(fromFile))
+		}
 	}
 	for _, c := range []struct {
 		args []string
@@ -124,7 +138,7 @@ func TestSequenceWeightsCLI(t *testing.T) {
 	}{
 		{[]string{"--algorithm", "ap", "--sequence-weights", side, weighted}, "@weight lines already"},
 		{[]string{"--algorithm", "ap", "--sequence-weights", bad, plain}, "bad.txt:3: "},
-		{[]string{weighted}, "does not take sequence weights yet"},
+		{[]string{"--select-folds", "2", weighted}, "not supported"},
 	} {
 		_, errs, code := runTagger(t, append([]string{"train", "--format", "crfsuite", "--model", filepath.Join(dir, "x.model")}, c.args...)...)
 		if code == 0 || !strings.Contains(errs, c.want) {
@@ -145,6 +159,8 @@ func TestTrainLBFGSParams(t *testing.T) {
 	for _, args := range [][]string{
 		{"--algorithm", "lbfgs"},
 		{"--algorithm", "lbfgs", "-p", "c1=0.1", "-p", "c2=0.5", "-p", "num_memories=5", "-p", "period=5", "-p", "feature.possible_states=1"},
+		{"--algorithm", "lbfgs", "-p", "c1=0.1", "-p", "c2=0"},                     // pure L1: certified
+		{"--algorithm", "lbfgs", "-p", "c1=0", "-p", "c2=0", "-p", "epsilon=1e-4"}, // no penalty: CRFsuite's rules
 	} {
 		model := filepath.Join(dir, "m.model")
 		_, errs, code := runTagger(t, append(append([]string{"train", "--format", "crfsuite", "--model", model}, args...), data)...)
@@ -181,5 +197,41 @@ func TestTrainAlgorithmThreads(t *testing.T) {
 	}
 	if train("--seed", "12345") == one {
 		t.Error("another seed trained the same model (the order should differ)")
+	}
+}
+
+// TestSequenceWeightsScaleThePenalty: in the sum form, a weight of 2 on
+// every sequence with c1 = c2 = 1 is the problem sum NLL + 0.5 ||w||_1 +
+// 0.5 ||w||^2 times 2; every step of the certified trainer (warm start,
+// objective, gap, screening) is then scaled by a power of two, which is
+// exact, so the model is the same bytes as the unweighted one at c1 = c2 =
+// 0.5.
+func TestSequenceWeightsScaleThePenalty(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "train.txt")
+	side := filepath.Join(dir, "w.txt")
+	if err := os.WriteFile(data, []byte(strings.Repeat(crfsuiteToy, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := 3 * strings.Count(crfsuiteToy, "\n\n") // 3 copies of 2 sequences
+	if err := os.WriteFile(side, []byte(strings.Repeat("2\n", n)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := func(args ...string) []byte {
+		m := filepath.Join(dir, "m.model")
+		mustRun(t, append(append([]string{"train", "--quiet", "--format", "crfsuite", "--threads", "2", "--model", m}, args...), data)...)
+		b, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	half := model("--c1", "0.5", "--c2", "0.5")
+	weighted := model("--c1", "1", "--c2", "1", "--sequence-weights", side)
+	if !bytes.Equal(half, weighted) {
+		t.Error("weights 2 at c1 = c2 = 1 and no weights at c1 = c2 = 0.5 train different models")
+	}
+	if bytes.Equal(half, model("--c1", "1", "--c2", "1")) {
+		t.Error("the penalty changed nothing: the test cannot tell weights from none")
 	}
 }

@@ -88,7 +88,7 @@ func runTrain(e *env, args []string) error {
 	fs.Float64Var(&tf.op.Beta, "beta", 0, "regularization strength beta of the paper's form (0: use --beta-ratio)")
 	fs.Float64Var(&tf.op.BetaRatio, "beta-ratio", 0, "beta as a fraction `R` of beta_max, 0 < R < 1, when --beta is 0 (0: 0.1 when --alpha is given)")
 	fs.Float64Var(&tf.c1, "c1", -1, fmt.Sprintf("L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (beta = c1/n, alpha = 2 c2/c1; -1: not used; with no penalty flag at all, --c1 %g --c2 %g)", train.DefaultC1, train.DefaultC2))
-	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2; -1: not used)")
+	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2; --c2 0 is pure L1, certified, and --c1 0 --c2 0 no penalty, uncertified: both without screening, docs/crfsuite-algorithms.md; -1: not used)")
 	fs.Float64Var(&tf.op.Epsilon, "epsilon", 0, "stop when the certified duality gap of the average-form objective is at most this (0: use --rel-epsilon; the paper uses 1e-6; see README \"Stopping rule\")")
 	fs.Float64Var(&tf.op.RelEpsilon, "rel-epsilon", 0, fmt.Sprintf("stop when the certified gap is at most this fraction of the objective (0: %g when --epsilon is 0 too)", train.DefaultRelEpsilon))
 	fs.Float64Var(&tf.op.Delta, "delta", 0, "also stop when the objective improved by less than this fraction over 10 iterations (CRFsuite's rule; 0: off)")
@@ -140,6 +140,7 @@ func runTrain(e *env, args []string) error {
 	if err := tf.checkAlgorithm(set); err != nil {
 		return err
 	}
+	tf.checkNoL2(set)
 	if _, err := tf.checkLabelColumn(fs); err != nil {
 		return err
 	}
@@ -178,12 +179,14 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		exs     []dataset.Example
 		from    string
 		allowed *train.LabelSets
+		weights []float64 // the data's @weight lines (nil: none)
 		err     error
 	)
 	if tf.partial {
 		m, c, exs, allowed, err = tf.readPartial(e, path)
+		weights = dataset.SequenceWeights(exs)
 	} else {
-		m, c, exs, from, err = tf.readTraining(e, path)
+		m, c, exs, weights, from, err = tf.readTraining(e, path)
 	}
 	if err != nil {
 		return nil, err
@@ -198,21 +201,22 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs%s)\n",
 			c.Len(), c.Positions(), len(m.Labels), m.Layout.NumUnary+m.Layout.NumPair, len(m.W), time.Since(t0).Seconds(), from)
 	}
-	weights, err := tf.sequenceWeights(exs)
+	weights, err = tf.sequenceWeights(weights, c.Len())
 	if err != nil {
 		return nil, err
 	}
 	if tf.onlineParams != nil {
 		return trainOnline(e, path, tf, m, c, weights)
 	}
-	if weights != nil {
-		return nil, errLBFGSWeights(path, tf.seqWeights)
+	if err := tf.checkLBFGSWeights(weights); err != nil {
+		return nil, err
 	}
 	op, err := tf.options()
 	if err != nil {
 		return nil, err
 	}
 	op.Allowed = allowed
+	op.Weights = weights
 	if tf.prior != "" {
 		if m, err = withPrior(e, tf, m, &op); err != nil {
 			return nil, err
@@ -235,6 +239,40 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 		return nil, e.intr.Err()
 	}
 	return m, nil
+}
+
+// checkLBFGSWeights refuses sequence weights (nil: none) with what the
+// elastic-net trainer does not weigh: partial labels, cross-validation
+// folds (each fold is encoded and trained on its own) and the paper's
+// screening rule.
+func (tf *trainFlags) checkLBFGSWeights(weights []float64) error {
+	if weights == nil {
+		return nil
+	}
+	switch {
+	case tf.partial:
+		return usagef("sequence weights with --partial are not supported")
+	case tf.selectFolds > 0:
+		return usagef("sequence weights with --select-folds are not supported (use --select FILE)")
+	case tf.op.Screen == train.ScreenPaper || tf.op.Screen == train.ScreenBoth:
+		return usagef("--screen %s is not proven with sequence weights (use pinsker)", tf.op.Screen)
+	}
+	return nil
+}
+
+// checkNoL2 drops, for --c2 0 (pure L1, or no penalty with --c1 0), the
+// defaults of the flags that need an L2 term (--screen, --solver,
+// --certificate: the full solver runs without screening); set explicitly,
+// they are refused by the library with its reason.
+func (tf *trainFlags) checkNoL2(set map[string]bool) {
+	if tf.c1 < 0 || tf.c2 != 0 {
+		return
+	}
+	for name, v := range map[string]*string{"screen": (*string)(&tf.op.Screen), "solver": (*string)(&tf.op.Solver), "certificate": (*string)(&tf.op.Certificate)} {
+		if !set[name] {
+			*v = ""
+		}
+	}
 }
 
 // checkOutputs checks, before any work, that every file train will write

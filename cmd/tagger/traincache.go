@@ -17,14 +17,16 @@ import (
 // readTraining reads and encodes the training file path, or with --cache
 // reads the encoded corpus from the cache when it was written for the
 // same data, template and options (else encodes and writes it). exs is
-// nil when the corpus came from the cache; from notes where it came from
-// for the log line.
-func (tf *trainFlags) readTraining(e *env, path string) (m *chain.Model, c *sparse.Corpus, exs []dataset.Example, from string, err error) {
+// nil when the corpus came from the cache; weights are the sequence
+// weights of the data's @weight lines (nil: none), kept in the cache; from
+// notes where it came from for the log line.
+func (tf *trainFlags) readTraining(e *env, path string) (m *chain.Model, c *sparse.Corpus, exs []dataset.Example, weights []float64, from string, err error) {
 	encode := func() error {
 		exs, err = readExamples(path, tf.dataFlags, true, e.stdin)
 		if err != nil {
 			return err
 		}
+		weights = dataset.SequenceWeights(exs)
 		enc, err := tf.newEncoder()
 		if err != nil {
 			return err
@@ -35,28 +37,31 @@ func (tf *trainFlags) readTraining(e *env, path string) (m *chain.Model, c *spar
 		return nil
 	}
 	if tf.cache == "" {
-		return m, c, exs, "", encode()
+		err = encode()
+		return m, c, exs, weights, "", err
 	}
 	key, err := tf.cacheKey(e, path)
 	if err != nil {
-		return nil, nil, nil, "", err
+		return nil, nil, nil, nil, "", err
 	}
 	ent, err := corpuscache.Read(tf.cache, key)
 	switch {
 	case err == nil:
 		m, c, err = cacheModel(ent)
-		return m, c, nil, ", from the cache " + tf.cache, err
+		return m, c, nil, ent.Weights, ", from the cache " + tf.cache, err
 	case errors.Is(err, corpuscache.ErrStale), errors.Is(err, fs.ErrNotExist):
 	default:
-		return nil, nil, nil, "", err
+		return nil, nil, nil, nil, "", err
 	}
 	if err := encode(); err != nil {
-		return nil, nil, nil, "", err
+		return nil, nil, nil, nil, "", err
 	}
-	if err := corpuscache.Write(tf.cache, key, newCacheEntry(m, c)); err != nil {
-		return nil, nil, nil, "", fmt.Errorf("--cache: %w", err)
+	ent = newCacheEntry(m, c)
+	ent.Weights = weights
+	if err := corpuscache.Write(tf.cache, key, ent); err != nil {
+		return nil, nil, nil, nil, "", fmt.Errorf("--cache: %w", err)
 	}
-	return m, c, exs, ", wrote the cache " + tf.cache, nil
+	return m, c, exs, weights, ", wrote the cache " + tf.cache, nil
 }
 
 // cacheKey hashes what shapes the encoded corpus: the training file's

@@ -92,6 +92,7 @@ type Objective struct {
 	counted  []bool    // Residuals: attributes whose counts it copies from exp
 	eTail    []float64 // expected counts after the state block (transitions, pairs)
 	mu       []float64 // node marginals of every position, Positions()*L
+	nll      []float64 // NLL_i of every sequence (unweighted), labeled loss only
 	mvec     []float64 // m = -grad L over the active set, at the last evaluation (M)
 	shard    []shardState
 	uPtr     []int32 // Residuals: start of each attribute's features in its index list
@@ -108,6 +109,9 @@ type Objective struct {
 	// partial, when not nil, holds the allowed labels of every position
 	// (SetPartial): the loss is that of partial labels.
 	partial *LabelSets
+	// weights, when not nil, are the sequence weights s_i (SetWeights):
+	// the loss and every count of sequence i are scaled by s_i.
+	weights []float64
 
 	// evals counts the passes over the data (evaluations) since the
 	// objective was made.
@@ -225,11 +229,7 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	}
 	o.attrCum = attributeCounts(&c.Unary, m.Layout.NumUnary)
 	o.attrSplit = attrParts(o.attrCum, o.threads)
-	if o.fused {
-		o.obs = counts{dense: ObservedCounts(m, c)}
-	} else {
-		o.obs = sparseObserved(m, c, o.attrCum)
-	}
+	o.obs = o.observed(nil)
 	o.live = c
 	o.liveAttrs = m.Layout.NumUnary
 	return o
@@ -271,6 +271,11 @@ func (o *Objective) Evals() int { return o.evals }
 // Marginals returns the node marginals of the last evaluation
 // (positions x labels, row-major).
 func (o *Objective) Marginals() []float64 { return o.mu }
+
+// SequenceLosses returns NLL_i(w) of every sequence at the last
+// evaluation, unweighted (the objective's buffer; not filled with partial
+// labels).
+func (o *Objective) SequenceLosses() []float64 { return o.nll }
 
 // follow adapts the objective to a new active set of its feature set: m
 // keeps the values of the kept features (keep != nil) and the scoring
@@ -450,21 +455,7 @@ func buildColumns(x *sparse.Matrix, cum []int32) columns {
 // ObservedCounts returns F(x, y_gold) summed over the corpus, full size:
 // the state block position by position, then tailCounts.
 func ObservedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
-	L := m.NumLabels()
-	obs := make([]float64, len(m.W))
-	for p := 0; p < c.Positions(); p++ {
-		y := int(c.Labels[p])
-		cols, vals := c.Unary.Row(p)
-		for k, a := range cols {
-			v := 1.0
-			if vals != nil {
-				v = vals[k]
-			}
-			obs[int(a)*L+y] += v
-		}
-	}
-	tailCounts(obs[m.Layout.StateLen():], m, c)
-	return obs
+	return weightedObserved(m, c, nil)
 }
 
 // scoreSparse is lattice.Score for the training objective in label-list
@@ -709,6 +700,7 @@ func (o *Objective) setWeights(x []float64) {
 // expectations) into its own buffers, the node marginals into o.mu.
 func (o *Objective) forwardShards(ctx context.Context) error {
 	o.mu = resizeFloats(o.mu, o.c.Positions()*o.m.NumLabels())
+	o.nll = resizeFloats(o.nll, o.c.Len())
 	if o.refFused {
 		// A group's shards share its buffer: one goroutine runs them in order.
 		const per = numShards / refGroups
@@ -762,7 +754,15 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 		// observed counts are zero.
 		floats.Sub(node, sh.cNode[:T*L])
 	} else {
-		sh.loss += logZ - GoldScore(lat, c.Labels[start:start+T])
+		o.nll[i] = logZ - GoldScore(lat, c.Labels[start:start+T])
+		if o.weights == nil {
+			sh.loss += o.nll[i]
+		}
+	}
+	sw := 1.0
+	if o.weights != nil {
+		sw = o.weights[i]
+		o.weighSequence(sh, node, sw, o.nll[i])
 	}
 	if sh.stateExp != nil {
 		o.accumulateState(sh.stateExp, node, start, T)
@@ -771,9 +771,13 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 		o.accumulateRefs(sh.refExp, node, start, T)
 	}
 	if T > 1 {
-		floats.Add(sh.edge, sh.ws.EdgeSum())
+		if o.weights == nil {
+			floats.Add(sh.edge, sh.ws.EdgeSum())
+		} else {
+			floats.AddScaled(sh.edge, sw, sh.ws.EdgeSum())
+		}
 		if sh.pairExp != nil && c.Pair.Rows() > 0 {
-			sh.accumulatePairs(c, L*L, lat, start, T)
+			sh.accumulatePairs(c, L*L, lat, start, T, sw)
 		}
 	}
 }
@@ -911,7 +915,7 @@ func (f *fullSpans) flush(dst, mu []float64) {
 
 // accumulatePairs adds the expected pair counts of the sequence at
 // [start, start+T) of c (LL = L*L) into the shard's buffer.
-func (sh *shardState) accumulatePairs(c *sparse.Corpus, LL int, lat *inference.Lattice, start, T int) {
+func (sh *shardState) accumulatePairs(c *sparse.Corpus, LL int, lat *inference.Lattice, start, T int, sw float64) {
 	for t := 1; t < T; t++ {
 		pc, pv := c.Pair.Row(start + t)
 		if len(pc) == 0 {
@@ -919,9 +923,9 @@ func (sh *shardState) accumulatePairs(c *sparse.Corpus, LL int, lat *inference.L
 		}
 		e := sh.ws.EdgeAt(sh.edgeBuf, lat, t)
 		for k, a := range pc {
-			v := 1.0
+			v := sw
 			if pv != nil {
-				v = pv[k]
+				v = sw * pv[k]
 			}
 			floats.AddScaled(sh.pairExp[int(a)*LL:int(a)*LL+LL], v, e)
 		}
@@ -1145,8 +1149,9 @@ func (cc *countCursor) at(j int32) float64 {
 // lives only for this call (in position order, as ObservedCounts adds
 // them) and the transition and pair blocks of
 // ObservedCounts on a model with no unary attribute.
-func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32) counts {
+func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32, s []float64) counts {
 	L := m.NumLabels()
+	pw := seqWeights(c, s)
 	out := counts{stateLen: m.Layout.NumUnary * L}
 	col := buildColumns(&c.Unary, attrCum)
 	acc := make([]float64, L)
@@ -1160,6 +1165,9 @@ func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32) counts {
 			if col.val != nil {
 				v = col.val[q]
 			}
+			if pw != nil {
+				v *= pw[col.pos[q]]
+			}
 			acc[y] += v
 			seen[y] = true
 		}
@@ -1171,29 +1179,34 @@ func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32) counts {
 		}
 	}
 	out.tail = make([]float64, len(m.W)-out.stateLen)
-	tailCounts(out.tail, m, c)
+	tailCounts(out.tail, m, c, s)
 	return out
 }
 
 // tailCounts adds the observed transition and pair counts into tail (the
-// weight vector after the state block).
-func tailCounts(tail []float64, m *chain.Model, c *sparse.Corpus) {
+// weight vector after the state block), each sequence's scaled by its
+// weight s[i] (s nil: unit weights).
+func tailCounts(tail []float64, m *chain.Model, c *sparse.Corpus, s []float64) {
 	L := m.NumLabels()
 	toff, poff := m.Layout.TransOffset()-m.Layout.StateLen(), m.Layout.PairOffset()-m.Layout.StateLen()
 	for i := 0; i < c.Len(); i++ {
 		start, T := c.Span(i)
+		sw := 1.0
+		if s != nil {
+			sw = s[i]
+		}
 		for t := 1; t < T; t++ {
 			p := start + t
 			y, yp := int(c.Labels[p]), int(c.Labels[p-1])
 			if m.Layout.Transitions {
-				tail[toff+yp*L+y]++
+				tail[toff+yp*L+y] += sw
 			}
 			if m.Layout.NumPair > 0 && c.Pair.Rows() > 0 {
 				pc, pv := c.Pair.Row(p)
 				for k, a := range pc {
-					v := 1.0
+					v := sw
 					if pv != nil {
-						v = pv[k]
+						v = sw * pv[k]
 					}
 					tail[poff+int(a)*L*L+yp*L+y] += v
 				}

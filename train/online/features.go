@@ -263,6 +263,26 @@ func (f *features) scatter(dst, w []float64, scale float64) {
 	}
 }
 
+// nonZero returns the non-zero weights of the compact vector w as full
+// indices (increasing) and values: what scatter writes that is not 0.
+func (f *features) nonZero(w []float64) (idx []int32, val []float64) {
+	L := f.lay.L
+	for a := 0; a < f.lay.NumUnary; a++ {
+		for r := f.sptr[a]; r < f.sptr[a+1]; r++ {
+			if w[r] != 0 {
+				idx, val = append(idx, int32(a*L+int(f.lab[r]))), append(val, w[r])
+			}
+		}
+	}
+	off := f.lay.StateLen()
+	for k, v := range w[f.ns:] {
+		if v != 0 {
+			idx, val = append(idx, int32(off+k)), append(val, v)
+		}
+	}
+	return idx, val
+}
+
 // scorer scores sequences under compact weights.
 type scorer struct {
 	f     *features

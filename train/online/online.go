@@ -16,8 +16,11 @@ import (
 const DefaultSeed = 0x0c7f5a17e
 
 // Problem is what a trainer fits: the weights of Model (its layout; the
-// result goes into Model.W) on the labeled Corpus, each sequence i
-// weighted by Weights[i] (nil: 1; CRFsuite's instance weight).
+// result goes into Model.W, and into Result.Idx and Result.Val) on the
+// labeled Corpus, each sequence i weighted by Weights[i] (nil: 1;
+// CRFsuite's instance weight). A Model whose W is nil is a layout only:
+// the weights are then returned in Result alone, and no vector of the
+// layout's full size (8 B x attributes x labels) is ever allocated.
 type Problem struct {
 	Model   *chain.Model
 	Corpus  *sparse.Corpus
@@ -67,6 +70,11 @@ type Result struct {
 	Seconds     float64   `json:"seconds"`            // wall time
 	Log         []Epoch   `json:"log,omitempty"`      // one line per epoch
 	NonZero     int       `json:"non_zero,omitempty"` // non-zero weights of the model
+	// Idx and Val are the non-zero weights of the model: Val[k] is the
+	// weight of feature Idx[k] of the layout (increasing), the non-zero
+	// entries of Model.W.
+	Idx []int32   `json:"-"`
+	Val []float64 `json:"-"`
 }
 
 // ErrOverflow is returned when l2sgd's loss is not finite (CRFsuite's
@@ -130,8 +138,11 @@ func Train(ctx context.Context, prob Problem, p *Params, st Settings) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	f.scatter(m.W, r.out, 1)
-	r.res.NonZero = m.NonZero()
+	if m.W != nil {
+		f.scatter(m.W, r.out, 1)
+	}
+	r.res.Idx, r.res.Val = f.nonZero(r.out)
+	r.res.NonZero = len(r.res.Idx)
 	r.res.Seconds = time.Since(t0).Seconds()
 	return r.res, nil
 }
@@ -232,7 +243,7 @@ func (r *run) finish(e Epoch, w []float64, scale float64) {
 	}
 	if r.st.Holdout != nil {
 		if r.full == nil {
-			r.full = make([]float64, len(r.m.W))
+			r.full = make([]float64, r.m.Layout.Dim())
 		}
 		r.f.scatter(r.full, w, scale)
 		r.st.Holdout(e.Epoch, r.full)

@@ -230,3 +230,40 @@ func TestBadWeights(t *testing.T) {
 		t.Error("1 weight for 3 sequences accepted")
 	}
 }
+
+// TestLayoutOnly: every algorithm returns the non-zero weights of Model.W
+// in Result.Idx and Result.Val, and a model without weights (a layout)
+// gets the same result bits, with nothing written into it.
+func TestLayoutOnly(t *testing.T) {
+	for _, a := range Algorithms {
+		m, c, w := problem(t, 36, 30, 4, true, true)
+		p, _ := NewParams(a)
+		p.MaxIterations = 3
+		full, err := Train(context.Background(), Problem{Model: m, Corpus: c, Weights: w}, p, Settings{Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var idx []int32
+		for j, v := range m.W {
+			if v != 0 {
+				idx = append(idx, int32(j))
+			}
+		}
+		if len(idx) == 0 || len(idx) != len(full.Idx) || full.NonZero != len(idx) {
+			t.Fatalf("%s: %d non-zero weights, Result has %d (NonZero %d)", a, len(idx), len(full.Idx), full.NonZero)
+		}
+		for k, j := range idx {
+			if full.Idx[k] != j || math.Float64bits(full.Val[k]) != math.Float64bits(m.W[j]) {
+				t.Fatalf("%s: Result entry %d is (%d, %v), the model's (%d, %v)", a, k, full.Idx[k], full.Val[k], j, m.W[j])
+			}
+		}
+		lay := &chain.Model{Labels: m.Labels, Layout: m.Layout}
+		res, err := Train(context.Background(), Problem{Model: lay, Corpus: c, Weights: w}, p, Settings{Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lay.W != nil || fmt.Sprint(res.Idx) != fmt.Sprint(full.Idx) || fmt.Sprint(res.Val) != fmt.Sprint(full.Val) {
+			t.Fatalf("%s: the layout-only run differs (or wrote weights)", a)
+		}
+	}
+}

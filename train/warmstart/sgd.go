@@ -102,6 +102,7 @@ type sgd struct {
 	m      *chain.Model
 	c      *sparse.Corpus
 	l1, l2 float64       // the average-form penalty
+	weight []float64     // sequence weights (nil: unit)
 	frozen sparse.Bitset // features kept at zero (nil: none)
 	deadU  []bool        // unary attributes all of whose features are frozen
 	deadP  []bool        // pair attributes all of whose features are frozen
@@ -201,7 +202,14 @@ func (s *sgd) step(i int, eta float64) float64 {
 	nll := logZ - objective.GoldScore(lat, s.c.Labels[start:start+T])
 	s.gradient(i, lat)
 	s.shrink(eta)
-	s.descend(eta / s.a)
+	if s.weight == nil {
+		s.descend(eta / s.a)
+	} else {
+		// The weighted objective's sample term s_i NLL_i: its gradient is
+		// s_i g (the penalty's share of a step does not change).
+		nll *= s.weight[i]
+		s.descend(eta * s.weight[i] / s.a)
+	}
 	s.release()
 	return nll
 }
@@ -614,15 +622,18 @@ func (s *sgd) calibrate(ctx context.Context, sample []int32) (float64, int, erro
 }
 
 // Problem is the problem of one warm start: the average-form objective
-// P(w) = (1/n) sum_i NLL_i(w) + L2/2 ||w||^2 + L1 ||w||_1 of the model
-// layout Model on the labeled corpus Corpus, with the features Frozen (nil:
-// none) kept at zero; Free are the others (increasing full indices).
+// P(w) = (1/n) sum_i s_i NLL_i(w) + L2/2 ||w||^2 + L1 ||w||_1 of the model
+// layout Model on the labeled corpus Corpus with the sequence weights s =
+// Weights (nil: 1; step k then moves by eta_k s_i g), with the features
+// Frozen (nil: none) kept at zero; Free are the others (increasing full
+// indices).
 type Problem struct {
-	Model  *chain.Model
-	Corpus *sparse.Corpus
-	L1, L2 float64
-	Frozen sparse.Bitset
-	Free   []int32
+	Model   *chain.Model
+	Corpus  *sparse.Corpus
+	Weights []float64
+	L1, L2  float64
+	Frozen  sparse.Bitset
+	Free    []int32
 }
 
 // Settings are the warm start's knobs besides the problem.
@@ -653,6 +664,7 @@ func Run(ctx context.Context, p Problem, st Settings) (Point, *Info, error) {
 	t0 := time.Now()
 	n := p.Corpus.Len()
 	s := newSGD(p.Model, p.Corpus, p.L1, p.L2, p.Frozen, p.Free)
+	s.weight = p.Weights
 	rng := rand.New(rand.NewPCG(sgdSeed, uint64(n)))
 	order := make([]int32, n)
 	for i := range order {

@@ -12,6 +12,12 @@ import (
 // enumerating every label sequence, straight from the feature definitions
 // (independent of internal/lattice and of package inference).
 func NLL(m *chain.Model, w []float64, c *sparse.Corpus) float64 {
+	return WeightedNLL(m, w, c, nil)
+}
+
+// WeightedNLL is NLL with sequence weights s (nil: unit):
+// (1/n) sum_i s_i NLL_i(w).
+func WeightedNLL(m *chain.Model, w []float64, c *sparse.Corpus, s []float64) float64 {
 	total := 0.0
 	for i := 0; i < c.Len(); i++ {
 		start, T := c.Span(i)
@@ -19,7 +25,11 @@ func NLL(m *chain.Model, w []float64, c *sparse.Corpus) float64 {
 		for t := range gold {
 			gold[t] = int(c.Labels[start+t])
 		}
-		total += floats.LogSumExp(Scores(m, w, c, i)) - Score(m, w, c, i, gold)
+		nll := floats.LogSumExp(Scores(m, w, c, i)) - Score(m, w, c, i, gold)
+		if s != nil {
+			nll *= s[i]
+		}
+		total += nll
 	}
 	return total / float64(c.Len())
 }
@@ -71,4 +81,42 @@ func Score(m *chain.Model, w []float64, c *sparse.Corpus, i int, y []int) float6
 		}
 	}
 	return s
+}
+
+// Duplicate returns a copy of c with sequence i repeated right after
+// itself (n + 1 sequences).
+func Duplicate(c *sparse.Corpus, i int) *sparse.Corpus {
+	var out sparse.Corpus
+	out.NumUnary, out.NumPair = c.NumUnary, c.NumPair
+	out.SeqPtr = []int32{0}
+	appendRows := func(dst *sparse.Matrix, src *sparse.Matrix, lo, hi int) {
+		if src.Rows() == 0 {
+			return
+		}
+		if len(dst.RowPtr) == 0 {
+			dst.RowPtr = []int32{0}
+		}
+		for r := lo; r < hi; r++ {
+			cols, vals := src.Row(r)
+			dst.Col = append(dst.Col, cols...)
+			if src.Val != nil {
+				dst.Val = append(dst.Val, vals...)
+			}
+			dst.RowPtr = append(dst.RowPtr, int32(len(dst.Col)))
+		}
+	}
+	for k := 0; k < c.Len(); k++ {
+		reps := 1
+		if k == i {
+			reps = 2
+		}
+		start, T := c.Span(k)
+		for range reps {
+			appendRows(&out.Unary, &c.Unary, start, start+T)
+			appendRows(&out.Pair, &c.Pair, start, start+T)
+			out.Labels = append(out.Labels, c.Labels[start:start+T]...)
+			out.SeqPtr = append(out.SeqPtr, out.SeqPtr[len(out.SeqPtr)-1]+int32(T))
+		}
+	}
+	return &out
 }

@@ -17,7 +17,7 @@ import (
 
 const (
 	magic   = "STCORPUS"
-	version = 1
+	version = 2
 	header  = len(magic) + 4 + sha256.Size + 8
 )
 
@@ -57,6 +57,9 @@ type Entry struct {
 	Pair     []string
 	Labels   []string
 	Corpus   *sparse.Corpus
+	// Weights are the sequence weights the data gave (CRFsuite's @weight
+	// lines), one per sequence, or nil when it gave none.
+	Weights []float64
 }
 
 // Encoder returns the encoder of e, its dictionaries as they were.
@@ -81,6 +84,7 @@ func Write(path string, key Key, e *Entry) error {
 	w.ints(c.Labels)
 	w.uint(uint64(c.NumUnary))
 	w.uint(uint64(c.NumPair))
+	w.floats(e.Weights)
 	out := make([]byte, 0, header+p.Len()+sha256.Size)
 	out = append(out, magic...)
 	out = binary.LittleEndian.AppendUint32(out, version)
@@ -133,6 +137,7 @@ func Read(path string, key Key) (*Entry, error) {
 	r.matrix(&c.Pair)
 	c.Labels = r.ints()
 	c.NumUnary, c.NumPair = int(r.uint()), int(r.uint())
+	e.Weights = r.floats()
 	if r.err != nil || len(r.b) != 0 {
 		return nil, corrupt("payload")
 	}
@@ -155,6 +160,14 @@ func check(e *Entry) error {
 	}
 	if len(c.Labels) != pos {
 		return errors.New("labels")
+	}
+	if e.Weights != nil && len(e.Weights) != c.Len() {
+		return errors.New("sequence weights")
+	}
+	for _, w := range e.Weights {
+		if !(w > 0) || math.IsInf(w, 1) {
+			return errors.New("sequence weight")
+		}
 	}
 	for _, l := range c.Labels {
 		if l < 0 || int(l) >= len(e.Labels) {

@@ -103,3 +103,24 @@ func TestCorrupt(t *testing.T) {
 	_, err = Read(path, key)
 	assert.ErrorContains(t, err, "label id")
 }
+
+// TestWeightsRoundTrip: the data's sequence weights come back as written
+// (nil stays nil: TestRoundTrip), and weights of the wrong count or not
+// above 0 make the file corrupt.
+func TestWeightsRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.cache")
+	key := NewKey([]byte("weights"))
+	want := testEntry()
+	want.Weights = []float64{5, 0.25}
+	require.NoError(t, Write(path, key, want))
+	got, err := Read(path, key)
+	require.NoError(t, err)
+	assert.Equal(t, want.Weights, got.Weights)
+	for _, bad := range [][]float64{{1}, {1, 0}, {1, -2}} {
+		e := testEntry()
+		e.Weights = bad
+		require.NoError(t, Write(path, key, e))
+		_, err := Read(path, key)
+		require.ErrorContains(t, err, "corrupt", "weights %v", bad)
+	}
+}

@@ -11,7 +11,8 @@
 //	payload length (uint64 LE), payload, SHA-256 of the payload (32 bytes)
 //
 // The payload holds uvarint-prefixed strings and little-endian int32 and
-// float64 arrays. A file of another version or another key is stale
+// float64 arrays, ending with the sequence weights of the data (its
+// @weight lines; version 2, which version 1 files lacked). A file of another version or another key is stale
 // (ErrStale: the caller encodes the text and rewrites it); a file whose
 // magic, length, checksum or payload is wrong is corrupt, an error: a
 // cache is never trusted blindly, as a wrong corpus would train a wrong

@@ -1,0 +1,107 @@
+package objective
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// SetWeights makes the objective the weighted average
+// L_s(w) = (1/n) sum_i s_i NLL_i(w), with m_s = -grad L_s: every
+// sequence's loss, node and edge marginals (so every expected count,
+// whichever accumulation path takes it) and observed counts are scaled by
+// its weight s[i] (docs/crfsuite-algorithms.md, "The weighted dual"). nil
+// means unit weights and leaves the objective exactly as without the call
+// (the same bits). The objective keeps s. Call it before the first
+// evaluation; the node marginals (Marginals) are then the weighted ones.
+func (o *Objective) SetWeights(s []float64) error {
+	if s == nil {
+		o.weights = nil
+		o.obs = o.observed(nil)
+		return nil
+	}
+	if err := CheckWeights(s, o.c.Len()); err != nil {
+		return err
+	}
+	if o.partial != nil {
+		return errors.New("train: sequence weights with partial labels are not supported")
+	}
+	o.weights = s
+	o.obs = o.observed(s)
+	return nil
+}
+
+// CheckWeights returns an error unless s holds n finite weights above 0.
+func CheckWeights(s []float64, n int) error {
+	if len(s) != n {
+		return fmt.Errorf("train: %d sequence weights for %d sequences", len(s), n)
+	}
+	for i, v := range s {
+		if !(v > 0) || math.IsInf(v, 1) {
+			return fmt.Errorf("train: the weight of sequence %d is %v; want a finite number above 0", i+1, v)
+		}
+	}
+	return nil
+}
+
+// observed returns the observed counts of the objective's layout, each
+// position's scaled by the weight of its sequence (s nil: unit weights).
+func (o *Objective) observed(s []float64) counts {
+	if o.fused {
+		return counts{dense: weightedObserved(o.m, o.c, s)}
+	}
+	return sparseObserved(o.m, o.c, o.attrCum, s)
+}
+
+// seqWeights returns the weight of every position (the weight of its
+// sequence), or nil for unit weights.
+func seqWeights(c *sparse.Corpus, s []float64) []float64 {
+	if s == nil {
+		return nil
+	}
+	pw := make([]float64, c.Positions())
+	for i := 0; i < c.Len(); i++ {
+		start, T := c.Span(i)
+		for t := start; t < start+T; t++ {
+			pw[t] = s[i]
+		}
+	}
+	return pw
+}
+
+// weightedObserved is ObservedCounts with sequence weights s (nil: unit).
+func weightedObserved(m *chain.Model, c *sparse.Corpus, s []float64) []float64 {
+	L := m.NumLabels()
+	pw := seqWeights(c, s)
+	obs := make([]float64, len(m.W))
+	for p := 0; p < c.Positions(); p++ {
+		y := int(c.Labels[p])
+		cols, vals := c.Unary.Row(p)
+		for k, a := range cols {
+			v := 1.0
+			if vals != nil {
+				v = vals[k]
+			}
+			if pw != nil {
+				v *= pw[p]
+			}
+			obs[int(a)*L+y] += v
+		}
+	}
+	tailCounts(obs[m.Layout.StateLen():], m, c, s)
+	return obs
+}
+
+// weighSequence adds a sequence's weighted loss sw nll to the shard and
+// scales its node marginals by sw in place, before any expected count is
+// accumulated from them (the edge and pair marginals are scaled where they
+// are added).
+func (o *Objective) weighSequence(sh *shardState, node []float64, sw, nll float64) {
+	sh.loss += sw * nll
+	floats.Scale(sw, node)
+}
