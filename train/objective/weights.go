@@ -105,3 +105,74 @@ func (o *Objective) weighSequence(sh *shardState, node []float64, sw, nll float6
 	sh.loss += sw * nll
 	floats.Scale(sw, node)
 }
+
+// sparseObserved returns the observed counts with a sparse state block,
+// built attribute by attribute from a column-major copy of the data that
+// lives only for this call (in position order, as ObservedCounts adds
+// them) and the transition and pair blocks of
+// ObservedCounts on a model with no unary attribute.
+func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32, s []float64) counts {
+	L := m.NumLabels()
+	pw := seqWeights(c, s)
+	out := counts{stateLen: m.Layout.NumUnary * L}
+	col := buildColumns(&c.Unary, attrCum)
+	acc := make([]float64, L)
+	seen := make([]bool, L)
+	for a := 0; a < m.Layout.NumUnary; a++ {
+		clear(acc)
+		clear(seen)
+		for q := col.ptr[a]; q < col.ptr[a+1]; q++ {
+			y := c.Labels[col.pos[q]]
+			v := 1.0
+			if col.val != nil {
+				v = col.val[q]
+			}
+			if pw != nil {
+				v *= pw[col.pos[q]]
+			}
+			acc[y] += v
+			seen[y] = true
+		}
+		for y := range acc {
+			if seen[y] {
+				out.stIdx = append(out.stIdx, int32(a*L+y))
+				out.stVal = append(out.stVal, acc[y])
+			}
+		}
+	}
+	out.tail = make([]float64, len(m.W)-out.stateLen)
+	tailCounts(out.tail, m, c, s)
+	return out
+}
+
+// tailCounts adds the observed transition and pair counts into tail (the
+// weight vector after the state block), each sequence's scaled by its
+// weight s[i] (s nil: unit weights).
+func tailCounts(tail []float64, m *chain.Model, c *sparse.Corpus, s []float64) {
+	L := m.NumLabels()
+	toff, poff := m.Layout.TransOffset()-m.Layout.StateLen(), m.Layout.PairOffset()-m.Layout.StateLen()
+	for i := 0; i < c.Len(); i++ {
+		start, T := c.Span(i)
+		sw := 1.0
+		if s != nil {
+			sw = s[i]
+		}
+		for t := 1; t < T; t++ {
+			p := start + t
+			y, yp := int(c.Labels[p]), int(c.Labels[p-1])
+			if m.Layout.Transitions {
+				tail[toff+yp*L+y] += sw
+			}
+			if m.Layout.NumPair > 0 && c.Pair.Rows() > 0 {
+				pc, pv := c.Pair.Row(p)
+				for k, a := range pc {
+					v := sw
+					if pv != nil {
+						v = sw * pv[k]
+					}
+					tail[poff+int(a)*L*L+yp*L+y] += v
+				}
+			}
+		}
+	}
+}
