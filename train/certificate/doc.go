@@ -15,6 +15,10 @@
 //     and the rigorous value of the certificate it returns (Gap), and the
 //     worst case |M_j| of its dual point over the stored intervals
 //     (WorstAbsM), which the caller's Pinsker screening needs.
+//   - PureL1Gap: the certificate of the problem without an L2 term, at the
+//     gold labelings mixed into the model's distributions (purel1.go), and
+//     GradientTest, CRFsuite's stopping test without any penalty (no
+//     certificate).
 //
 // # Contract
 //
