@@ -129,7 +129,7 @@ func MarshalCompact(labels []string, transitions bool, enc *features.Encoder, id
 			nz++
 		}
 	}
-	return cm.lay.encodeWith(fileVersion, nz, cm.each)
+	return cm.lay.encodeWith(cm.lay.writeVersion(), nz, cm.each)
 }
 
 // compactMap is the layout of a compact model (lay: labels, dimensions and
