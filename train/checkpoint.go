@@ -54,13 +54,18 @@ type loopState struct {
 	reached, switched               bool
 	gaps                            [2]float64
 	reason                          string // Result.SolverReason
+	// gauged: the optimizer's X in the checkpoint is the point before the
+	// gauge step that preceded the pass, which the resumed run evaluates
+	// and steps again (gauge.go): the same bits as the uninterrupted run.
+	gauged bool
 }
 
 const (
 	checkpointMagic = "SPTGCKP\x00"
-	// checkpointVersion 2: the solver, the log's Pass and Zeroed, the
-	// loop's bookkeeping (version 1 was the full solver's only).
-	checkpointVersion = 2
+	// checkpointVersion 3: the loop's gauged flag; 2: the solver, the log's
+	// Pass and Zeroed, the loop's bookkeeping (version 1 was the full
+	// solver's only).
+	checkpointVersion = 3
 )
 
 // WriteTo writes the checkpoint in a versioned, checksummed binary form.
@@ -106,7 +111,7 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 	for _, v := range []int{l.passes, l.stalls, l.wsSize, l.wsFloor} {
 		b = le.AppendUint64(b, uint64(v))
 	}
-	b = append(b, boolByte(l.reached), boolByte(l.switched))
+	b = append(b, boolByte(l.reached), boolByte(l.switched), boolByte(l.gauged))
 	f64(l.gaps[0])
 	f64(l.gaps[1])
 	b = appendBytes(b, []byte(l.reason))
@@ -114,7 +119,7 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 	b = le.AppendUint64(b, uint64(len(hm)))
 	for k := range hm {
 		// The float32 history is written widened (exactly) as float64: the
-		// format of version 2 is kept.
+		// format of version 2 is kept (version 3 adds the gauged flag).
 		b = le.AppendUint64(b, uint64(len(hm[k])))
 		for _, x := range hm[k] {
 			f64(float64(x))
@@ -159,7 +164,7 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	ck.history = d.f64s()
 	ck.lastCheckGap = d.f64()
 	ck.iterations = d.iterations()
-	ck.loop = loopState{passes: int(d.u64()), stalls: int(d.u64()), wsSize: int(d.u64()), wsFloor: int(d.u64()), reached: d.bool(), switched: d.bool()}
+	ck.loop = loopState{passes: int(d.u64()), stalls: int(d.u64()), wsSize: int(d.u64()), wsFloor: int(d.u64()), reached: d.bool(), switched: d.bool(), gauged: d.bool()}
 	ck.loop.gaps = [2]float64{d.f64(), d.f64()}
 	ck.loop.reason = string(d.next(d.count(1)))
 	ck.dual = d.history()

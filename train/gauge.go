@@ -11,11 +11,18 @@ import "github.com/sparsetag/sparsetag/train/internal/gauge"
 // the same steps as the uninterrupted one. Running it also at the start of
 // each inner solve, over the new working set, saved iterations on NER data
 // but cost some on CoNLL-2000 (docs/gauge.md).
+//
+// The new value and gradient are the old ones plus the penalty's change,
+// not a fresh evaluation, whose bits would differ: so a checkpoint taken
+// at the pass keeps X from before the step (preGauge) and a resumed run
+// evaluates there and steps again, as the uninterrupted run did.
 func (r *run) gaugeStep() error {
 	tr := r.tr
 	x, g := r.opt.X(), r.opt.Grad()
+	r.preGauge = append(r.preGauge[:0], x...)
 	dL2, moved := gauge.Shift(tr.m.Layout, tr.fs.Active(), x, g, tr.pen.l1, tr.pen.l2)
-	if moved == 0 {
+	r.gauged = moved > 0
+	if !r.gauged {
 		return nil
 	}
 	return r.opt.Rebase(r.opt.F()+dL2, g)

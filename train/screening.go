@@ -34,12 +34,16 @@ func (tr *trainer) screenPass(ctx context.Context, r *run, gap *float64) error {
 	if err != nil || removed == 0 || len(r.u) == 0 {
 		return err
 	}
-	if r.zeroed > 0 {
+	// X moved, or its value and gradient are the gauge step's (gauge.go),
+	// which a checkpoint of the smaller active set could not reproduce:
+	// evaluate at X and price it again.
+	moved := r.zeroed > 0 || r.gauged
+	if moved {
 		if err := r.reevaluate(ctx); err != nil {
 			return err
 		}
 	}
-	if r.zeroed > 0 || r.policy == SolverFull {
+	if moved || r.policy == SolverFull {
 		// The full policy's gap is a blocked sum over the active set:
 		// recompute it on the smaller set. The working set's sum over u
 		// only lost exact zeros unless X moved.

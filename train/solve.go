@@ -85,6 +85,12 @@ type run struct {
 	// certified this pass, and screening uses its dual point).
 	dual certificate.History
 	mix  certificate.Mixture
+
+	// gauged: the last gauge step moved X, whose value and gradient are
+	// then the pre-step evaluation's plus the penalty's change; preGauge is
+	// X before it (what a checkpoint keeps, gauge.go).
+	gauged   bool
+	preGauge []float64
 }
 
 // solveInput is everything a solve starts from besides the trainer's
@@ -287,6 +293,7 @@ func (r *run) reevaluate(ctx context.Context) error {
 		return err
 	}
 	r.m = m
+	r.gauged = false // the evaluation belongs to X
 	return r.opt.Rebase(f, r.grad)
 }
 
@@ -392,6 +399,7 @@ func (r *run) stallLimit() int {
 // the full policy, until the restricted target with the working set.
 func (r *run) innerSolve(ctx context.Context, gap float64) error {
 	tr := r.tr
+	r.gauged = false // X moves from here on
 	if r.policy == SolverWorkingSet {
 		// Choose the set and start its optimizer; a set too dense to pay
 		// switches the solve to the full policy (wsState.next).
@@ -766,10 +774,21 @@ func (r *run) checkpoint() *Checkpoint {
 		lastCheckGap: r.lastCheckGap,
 		iterations:   slices.Clone(r.res.Iterations),
 		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
-			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason},
+			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason, gauged: r.gauged},
 		dual: r.dual.Snapshot(r.mU), // with the pass just priced
-		opt:  r.opt.Snapshot(),
+		opt:  r.snapshot(),
 	}
+}
+
+// snapshot is the optimizer's state for a checkpoint: after a gauge step,
+// at the point before it (gauge.go), so that the resumed run evaluates
+// there and steps again.
+func (r *run) snapshot() owlqn.State {
+	st := r.opt.Snapshot()
+	if r.gauged {
+		st.X = slices.Clone(r.preGauge)
+	}
+	return st
 }
 
 // check verifies that a checkpoint belongs to this run's problem.
@@ -821,6 +840,11 @@ func (r *run) resume(ctx context.Context, ck *Checkpoint) error {
 		return err
 	}
 	r.m = m
+	if l.gauged {
+		if err := r.gaugeStep(); err != nil {
+			return err
+		}
+	}
 	r.res.Iterations = slices.Clone(ck.iterations)
 	r.hist, r.lastCheckGap = slices.Clone(ck.history), ck.lastCheckGap
 	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps

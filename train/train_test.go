@@ -153,17 +153,23 @@ func TestTrainSumFormPureL2(t *testing.T) {
 // (serialized and read back) and checks that resuming reaches the same
 // model, bit for bit, as the uninterrupted run, with and without screening:
 // the full policy (no screening), the working set, and a working set that
-// became dense and handed over to the full policy before the checkpoint.
+// became dense and handed over to the full policy before the checkpoint;
+// at a small penalty (ratio 0.01) the gauge step moves at most passes, so
+// the resumed run must redo it from the point before it (gauge.go). (The
+// working set at ratio 0.01 on 30 attributes resumes to a different model,
+// with or without the gauge step: not covered here, see the issue notes.)
 func TestCheckpointResumeSameModel(t *testing.T) {
 	for _, tc := range []struct {
 		rule  ScreenRule
 		dense float64
-		attrs int // 30: enough features for the mixture certificate
-	}{{ScreenNone, defaultWSDenseFraction, 10}, {ScreenPinsker, math.Inf(1), 10}, {ScreenPinsker, defaultWSDenseFraction, 10}, {ScreenPinsker, math.Inf(1), 30}} {
+		attrs int     // 30: enough features for the mixture certificate
+		ratio float64 // beta / beta_max
+	}{{ScreenNone, defaultWSDenseFraction, 10, 0.2}, {ScreenPinsker, math.Inf(1), 10, 0.2}, {ScreenPinsker, defaultWSDenseFraction, 10, 0.2}, {ScreenPinsker, math.Inf(1), 30, 0.2},
+		{ScreenNone, defaultWSDenseFraction, 10, 0.01}} {
 		rng := rand.New(rand.NewPCG(51, 52))
 		c := randomCorpus(rng, 70, 5, tc.attrs, 0, 3, false)
 		rule := tc.rule
-		op := withTuning(Options{Problem: Problem{BetaRatio: 0.2}, Stopping: Stopping{Epsilon: 1e-10}, Method: Method{Screen: rule}, Hooks: Hooks{CheckpointEvery: 7}},
+		op := withTuning(Options{Problem: Problem{BetaRatio: tc.ratio}, Stopping: Stopping{Epsilon: 1e-10}, Method: Method{Screen: rule}, Hooks: Hooks{CheckpointEvery: 7}},
 			func(tu *tuning) { tu.wsDenseFraction, tu.wsSwitchMin = tc.dense, 0 })
 		var saves [][]byte // every checkpoint taken
 		op.Checkpoint = func(ck *Checkpoint) error {
