@@ -11,8 +11,8 @@ import (
 )
 
 // TestTrainCache: --cache writes the encoded corpus on the first run and
-// reads it on the next, training the same model bytes as the text path;
-// a change of the data, the template or an option that shapes the
+// reads it on the next, training the same model bytes as the text path,
+// also when the run resumes from a checkpoint; a change of the data, the template or an option that shapes the
 // encoding (--min-freq) rebuilds it; a corrupt cache is an error (exit 1,
 // no model), not a wrong model; --select-folds refuses it.
 func TestTrainCache(t *testing.T) {
@@ -46,6 +46,16 @@ func TestTrainCache(t *testing.T) {
 	assert.Contains(t, errs, "from the cache")
 	same("text.model", "first.model")
 	same("text.model", "second.model")
+
+	// A resumed run reads the cache too, and reaches the same model.
+	ckpt := filepath.Join(dir, "c.ckpt")
+	errs, code = train("kept.model", "--cache", cache, "--checkpoint", ckpt, "--checkpoint-every", "2", "--keep-checkpoint")
+	require.Zero(t, code, errs)
+	errs, code = train("resumed.model", "--cache", cache, "--checkpoint", ckpt, "--resume")
+	require.Zero(t, code, errs)
+	assert.Contains(t, errs, "from the cache")
+	assert.Contains(t, errs, "resuming from "+ckpt)
+	same("text.model", "resumed.model")
 
 	// Invalidation: another option, another template, other data.
 	errs, code = train("minfreq.model", "--cache", cache, "--min-freq", "2")
