@@ -65,10 +65,10 @@ import (
 // 22 weights on average, every weight twice (the catch-up and the
 // descent), in two arrays of 20 MB: three quarters of the warm start's
 // CPU, against a sixth for scoring, forward-backward and the gradient
-// (docs/setup.md). A step over a batch of sequences at
-// one point instead would pay the catch-up and the descent once per
-// distinct attribute of the batch, but the start it reaches costs the
-// solver far more iterations (measured in docs/setup.md).
+// (docs/setup.md). A step over a batch of sequences at one point instead
+// would pay the catch-up and the descent once per distinct attribute of
+// the batch, but the start it reaches costs the solver far more
+// iterations (measured in docs/setup.md).
 //
 // eta0 is calibrated as CRFsuite's l2sgd does (train_l2sgd.c,
 // l2sgd_calibration): one epoch from zero over a sample of the sequences
