@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"chain":                   {"inference", "features", "sparse", "scheme", "internal/atomicfile", "internal/lattice"},
 	"train":                   {"chain", "inference", "sparse", "screen", "train/objective", "train/warmstart", "train/certificate", "train/internal/owlqn", "train/internal/topk", "internal/atomicfile"},
 	"train/objective":         {"chain", "inference", "sparse", "screen", "train/internal/spanadd", "internal/par", "internal/lattice"},
-	"train/warmstart":         {"chain", "inference", "sparse", "train/objective", "internal/lattice", "internal/par"},
+	"train/warmstart":         {"chain", "inference", "sparse", "train/objective", "internal/lattice"},
 	"train/certificate":       {"screen"},
 	"train/online":            {"chain", "inference", "sparse", "internal/lattice"},
 	"train/internal/owlqn":    {"internal/par"},

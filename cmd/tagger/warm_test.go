@@ -44,9 +44,8 @@ func TestTrainWarmEpochs(t *testing.T) {
 }
 
 // TestTrainThreadsSameModel: the model file does not depend on --threads
-// (1, 2, 3), with the warm start's steps split over goroutines: the
-// CoNLL-2000 template gives each sequence hundreds of attributes, so a
-// step has several chunks of them.
+// (1, 2, 3) on real data (CoNLL-2000 sentences and template), the warm
+// start and the solve included.
 func TestTrainThreadsSameModel(t *testing.T) {
 	dir := t.TempDir()
 	data := writeDominantCoNLL(t, dir, "train", 200, "NP")

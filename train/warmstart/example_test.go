@@ -11,7 +11,7 @@ import (
 
 // Two epochs of SGD on a toy corpus where attribute 0 marks label A and
 // attribute 1 label B: the point gives each attribute's own label the
-// larger weight. Settings.Threads changes the speed, never the bits.
+// larger weight.
 func ExampleRun() {
 	m, err := chain.NewModel([]string{"A", "B"}, 2, 0, true, nil)
 	if err != nil {
@@ -27,7 +27,7 @@ func ExampleRun() {
 		free[j] = int32(j)
 	}
 	p := warmstart.Problem{Model: m, Corpus: c, L1: 0.01, L2: 0.01, Free: free}
-	pt, info, err := warmstart.Run(context.Background(), p, warmstart.Settings{Epochs: 2, Threads: 2})
+	pt, info, err := warmstart.Run(context.Background(), p, warmstart.Settings{Epochs: 2})
 	if err != nil {
 		panic(err)
 	}

@@ -27,7 +27,7 @@ func TestScoreMatchesReference(t *testing.T) {
 				free = append(free, int32(j))
 			}
 		}
-		s := newSGD(m, c, 0.02, 0.3, frozen, free, 2)
+		s := newSGD(m, c, 0.02, 0.3, frozen, free)
 		rng := rand.New(rand.NewPCG(5, 6))
 		for k := range 80 {
 			s.step(rng.IntN(c.Len()), 0.5/(1+float64(k)/float64(c.Len())))

@@ -11,7 +11,6 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/lattice"
-	"github.com/sparsetag/sparsetag/internal/par"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/objective"
 )
@@ -56,19 +55,15 @@ import (
 // the sequence x L) plus the forward-backward; only when a falls below
 // sgdMinScale does an O(d) rescale fold a into v and q.
 //
-// Threads: the catch-up (1) and the descent (4) update each attribute's
-// block from its own values, the step's scalars and its own gradient
-// only, so they run over fixed chunks of the sequence's attributes on
-// Settings.Threads goroutines and give the same bits whatever the number;
-// scoring, forward-backward and the gradient's sums stay on one. They are
-// most of the cost: a step of CoNLL-2000 touches 343 attribute blocks of
-// 22 weights on average, every weight twice (the catch-up and the
-// descent), in two arrays of 20 MB: three quarters of the warm start's
-// CPU, against a sixth for scoring, forward-backward and the gradient
-// (docs/setup.md). A step over a batch of sequences at one point instead
-// would pay the catch-up and the descent once per distinct attribute of
-// the batch, but the start it reaches costs the solver far more
-// iterations (measured in docs/setup.md).
+// The catch-up (1) and the descent (4) are most of the cost: a step of
+// CoNLL-2000 touches 343 attribute blocks of 22 weights on average, every
+// weight twice, in two arrays of 20 MB: three quarters of the warm
+// start's CPU, against a sixth for scoring, forward-backward and the
+// gradient (docs/setup.md, which also has what was tried: a step over a
+// batch of sequences at one point pays them once per distinct attribute
+// of the batch, but its start costs the solver far more iterations; the
+// catch-up and the descent over chunks of attributes on two goroutines
+// made the whole run slower).
 //
 // eta0 is calibrated as CRFsuite's l2sgd does (train_l2sgd.c,
 // l2sgd_calibration): one epoch from zero over a sample of the sequences
@@ -147,13 +142,12 @@ type sgd struct {
 	trans, edge  []float64
 	scr          lattice.Scratch
 	ws           *inference.Workspace
-	threads      int // goroutines of the catch-up and the descent
 }
 
 // newSGD returns the warm start's state at w = 0 for the layout of m on c
 // with penalty pen; frozen (nil: none) are features kept at zero, and
 // free the others (increasing).
-func newSGD(m *chain.Model, c *sparse.Corpus, l1, l2 float64, frozen sparse.Bitset, free []int32, threads int) *sgd {
+func newSGD(m *chain.Model, c *sparse.Corpus, l1, l2 float64, frozen sparse.Bitset, free []int32) *sgd {
 	L := m.NumLabels()
 	sptr := objective.AttrStarts(nil, free, m.NumUnary, L)
 	ns := int(sptr[m.NumUnary])
@@ -162,7 +156,7 @@ func newSGD(m *chain.Model, c *sparse.Corpus, l1, l2 float64, frozen sparse.Bits
 		sptr: sptr, v: make([]float64, n), q: make([]float64, n),
 		slotU: make([]int32, m.NumUnary), slotP: make([]int32, m.NumPair),
 		gT: make([]float64, L*L), trans: make([]float64, L*L), edge: make([]float64, L*L),
-		ws: inference.NewWorkspace(c.MaxLen(), L), threads: threads}
+		ws: inference.NewWorkspace(c.MaxLen(), L)}
 	for a := range s.slotU {
 		s.slotU[a] = -1
 	}
@@ -270,17 +264,14 @@ func (s *sgd) release() {
 
 // catchUp brings the features of the current sequence up to date: the
 // penalty accumulated since their last visit (those that are frozen hold
-// zero, which the penalty leaves alone). The state features run over
-// fixed chunks of attrs on s.threads goroutines.
+// zero, which the penalty leaves alone).
 func (s *sgd) catchUp() {
 	m := s.m
 	L := m.NumLabels()
-	s.chunks(func(lo, hi int) {
-		s.touch(s.attrs[lo:hi])
-		for _, a := range s.attrs[lo:hi] {
-			s.clipBlock(int(s.sptr[a]), int(s.sptr[a+1]))
-		}
-	})
+	s.touch(s.attrs)
+	for _, a := range s.attrs {
+		s.clipBlock(int(s.sptr[a]), int(s.sptr[a+1]))
+	}
 	if m.Transitions {
 		off := s.tail(m.TransOffset())
 		s.clipBlock(off, off+L*L)
@@ -289,22 +280,6 @@ func (s *sgd) catchUp() {
 		off := s.tail(m.PairOffset() + int(a)*L*L)
 		s.clipBlock(off, off+L*L)
 	}
-}
-
-// chunkAttrs is the number of attributes of a chunk of the parallel
-// catch-up and descent: a constant, so that the work of a chunk does not
-// depend on the thread count (each attribute's update depends on nothing
-// else anyway), large enough to pay for handing a chunk to a goroutine.
-const chunkAttrs = 64
-
-// chunks calls f on consecutive ranges [lo, hi) of attrs, of chunkAttrs
-// attributes each, on s.threads goroutines; f must touch only the
-// features of those attributes.
-func (s *sgd) chunks(f func(lo, hi int)) {
-	n := len(s.attrs)
-	par.For(s.threads, (n+chunkAttrs-1)/chunkAttrs, func(k int) {
-		f(k*chunkAttrs, min(n, (k+1)*chunkAttrs))
-	})
 }
 
 // touch reads one value per cache line of the blocks of attrs in v and q,
@@ -487,16 +462,13 @@ func (s *sgd) rescale() {
 }
 
 // descend moves the features of the current sequence by -step times their
-// gradient (step = eta/a: the units of v) and applies the penalty; the
-// state features over fixed chunks of attrs on s.threads goroutines.
+// gradient (step = eta/a: the units of v) and applies the penalty.
 func (s *sgd) descend(step float64) {
 	m := s.m
 	L := m.NumLabels()
-	s.chunks(func(lo, hi int) {
-		for k := lo; k < hi; k++ {
-			s.descendState(s.attrs[k], s.gU[k*L:k*L+L], step)
-		}
-	})
+	for k, a := range s.attrs {
+		s.descendState(a, s.gU[k*L:k*L+L], step)
+	}
 	if m.Transitions {
 		s.descendBlock(m.TransOffset(), s.gT, step, s.partT)
 	}
@@ -689,9 +661,6 @@ type Problem struct {
 // Settings are the warm start's knobs besides the problem.
 type Settings struct {
 	Epochs int // epochs of SGD after the calibration (> 0)
-	// Threads is the number of goroutines of the catch-up and the descent
-	// of a step (<= 1: one); the result does not depend on it.
-	Threads int
 	// Interrupt, when closed, ends the warm start after the step it is at
 	// (the epochs run so far count; Info.Epochs says how many).
 	Interrupt <-chan struct{}
@@ -709,15 +678,14 @@ type Point struct {
 
 // Run calibrates the step size and runs s.Epochs epochs of SGD with the
 // cumulative L1 penalty from w = 0 (see the comment at the top of the
-// file), deterministically (a fixed seed; the same bits on any number of
-// Settings.Threads), and returns the
+// file), deterministically (a fixed seed; one goroutine), and returns the
 // point reached and what it did. A point that is not finite is discarded:
 // Run then returns an empty point and Info.Discarded. It returns ctx's
 // error when ctx is cancelled.
 func Run(ctx context.Context, p Problem, st Settings) (Point, *Info, error) {
 	t0 := time.Now()
 	n := p.Corpus.Len()
-	s := newSGD(p.Model, p.Corpus, p.L1, p.L2, p.Frozen, p.Free, st.Threads)
+	s := newSGD(p.Model, p.Corpus, p.L1, p.L2, p.Frozen, p.Free)
 	rng := rand.New(rand.NewPCG(sgdSeed, uint64(n)))
 	order := make([]int32, n)
 	for i := range order {

@@ -112,29 +112,12 @@ func (e *eagerSGD) gradient(i int, lat *inference.Lattice) []float64 {
 // TestSGDLazyMatchesEager: the lazy bookkeeping (scale, cumulative
 // penalty in the units of v, penalties caught up on visit, rescales)
 // gives the weights and per-step losses of the eager O(d) steps, on a
-// tiny problem with real values, pair attributes and frozen features;
-// and on one whose sequences have several chunks of attributes, the same
-// bits on 1 and 3 threads.
+// tiny problem with real values, pair attributes and frozen features.
 func TestSGDLazyMatchesEager(t *testing.T) {
-	lazyMatchesEager(t, 6, 1)
-	w1 := lazyMatchesEager(t, 5*chunkAttrs, 1)
-	w3 := lazyMatchesEager(t, 5*chunkAttrs, 3)
-	for j := range w1 {
-		if math.Float64bits(w1[j]) != math.Float64bits(w3[j]) {
-			t.Fatalf("weight %d: %v with 1 thread, %v with 3", j, w1[j], w3[j])
-		}
-	}
-}
-
-// lazyMatchesEager runs 60 lazy steps with threads goroutines and the
-// eager reference side by side on a problem of numAttr attributes,
-// checks the NLLs and the weights, and returns the lazy weights.
-func lazyMatchesEager(t *testing.T, numAttr, threads int) []float64 {
-	t.Helper()
 	old := sgdMinScale
 	sgdMinScale = 0.97 // rescale every few steps
 	t.Cleanup(func() { sgdMinScale = old })
-	m, c := sgdProblem(t, 13, 10, numAttr, 2, 3, true)
+	m, c := sgdProblem(t, 13, 10, 6, 2, 3, true)
 	l1, l2 := 0.05, 0.04
 	frozen := sparse.NewBitset(len(m.W))
 	for _, j := range []int{0, 1, 2, 7, m.TransIndex(1, 2), m.PairIndex(1, 0, 0)} {
@@ -146,16 +129,15 @@ func lazyMatchesEager(t *testing.T, numAttr, threads int) []float64 {
 			free = append(free, int32(j))
 		}
 	}
-	lazy := newSGD(m, c, l1, l2, frozen, free, threads)
+	lazy := newSGD(m, c, l1, l2, frozen, free)
 	eager := &eagerSGD{m: m, c: c, l1: l1, l2: l2, frozen: frozen, w: make([]float64, len(m.W)), q: make([]float64, len(m.W)),
 		ws: inference.NewWorkspace(c.MaxLen(), m.NumLabels())}
 	rng := rand.New(rand.NewPCG(1, 2))
-	rescales, chunks := 0, 0
+	rescales := 0
 	for k := 0; k < 60; k++ {
 		i, eta := rng.IntN(c.Len()), 0.8/(1+float64(k)/float64(c.Len()))
 		before := lazy.a
 		got, want := lazy.step(i, eta), eager.step(i, eta)
-		chunks = max(chunks, (len(lazy.attrs)+chunkAttrs-1)/chunkAttrs)
 		if before != 1 && lazy.a == 1-min(eta*l2, sgdMaxL2Shrink) {
 			rescales++ // the scale was folded into v (a = 1) before this step's shrink
 		}
@@ -163,9 +145,6 @@ func lazyMatchesEager(t *testing.T, numAttr, threads int) []float64 {
 	}
 	if rescales == 0 {
 		t.Fatal("no rescale happened: the test does not cover it")
-	}
-	if numAttr > chunkAttrs && chunks < 2 {
-		t.Fatalf("at most %d chunk of attributes per step: the test does not cover the parallel steps", chunks)
 	}
 	p := lazy.weights()
 	w := make([]float64, len(m.W))
@@ -183,7 +162,6 @@ func lazyMatchesEager(t *testing.T, numAttr, threads int) []float64 {
 		t.Fatalf("%d non-zero weights of %d: the penalty's clipping is not exercised", nz, len(w))
 	}
 	approxEqual(t, "weights", eager.w, w, 1e-12, 1e-9)
-	return w
 }
 
 // sgdProblem returns a model layout and a random corpus with pair
