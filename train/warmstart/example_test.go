@@ -34,8 +34,8 @@ func ExampleRun() {
 	w := make([]float64, len(m.W))
 	sparse.Scatter(w, pt.Val, pt.Idx)
 	fmt.Println("epochs:", info.Epochs)
-	fmt.Println("attribute 0 prefers A:", w[m.StateIndex(0, 0)] > w[m.StateIndex(0, 1)])
-	fmt.Println("attribute 1 prefers B:", w[m.StateIndex(1, 1)] > w[m.StateIndex(1, 0)])
+	fmt.Println("attribute 0 prefers A:", w[m.Layout.StateIndex(0, 0)] > w[m.Layout.StateIndex(0, 1)])
+	fmt.Println("attribute 1 prefers B:", w[m.Layout.StateIndex(1, 1)] > w[m.Layout.StateIndex(1, 0)])
 	// Output:
 	// epochs: 2
 	// attribute 0 prefers A: true
