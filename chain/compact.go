@@ -25,20 +25,20 @@ func (m *Model) Compact() (*Model, error) {
 	if m.Encoder == nil {
 		return m, nil
 	}
-	if nu, np := m.Encoder.Unary().Len(), m.Encoder.Pair().Len(); nu != m.NumUnary || np != m.NumPair {
-		return nil, fmt.Errorf("chain: model has %d unary and %d pair attributes, its encoder %d and %d", m.NumUnary, m.NumPair, nu, np)
+	if nu, np := m.Encoder.Unary().Len(), m.Encoder.Pair().Len(); nu != m.Layout.NumUnary || np != m.Layout.NumPair {
+		return nil, fmt.Errorf("chain: model has %d unary and %d pair attributes, its encoder %d and %d", m.Layout.NumUnary, m.Layout.NumPair, nu, np)
 	}
 	if d, _ := m.dimension(); len(m.W) != d {
 		return nil, fmt.Errorf("chain: model has %d weights, its layout %d", len(m.W), d)
 	}
-	L, LL := m.L, m.L*m.L
+	L, LL := m.Layout.L, m.Layout.L*m.Layout.L
 	liveU := func(a int32) bool { return !allZero(m.State[int(a)*L : int(a)*L+L]) }
 	liveP := func(a int32) bool { return !allZero(m.PairW[int(a)*LL : int(a)*LL+LL]) }
 	if kind, _ := m.firstDead(); kind == "" {
 		return m, nil
 	}
 	enc, umap, pmap := m.Encoder.Restrict(liveU, liveP)
-	c, err := NewModel(append([]string(nil), m.Labels...), enc.Unary().Len(), enc.Pair().Len(), m.Transitions, enc)
+	c, err := NewModel(append([]string(nil), m.Labels...), enc.Unary().Len(), enc.Pair().Len(), m.Layout.Transitions, enc)
 	if err != nil {
 		return nil, err
 	}
@@ -60,13 +60,13 @@ func (m *Model) Compact() (*Model, error) {
 // attribute of m without a non-zero weight, or "" when every attribute has
 // one.
 func (m *Model) firstDead() (string, int) {
-	L, LL := m.L, m.L*m.L
-	for a := 0; a < m.NumUnary; a++ {
+	L, LL := m.Layout.L, m.Layout.L*m.Layout.L
+	for a := 0; a < m.Layout.NumUnary; a++ {
 		if allZero(m.State[a*L : a*L+L]) {
 			return "unary", a
 		}
 	}
-	for a := 0; a < m.NumPair; a++ {
+	for a := 0; a < m.Layout.NumPair; a++ {
 		if allZero(m.PairW[a*LL : a*LL+LL]) {
 			return "pair", a
 		}

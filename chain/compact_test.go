@@ -26,15 +26,15 @@ func fixedEncoderModel(t testing.TB) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.W[m.StateIndex(0, 0)] = 1.5   // U00:the, B-NP
-	m.W[m.StateIndex(1, 1)] = 0.75  // U00:cat, I-NP
-	m.W[m.StateIndex(3, 0)] = 2     // U01:DT, B-NP
-	m.W[m.StateIndex(4, 1)] = -0.5  // U01:NN, I-NP
-	m.W[m.StateIndex(4, 2)] = 0.25  // U01:NN, O
-	m.W[m.TransIndex(0, 1)] = 1     // B-NP -> I-NP
-	m.W[m.TransIndex(2, 1)] = -4    // O -> I-NP
-	m.W[m.PairIndex(1, 0, 1)] = 0.5 // B01:NN, B-NP -> I-NP
-	m.W[m.PairIndex(2, 1, 2)] = -1  // B01:VBZ, I-NP -> O
+	m.W[m.Layout.StateIndex(0, 0)] = 1.5   // U00:the, B-NP
+	m.W[m.Layout.StateIndex(1, 1)] = 0.75  // U00:cat, I-NP
+	m.W[m.Layout.StateIndex(3, 0)] = 2     // U01:DT, B-NP
+	m.W[m.Layout.StateIndex(4, 1)] = -0.5  // U01:NN, I-NP
+	m.W[m.Layout.StateIndex(4, 2)] = 0.25  // U01:NN, O
+	m.W[m.Layout.TransIndex(0, 1)] = 1     // B-NP -> I-NP
+	m.W[m.Layout.TransIndex(2, 1)] = -4    // O -> I-NP
+	m.W[m.Layout.PairIndex(1, 0, 1)] = 0.5 // B01:NN, B-NP -> I-NP
+	m.W[m.Layout.PairIndex(2, 1, 2)] = -1  // B01:VBZ, I-NP -> O
 	return m
 }
 
@@ -101,21 +101,21 @@ func checkCompaction(t testing.TB, m, c *Model) {
 		t.Fatal("compaction lost the encoder")
 	}
 	sameEncoderKind(t, m.Encoder, c.Encoder)
-	if !slices.Equal(c.Labels, m.Labels) || c.Transitions != m.Transitions || !sameBits(c.Trans, m.Trans) {
+	if !slices.Equal(c.Labels, m.Labels) || c.Layout.Transitions != m.Layout.Transitions || !sameBits(c.Trans, m.Trans) {
 		t.Fatal("labels or transitions differ")
 	}
 	if kind, a := c.firstDead(); kind != "" {
 		t.Fatalf("compacted model keeps dead %s attribute %d", kind, a)
 	}
-	L, LL := m.L, m.L*m.L
+	L, LL := m.Layout.L, m.Layout.L*m.Layout.L
 	for _, blk := range []struct {
 		kind     string
 		md, cd   *features.Dictionary
 		n, cn, w int
 		mw, cw   []float64
 	}{
-		{"unary", m.Encoder.Unary(), c.Encoder.Unary(), m.NumUnary, c.NumUnary, L, m.State, c.State},
-		{"pair", m.Encoder.Pair(), c.Encoder.Pair(), m.NumPair, c.NumPair, LL, m.PairW, c.PairW},
+		{"unary", m.Encoder.Unary(), c.Encoder.Unary(), m.Layout.NumUnary, c.Layout.NumUnary, L, m.State, c.State},
+		{"pair", m.Encoder.Pair(), c.Encoder.Pair(), m.Layout.NumPair, c.Layout.NumPair, LL, m.PairW, c.PairW},
 	} {
 		if blk.cd.Len() != blk.cn || !blk.cd.Frozen() {
 			t.Fatalf("%s dictionary of %d names (frozen %v) for %d attributes", blk.kind, blk.cd.Len(), blk.cd.Frozen(), blk.cn)
@@ -152,8 +152,8 @@ func TestCompactFixed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c == m || c.NumUnary != 4 || c.NumPair != 2 || len(c.W) != 4*3+3*3+2*3*3 {
-		t.Fatalf("compacted to U=%d P=%d with %d weights, want 4, 2 and 33", c.NumUnary, c.NumPair, len(c.W))
+	if c == m || c.Layout.NumUnary != 4 || c.Layout.NumPair != 2 || len(c.W) != 4*3+3*3+2*3*3 {
+		t.Fatalf("compacted to U=%d P=%d with %d weights, want 4, 2 and 33", c.Layout.NumUnary, c.Layout.NumPair, len(c.W))
 	}
 	if got, want := c.Encoder.Unary().Names(), []string{"U00:the", "U00:cat", "U01:DT", "U01:NN"}; !slices.Equal(got, want) {
 		t.Fatalf("unary attributes %q, want %q", got, want)
@@ -161,11 +161,11 @@ func TestCompactFixed(t *testing.T) {
 	if got, want := c.Encoder.Pair().Names(), []string{"B01:NN", "B01:VBZ"}; !slices.Equal(got, want) {
 		t.Fatalf("pair attributes %q, want %q", got, want)
 	}
-	if c.W[c.StateIndex(2, 0)] != 2 || c.W[c.PairIndex(1, 1, 2)] != -1 || c.NonZero() != m.NonZero() {
+	if c.W[c.Layout.StateIndex(2, 0)] != 2 || c.W[c.Layout.PairIndex(1, 1, 2)] != -1 || c.NonZero() != m.NonZero() {
 		t.Fatal("weights not moved to the new ids")
 	}
 	checkCompaction(t, m, c)
-	if !sameBits(m.W, before) || m.NumUnary != 6 || m.Encoder.Unary().Len() != 6 {
+	if !sameBits(m.W, before) || m.Layout.NumUnary != 6 || m.Encoder.Unary().Len() != 6 {
 		t.Fatal("Compact changed its receiver")
 	}
 	c.W[0] = 42 // the result shares nothing with m
@@ -185,7 +185,7 @@ func TestCompactFixed(t *testing.T) {
 	// An encoder that does not match the layout is an error, also for WriteTo.
 	bad := fixedEncoderModel(t)
 	bad.Layout.NumUnary = 5
-	bad.setWeights(make([]float64, bad.Dim()))
+	bad.setWeights(make([]float64, bad.Layout.Dim()))
 	if _, err := bad.Compact(); err == nil {
 		t.Fatal("Compact accepted an encoder of 6 unary attributes for a layout of 5")
 	}
@@ -328,13 +328,13 @@ func sparseRandomModel(t *testing.T, rng *rand.Rand, cc compactCase, L int) *Mod
 			}
 		}
 	}
-	for a := 0; a < m.NumUnary; a++ {
+	for a := 0; a < m.Layout.NumUnary; a++ {
 		fill(m.State[a*L:a*L+L], 0.4, 0.5)
 	}
-	for a := 0; a < m.NumPair; a++ {
+	for a := 0; a < m.Layout.NumPair; a++ {
 		fill(m.PairW[a*L*L:(a+1)*L*L], 0.3, 0.3)
 	}
-	if m.Transitions {
+	if m.Layout.Transitions {
 		fill(m.Trans, 1, 0.7)
 	}
 	return m
@@ -362,7 +362,7 @@ func TestCompactTagsIdentically(t *testing.T) {
 				if !sameBits(m.WeightsFrom(c), m.W) {
 					t.Fatal("WeightsFrom(compacted model) differs from the original weights")
 				}
-				dropped += m.NumUnary + m.NumPair - c.NumUnary - c.NumPair
+				dropped += m.Layout.NumUnary + m.Layout.NumPair - c.Layout.NumUnary - c.Layout.NumPair
 				// Old file -> load -> save (compacts) -> load.
 				v1, err := m.encodeFile(1)
 				if err != nil {
@@ -497,7 +497,7 @@ func benchModel(b *testing.B) *Model {
 	}
 	for a := 0; a < U; a++ {
 		if rng.IntN(25) == 0 {
-			m.W[m.StateIndex(a, rng.IntN(L))] = rng.NormFloat64()
+			m.W[m.Layout.StateIndex(a, rng.IntN(L))] = rng.NormFloat64()
 		}
 	}
 	for j := range m.Trans {

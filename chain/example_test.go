@@ -180,7 +180,7 @@ func ExampleModel_MarshalBinary() {
 	}
 	fmt.Println("labels:", loaded.Labels)
 	fmt.Println("same non-zero weights:", m.NonZero() == loaded.NonZero())
-	fmt.Printf("attributes kept: %d of %d\n", loaded.NumUnary+loaded.NumPair, m.NumUnary+m.NumPair)
+	fmt.Printf("attributes kept: %d of %d\n", loaded.Layout.NumUnary+loaded.Layout.NumPair, m.Layout.NumUnary+m.Layout.NumPair)
 	fmt.Println(tg.AppendLabels(nil, before), tg.AppendLabels(nil, after))
 	// Output:
 	// labels: [B-NP I-NP B-VP B-ADVP]

@@ -69,15 +69,15 @@ func (m *Model) Explain(c *sparse.Corpus, i int, path []int) ([]TokenExplanation
 		}
 	}
 	unaryName, pairName := m.attrNamers()
-	trans, pairOff := m.TransOffset(), m.PairOffset()
+	trans, pairOff := m.Layout.TransOffset(), m.Layout.PairOffset()
 	out := make([]TokenExplanation, T)
 	for t, y := range path {
 		e := &out[t]
 		e.Label, e.Prev, e.State = y, -1, make([]float64, L)
 		cols, vals := c.Unary.Row(start + t)
 		for k, a := range cols {
-			if int(a) >= m.NumUnary {
-				return nil, fmt.Errorf("chain: explain: position %d: unary attribute %d, model has %d", t, a, m.NumUnary)
+			if int(a) >= m.Layout.NumUnary {
+				return nil, fmt.Errorf("chain: explain: position %d: unary attribute %d, model has %d", t, a, m.Layout.NumUnary)
 			}
 			v := 1.0
 			if vals != nil {
@@ -106,8 +106,8 @@ func (m *Model) Explain(c *sparse.Corpus, i int, path []int) ([]TokenExplanation
 		if c.Pair.Rows() > start+t {
 			pc, pv := c.Pair.Row(start + t)
 			for k, a := range pc {
-				if int(a) >= m.NumPair {
-					return nil, fmt.Errorf("chain: explain: position %d: pair attribute %d, model has %d", t, a, m.NumPair)
+				if int(a) >= m.Layout.NumPair {
+					return nil, fmt.Errorf("chain: explain: position %d: pair attribute %d, model has %d", t, a, m.Layout.NumPair)
 				}
 				v := 1.0
 				if pv != nil {

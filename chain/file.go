@@ -112,7 +112,7 @@ func (m *Model) encodeFile(version uint32) ([]byte, error) {
 
 	L := len(m.Labels)
 	var flags uint8
-	if m.Transitions {
+	if m.Layout.Transitions {
 		flags |= 1
 	}
 	if m.Encoder != nil {
@@ -120,8 +120,8 @@ func (m *Model) encodeFile(version uint32) ([]byte, error) {
 	}
 	head := []byte{flags}
 	head = binary.LittleEndian.AppendUint32(head, uint32(L))
-	head = binary.LittleEndian.AppendUint32(head, uint32(m.NumUnary))
-	head = binary.LittleEndian.AppendUint32(head, uint32(m.NumPair))
+	head = binary.LittleEndian.AppendUint32(head, uint32(m.Layout.NumUnary))
+	head = binary.LittleEndian.AppendUint32(head, uint32(m.Layout.NumPair))
 	writeSection(&out, "HEAD", head)
 
 	lab := binary.LittleEndian.AppendUint32(nil, uint32(L))
@@ -418,7 +418,7 @@ func (mr *modelReader) readAndDecode(sh []byte, n uint32, start int64) error {
 	case "LABL":
 		err = mr.decodeLabels(d)
 	case "ENCD":
-		mr.m.Encoder, err = decodeEncoder(d, mr.m.NumUnary, mr.m.NumPair)
+		mr.m.Encoder, err = decodeEncoder(d, mr.m.Layout.NumUnary, mr.m.Layout.NumPair)
 	case "WGHT":
 		err = mr.decodeWeights(d, start)
 	case "END ":
@@ -567,7 +567,7 @@ func (mr *modelReader) decodeWeights(d *decoder, start int64) error {
 	if len(m.Labels) != mr.labelCnt {
 		return &FormatError{Section: d.section, Offset: start, Msg: "missing LABL section"}
 	}
-	dim := m.Dim() // HEAD checked it against maxLoadWeights
+	dim := m.Layout.Dim() // HEAD checked it against maxLoadWeights
 	if !d.weightCount(uint32(len(d.b))) {
 		return d.err
 	}

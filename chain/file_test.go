@@ -37,7 +37,7 @@ func TestModelRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.W) != len(m.W) || back.Transitions != m.Transitions || back.NumUnary != 2 || back.NumPair != 1 {
+	if len(back.W) != len(m.W) || back.Layout.Transitions != m.Layout.Transitions || back.Layout.NumUnary != 2 || back.Layout.NumPair != 1 {
 		t.Fatalf("round trip changed the layout: %+v", back)
 	}
 	for j := range m.W {
@@ -137,8 +137,8 @@ func TestModelGoldenV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.NumUnary != 6 || m.NumPair != 3 {
-		t.Fatalf("version 1 model loaded with U=%d P=%d, want 6 and 3", m.NumUnary, m.NumPair)
+	if m.Layout.NumUnary != 6 || m.Layout.NumPair != 3 {
+		t.Fatalf("version 1 model loaded with U=%d P=%d, want 6 and 3", m.Layout.NumUnary, m.Layout.NumPair)
 	}
 }
 
@@ -196,7 +196,7 @@ func TestModelLoadRejectsNonCompact(t *testing.T) {
 		want string
 	}{
 		{"unary", func(m *Model) {}, `unary attribute 2 ("U00:dead")`},
-		{"pair", func(m *Model) { m.W[m.StateIndex(2, 2)] = 1; m.W[m.StateIndex(5, 0)] = 1 }, `pair attribute 0 ("B01:DT")`},
+		{"pair", func(m *Model) { m.W[m.Layout.StateIndex(2, 2)] = 1; m.W[m.Layout.StateIndex(5, 0)] = 1 }, `pair attribute 0 ("B01:DT")`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := fixedEncoderModel(t)
@@ -233,8 +233,8 @@ func TestModelLoadRejectsNonCompact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.NumUnary != 2 {
-		t.Fatalf("model without encoder lost attributes: U=%d", back.NumUnary)
+	if back.Layout.NumUnary != 2 {
+		t.Fatalf("model without encoder lost attributes: U=%d", back.Layout.NumUnary)
 	}
 }
 
@@ -319,7 +319,7 @@ func FuzzReadModel(f *testing.F) {
 			t.Fatalf("re-encoded version 1 model is not canonical (%v)", err)
 		}
 		checkCompaction(t, m, c)
-		if c.NumUnary == m.NumUnary && c.NumPair == m.NumPair {
+		if c.Layout.NumUnary == m.Layout.NumUnary && c.Layout.NumPair == m.Layout.NumPair {
 			want := append([]byte(nil), in...)
 			binary.LittleEndian.PutUint32(want[8:], fileVersion)
 			if !bytes.Equal(out, want) {

@@ -90,10 +90,10 @@ func NewAttributeModel(labels, attrs []string) (*Model, error) {
 // dimension returns the length of W, or an error when it overflows the
 // limits of this implementation.
 func (m *Model) dimension() (int, error) {
-	if d := m.DimFloat(); d > maxWeights {
+	if d := m.Layout.DimFloat(); d > maxWeights {
 		return 0, fmt.Errorf("chain: model would have %.0f weights, more than the limit %d", d, maxWeights)
 	}
-	return m.Dim(), nil
+	return m.Layout.Dim(), nil
 }
 
 // maxWeights bounds the size of the weight vector (2^31-1 keeps every index in
@@ -103,7 +103,7 @@ const maxWeights = math.MaxInt32
 // setWeights installs w as the weight vector and re-slices the blocks.
 func (m *Model) setWeights(w []float64) {
 	m.W = w
-	u, p := m.TransOffset(), m.PairOffset()
+	u, p := m.Layout.TransOffset(), m.Layout.PairOffset()
 	m.State = w[:u:u]
 	m.Trans = w[u:p:p]
 	m.PairW = w[p:]

@@ -22,16 +22,16 @@ func TestModelLayout(t *testing.T) {
 		if m.Layout != want {
 			t.Fatalf("Layout = %+v, want %+v", m.Layout, want)
 		}
-		if m.NumLabels() != 3 || m.TransOffset() != 6 || m.PairOffset() != 15 || len(m.W) != m.Dim() || m.Dim() != 24 {
-			t.Fatalf("L %d, offsets %d %d, len(W) %d, Dim %d", m.NumLabels(), m.TransOffset(), m.PairOffset(), len(m.W), m.Dim())
+		if m.NumLabels() != 3 || m.Layout.TransOffset() != 6 || m.Layout.PairOffset() != 15 || len(m.W) != m.Layout.Dim() || m.Layout.Dim() != 24 {
+			t.Fatalf("L %d, offsets %d %d, len(W) %d, Dim %d", m.NumLabels(), m.Layout.TransOffset(), m.Layout.PairOffset(), len(m.W), m.Layout.Dim())
 		}
-		m.W[m.StateIndex(1, 2)] = 1
-		m.W[m.TransIndex(2, 0)] = 2
-		m.W[m.PairIndex(0, 1, 2)] = 3
+		m.W[m.Layout.StateIndex(1, 2)] = 1
+		m.W[m.Layout.TransIndex(2, 0)] = 2
+		m.W[m.Layout.PairIndex(0, 1, 2)] = 3
 		if m.State[1*3+2] != 1 || m.Trans[2*3+0] != 2 || m.PairW[1*3+2] != 3 {
 			t.Fatalf("State, Trans or PairW do not alias W at the layout's offsets: %v", m.W)
 		}
-		if len(m.State) != m.StateLen() || len(m.Trans) != 9 || len(m.PairW) != 9 {
+		if len(m.State) != m.Layout.StateLen() || len(m.Trans) != 9 || len(m.PairW) != 9 {
 			t.Fatalf("block lengths %d %d %d", len(m.State), len(m.Trans), len(m.PairW))
 		}
 		b, err := m.MarshalBinary()
@@ -42,7 +42,7 @@ func TestModelLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Layout != m.Layout || r.W[m.PairIndex(0, 1, 2)] != 3 {
+		if r.Layout != m.Layout || r.W[m.Layout.PairIndex(0, 1, 2)] != 3 {
 			t.Fatalf("round trip: Layout %+v, W %v", r.Layout, r.W)
 		}
 	}
@@ -54,9 +54,9 @@ func TestModelLayout(t *testing.T) {
 func TestNewAttributeModel(t *testing.T) {
 	m, err := NewAttributeModel([]string{"B", "I", "O"}, []string{"w=the", "w=cat", "pos=NN"})
 	require.NoError(t, err)
-	assert.Equal(t, 3, m.NumUnary)
-	assert.Equal(t, 0, m.NumPair)
-	assert.True(t, m.Transitions)
+	assert.Equal(t, 3, m.Layout.NumUnary)
+	assert.Equal(t, 0, m.Layout.NumPair)
+	assert.True(t, m.Layout.Transitions)
 	assert.Equal(t, 0, m.NonZero())
 	assert.Len(t, m.W, 3*3+3*3)
 	for i, name := range []string{"w=the", "w=cat", "pos=NN"} {

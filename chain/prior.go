@@ -19,11 +19,11 @@ func (m *Model) WithPrior(old *Model) (*Model, []float64, error) {
 	if (m.Encoder == nil) != (old.Encoder == nil) {
 		return nil, nil, fmt.Errorf("chain: prior: one model has an encoder and the other not")
 	}
-	if m.Transitions != old.Transitions {
-		return nil, nil, fmt.Errorf("chain: prior: the old model has transitions %v, the new one %v", old.Transitions, m.Transitions)
+	if m.Layout.Transitions != old.Layout.Transitions {
+		return nil, nil, fmt.Errorf("chain: prior: the old model has transitions %v, the new one %v", old.Layout.Transitions, m.Layout.Transitions)
 	}
 	labels := append(append([]string(nil), m.Labels...), labelDiff(old.Labels, m.Labels)...)
-	enc, numUnary, numPair := m.Encoder, m.NumUnary, m.NumPair
+	enc, numUnary, numPair := m.Encoder, m.Layout.NumUnary, m.Layout.NumPair
 	if m.Encoder != nil {
 		e, ok := m.Encoder, old.Encoder
 		if e.Kind() != ok.Kind() {
@@ -41,17 +41,17 @@ func (m *Model) WithPrior(old *Model) (*Model, []float64, error) {
 		}
 		numUnary, numPair = len(unary), len(pair)
 		shared := false
-		for a := 0; a < m.NumUnary && !shared; a++ {
+		for a := 0; a < m.Layout.NumUnary && !shared; a++ {
 			_, shared = ok.Unary().ID(e.Unary().Name(int32(a)))
 		}
-		if !shared && m.NumUnary > 0 {
-			return nil, nil, fmt.Errorf("chain: prior: the models share no attribute (new: %d, old: %d): another feature template?", m.NumUnary, old.NumUnary)
+		if !shared && m.Layout.NumUnary > 0 {
+			return nil, nil, fmt.Errorf("chain: prior: the models share no attribute (new: %d, old: %d): another feature template?", m.Layout.NumUnary, old.Layout.NumUnary)
 		}
-	} else if old.NumUnary != m.NumUnary || old.NumPair != m.NumPair {
+	} else if old.Layout.NumUnary != m.Layout.NumUnary || old.Layout.NumPair != m.Layout.NumPair {
 		return nil, nil, fmt.Errorf("chain: prior: models without encoders need the same attribute counts (new %d+%d, old %d+%d)",
-			m.NumUnary, m.NumPair, old.NumUnary, old.NumPair)
+			m.Layout.NumUnary, m.Layout.NumPair, old.Layout.NumUnary, old.Layout.NumPair)
 	}
-	out, err := NewModel(labels, numUnary, numPair, m.Transitions, enc)
+	out, err := NewModel(labels, numUnary, numPair, m.Layout.Transitions, enc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,18 +88,18 @@ func (m *Model) initSameIDs(old *Model) []float64 {
 		if lab[y] < 0 {
 			continue
 		}
-		for a := 0; a < m.NumUnary; a++ {
-			w[m.StateIndex(a, y)] = old.W[old.StateIndex(a, lab[y])]
+		for a := 0; a < m.Layout.NumUnary; a++ {
+			w[m.Layout.StateIndex(a, y)] = old.W[old.Layout.StateIndex(a, lab[y])]
 		}
 		for q := range L {
 			if lab[q] < 0 {
 				continue
 			}
-			if m.Transitions {
-				w[m.TransIndex(y, q)] = old.W[old.TransIndex(lab[y], lab[q])]
+			if m.Layout.Transitions {
+				w[m.Layout.TransIndex(y, q)] = old.W[old.Layout.TransIndex(lab[y], lab[q])]
 			}
-			for a := 0; a < m.NumPair; a++ {
-				w[m.PairIndex(a, y, q)] = old.W[old.PairIndex(a, lab[y], lab[q])]
+			for a := 0; a < m.Layout.NumPair; a++ {
+				w[m.Layout.PairIndex(a, y, q)] = old.W[old.Layout.PairIndex(a, lab[y], lab[q])]
 			}
 		}
 	}

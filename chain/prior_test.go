@@ -40,11 +40,11 @@ func TestWithPrior(t *testing.T) {
 		t.Fatalf("attributes %v, want %v", got, want)
 	}
 	at := func(a, y string) float64 { // w0 of (a, y) in the prior's layout
-		return w0[p.StateIndex(int(must(p.Encoder.Unary().ID(a))), p.LabelID(y))]
+		return w0[p.Layout.StateIndex(int(must(p.Encoder.Unary().ID(a))), p.LabelID(y))]
 	}
 	for _, a := range []string{"x", "y"} {
 		for _, y := range []string{"A", "B"} {
-			if got, want := at(a, y), old.W[old.StateIndex(int(must(old.Encoder.Unary().ID(a))), old.LabelID(y))]; got != want {
+			if got, want := at(a, y), old.W[old.Layout.StateIndex(int(must(old.Encoder.Unary().ID(a))), old.LabelID(y))]; got != want {
 				t.Errorf("w0[%s, %s] = %v, want %v", a, y, got, want)
 			}
 		}
@@ -55,7 +55,7 @@ func TestWithPrior(t *testing.T) {
 	if got := at("y", "C"); got != 0 {
 		t.Errorf("w0[y, C] = %v: a label the old model lacks must start at 0", got)
 	}
-	if got, want := w0[p.TransIndex(p.LabelID("A"), p.LabelID("B"))], old.W[old.TransIndex(0, 1)]; got != want {
+	if got, want := w0[p.Layout.TransIndex(p.LabelID("A"), p.LabelID("B"))], old.W[old.Layout.TransIndex(0, 1)]; got != want {
 		t.Errorf("w0[A -> B] = %v, want %v", got, want)
 	}
 	other, _ := NewModel([]string{"A"}, 1, 0, true, enc("q"))

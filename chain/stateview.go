@@ -32,11 +32,11 @@ const maxViewDensity = 0.25
 // newStateView returns the view of m's state weights, or nil when dense
 // scoring is the better choice (dense weights, or more labels than uint16).
 func newStateView(m *Model) *stateView {
-	L, U := len(m.Labels), m.NumUnary
+	L, U := len(m.Labels), m.Layout.NumUnary
 	if L == 0 || L > 1<<16 || U == 0 {
 		return nil
 	}
-	state := m.W[:m.StateLen()]
+	state := m.W[:m.Layout.StateLen()]
 	nnz := 0
 	for _, w := range state {
 		if w != 0 {
@@ -61,7 +61,7 @@ func newStateView(m *Model) *stateView {
 // score is lattice.Score from the view: the lattice of sequence i of c.
 func (v *stateView) score(m *Model, s *lattice.Scratch, c *sparse.Corpus, i int) *inference.Lattice {
 	unary := v.unary(s, len(m.Labels), c, i)
-	return lattice.FinishTail(s, m.Layout, m.W[m.StateLen():], c, i, unary)
+	return lattice.FinishTail(s, m.Layout, m.W[m.Layout.StateLen():], c, i, unary)
 }
 
 // unary returns the state scores of sequence i of c over L labels (T×L,

@@ -24,7 +24,7 @@ func TestStateViewMatchesDense(t *testing.T) {
 			m, err := NewModel(labelNames(L), c.NumUnary, c.NumPair, true, nil)
 			require.NoError(t, err)
 			for j := range m.W {
-				if j >= m.StateLen() || rng.Float64() < density {
+				if j >= m.Layout.StateLen() || rng.Float64() < density {
 					m.W[j] = rng.NormFloat64()
 				}
 			}

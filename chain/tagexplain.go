@@ -182,7 +182,7 @@ func rename(cs []Contribution, ids []int32, name func(int32) string) {
 // Tagger has them, a tag-only one from its sparse weights.
 func (t *Tagger) StateWeights(dst []float64, a int) []float64 {
 	if t.m != nil {
-		L := t.m.L
+		L := t.m.Layout.L
 		copy(dst, t.m.State[a*L:a*L+L])
 		return dst
 	}
@@ -193,7 +193,7 @@ func (t *Tagger) StateWeights(dst []float64, a int) []float64 {
 // TransWeight returns the label-bigram weight of prev -> cur.
 func (t *Tagger) TransWeight(prev, cur int) float64 {
 	if t.m != nil {
-		return t.m.Trans[prev*t.m.L+cur]
+		return t.m.Trans[prev*t.m.Layout.L+cur]
 	}
 	w := t.lite.w
 	return w.trans[prev*w.layout.L+cur]
@@ -203,7 +203,7 @@ func (t *Tagger) TransWeight(prev, cur int) float64 {
 // zeros included) into dst, which must have length L*L, and returns it.
 func (t *Tagger) PairWeights(dst []float64, a int) []float64 {
 	if t.m != nil {
-		LL := t.m.L * t.m.L
+		LL := t.m.Layout.L * t.m.Layout.L
 		copy(dst, t.m.PairW[a*LL:a*LL+LL])
 		return dst
 	}

@@ -75,7 +75,7 @@ func (mr *modelReader) streamWeights(sh []byte, n uint32, start int64) error {
 	}
 	w := newTagWeights(m.Layout)
 	buf := make([]byte, min(int(n), 4+weightChunk))
-	dim, prev := m.Dim(), int64(-1)
+	dim, prev := m.Layout.Dim(), int64(-1)
 	keep, read := 0, int64(0) // undecoded bytes at the front of buf; payload bytes read
 	for first := true; first || read < int64(n); first = false {
 		k := min(int64(len(buf)-keep), int64(n)-read)

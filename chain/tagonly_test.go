@@ -204,15 +204,15 @@ func rawInput(in any) Input {
 
 // sparsify zeroes all weights of some attributes and most of the others'.
 func sparsify(rng *rand.Rand, m *Model, keep float64) {
-	L, LL := m.L, m.L*m.L
-	for a := range m.NumUnary {
+	L, LL := m.Layout.L, m.Layout.L*m.Layout.L
+	for a := range m.Layout.NumUnary {
 		for y := range L {
 			if a%3 == 0 || rng.Float64() > keep {
 				m.State[a*L+y] = 0
 			}
 		}
 	}
-	for a := range m.NumPair {
+	for a := range m.Layout.NumPair {
 		for k := range LL {
 			if a%2 == 1 || rng.Float64() > keep {
 				m.PairW[a*LL+k] = 0
@@ -300,7 +300,7 @@ func TestTagOnlyMatchesFullRaw(t *testing.T) {
 			full, lite := loadBoth(t, data)
 			sameTaggerInfo(t, full, lite)
 			if m.Encoder == nil {
-				c := randomCorpus(rng, 10, 6, m.NumUnary, m.NumPair, m.L, false)
+				c := randomCorpus(rng, 10, 6, m.Layout.NumUnary, m.Layout.NumPair, m.Layout.L, false)
 				for i := range c.Len() {
 					sameOn(t, fmt.Sprint("sequence ", i), rng, full, lite, Encoded{Corpus: c, Seq: i})
 				}
@@ -332,7 +332,7 @@ func TestTagOnlyMatchesFullRaw(t *testing.T) {
 			}
 			tg := NewTagger(full)
 			sameTaggerInfo(t, tg, lite)
-			c := randomCorpus(rng, 10, 6, full.NumUnary, full.NumPair, full.L, true)
+			c := randomCorpus(rng, 10, 6, full.Layout.NumUnary, full.Layout.NumPair, full.Layout.L, true)
 			for i := range c.Len() {
 				sameOn(t, fmt.Sprint(f, " sequence ", i), rng, tg, lite, Encoded{Corpus: c, Seq: i})
 			}
@@ -537,7 +537,7 @@ func TestTagOnlyConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	full, lite := loadBoth(t, data)
-	c := randomCorpus(rng, 40, 10, m.NumUnary, m.NumPair, m.L, false)
+	c := randomCorpus(rng, 40, 10, m.Layout.NumUnary, m.Layout.NumPair, m.Layout.L, false)
 	want := make([][]int, c.Len())
 	for i := range want {
 		want[i], _ = full.Tag(nil, Encoded{Corpus: c, Seq: i})
@@ -574,13 +574,13 @@ func FuzzReadTagger(f *testing.F) {
 		m, errM := ReadModel(bytes.NewReader(in))
 		lite, errT := ReadTagger(bytes.NewReader(in))
 		sameErr(t, "load", errM, errT)
-		if errM != nil || m.Dim() > 1<<16 {
+		if errM != nil || m.Layout.Dim() > 1<<16 {
 			return
 		}
 		full := NewTagger(m)
 		sameTaggerInfo(t, full, lite)
 		rng := rand.New(rand.NewPCG(uint64(len(in)), 1))
-		c := randomCorpus(rng, 3, 5, m.NumUnary, m.NumPair, m.L, true)
+		c := randomCorpus(rng, 3, 5, m.Layout.NumUnary, m.Layout.NumPair, m.Layout.L, true)
 		for i := range c.Len() {
 			sameOn(t, fmt.Sprint("sequence ", i), rng, full, lite, Encoded{Corpus: c, Seq: i})
 		}

@@ -49,8 +49,8 @@ func TestTagOnlyTrained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if full.NumPair == 0 || full.NonZero() == 0 {
-		t.Fatalf("trained model has %d pair attributes and %d non-zeros: the test exercises little", full.NumPair, full.NonZero())
+	if full.Layout.NumPair == 0 || full.NonZero() == 0 {
+		t.Fatalf("trained model has %d pair attributes and %d non-zeros: the test exercises little", full.Layout.NumPair, full.NonZero())
 	}
 	ft := chain.NewTagger(full)
 	lt, err := chain.ReadTagger(bytes.NewReader(data))

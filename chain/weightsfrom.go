@@ -19,11 +19,11 @@ func (m *Model) WeightsFrom(old *Model) []float64 {
 	for y, name := range m.Labels {
 		lab[y] = old.LabelID(name)
 	}
-	if m.Transitions && old.Transitions {
+	if m.Layout.Transitions && old.Layout.Transitions {
 		for p := 0; p < L; p++ {
 			for q := 0; q < L; q++ {
 				if lab[p] >= 0 && lab[q] >= 0 {
-					w[m.TransIndex(p, q)] = old.W[old.TransIndex(lab[p], lab[q])]
+					w[m.Layout.TransIndex(p, q)] = old.W[old.Layout.TransIndex(lab[p], lab[q])]
 				}
 			}
 		}
@@ -32,19 +32,19 @@ func (m *Model) WeightsFrom(old *Model) []float64 {
 		return w
 	}
 	ud, oud := m.Encoder.Unary(), old.Encoder.Unary()
-	for a := 0; a < m.NumUnary; a++ {
+	for a := 0; a < m.Layout.NumUnary; a++ {
 		oa, ok := oud.ID(ud.Name(int32(a)))
 		if !ok {
 			continue
 		}
 		for y := 0; y < L; y++ {
 			if lab[y] >= 0 {
-				w[m.StateIndex(a, y)] = old.W[old.StateIndex(int(oa), lab[y])]
+				w[m.Layout.StateIndex(a, y)] = old.W[old.Layout.StateIndex(int(oa), lab[y])]
 			}
 		}
 	}
 	pd, opd := m.Encoder.Pair(), old.Encoder.Pair()
-	for a := 0; a < m.NumPair; a++ {
+	for a := 0; a < m.Layout.NumPair; a++ {
 		oa, ok := opd.ID(pd.Name(int32(a)))
 		if !ok {
 			continue
@@ -52,7 +52,7 @@ func (m *Model) WeightsFrom(old *Model) []float64 {
 		for p := 0; p < L; p++ {
 			for q := 0; q < L; q++ {
 				if lab[p] >= 0 && lab[q] >= 0 {
-					w[m.PairIndex(a, p, q)] = old.W[old.PairIndex(int(oa), lab[p], lab[q])]
+					w[m.Layout.PairIndex(a, p, q)] = old.W[old.Layout.PairIndex(int(oa), lab[p], lab[q])]
 				}
 			}
 		}
@@ -80,7 +80,7 @@ func (m *Model) CheckWeightsFrom(old *Model) error {
 		return fmt.Errorf("chain: the new model reads %v input, the initial model %v input: they share no feature", k, ok)
 	}
 	ud, oud := m.Encoder.Unary(), old.Encoder.Unary()
-	for a := 0; a < m.NumUnary; a++ {
+	for a := 0; a < m.Layout.NumUnary; a++ {
 		if _, ok := oud.ID(ud.Name(int32(a))); ok {
 			return nil
 		}
@@ -92,7 +92,7 @@ func (m *Model) CheckWeightsFrom(old *Model) error {
 		return fmt.Sprintf("%q", d.Name(0))
 	}
 	return fmt.Errorf("chain: the models share no attribute (new: %d, e.g. %s; initial: %d, e.g. %s): another feature template?",
-		m.NumUnary, example(ud, m.NumUnary), old.NumUnary, example(oud, old.NumUnary))
+		m.Layout.NumUnary, example(ud, m.Layout.NumUnary), old.Layout.NumUnary, example(oud, old.Layout.NumUnary))
 }
 
 // labelDiff returns the labels of a that b lacks, in a's order.

@@ -22,9 +22,9 @@ func TestNewTrainingModel(t *testing.T) {
 	assert.Equal(t, labels, m.Labels)
 	assert.Equal(t, len(exs), c.Len())
 	assert.Same(t, enc, m.Encoder)
-	assert.Equal(t, enc.Unary().Len(), m.NumUnary)
-	assert.Equal(t, enc.Pair().Len(), m.NumPair)
-	assert.Equal(t, enc.HasTransitions(), m.Transitions)
+	assert.Equal(t, enc.Unary().Len(), m.Layout.NumUnary)
+	assert.Equal(t, enc.Pair().Len(), m.Layout.NumPair)
+	assert.Equal(t, enc.HasTransitions(), m.Layout.Transitions)
 	assert.Zero(t, m.NonZero())
 	assert.ErrorContains(t, Encode(enc, c, &exs[0], nil, true), "frozen")
 

@@ -34,9 +34,9 @@ func CheckCRFsuite(m *chain.Model) error {
 	case m.Encoder.Kind() != features.KindAttributes:
 		return fmt.Errorf("%w: it reads %s input, and CRFsuite models read name:value attributes only (train on a CRFsuite attribute file, --format crfsuite, to get a model CRFsuite can read)",
 			ErrNotCRFsuite, m.Encoder.Kind())
-	case m.NumPair > 0:
+	case m.Layout.NumPair > 0:
 		return fmt.Errorf("%w: it has %d attributes of observation-conditioned label bigrams, and CRFsuite has only state features and transitions",
-			ErrNotCRFsuite, m.NumPair)
+			ErrNotCRFsuite, m.Layout.NumPair)
 	case len(m.Labels) > MaxLabels:
 		return fmt.Errorf("%w: %d labels, more than the %d this toolkit reads back", ErrNotCRFsuite, len(m.Labels), MaxLabels)
 	}
@@ -46,10 +46,10 @@ func CheckCRFsuite(m *chain.Model) error {
 		}
 	}
 	d := m.Encoder.Unary()
-	if d.Len() != m.NumUnary {
-		return fmt.Errorf("%w: %d attribute names for %d attributes", ErrNotCRFsuite, d.Len(), m.NumUnary)
+	if d.Len() != m.Layout.NumUnary {
+		return fmt.Errorf("%w: %d attribute names for %d attributes", ErrNotCRFsuite, d.Len(), m.Layout.NumUnary)
 	}
-	for a := 0; a < m.NumUnary; a++ {
+	for a := 0; a < m.Layout.NumUnary; a++ {
 		if s := d.Name(int32(a)); strings.IndexByte(s, 0) >= 0 {
 			return fmt.Errorf("%w: attribute %q contains a NUL byte", ErrNotCRFsuite, s)
 		}
@@ -73,7 +73,7 @@ func MarshalCRFsuite(m *chain.Model) ([]byte, error) {
 	if err := CheckCRFsuite(m); err != nil {
 		return nil, err
 	}
-	L, U := len(m.Labels), m.NumUnary
+	L, U := len(m.Labels), m.Layout.NumUnary
 	d := m.Encoder.Unary()
 
 	type feat struct {
@@ -99,7 +99,7 @@ func MarshalCRFsuite(m *chain.Model) ([]byte, error) {
 			attrRefs = append(attrRefs, refs)
 		}
 	}
-	if m.Transitions {
+	if m.Layout.Transitions {
 		for p := 0; p < L; p++ {
 			for y := 0; y < L; y++ {
 				if w := m.Trans[p*L+y]; w != 0 {

@@ -47,7 +47,7 @@ func crfsuiteAsOurs(t testing.TB, pm *CRFsuiteModel) *chain.Model {
 		case StateWeight:
 			m.W[ids[w.Feature]*L+w.Label] = w.Value
 		case TransWeight:
-			m.W[m.TransIndex(w.Prev, w.Label)] = w.Value
+			m.W[m.Layout.TransIndex(w.Prev, w.Label)] = w.Value
 		}
 		return nil
 	})
@@ -382,7 +382,7 @@ func checkCRFsuiteInvariants(t *testing.T, data []byte, m *chain.Model) {
 	}
 	d := m.Encoder.Unary()
 	next := uint32(0)
-	for a := 0; a < m.NumUnary; a++ {
+	for a := 0; a < m.Layout.NumUnary; a++ {
 		name := d.Name(int32(a))
 		id, ok := lookup(attrs, name)
 		hasWeight := slices.ContainsFunc(m.State[a*len(m.Labels):(a+1)*len(m.Labels)], func(w float64) bool { return w != 0 })
@@ -491,13 +491,13 @@ func TestCRFsuiteWriteRandom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Transitions = trial%5 != 0
+		m.Layout.Transitions = trial%5 != 0
 		for i := range m.W {
 			if rng.IntN(3) == 0 {
 				m.W[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(7)-3))
 			}
 		}
-		if !m.Transitions {
+		if !m.Layout.Transitions {
 			clear(m.Trans)
 		}
 		data, err := MarshalCRFsuite(m)

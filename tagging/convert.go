@@ -106,7 +106,7 @@ func convertCRFsuite(pm Weighted) (*chain.Model, error) {
 		out.W[s.attr*L+s.label] = s.value
 	}
 	for _, t := range trans {
-		out.W[out.TransIndex(t.Prev, t.Label)] = t.Value
+		out.W[out.Layout.TransIndex(t.Prev, t.Label)] = t.Value
 	}
 	return out, nil
 }

@@ -75,24 +75,24 @@ func (w ourWeights) Weights(fn func(peer.Weight) error) error {
 		}
 		return fn(peer.Weight{Kind: kind, Feature: name, Prev: prev, Label: label, Value: v})
 	}
-	for a := range m.NumUnary {
+	for a := range m.Layout.NumUnary {
 		for y := range L {
-			if err := emit(peer.StateWeight, unary(a), -1, y, m.W[m.StateIndex(a, y)]); err != nil {
+			if err := emit(peer.StateWeight, unary(a), -1, y, m.W[m.Layout.StateIndex(a, y)]); err != nil {
 				return err
 			}
 		}
 	}
 	for p := range L {
 		for q := range L {
-			if err := emit(peer.TransWeight, "", p, q, m.W[m.TransIndex(p, q)]); err != nil {
+			if err := emit(peer.TransWeight, "", p, q, m.W[m.Layout.TransIndex(p, q)]); err != nil {
 				return err
 			}
 		}
 	}
-	for a := range m.NumPair {
+	for a := range m.Layout.NumPair {
 		for p := range L {
 			for q := range L {
-				if err := emit(peer.PairWeight, pair(a), p, q, m.W[m.PairIndex(a, p, q)]); err != nil {
+				if err := emit(peer.PairWeight, pair(a), p, q, m.W[m.Layout.PairIndex(a, p, q)]); err != nil {
 					return err
 				}
 			}

@@ -88,7 +88,7 @@ func newDualAscent(m *chain.Model, c *sparse.Corpus, w []float64, l1, l2 float64
 		mu: make([]float64, c.Positions()*L), es: make([]float64, n*L*L),
 		ent: make([]float64, n), gam: make([]float64, n),
 		ws: inference.NewWorkspace(c.MaxLen(), L), dE: make([]float64, len(m.W)),
-		seen: make([]bool, m.NumUnary)}
+		seen: make([]bool, m.Layout.NumUnary)}
 	exp := da.dE
 	for i := 0; i < n; i++ {
 		start, T := c.Span(i)
@@ -138,7 +138,7 @@ func (da *dualAscent) solveBlock(i int, unary, trans []float64) float64 {
 	L := da.m.NumLabels()
 	_, T := da.c.Span(i)
 	lat := inference.Lattice{T: T, L: L, Unary: unary}
-	if da.m.Transitions {
+	if da.m.Layout.Transitions {
 		lat.Trans = trans
 	}
 	logZ := inference.ForwardBackward(da.ws, &lat)
@@ -175,8 +175,8 @@ func (da *dualAscent) addExpected(e []float64, i int, node, edge []float64, s fl
 			}
 		}
 	}
-	if m.Transitions && T > 1 {
-		dst := e[m.TransOffset() : m.TransOffset()+L*L]
+	if m.Layout.Transitions && T > 1 {
+		dst := e[m.Layout.TransOffset() : m.Layout.TransOffset()+L*L]
 		for k, p := range edge {
 			dst[k] += s * p
 		}
@@ -293,8 +293,8 @@ func (da *dualAscent) visit(f func(j int)) {
 			f(j)
 		}
 	}
-	if da.m.Transitions {
-		for j := da.m.TransOffset(); j < da.m.TransOffset()+L*L; j++ {
+	if da.m.Layout.Transitions {
+		for j := da.m.Layout.TransOffset(); j < da.m.Layout.TransOffset()+L*L; j++ {
 			f(j)
 		}
 	}
@@ -342,9 +342,9 @@ func bruteDual(sp *solvedProblem, da *dualAscent) float64 {
 					}
 				}
 				if t > 0 {
-					M[m.TransOffset()+paths[k][t-1]*L+yt] -= p
+					M[m.Layout.TransOffset()+paths[k][t-1]*L+yt] -= p
 					if k == 0 {
-						M[m.TransOffset()+int(c.Labels[start+t-1])*L+gold]++
+						M[m.Layout.TransOffset()+int(c.Labels[start+t-1])*L+gold]++
 					}
 				}
 			}

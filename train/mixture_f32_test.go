@@ -24,7 +24,7 @@ func TestMixtureF32ScreeningSafe(t *testing.T) {
 	tr, wStar := sp.tr, sp.wStar
 	rn, err := featureRnorm(sp.m, sp.c)
 	require.NoError(t, err)
-	tr.rnorm = newRnormTable(rn, sp.m.NumLabels(), sp.m.NumUnary)
+	tr.rnorm = newRnormTable(rn, sp.m.NumLabels(), sp.m.Layout.NumUnary)
 	tr.rnormMin = math.Inf(1)
 	for j := range rn {
 		tr.rnormMin = math.Min(tr.rnormMin, tr.rnorm.at(int32(j)))

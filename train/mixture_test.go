@@ -249,7 +249,7 @@ func TestCertifiedGap(t *testing.T) {
 	sp := newSolvedProblem(t, rng, 60, 30)
 	keepWorkingSet(t)
 	for _, s := range []Solver{SolverFull, SolverWorkingSet} {
-		m, err := chain.NewModel(labelNames(3), sp.m.NumUnary, 0, true, nil)
+		m, err := chain.NewModel(labelNames(3), sp.m.Layout.NumUnary, 0, true, nil)
 		require.NoError(t, err)
 		res, err := Train(context.Background(), m, sp.c, Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 5000}, Method: Method{Solver: s, ColdStart: true}})
 		require.NoError(t, err)

@@ -192,7 +192,7 @@ func (tr *trainer) screenTest(sc *screenScratch, idx []int32, m []float64, gap f
 		return nil, 0, err
 	}
 	sc.bound = screen.PinskerBounds(sc.bound, m, sc.rn, gap, n)
-	U := tr.m.NumUnary * tr.m.NumLabels()
+	U := tr.m.Layout.NumUnary * tr.m.NumLabels()
 	for k, j := range idx {
 		if int(j) >= U {
 			continue
@@ -222,7 +222,7 @@ func resizeBools(s []bool, n int) []bool {
 func (tr *trainer) paperBounds(gap float64, xa, ma []float64) ([]float64, error) {
 	obj, fs := tr.obj, tr.fs
 	m := tr.m
-	U := m.NumUnary * m.NumLabels()
+	U := m.Layout.NumUnary * m.NumLabels()
 	if len(tr.wBuf) < len(m.W) {
 		tr.wBuf = make([]float64, len(m.W))
 		tr.mBuf = make([]float64, len(m.W))

@@ -24,7 +24,7 @@ import (
 // never reads or writes m.W, so it may score while a trainer updates m.
 // The Scorer is not safe for concurrent use.
 func TaggerScorer(m *chain.Model, rate func(tg *chain.Tagger) (float64, error)) (Scorer, error) {
-	own, err := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, m.Transitions, m.Encoder)
+	own, err := chain.NewModel(m.Labels, m.Layout.NumUnary, m.Layout.NumPair, m.Layout.Transitions, m.Encoder)
 	if err != nil {
 		return nil, fmt.Errorf("train: scoring model: %w", err)
 	}

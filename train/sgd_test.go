@@ -142,7 +142,7 @@ func TestWarmStartApproachesOptimum(t *testing.T) {
 		t.Fatal(err)
 	}
 	op := Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-10}, Method: Method{WarmEpochs: 60}}
-	opt, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
+	opt, _ := chain.NewModel(m.Labels, m.Layout.NumUnary, m.Layout.NumPair, true, nil)
 	res, err := Train(context.Background(), opt, c, Options{Problem: Problem{BetaRatio: op.BetaRatio}, Stopping: Stopping{Epsilon: op.Epsilon}})
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestWarmStartApproachesOptimum(t *testing.T) {
 func TestWarmStartDeterministic(t *testing.T) {
 	m, c := sgdProblem(t, 9, 120, 25, 2, 3, false)
 	train := func(threads int) ([]float64, *Result) {
-		mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
+		mm, _ := chain.NewModel(m.Labels, m.Layout.NumUnary, m.Layout.NumPair, true, nil)
 		res, err := Train(context.Background(), mm, c, Options{Problem: Problem{SumForm: true, C1: 0.5, C2: 1}, Method: Method{WarmEpochs: 3}, Resources: Resources{Threads: threads}})
 		if err != nil {
 			t.Fatal(err)
@@ -203,7 +203,7 @@ func TestWarmStartReachesSameOptimum(t *testing.T) {
 		t.Run(string(solver), func(t *testing.T) {
 			m, c := sgdProblem(t, 11, 150, 30, 2, 3, false)
 			train := func(warm int) ([]float64, *Result) {
-				mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
+				mm, _ := chain.NewModel(m.Labels, m.Layout.NumUnary, m.Layout.NumPair, true, nil)
 				res, err := Train(context.Background(), mm, c, Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: 1e-7}, Method: Method{Solver: solver, WarmEpochs: max(warm, 0), ColdStart: warm < 0}})
 				if err != nil {
 					t.Fatal(err)
@@ -245,7 +245,7 @@ func TestWarmStartDefault(t *testing.T) {
 		if err := (Options{Method: Method{ColdStart: cold}}).Validate(); err != nil {
 			t.Fatalf("ColdStart %v: %v", cold, err)
 		}
-		mm, _ := chain.NewModel(m.Labels, m.NumUnary, m.NumPair, true, nil)
+		mm, _ := chain.NewModel(m.Labels, m.Layout.NumUnary, m.Layout.NumPair, true, nil)
 		res, err := Train(context.Background(), mm, c, Options{Stopping: Stopping{MaxIter: 3}, Method: Method{ColdStart: cold}})
 		if err != nil {
 			t.Fatal(err)

@@ -267,7 +267,7 @@ func TestObservedPairs(t *testing.T) {
 		t.Fatalf("feature set has %d features, want %d observed pairs + 16 transitions", res.Dimension, seen.Count())
 	}
 	nz := 0
-	for j := 0; j < m.TransOffset(); j++ {
+	for j := 0; j < m.Layout.TransOffset(); j++ {
 		if m.W[j] != 0 {
 			nz++
 			if !seen.Has(j) {

@@ -108,7 +108,7 @@ func (tr *trainer) optSettings() owlqn.Settings {
 
 // isTransition reports whether feature j is a label-bigram feature.
 func (tr *trainer) isTransition(j int32) bool {
-	return int(j) >= tr.m.TransOffset() && int(j) < tr.m.PairOffset()
+	return int(j) >= tr.m.Layout.TransOffset() && int(j) < tr.m.Layout.PairOffset()
 }
 
 // prepare fixes the feature set, computes m(0) and beta_max, and the
@@ -127,7 +127,7 @@ func (tr *trainer) prepare(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		tr.rnorm = newRnormTable(r, tr.m.NumLabels(), tr.m.NumUnary)
+		tr.rnorm = newRnormTable(r, tr.m.NumLabels(), tr.m.Layout.NumUnary)
 		if tr.static, err = screen.RangeBounds(nil, tr.m.Layout, tr.c); err != nil {
 			return err
 		}
@@ -279,8 +279,8 @@ func checkCorpus(m *chain.Model, c *sparse.Corpus) error {
 	if c.Len() == 0 {
 		return errors.New("train: training corpus is empty")
 	}
-	if c.NumUnary > m.NumUnary || c.NumPair > m.NumPair {
-		return fmt.Errorf("train: corpus has %d/%d attributes, model only %d/%d", c.NumUnary, c.NumPair, m.NumUnary, m.NumPair)
+	if c.NumUnary > m.Layout.NumUnary || c.NumPair > m.Layout.NumPair {
+		return fmt.Errorf("train: corpus has %d/%d attributes, model only %d/%d", c.NumUnary, c.NumPair, m.Layout.NumUnary, m.Layout.NumPair)
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ func TestWeightsFromContinuesTraining(t *testing.T) {
 	m, _ := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), true, enc)
 	init := m.WeightsFrom(old)
 	L, oL := 3, old.NumLabels()
-	for a := 0; a < m.NumUnary; a++ {
+	for a := 0; a < m.Layout.NumUnary; a++ {
 		oa, _ := old.Encoder.Unary().ID(enc.Unary().Name(int32(a)))
 		for y := 0; y < L; y++ {
 			if got, want := init[a*L+y], old.State[int(oa)*oL+old.LabelID(labels[y])]; got != want {

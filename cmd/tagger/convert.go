@@ -42,7 +42,7 @@ func runConvert(e *env, args []string) error {
 	}
 	m := cv.Model
 	fmt.Fprintf(e.stdout, "converted %s model %s: %d labels, %d attributes, %d non-zero weights -> %s (%d bytes)\n",
-		cv.From, in, len(m.Labels), m.NumUnary, m.NonZero(), out, cv.Size)
+		cv.From, in, len(m.Labels), m.Layout.NumUnary, m.NonZero(), out, cv.Size)
 	return nil
 }
 
@@ -65,6 +65,6 @@ func convertToCRFsuite(e *env, in, out string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "converted %s model %s: %d labels, %d attributes, %d non-zero weights -> CRFsuite model %s (%d bytes)\n",
-		w.Format(), in, len(m.Labels), m.NumUnary, m.NonZero(), out, st.Size())
+		w.Format(), in, len(m.Labels), m.Layout.NumUnary, m.NonZero(), out, st.Size())
 	return nil
 }

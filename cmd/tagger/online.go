@@ -144,7 +144,7 @@ func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*ch
 	}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs)\n",
-			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds())
+			c.Len(), c.Positions(), len(m.Labels), m.Layout.NumUnary+m.Layout.NumPair, len(m.W), time.Since(t0).Seconds())
 	}
 	runtime.GC() // the text read is garbage now: the heap starts training from the corpus
 	return trainOnline(e, path, tf, m, c, weights)

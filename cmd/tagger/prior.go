@@ -40,7 +40,7 @@ func withPrior(e *env, tf *trainFlags, m *chain.Model, op *train.Options) (*chai
 	op.Prior = w0
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "prior %s: %d labels and %d attributes, of which %d labels and %d attributes are not in the training data (kept as they are); training w = w0 + v, the penalty on v\n",
-			tf.prior, len(old.Labels), old.NumUnary+old.NumPair, len(p.Labels)-len(m.Labels), p.NumUnary+p.NumPair-m.NumUnary-m.NumPair)
+			tf.prior, len(old.Labels), old.Layout.NumUnary+old.Layout.NumPair, len(p.Labels)-len(m.Labels), p.Layout.NumUnary+p.Layout.NumPair-m.Layout.NumUnary-m.Layout.NumPair)
 	}
 	return p, nil
 }

@@ -190,7 +190,7 @@ func trainModel(e *env, path string, tf *trainFlags) (*chain.Model, error) {
 	}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "read %d sequences, %d positions, %d labels, %d attributes, %d features (%.1fs%s)\n",
-			c.Len(), c.Positions(), len(m.Labels), m.NumUnary+m.NumPair, len(m.W), time.Since(t0).Seconds(), from)
+			c.Len(), c.Positions(), len(m.Labels), m.Layout.NumUnary+m.Layout.NumPair, len(m.W), time.Since(t0).Seconds(), from)
 	}
 	weights, err := tf.sequenceWeights(exs)
 	if err != nil {

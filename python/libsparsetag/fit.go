@@ -173,7 +173,7 @@ func (j *job) fit(alg string, p params, exs, hold []dataset.Example, path string
 	}
 	L := len(m.Labels)
 	attrs := 0
-	for a := 0; a < m.NumUnary; a++ {
+	for a := 0; a < m.Layout.NumUnary; a++ {
 		for _, w := range m.State[a*L : a*L+L] {
 			if w != 0 {
 				attrs++
@@ -182,7 +182,7 @@ func (j *job) fit(alg string, p params, exs, hold []dataset.Example, path string
 		}
 	}
 	j.printf("Number of active features: %d (%d)\n", m.NonZero(), len(m.W))
-	j.printf("Number of active attributes: %d (%d)\n", attrs, m.NumUnary)
+	j.printf("Number of active attributes: %d (%d)\n", attrs, m.Layout.NumUnary)
 	j.printf("Number of active labels: %d (%d)\n", L, L)
 	if dest != path {
 		j.printf("Interrupted: %s exists and is kept; the model is in %s\n", path, dest)

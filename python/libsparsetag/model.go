@@ -170,7 +170,7 @@ func (m *model) summary() modelSummary {
 		s.Reads = "pixels"
 	}
 	if m.cm != nil {
-		s.Attributes, s.NonZero = m.cm.NumUnary, m.cm.NonZero()
+		s.Attributes, s.NonZero = m.cm.Layout.NumUnary, m.cm.NonZero()
 		if err := peer.CheckCRFsuite(m.cm); err != nil {
 			s.CRFsuite = err.Error()
 		}
@@ -242,7 +242,7 @@ func (m *model) dump() (string, error) {
 	L := len(cm.Labels)
 	d := cm.Encoder.Unary()
 	var kept []int
-	for a := 0; a < cm.NumUnary; a++ {
+	for a := 0; a < cm.Layout.NumUnary; a++ {
 		for _, w := range cm.State[a*L : a*L+L] {
 			if w != 0 {
 				kept = append(kept, a)
@@ -254,7 +254,7 @@ func (m *model) dump() (string, error) {
 		fmt.Fprintf(&b, "  %5d: %s\n", i, d.Name(int32(a)))
 	}
 	b.WriteString("}\n\nTRANSITIONS = {\n")
-	if cm.Transitions {
+	if cm.Layout.Transitions {
 		for p := 0; p < L; p++ {
 			for y := 0; y < L; y++ {
 				if w := cm.Trans[p*L+y]; w != 0 {

@@ -99,7 +99,7 @@ func conllWorkingSet(b *testing.B, size, fullAttrs int) (*Objective, []float64) 
 	// The attributes of highest occurrence count take every label; the
 	// rest of the set is the observed features of highest count among the
 	// others.
-	occ := make([]int, m.NumUnary)
+	occ := make([]int, m.Layout.NumUnary)
 	count := make(map[int32]int)
 	for p := 0; p < c.Positions(); p++ {
 		cols, _ := c.Unary.Row(p)
@@ -108,7 +108,7 @@ func conllWorkingSet(b *testing.B, size, fullAttrs int) (*Objective, []float64) 
 			count[a*int32(L)+c.Labels[p]]++
 		}
 	}
-	attrs := make([]int32, m.NumUnary)
+	attrs := make([]int32, m.Layout.NumUnary)
 	for a := range attrs {
 		attrs[a] = int32(a)
 	}
@@ -131,7 +131,7 @@ func conllWorkingSet(b *testing.B, size, fullAttrs int) (*Objective, []float64) 
 		return cmp.Or(cmp.Compare(count[j], count[i]), cmp.Compare(i, j))
 	})
 	act = append(act, obs[:min(size-len(act), len(obs))]...)
-	for j := m.StateLen(); j < len(m.W); j++ {
+	for j := m.Layout.StateLen(); j < len(m.W); j++ {
 		act = append(act, int32(j))
 	}
 	slices.Sort(act)

@@ -39,7 +39,7 @@ type Features struct {
 }
 
 func newFeatures(m *chain.Model) *Features {
-	fs := &Features{m: m, screened: sparse.NewBitset(len(m.W)), attrLive: make([]bool, m.NumUnary)}
+	fs := &Features{m: m, screened: sparse.NewBitset(len(m.W)), attrLive: make([]bool, m.Layout.NumUnary)}
 	fs.SetAll(nil)
 	return fs
 }
@@ -136,7 +136,7 @@ func (fs *Features) restrict(keep []int32) {
 // buildRefs rebuilds the attribute -> active label references.
 func (fs *Features) buildRefs() {
 	L := fs.m.NumLabels()
-	U := fs.m.NumUnary
+	U := fs.m.Layout.NumUnary
 	clear(fs.attrLive)
 	if cap(fs.refPtr) < U+1 {
 		fs.refPtr = make([]int32, U+1)

@@ -185,7 +185,7 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	}
 	fs := newFeatures(m)
 	L := m.NumLabels()
-	tail := len(m.W) - m.StateLen()
+	tail := len(m.W) - m.Layout.StateLen()
 	o := &Objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len())}
 	o.wtail = make([]float64, tail)
 	o.eTail = make([]float64, tail)
@@ -193,18 +193,18 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	for s := range o.shard {
 		o.shard[s].ws = inference.NewWorkspace(c.MaxLen(), L)
 		o.shard[s].edge = make([]float64, L*L)
-		if m.NumPair > 0 {
-			o.shard[s].pairExp = make([]float64, m.NumPair*L*L)
+		if m.Layout.NumPair > 0 {
+			o.shard[s].pairExp = make([]float64, m.Layout.NumPair*L*L)
 			o.shard[s].edgeBuf = make([]float64, L*L)
 		}
 	}
-	o.fused = budget >= 0 && numShards*m.NumUnary*L*8 <= budget
+	o.fused = budget >= 0 && numShards*m.Layout.NumUnary*L*8 <= budget
 	if o.fused {
 		for s := range o.shard {
-			o.shard[s].stateExp = make([]float64, m.NumUnary*L)
+			o.shard[s].stateExp = make([]float64, m.Layout.NumUnary*L)
 		}
 	}
-	o.attrCum = attributeCounts(&c.Unary, m.NumUnary)
+	o.attrCum = attributeCounts(&c.Unary, m.Layout.NumUnary)
 	o.attrSplit = attrParts(o.attrCum, o.threads)
 	if o.fused {
 		o.obs = counts{dense: ObservedCounts(m, c)}
@@ -212,7 +212,7 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 		o.obs = sparseObserved(m, c, o.attrCum)
 	}
 	o.live = c
-	o.liveAttrs = m.NumUnary
+	o.liveAttrs = m.Layout.NumUnary
 	return o
 }
 
@@ -291,7 +291,7 @@ func (o *Objective) follow(keep []int32) {
 	// active set (keep != nil) keeps the current one until enough
 	// attributes died to pay for a new copy; any other new set rebuilds it.
 	switch {
-	case fs.live == o.m.NumUnary:
+	case fs.live == o.m.Layout.NumUnary:
 		o.live, o.liveAttrs = o.c, fs.live
 	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
 		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive), fs.live
@@ -333,12 +333,12 @@ func (o *Objective) Release() {
 func (o *Objective) ModelFeatures(observedPairs bool) []int32 {
 	m := o.m
 	obs := o.obs.cursor()
-	lo, hi := m.TransOffset(), m.PairOffset()
+	lo, hi := m.Layout.TransOffset(), m.Layout.PairOffset()
 	var all []int32
 	for j := int32(0); int(j) < len(m.W); j++ {
 		isTrans := int(j) >= lo && int(j) < hi
 		switch {
-		case isTrans && !m.Transitions:
+		case isTrans && !m.Layout.Transitions:
 		case isTrans || !observedPairs || obs.at(j) != 0:
 			all = append(all, j)
 		}
@@ -444,7 +444,7 @@ func ObservedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
 			obs[int(a)*L+y] += v
 		}
 	}
-	tailCounts(obs[m.StateLen():], m, c)
+	tailCounts(obs[m.Layout.StateLen():], m, c)
 	return obs
 }
 
@@ -580,7 +580,7 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 	loss := reduceShards(o.m, o.shard, o.eTail)
 	o.stateExpectations()
 	o.expFresh = true
-	o.obs.residuals(o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.StateLen()), 1/o.n)
+	o.obs.residuals(o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	inv := 1 / o.n
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return loss * inv, o.mvec, ErrNonFinite
@@ -600,7 +600,7 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 // again: in a working-set solve's end game that is most of the scatter.
 func (o *Objective) Residuals(dst []float64, idx []int32) []float64 {
 	dst = resizeFloats(dst, len(idx))
-	o.uPtr = AttrStarts(o.uPtr, idx, o.m.NumUnary, o.m.NumLabels())
+	o.uPtr = AttrStarts(o.uPtr, idx, o.m.Layout.NumUnary, o.m.NumLabels())
 	counted := o.countedAttrs(idx)
 	o.scatterExpectations(o.c, o.uPtr, idx, dst, counted)
 	if counted != nil {
@@ -611,7 +611,7 @@ func (o *Objective) Residuals(dst []float64, idx []int32) []float64 {
 			}
 		}
 	}
-	o.obs.residuals(dst, idx, dst, o.eTail, int32(o.m.StateLen()), 1/o.n)
+	o.obs.residuals(dst, idx, dst, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	return dst
 }
 
@@ -625,7 +625,7 @@ func (o *Objective) countedAttrs(idx []int32) []bool {
 	if !o.expFresh {
 		return nil
 	}
-	U := o.m.NumUnary
+	U := o.m.Layout.NumUnary
 	if cap(o.counted) < U {
 		o.counted = make([]bool, U)
 	}
@@ -675,7 +675,7 @@ func (o *Objective) MaxAbsResidual(all func(yield func(int32) bool)) float64 {
 func (o *Objective) setWeights(x []float64) {
 	ns := o.fs.numState()
 	o.xState = x[:ns]
-	off := o.m.StateLen()
+	off := o.m.Layout.StateLen()
 	if o.prior == nil {
 		for k := ns; k < len(x); k++ {
 			o.wtail[int(o.fs.active[k])-off] = x[k]
@@ -926,7 +926,7 @@ func reduceShards(m *chain.Model, shard []shardState, eTail []float64) float64 {
 	for s := range shard {
 		loss += shard[s].loss
 	}
-	if m.Transitions {
+	if m.Layout.Transitions {
 		e := eTail[:LL]
 		clear(e)
 		for s := range shard {
@@ -935,8 +935,8 @@ func reduceShards(m *chain.Model, shard []shardState, eTail []float64) float64 {
 			}
 		}
 	}
-	if m.NumPair > 0 {
-		e := eTail[m.PairOffset()-m.StateLen():]
+	if m.Layout.NumPair > 0 {
+		e := eTail[m.Layout.PairOffset()-m.Layout.StateLen():]
 		clear(e)
 		for s := range shard {
 			for k, v := range shard[s].pairExp {
@@ -953,7 +953,7 @@ func reduceShards(m *chain.Model, shard []shardState, eTail []float64) float64 {
 // marginals in position order over the live corpus (scatterExpectations).
 func (o *Objective) stateExpectations() {
 	const chunk = 256
-	U := o.m.NumUnary
+	U := o.m.Layout.NumUnary
 	if !o.fused && !o.refFused {
 		o.scatterExpectations(o.live, o.fs.refPtr, o.fs.active, o.exp, nil)
 		return
@@ -1137,11 +1137,11 @@ func (cc *countCursor) at(j int32) float64 {
 // ObservedCounts on a model with no unary attribute.
 func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32) counts {
 	L := m.NumLabels()
-	out := counts{stateLen: m.NumUnary * L}
+	out := counts{stateLen: m.Layout.NumUnary * L}
 	col := buildColumns(&c.Unary, attrCum)
 	acc := make([]float64, L)
 	seen := make([]bool, L)
-	for a := 0; a < m.NumUnary; a++ {
+	for a := 0; a < m.Layout.NumUnary; a++ {
 		clear(acc)
 		clear(seen)
 		for q := col.ptr[a]; q < col.ptr[a+1]; q++ {
@@ -1169,16 +1169,16 @@ func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32) counts {
 // weight vector after the state block).
 func tailCounts(tail []float64, m *chain.Model, c *sparse.Corpus) {
 	L := m.NumLabels()
-	toff, poff := m.TransOffset()-m.StateLen(), m.PairOffset()-m.StateLen()
+	toff, poff := m.Layout.TransOffset()-m.Layout.StateLen(), m.Layout.PairOffset()-m.Layout.StateLen()
 	for i := 0; i < c.Len(); i++ {
 		start, T := c.Span(i)
 		for t := 1; t < T; t++ {
 			p := start + t
 			y, yp := int(c.Labels[p]), int(c.Labels[p-1])
-			if m.Transitions {
+			if m.Layout.Transitions {
 				tail[toff+yp*L+y]++
 			}
-			if m.NumPair > 0 && c.Pair.Rows() > 0 {
+			if m.Layout.NumPair > 0 && c.Pair.Rows() > 0 {
 				pc, pv := c.Pair.Row(p)
 				for k, a := range pc {
 					v := 1.0
@@ -1200,7 +1200,7 @@ func tailCounts(tail []float64, m *chain.Model, c *sparse.Corpus) {
 func Memory(m *chain.Model, c *sparse.Corpus, add func(name string, bytes int64)) {
 	d := int64(len(m.W))
 	L := int64(m.NumLabels())
-	U, P := int64(m.NumUnary), int64(m.NumPair)
+	U, P := int64(m.Layout.NumUnary), int64(m.Layout.NumPair)
 	N, nnz := int64(c.Positions()), int64(c.Unary.NNZ())
 	add("objective transition and pair weights and counts (2 x 8 B x features after the state block)", 16*(d-U*L))
 	add("node marginals (8 B x positions x labels)", 8*N*L)

@@ -121,7 +121,7 @@ func TestObjectiveActiveSubset(t *testing.T) {
 		var act []int32
 		for j := 0; j < len(m.W); j++ {
 			// Attributes 0-1 dead, attributes 2-5 with label 0 (attribute 5 also 3); all transitions.
-			if j >= m.TransOffset() || (j/4 >= 2 && (j%4 == 0 || (j%4 == 3 && j/4 == 5))) {
+			if j >= m.Layout.TransOffset() || (j/4 >= 2 && (j%4 == 0 || (j%4 == 3 && j/4 == 5))) {
 				act = append(act, int32(j))
 			}
 		}
@@ -183,7 +183,7 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 			// Attributes 0-2 with every label, 3-9 with one, 11 with two,
 			// 10 dead.
 			full := a <= 2
-			if j >= m.TransOffset() || full || (a <= 9 && y == a%L) || (a == 11 && y >= 2) {
+			if j >= m.Layout.TransOffset() || full || (a <= 9 && y == a%L) || (a == 11 && y >= 2) {
 				act = append(act, int32(j))
 			}
 		}
@@ -234,7 +234,7 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 			// set, other labels for attributes 3-9: not counted.
 			var shifted []int32
 			for _, j := range act {
-				if a, y := int(j)/L, int(j)%L; a >= 3 && a <= 9 && int(j) < m.TransOffset() {
+				if a, y := int(j)/L, int(j)%L; a >= 3 && a <= 9 && int(j) < m.Layout.TransOffset() {
 					j = int32(a*L + (y+1)%L)
 				}
 				shifted = append(shifted, j)
@@ -293,7 +293,7 @@ func TestObjectiveManyFullLabelAttributes(t *testing.T) {
 	require.Positive(t, wide, "no row with more full-label attributes than the buffer holds")
 	var act []int32
 	for j := 0; j < len(m.W); j++ {
-		if a := j / L; j >= m.TransOffset() || a < 80 || (a < U && j%L == 0) {
+		if a := j / L; j >= m.Layout.TransOffset() || a < 80 || (a < U && j%L == 0) {
 			act = append(act, int32(j))
 		}
 	}

@@ -71,7 +71,7 @@ func (o *Objective) SetPartial(s *LabelSets) error {
 	case s.Positions() != o.c.Positions() || s.NumLabels() != m.NumLabels():
 		return fmt.Errorf("train: label sets of %d positions over %d labels, corpus has %d positions, model %d labels",
 			s.Positions(), s.NumLabels(), o.c.Positions(), m.NumLabels())
-	case m.NumPair > 0:
+	case m.Layout.NumPair > 0:
 		return errors.New("train: partial labels do not support pair attributes (templates with B lines with macros)")
 	}
 	for p := range s.Positions() {
@@ -82,7 +82,7 @@ func (o *Objective) SetPartial(s *LabelSets) error {
 	o.partial = s
 	// The observed counts are replaced by the constrained expectations,
 	// which forwardOne subtracts from the node marginals and edge sums.
-	o.obs = counts{stateLen: m.StateLen(), tail: make([]float64, len(m.W)-m.StateLen())}
+	o.obs = counts{stateLen: m.Layout.StateLen(), tail: make([]float64, len(m.W)-m.Layout.StateLen())}
 	return nil
 }
 

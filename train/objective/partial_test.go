@@ -118,7 +118,7 @@ func TestPartialAgainstBruteForce(t *testing.T) {
 				}
 				var act []int32
 				for j := range m.W {
-					if cfg.keep == 1 || j%tc.L == 0 || j >= m.StateLen() {
+					if cfg.keep == 1 || j%tc.L == 0 || j >= m.Layout.StateLen() {
 						act = append(act, int32(j))
 					}
 				}
@@ -227,7 +227,7 @@ func TestPartialRefused(t *testing.T) {
 	}
 	o.SetActive(everyFeature(len(m.W)), false)
 	x := make([]float64, len(m.W))
-	for j := 0; j < m.StateLen(); j += 2 {
+	for j := 0; j < m.Layout.StateLen(); j += 2 {
 		x[j] = math.Inf(-1) // label 0 impossible wherever an attribute fires
 	}
 	if _, err := o.evalM(context.Background(), x, make([]float64, len(x))); !errors.Is(err, ErrNoPath) {

@@ -37,7 +37,7 @@ func (o *Objective) SetPrior(w0 []float64) error {
 		return fmt.Errorf("train: prior weights have length %d, model needs %d", len(w0), len(m.W))
 	}
 	L := m.NumLabels()
-	p := &prior{unary: make([]float64, o.c.Positions()*L), tail: append([]float64(nil), w0[m.StateLen():]...)}
+	p := &prior{unary: make([]float64, o.c.Positions()*L), tail: append([]float64(nil), w0[m.Layout.StateLen():]...)}
 	x := &o.c.Unary
 	for pos := 0; pos < x.Rows(); pos++ {
 		row := p.unary[pos*L : pos*L+L]
@@ -59,7 +59,7 @@ func (o *Objective) SetPrior(w0 []float64) error {
 // the model layout m on corpus c.
 func PriorMemory(m *chain.Model, c *sparse.Corpus, add func(name string, bytes int64)) {
 	L := int64(m.NumLabels())
-	add("prior: unary offsets (8 B x positions x labels) and weights after the state block", 8*int64(c.Positions())*L+8*int64(len(m.W)-m.StateLen()))
+	add("prior: unary offsets (8 B x positions x labels) and weights after the state block", 8*int64(c.Positions())*L+8*int64(len(m.W)-m.Layout.StateLen()))
 }
 
 // resetTail sets dst, the weights after the state block, to the prior's

@@ -53,7 +53,7 @@ func TestPriorAgainstBruteForce(t *testing.T) {
 				}
 				var act []int32
 				for j := range m.W {
-					if cfg.keep == 1 || j%tc.L == 0 || j >= m.StateLen() {
+					if cfg.keep == 1 || j%tc.L == 0 || j >= m.Layout.StateLen() {
 						act = append(act, int32(j))
 					}
 				}

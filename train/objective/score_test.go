@@ -29,8 +29,8 @@ func TestScoreSparseMatchesReference(t *testing.T) {
 			require.NoError(t, err)
 			var act []int32
 			for j := range len(m.W) {
-				full := j < m.StateLen() && (j/L)%7 == 0 // every label of some attributes
-				if j >= m.StateLen() || full || rng.Float64() < density {
+				full := j < m.Layout.StateLen() && (j/L)%7 == 0 // every label of some attributes
+				if j >= m.Layout.StateLen() || full || rng.Float64() < density {
 					act = append(act, int32(j))
 				}
 			}

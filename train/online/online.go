@@ -98,8 +98,8 @@ func Train(ctx context.Context, prob Problem, p *Params, st Settings) (*Result, 
 	if err := c.Validate(m.NumLabels()); err != nil {
 		return nil, fmt.Errorf("online: %w", err)
 	}
-	if c.NumUnary > m.NumUnary || c.NumPair > m.NumPair {
-		return nil, fmt.Errorf("online: the corpus has %d unary and %d pair attributes, the model %d and %d", c.NumUnary, c.NumPair, m.NumUnary, m.NumPair)
+	if c.NumUnary > m.Layout.NumUnary || c.NumPair > m.Layout.NumPair {
+		return nil, fmt.Errorf("online: the corpus has %d unary and %d pair attributes, the model %d and %d", c.NumUnary, c.NumPair, m.Layout.NumUnary, m.Layout.NumPair)
 	}
 	if err := CheckWeights(prob.Weights, n); err != nil {
 		return nil, err

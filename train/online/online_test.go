@@ -105,7 +105,7 @@ func TestAgainstReference(t *testing.T) {
 							nz++
 						}
 						if d := math.Abs(want[j] - m.W[j]); d > 1e-12*math.Max(1, math.Abs(want[j])) || math.IsNaN(m.W[j]) {
-							t.Fatalf("feature %d (%v): got %.17g, reference %.17g (epochs run %d)", j, m.Decode(j), m.W[j], want[j], res.Epochs)
+							t.Fatalf("feature %d (%v): got %.17g, reference %.17g (epochs run %d)", j, m.Layout.Decode(j), m.W[j], want[j], res.Epochs)
 						}
 					}
 					if nz == 0 {

@@ -51,8 +51,8 @@ func refExists(m *chain.Model, c *sparse.Corpus, wts []float64, fs FeatureSet) [
 	}
 	freq := make([]float64, len(m.W))
 	hit := make([]bool, len(m.W))
-	seenU := make([]bool, m.NumUnary)
-	seenP := make([]bool, m.NumPair)
+	seenU := make([]bool, m.Layout.NumUnary)
+	seenP := make([]bool, m.Layout.NumPair)
 	for i := 0; i < c.Len(); i++ {
 		gold := refGold(c, i)
 		s := 1.0
@@ -69,7 +69,7 @@ func refExists(m *chain.Model, c *sparse.Corpus, wts []float64, fs FeatureSet) [
 			for _, a := range cols {
 				seenU[a] = true
 			}
-			if t > 0 && m.NumPair > 0 {
+			if t > 0 && m.Layout.NumPair > 0 {
 				pc, _ := c.Pair.Row(start + t)
 				for _, a := range pc {
 					seenP[a] = true
@@ -80,18 +80,18 @@ func refExists(m *chain.Model, c *sparse.Corpus, wts []float64, fs FeatureSet) [
 	L := m.NumLabels()
 	for j := range ex {
 		cand := hit[j]
-		if j < m.StateLen() && fs.PossibleStates && seenU[j/L] {
+		if j < m.Layout.StateLen() && fs.PossibleStates && seenU[j/L] {
 			cand = true
 		}
-		if j >= m.TransOffset() && fs.PossibleTransitions {
-			if j < m.PairOffset() || seenP[(j-m.PairOffset())/(L*L)] {
+		if j >= m.Layout.TransOffset() && fs.PossibleTransitions {
+			if j < m.Layout.PairOffset() || seenP[(j-m.Layout.PairOffset())/(L*L)] {
 				cand = true
 			}
 		}
 		ex[j] = cand && freq[j] >= fs.MinFreq // crf1df_generate: minfreq <= freq
 	}
-	if !m.Transitions {
-		for j := m.TransOffset(); j < m.PairOffset(); j++ {
+	if !m.Layout.Transitions {
+		for j := m.Layout.TransOffset(); j < m.Layout.PairOffset(); j++ {
 			ex[j] = false
 		}
 	}
@@ -124,17 +124,17 @@ func refOnPathAll(m *chain.Model, c *sparse.Corpus, i int, y []int, fn func(j in
 		if t == 0 {
 			continue
 		}
-		if m.Transitions {
-			fn(m.TransOffset()+y[t-1]*L+y[t], 1)
+		if m.Layout.Transitions {
+			fn(m.Layout.TransOffset()+y[t-1]*L+y[t], 1)
 		}
-		if m.NumPair > 0 && c.Pair.Rows() > 0 {
+		if m.Layout.NumPair > 0 && c.Pair.Rows() > 0 {
 			pc, pv := c.Pair.Row(start + t)
 			for k, a := range pc {
 				v := 1.0
 				if pv != nil {
 					v = pv[k]
 				}
-				fn(m.PairOffset()+int(a)*L*L+y[t-1]*L+y[t], v)
+				fn(m.Layout.PairOffset()+int(a)*L*L+y[t-1]*L+y[t], v)
 			}
 		}
 	}

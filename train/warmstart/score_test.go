@@ -18,7 +18,7 @@ func TestScoreMatchesReference(t *testing.T) {
 	for _, real := range []bool{false, true} {
 		m, c := sgdProblem(t, 17, 40, 12, 2, 3, real)
 		frozen := sparse.NewBitset(len(m.W))
-		for _, j := range []int{0, 1, 2, 5, m.TransIndex(0, 1), m.PairIndex(1, 2, 0)} {
+		for _, j := range []int{0, 1, 2, 5, m.Layout.TransIndex(0, 1), m.Layout.PairIndex(1, 2, 0)} {
 			frozen.Set(j)
 		}
 		var free []int32

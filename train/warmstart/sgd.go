@@ -149,12 +149,12 @@ type sgd struct {
 // free the others (increasing).
 func newSGD(m *chain.Model, c *sparse.Corpus, l1, l2 float64, frozen sparse.Bitset, free []int32) *sgd {
 	L := m.NumLabels()
-	sptr := objective.AttrStarts(nil, free, m.NumUnary, L)
-	ns := int(sptr[m.NumUnary])
-	n := ns + len(m.W) - m.StateLen()
+	sptr := objective.AttrStarts(nil, free, m.Layout.NumUnary, L)
+	ns := int(sptr[m.Layout.NumUnary])
+	n := ns + len(m.W) - m.Layout.StateLen()
 	s := &sgd{m: m, c: c, l1: l1, l2: l2, frozen: frozen, a: 1, feat: free[:ns], ns: ns,
 		sptr: sptr, v: make([]float64, n), q: make([]float64, n),
-		slotU: make([]int32, m.NumUnary), slotP: make([]int32, m.NumPair),
+		slotU: make([]int32, m.Layout.NumUnary), slotP: make([]int32, m.Layout.NumPair),
 		gT: make([]float64, L*L), trans: make([]float64, L*L), edge: make([]float64, L*L),
 		ws: inference.NewWorkspace(c.MaxLen(), L)}
 	for a := range s.slotU {
@@ -163,12 +163,12 @@ func newSGD(m *chain.Model, c *sparse.Corpus, l1, l2 float64, frozen sparse.Bits
 	for a := range s.slotP {
 		s.slotP[a] = -1
 	}
-	s.deadU = make([]bool, m.NumUnary)
+	s.deadU = make([]bool, m.Layout.NumUnary)
 	for a := range s.deadU {
 		s.deadU[a] = sptr[a] == sptr[a+1]
 	}
-	s.deadP, s.partP = frozenBlocks(frozen, m.PairOffset(), m.NumPair, L*L)
-	_, partT := frozenBlocks(frozen, m.TransOffset(), 1, L*L)
+	s.deadP, s.partP = frozenBlocks(frozen, m.Layout.PairOffset(), m.Layout.NumPair, L*L)
+	_, partT := frozenBlocks(frozen, m.Layout.TransOffset(), 1, L*L)
 	s.partT = partT[0]
 	return s
 }
@@ -272,12 +272,12 @@ func (s *sgd) catchUp() {
 	for _, a := range s.attrs {
 		s.clipBlock(int(s.sptr[a]), int(s.sptr[a+1]))
 	}
-	if m.Transitions {
-		off := s.tail(m.TransOffset())
+	if m.Layout.Transitions {
+		off := s.tail(m.Layout.TransOffset())
 		s.clipBlock(off, off+L*L)
 	}
 	for _, a := range s.pairs {
-		off := s.tail(m.PairOffset() + int(a)*L*L)
+		off := s.tail(m.Layout.PairOffset() + int(a)*L*L)
 		s.clipBlock(off, off+L*L)
 	}
 }
@@ -305,7 +305,7 @@ func (s *sgd) touch(attrs []int32) float64 {
 }
 
 // tail returns the position in v of feature j after the state block.
-func (s *sgd) tail(j int) int { return s.ns + j - s.m.StateLen() }
+func (s *sgd) tail(j int) int { return s.ns + j - s.m.Layout.StateLen() }
 
 // clipBlock applies the penalty to v[lo:hi].
 func (s *sgd) clipBlock(lo, hi int) {
@@ -396,7 +396,7 @@ func (s *sgd) gradient(i int, lat *inference.Lattice) {
 		cols, vals := c.Unary.Row(start + t)
 		addCounts(s.gU, s.slotU, cols, vals, mu, y)
 	}
-	if T > 1 && s.m.Transitions {
+	if T > 1 && s.m.Layout.Transitions {
 		floats.Add(s.gT, s.ws.EdgeSum())
 		for p := start + 1; p < start+T; p++ {
 			s.gT[int(c.Labels[p-1])*L+int(c.Labels[p])]--
@@ -469,11 +469,11 @@ func (s *sgd) descend(step float64) {
 	for k, a := range s.attrs {
 		s.descendState(a, s.gU[k*L:k*L+L], step)
 	}
-	if m.Transitions {
-		s.descendBlock(m.TransOffset(), s.gT, step, s.partT)
+	if m.Layout.Transitions {
+		s.descendBlock(m.Layout.TransOffset(), s.gT, step, s.partT)
 	}
 	for k, a := range s.pairs {
-		s.descendBlock(m.PairOffset()+int(a)*L*L, s.gP[k*L*L:(k+1)*L*L], step, s.partP[a])
+		s.descendBlock(m.Layout.PairOffset()+int(a)*L*L, s.gP[k*L*L:(k+1)*L*L], step, s.partP[a])
 	}
 }
 
@@ -537,7 +537,7 @@ func (s *sgd) point() Point {
 		if v == 0 {
 			continue
 		}
-		j := s.m.StateLen() + r - s.ns
+		j := s.m.Layout.StateLen() + r - s.ns
 		if r < s.ns {
 			j = int(s.feat[r])
 		}

@@ -77,9 +77,9 @@ func (e *eagerSGD) gradient(i int, lat *inference.Lattice) []float64 {
 				v = vals[k]
 			}
 			for yy := 0; yy < L; yy++ {
-				g[m.StateIndex(int(a), yy)] += v * node[t*L+yy]
+				g[m.Layout.StateIndex(int(a), yy)] += v * node[t*L+yy]
 			}
-			g[m.StateIndex(int(a), y)] -= v
+			g[m.Layout.StateIndex(int(a), y)] -= v
 		}
 		if t == 0 {
 			continue
@@ -88,10 +88,10 @@ func (e *eagerSGD) gradient(i int, lat *inference.Lattice) []float64 {
 		e.ws.EdgeAt(edge, lat, t)
 		for p := 0; p < L; p++ {
 			for q := 0; q < L; q++ {
-				g[m.TransIndex(p, q)] += edge[p*L+q]
+				g[m.Layout.TransIndex(p, q)] += edge[p*L+q]
 			}
 		}
-		g[m.TransIndex(yp, y)]--
+		g[m.Layout.TransIndex(yp, y)]--
 		pc, pv := c.Pair.Row(start + t)
 		for k, a := range pc {
 			v := 1.0
@@ -100,10 +100,10 @@ func (e *eagerSGD) gradient(i int, lat *inference.Lattice) []float64 {
 			}
 			for p := 0; p < L; p++ {
 				for q := 0; q < L; q++ {
-					g[m.PairIndex(int(a), p, q)] += v * edge[p*L+q]
+					g[m.Layout.PairIndex(int(a), p, q)] += v * edge[p*L+q]
 				}
 			}
-			g[m.PairIndex(int(a), yp, y)] -= v
+			g[m.Layout.PairIndex(int(a), yp, y)] -= v
 		}
 	}
 	return g
@@ -120,7 +120,7 @@ func TestSGDLazyMatchesEager(t *testing.T) {
 	m, c := sgdProblem(t, 13, 10, 6, 2, 3, true)
 	l1, l2 := 0.05, 0.04
 	frozen := sparse.NewBitset(len(m.W))
-	for _, j := range []int{0, 1, 2, 7, m.TransIndex(1, 2), m.PairIndex(1, 0, 0)} {
+	for _, j := range []int{0, 1, 2, 7, m.Layout.TransIndex(1, 2), m.Layout.PairIndex(1, 0, 0)} {
 		frozen.Set(j) // attribute 0 whole (dead), parts of others
 	}
 	var free []int32

@@ -56,17 +56,17 @@ func Score(m *chain.Model, w []float64, c *sparse.Corpus, i int, y []int) float6
 		if t == 0 {
 			continue
 		}
-		if m.Transitions {
-			s += w[m.TransOffset()+y[t-1]*L+y[t]]
+		if m.Layout.Transitions {
+			s += w[m.Layout.TransOffset()+y[t-1]*L+y[t]]
 		}
-		if m.NumPair > 0 {
+		if m.Layout.NumPair > 0 {
 			pc, pv := c.Pair.Row(start + t)
 			for k, a := range pc {
 				v := 1.0
 				if pv != nil {
 					v = pv[k]
 				}
-				s += v * w[m.PairOffset()+int(a)*LL+y[t-1]*L+y[t]]
+				s += v * w[m.Layout.PairOffset()+int(a)*LL+y[t-1]*L+y[t]]
 			}
 		}
 	}

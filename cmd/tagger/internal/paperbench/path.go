@@ -32,9 +32,9 @@ func Path(ctx context.Context, ds *Data, cfg PathConfig, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	d := m.Dim()
-	if !m.Transitions {
-		d -= m.PairOffset() - m.TransOffset() // the transition block is always allocated
+	d := m.Layout.Dim()
+	if !m.Layout.Transitions {
+		d -= m.Layout.PairOffset() - m.Layout.TransOffset() // the transition block is always allocated
 	}
 	fmt.Fprintf(w, "data %s: %s; %d features; alpha %g, %d betas down to %g beta_max, epsilon %g, screen %s, gamma %g\n",
 		ds.Name, ds.Desc, d, cfg.Alpha, cfg.Betas, cfg.MinRatio, cfg.Epsilon, cfg.Screen, cfg.Gamma)
