@@ -11,8 +11,8 @@ import (
 )
 
 // TestTrainCache: --cache writes the encoded corpus on the first run and
-// reads it on the next, training the same model bytes as the text path;
-// a change of the data, the template or an option that shapes the
+// reads it on the next, training the same model bytes as the text path
+// (also when the run resumes from a checkpoint); a change of the data, the template or an option that shapes the
 // encoding (--min-freq) rebuilds it; a corrupt cache is an error (exit 1,
 // no model), not a wrong model; --select-folds refuses it.
 func TestTrainCache(t *testing.T) {
@@ -47,6 +47,24 @@ func TestTrainCache(t *testing.T) {
 	same("text.model", "first.model")
 	same("text.model", "second.model")
 
+	// A resumed run reads the cache too, and reaches the model of the same
+	// resume from the text, which is the uninterrupted run's.
+	ckpt, ckpt2 := filepath.Join(dir, "c.ckpt"), filepath.Join(dir, "c2.ckpt")
+	errs, code = train("kept.model", "--cache", cache, "--checkpoint", ckpt, "--checkpoint-every", "2", "--keep-checkpoint")
+	require.Zero(t, code, errs)
+	b, err := os.ReadFile(ckpt)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(ckpt2, b, 0o644))
+	errs, code = train("resumed.model", "--cache", cache, "--checkpoint", ckpt, "--resume")
+	require.Zero(t, code, errs)
+	assert.Contains(t, errs, "from the cache")
+	assert.Contains(t, errs, "resuming from "+ckpt)
+	errs, code = train("resumed-text.model", "--checkpoint", ckpt2, "--resume")
+	require.Zero(t, code, errs)
+	assert.Contains(t, errs, "resuming from "+ckpt2)
+	same("resumed-text.model", "resumed.model")
+	same("text.model", "resumed.model") // and the uninterrupted run's
+
 	// Invalidation: another option, another template, other data.
 	errs, code = train("minfreq.model", "--cache", cache, "--min-freq", "2")
 	require.Zero(t, code, errs)
@@ -55,7 +73,7 @@ func TestTrainCache(t *testing.T) {
 	errs, code = train("tmpl.model", "--cache", cache)
 	require.Zero(t, code, errs)
 	assert.Contains(t, errs, "wrote the cache", "the template changed")
-	b, err := os.ReadFile(data)
+	b, err = os.ReadFile(data)
 	require.NoError(t, err)
 	half := bytes.LastIndex(b[:len(b)/2], []byte("\n\n")) + 2 // whole sentences
 	require.NoError(t, os.WriteFile(data, b[:half], 0o644))

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,5 +40,31 @@ func TestTrainWarmEpochs(t *testing.T) {
 	_, stderr, code = runTagger(t, "train", "--warm-epochs", "-1", "--model", model, file)
 	if code != 2 || !strings.Contains(stderr, "--warm-epochs -1") {
 		t.Fatalf("--warm-epochs -1: exit %d, stderr %q; want 2 naming the flag", code, stderr)
+	}
+}
+
+// TestTrainThreadsSameModel: the model file does not depend on --threads
+// (1, 2, 3) on real data (CoNLL-2000 sentences and template), the warm
+// start and the solve included.
+func TestTrainThreadsSameModel(t *testing.T) {
+	dir := t.TempDir()
+	data := writeDominantCoNLL(t, dir, "train", 200, "NP")
+	var ref []byte
+	for _, threads := range []string{"1", "2", "3"} {
+		model := filepath.Join(dir, "t"+threads+".model")
+		_, stderr, code := runTagger(t, "train", "--format", "conll", "--template", "embedded:conll2000/chunking.template",
+			"--c1", "1", "--c2", "1", "--max-iter", "3", "--threads", threads, "--model", model, data)
+		if code != 0 || !strings.Contains(stderr, fmt.Sprintf("warm start: %d SGD epochs", train.DefaultWarmEpochs)) {
+			t.Fatalf("--threads %s: exit %d, no warm start in:\n%s", threads, code, stderr)
+		}
+		b, err := os.ReadFile(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref == nil {
+			ref = b
+		} else if !bytes.Equal(ref, b) {
+			t.Fatalf("--threads %s: the model differs from --threads 1's", threads)
+		}
 	}
 }
