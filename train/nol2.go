@@ -68,9 +68,8 @@ func (tr *trainer) noL2Gap(x, m []float64) float64 {
 	if tr.pen.l1 == 0 {
 		return certificate.GradientTest(x, m)
 	}
-	return certificate.PureL1Gap(x, m, tr.pen.l1, tr.obj.SequenceLosses(), tr.op.Weights)
+	return certificate.PureL1Gap(x, m, tr.pen.l1, tr.obj.Stats().SequenceLosses, tr.op.Weights)
 }
 
-// noPenalty reports whether the solve has neither an L1 nor an L2 term
-// (false for a nil trainer: a bare run of a test).
-func (tr *trainer) noPenalty() bool { return tr != nil && tr.pen.l1 == 0 && tr.pen.l2 == 0 }
+// none reports whether the penalty has neither an L1 nor an L2 term.
+func (p penalty) none() bool { return p.l1 == 0 && p.l2 == 0 }

@@ -37,7 +37,7 @@ func (tr *trainer) screenPass(ctx context.Context, r *run, gap *float64) error {
 	// X moved, or its value and gradient are the gauge step's (gauge.go),
 	// which a checkpoint of the smaller active set could not reproduce:
 	// evaluate at X and price it again.
-	moved := r.zeroed > 0 || r.gauged
+	moved := r.zeroed > 0 || r.gauge.moved
 	if moved {
 		if err := r.reevaluate(ctx); err != nil {
 			return err
@@ -254,7 +254,7 @@ func (tr *trainer) paperBounds(gap float64, xa, ma []float64) ([]float64, error)
 			delta[j] = 0
 		}
 	}
-	in := &screen.T1Input{Corpus: tr.c, L: m.NumLabels(), P: obj.Marginals(), Delta: delta, M: mf, Gap: gap}
+	in := &screen.T1Input{Corpus: tr.c, L: m.NumLabels(), P: obj.Stats().Marginals, Delta: delta, M: mf, Gap: gap}
 	b, err := screen.EuclideanT1(tr.pBuf[:0], in, screen.T1Options{})
 	tr.pBuf = b
 	return b, err

@@ -86,11 +86,7 @@ type run struct {
 	dual certificate.History
 	mix  certificate.Mixture
 
-	// gauged: the last gauge step moved X, whose value and gradient are
-	// then the pre-step evaluation's plus the penalty's change; preGauge is
-	// X before it (what a checkpoint keeps, gauge.go).
-	gauged   bool
-	preGauge []float64
+	gauge gaugeState // the gauge step (gauge.go)
 }
 
 // solveInput is everything a solve starts from besides the trainer's
@@ -166,7 +162,7 @@ func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error
 		}
 		// The pass prices the point at the penalty's minimum along the
 		// likelihood's symmetries (gauge.go): a lower primal, same m.
-		if err := r.gaugeStep(); err != nil {
+		if err := r.gauge.step(r.opt, tr.m.Layout, tr.fs.Active(), tr.pen); err != nil {
 			return solveOutput{}, err
 		}
 	}
@@ -181,7 +177,7 @@ func (r *run) pass() certificate.Pass {
 
 // newRun starts the bookkeeping of a solve and chooses its policy.
 func (tr *trainer) newRun(in solveInput) *run {
-	r := &run{tr: tr, t0: time.Now(), evals0: tr.obj.Evals(), lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)},
+	r := &run{tr: tr, t0: time.Now(), evals0: tr.obj.Stats().Evals, lastCheckGap: math.Inf(1), gaps: [2]float64{math.Inf(1), math.Inf(1)},
 		dualBound: math.Inf(-1)}
 	r.policy, r.res = tr.choosePolicy()
 	r.u = tr.fs.Unscreened(nil)
@@ -293,7 +289,7 @@ func (r *run) reevaluate(ctx context.Context) error {
 		return err
 	}
 	r.m = m
-	r.gauged = false // the evaluation belongs to X
+	r.gauge.moved = false // the evaluation belongs to X
 	return r.opt.Rebase(f, r.grad)
 }
 
@@ -399,7 +395,7 @@ func (r *run) stallLimit() int {
 // the full policy, until the restricted target with the working set.
 func (r *run) innerSolve(ctx context.Context, gap float64) error {
 	tr := r.tr
-	r.gauged = false // X moves from here on
+	r.gauge.moved = false // X moves from here on
 	if r.policy == SolverWorkingSet {
 		// Choose the set and start its optimizer; a set too dense to pay
 		// switches the solve to the full policy (wsState.next).
@@ -545,7 +541,7 @@ func (r *run) logLine(gap float64, pass bool) Iteration {
 	tr := r.tr
 	it := Iteration{Iter: r.iter, Primal: r.opt.Objective(), Pass: pass, Active: len(tr.fs.Active()),
 		Screened: tr.fs.Screened(), NonZero: countNonZero(r.opt.X()), Seconds: time.Since(r.t0).Seconds(),
-		Evaluations: tr.obj.Evals() - r.evals0}
+		Evaluations: tr.obj.Stats().Evals - r.evals0}
 	if pass {
 		it.Gap, it.Zeroed = gap, r.zeroed
 		r.passes++
@@ -609,7 +605,7 @@ func (r *run) passLine(gap float64) Iteration {
 // while the primal decreases. Screening keeps the pass's own G: the rule
 // needs the gap of the dual point it uses.
 func (r *run) certified(gap float64) float64 {
-	if r.tr.noPenalty() {
+	if r.tr != nil && r.tr.pen.none() { // (nil: a bare run of a test)
 		return gap // a gradient test, not a gap: no dual bound
 	}
 	if b := r.opt.Objective() - r.dualBound; b < gap {
@@ -624,7 +620,7 @@ func (r *run) certified(gap float64) float64 {
 // pass's log line (a NaN bound, from a NaN objective or gap, is ignored, so
 // it cannot poison the later passes).
 func (r *run) raiseDualBound(it Iteration) {
-	if r.tr.noPenalty() {
+	if r.tr != nil && r.tr.pen.none() {
 		return
 	}
 	if b := it.Primal - it.Gap; b > r.dualBound {
@@ -693,7 +689,7 @@ func (r *run) allScreened(ctx context.Context, in solveInput) (solveOutput, erro
 		return solveOutput{}, err
 	}
 	it := Iteration{Iter: r.iter, Primal: f, Pass: true, Screened: tr.fs.Screened(), Seconds: time.Since(r.t0).Seconds(),
-		Evaluations: tr.obj.Evals() - r.evals0}
+		Evaluations: tr.obj.Stats().Evals - r.evals0}
 	r.res.Iterations = append(r.res.Iterations, it)
 	if tr.op.Progress != nil {
 		tr.op.Progress(it)
@@ -756,7 +752,7 @@ func (r *run) finish(in solveInput) (solveOutput, error) {
 	res.SecondsScreening = tr.screenSecs
 	res.ScreenedStatic = tr.staticCount
 	res.Seconds = time.Since(r.t0).Seconds()
-	res.Evaluations = tr.obj.Evals() - r.evals0
+	res.Evaluations = tr.obj.Stats().Evals - r.evals0
 	out.res, out.w = res, w
 	return out, nil
 }
@@ -774,21 +770,10 @@ func (r *run) checkpoint() *Checkpoint {
 		lastCheckGap: r.lastCheckGap,
 		iterations:   slices.Clone(r.res.Iterations),
 		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
-			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason, gauged: r.gauged},
+			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason, gauged: r.gauge.moved},
 		dual: r.dual.Snapshot(r.mU), // with the pass just priced
-		opt:  r.snapshot(),
+		opt:  r.gauge.snapshot(r.opt),
 	}
-}
-
-// snapshot is the optimizer's state for a checkpoint: after a gauge step,
-// at the point before it (gauge.go), so that the resumed run evaluates
-// there and steps again.
-func (r *run) snapshot() owlqn.State {
-	st := r.opt.Snapshot()
-	if r.gauged {
-		st.X = slices.Clone(r.preGauge)
-	}
-	return st
 }
 
 // check verifies that a checkpoint belongs to this run's problem.
@@ -841,7 +826,7 @@ func (r *run) resume(ctx context.Context, ck *Checkpoint) error {
 	}
 	r.m = m
 	if l.gauged {
-		if err := r.gaugeStep(); err != nil {
+		if err := r.gauge.step(r.opt, tr.m.Layout, tr.fs.Active(), tr.pen); err != nil {
 			return err
 		}
 	}

@@ -229,7 +229,7 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	}
 	o.attrCum = attributeCounts(&c.Unary, m.Layout.NumUnary)
 	o.attrSplit = attrParts(o.attrCum, o.threads)
-	o.obs = o.observed(nil)
+	o.obs = observedCounts(o.m, o.c, o.attrCum, o.fused, nil)
 	o.live = c
 	o.liveAttrs = m.Layout.NumUnary
 	return o
@@ -264,18 +264,20 @@ func (o *Objective) Restrict(keep []int32) {
 // the active set).
 func (o *Objective) M() []float64 { return o.mvec }
 
-// Evals returns the number of passes over the data (evaluations) since the
-// objective was made.
-func (o *Objective) Evals() int { return o.evals }
+// Stats is what the evaluations leave for the caller besides L and m: their
+// number since the objective was made, and the node marginals and the
+// sequences' losses of the last one (the objective's buffers, valid until
+// the next evaluation).
+type Stats struct {
+	Evals          int
+	Marginals      []float64 // positions x labels, row-major
+	SequenceLosses []float64 // NLL_i(w), unweighted; not filled with partial labels
+}
 
-// Marginals returns the node marginals of the last evaluation
-// (positions x labels, row-major).
-func (o *Objective) Marginals() []float64 { return o.mu }
-
-// SequenceLosses returns NLL_i(w) of every sequence at the last
-// evaluation, unweighted (the objective's buffer; not filled with partial
-// labels).
-func (o *Objective) SequenceLosses() []float64 { return o.nll }
+// Stats returns the evaluations' by-products (Stats).
+func (o *Objective) Stats() Stats {
+	return Stats{Evals: o.evals, Marginals: o.mu, SequenceLosses: o.nll}
+}
 
 // follow adapts the objective to a new active set of its feature set: m
 // keeps the values of the kept features (keep != nil) and the scoring
@@ -762,7 +764,7 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 	sw := 1.0
 	if o.weights != nil {
 		sw = o.weights[i]
-		o.weighSequence(sh, node, sw, o.nll[i])
+		sh.weigh(node, sw, o.nll[i])
 	}
 	if sh.stateExp != nil {
 		o.accumulateState(sh.stateExp, node, start, T)

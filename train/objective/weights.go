@@ -18,11 +18,11 @@ import (
 // its weight s[i] (docs/crfsuite-algorithms.md, "The weighted dual"). nil
 // means unit weights and leaves the objective exactly as without the call
 // (the same bits). The objective keeps s. Call it before the first
-// evaluation; the node marginals (Marginals) are then the weighted ones.
+// evaluation; the node marginals (Stats) are then the weighted ones.
 func (o *Objective) SetWeights(s []float64) error {
 	if s == nil {
 		o.weights = nil
-		o.obs = o.observed(nil)
+		o.obs = observedCounts(o.m, o.c, o.attrCum, o.fused, nil)
 		return nil
 	}
 	if err := CheckWeights(s, o.c.Len()); err != nil {
@@ -32,7 +32,7 @@ func (o *Objective) SetWeights(s []float64) error {
 		return errors.New("train: sequence weights with partial labels are not supported")
 	}
 	o.weights = s
-	o.obs = o.observed(s)
+	o.obs = observedCounts(o.m, o.c, o.attrCum, o.fused, s)
 	return nil
 }
 
@@ -49,13 +49,14 @@ func CheckWeights(s []float64, n int) error {
 	return nil
 }
 
-// observed returns the observed counts of the objective's layout, each
+// observedCounts returns the observed counts of the layout of m over c
+// (dense when fused, else sparse by attribute, attrCum its column counts), each
 // position's scaled by the weight of its sequence (s nil: unit weights).
-func (o *Objective) observed(s []float64) counts {
-	if o.fused {
-		return counts{dense: weightedObserved(o.m, o.c, s)}
+func observedCounts(m *chain.Model, c *sparse.Corpus, attrCum []int32, fused bool, s []float64) counts {
+	if fused {
+		return counts{dense: weightedObserved(m, c, s)}
 	}
-	return sparseObserved(o.m, o.c, o.attrCum, s)
+	return sparseObserved(m, c, attrCum, s)
 }
 
 // seqWeights returns the weight of every position (the weight of its
@@ -97,11 +98,11 @@ func weightedObserved(m *chain.Model, c *sparse.Corpus, s []float64) []float64 {
 	return obs
 }
 
-// weighSequence adds a sequence's weighted loss sw nll to the shard and
+// weigh adds a sequence's weighted loss sw nll to the shard and
 // scales its node marginals by sw in place, before any expected count is
 // accumulated from them (the edge and pair marginals are scaled where they
 // are added).
-func (o *Objective) weighSequence(sh *shardState, node []float64, sw, nll float64) {
+func (sh *shardState) weigh(node []float64, sw, nll float64) {
 	sh.loss += sw * nll
 	floats.Scale(sw, node)
 }
