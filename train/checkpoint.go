@@ -62,10 +62,11 @@ type loopState struct {
 
 const (
 	checkpointMagic = "SPTGCKP\x00"
-	// checkpointVersion 3: the loop's gauged flag; 2: the solver, the log's
-	// Pass and Zeroed, the loop's bookkeeping (version 1 was the full
-	// solver's only).
-	checkpointVersion = 3
+	// checkpointVersion 4: the dual history without the pass just priced
+	// (the resumed run prices it again); 3: the loop's gauged flag; 2: the
+	// solver, the log's Pass and Zeroed, the loop's bookkeeping (version 1
+	// was the full solver's only).
+	checkpointVersion = 4
 )
 
 // WriteTo writes the checkpoint in a versioned, checksummed binary form.

@@ -771,7 +771,7 @@ func (r *run) checkpoint() *Checkpoint {
 		iterations:   slices.Clone(r.res.Iterations),
 		loop: loopState{passes: r.passes, stalls: r.stalls, wsSize: r.ws.size, wsFloor: r.ws.floor,
 			reached: r.ws.reached, switched: r.switched, gaps: r.gaps, reason: r.res.SolverReason, gauged: r.gauge.moved},
-		dual: r.dual.Snapshot(r.mU), // with the pass just priced
+		dual: r.dual.Clone(), // without the pass just priced: the resumed run prices it again (solve)
 		opt:  r.gauge.snapshot(r.opt),
 	}
 }

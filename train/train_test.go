@@ -155,9 +155,9 @@ func TestTrainSumFormPureL2(t *testing.T) {
 // the full policy (no screening), the working set, and a working set that
 // became dense and handed over to the full policy before the checkpoint;
 // at a small penalty (ratio 0.01) the gauge step moves at most passes, so
-// the resumed run must redo it from the point before it (gauge.go). (The
-// working set at ratio 0.01 on 30 attributes resumes to a different model,
-// with or without the gauge step: not covered here, see the issue notes.)
+// the resumed run must redo it from the point before it (gauge.go), and
+// the working set's mixture history must not take the checkpointed pass
+// twice (its own pricing, and the resumed run's pricing of the same point).
 func TestCheckpointResumeSameModel(t *testing.T) {
 	for _, tc := range []struct {
 		rule  ScreenRule
@@ -165,7 +165,7 @@ func TestCheckpointResumeSameModel(t *testing.T) {
 		attrs int     // 30: enough features for the mixture certificate
 		ratio float64 // beta / beta_max
 	}{{ScreenNone, defaultWSDenseFraction, 10, 0.2}, {ScreenPinsker, math.Inf(1), 10, 0.2}, {ScreenPinsker, defaultWSDenseFraction, 10, 0.2}, {ScreenPinsker, math.Inf(1), 30, 0.2},
-		{ScreenNone, defaultWSDenseFraction, 10, 0.01}} {
+		{ScreenNone, defaultWSDenseFraction, 10, 0.01}, {ScreenPinsker, math.Inf(1), 30, 0.01}} {
 		rng := rand.New(rand.NewPCG(51, 52))
 		c := randomCorpus(rng, 70, 5, tc.attrs, 0, 3, false)
 		rule := tc.rule

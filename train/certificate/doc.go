@@ -29,8 +29,10 @@
 //   - The caller owns the pass (Pass: m over u and the support of w) and
 //     compacts the history with u when screening removes features
 //     (History.Compact); Reset forgets every pass.
-//   - A checkpoint holds a History exactly (Snapshot, Parts, FromParts), so
-//     that a resumed run certifies as the uninterrupted one.
+//   - A checkpoint holds a History exactly, without its pending pass
+//     (Clone, Parts, FromParts): the resumed run prices the checkpointed
+//     point again, which holds it as pending as the uninterrupted run did,
+//     so that it certifies as the uninterrupted one.
 //   - The package knows nothing of the objective, the optimizer or the
 //     screening rule; it does not screen.
 package certificate

@@ -98,17 +98,6 @@ func (h *History) Commit(mU []float64) {
 	}
 }
 
-// Snapshot returns a deep copy with the pending pass (m = mU) recorded:
-// what a checkpoint keeps, so that a resumed run sees the same history as
-// the uninterrupted one at its next pricing.
-func (h *History) Snapshot(mU []float64) History {
-	c := h.Clone()
-	if h.pending {
-		c.Push(mU, h.pendLoss, h.pendMW)
-	}
-	return c
-}
-
 // Clone returns a deep copy.
 func (h *History) Clone() History {
 	var c History
@@ -419,7 +408,8 @@ func (mx *Mixture) value() float64 {
 
 // Parts returns the stored passes (newest first): m over u narrowed to
 // float32, L(w_k) and m_k . w_k (the history's own slices: what a
-// checkpoint writes; the pending pass is not among them, see Snapshot).
+// checkpoint writes; the pending pass is not among them: a resumed run
+// prices that point again, which holds it as pending once more).
 func (h *History) Parts() (m [][]float32, loss, mw []float64) { return h.m, h.loss, h.mw }
 
 // FromParts returns the history of the passes Parts returned (a
