@@ -81,20 +81,8 @@ func (r *CRFsuiteReader) Next() bool {
 	for {
 		line, ok := r.lr.next()
 		if !ok {
-			if r.lr.err != nil {
-				r.err = r.lr.err
-				return false
-			}
-			r.done = true
-			if len(ends) > 0 {
+			if r.atEnd(len(ends) > 0, weight) {
 				return emit()
-			}
-			if weight != 0 {
-				r.err = &ParseError{File: r.lr.name, Line: r.lr.line, Err: errorf(ErrSyntax, "a @weight line with no sequence after it")}
-				return false
-			}
-			if r.count == 0 {
-				r.err = &ParseError{File: r.lr.name, Line: max(r.lr.line, 1), Err: errorf(ErrEmpty, "no sequences in input")}
 			}
 			return false
 		}
@@ -119,47 +107,78 @@ func (r *CRFsuiteReader) Next() bool {
 			weight = w
 			continue
 		}
-		if col := checkUTF8(line); col > 0 {
-			r.fail(col, errorf(ErrInvalidUTF8, "invalid UTF-8"))
+		if labels, flat, ok = r.item(line, labels, flat); !ok {
 			return false
-		}
-		sp := splitExact(r.spans[:0], line, '\t')
-		r.spans = sp
-		s := string(line)
-		switch {
-		case r.opts.IgnoreLabels && !r.opts.Unlabeled:
-			sp = sp[1:]
-		case !r.opts.Unlabeled:
-			if sp[0].start == sp[0].end || isBlank(line[sp[0].start:sp[0].end]) {
-				r.fail(1, errorf(ErrMissingLabel, "expected a label in the first field"))
-				return false
-			}
-			if bytes.HasPrefix(line[sp[0].start:], utf8BOM) {
-				// Only a file's first line may open with a BOM (skipped);
-				// one here is most likely a second file concatenated to
-				// the first, and the label would silently be a new one.
-				r.fail(sp[0].start+1, errorf(ErrSyntax, "label starts with a byte-order mark (U+FEFF) inside the file: concatenated files?"))
-				return false
-			}
-			labels = append(labels, s[sp[0].start:sp[0].end])
-			sp = sp[1:]
-		}
-		for _, f := range sp {
-			if f.start == f.end {
-				continue
-			}
-			a, col, err := parseAttr(s[f.start:f.end])
-			if err != nil {
-				r.fail(f.start+col, err)
-				return false
-			}
-			flat = append(flat, a)
 		}
 		if len(ends) == 0 {
 			first = r.lr.line
 		}
 		ends = append(ends, len(flat))
 	}
+}
+
+// atEnd handles the end of the input and reports whether to emit the
+// sequence held (held: one is). A read error, a @weight line left without
+// its sequence (weight != 0) and an input with no sequence at all are
+// errors.
+func (r *CRFsuiteReader) atEnd(held bool, weight float64) bool {
+	if r.lr.err != nil {
+		r.err = r.lr.err
+		return false
+	}
+	r.done = true
+	switch {
+	case held:
+		return true
+	case weight != 0:
+		r.err = &ParseError{File: r.lr.name, Line: r.lr.line, Err: errorf(ErrSyntax, "a @weight line with no sequence after it")}
+	case r.count == 0:
+		r.err = &ParseError{File: r.lr.name, Line: max(r.lr.line, 1), Err: errorf(ErrEmpty, "no sequences in input")}
+	}
+	return false
+}
+
+// item parses one item line (label, then attributes, tab-separated) and
+// appends its label and attributes; it reports false after recording an
+// error (r.fail).
+func (r *CRFsuiteReader) item(line []byte, labels []string, flat []Attr) ([]string, []Attr, bool) {
+	if col := checkUTF8(line); col > 0 {
+		r.fail(col, errorf(ErrInvalidUTF8, "invalid UTF-8"))
+		return labels, flat, false
+	}
+	sp := splitExact(r.spans[:0], line, '\t')
+	r.spans = sp
+	s := string(line)
+	switch {
+	case r.opts.IgnoreLabels && !r.opts.Unlabeled:
+		sp = sp[1:]
+	case !r.opts.Unlabeled:
+		if sp[0].start == sp[0].end || isBlank(line[sp[0].start:sp[0].end]) {
+			r.fail(1, errorf(ErrMissingLabel, "expected a label in the first field"))
+			return labels, flat, false
+		}
+		if bytes.HasPrefix(line[sp[0].start:], utf8BOM) {
+			// Only a file's first line may open with a BOM (skipped);
+			// one here is most likely a second file concatenated to
+			// the first, and the label would silently be a new one.
+			r.fail(sp[0].start+1, errorf(ErrSyntax, "label starts with a byte-order mark (U+FEFF) inside the file: concatenated files?"))
+			return labels, flat, false
+		}
+		labels = append(labels, s[sp[0].start:sp[0].end])
+		sp = sp[1:]
+	}
+	for _, f := range sp {
+		if f.start == f.end {
+			continue
+		}
+		a, col, err := parseAttr(s[f.start:f.end])
+		if err != nil {
+			r.fail(f.start+col, err)
+			return labels, flat, false
+		}
+		flat = append(flat, a)
+	}
+	return labels, flat, true
 }
 
 // MaxWeight bounds a sequence weight (@weight:w): a larger one would
