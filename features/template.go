@@ -392,14 +392,20 @@ func (t *Template) check(cols [][]string) error {
 // appendRule appends the expansion of r at position pos of cols to dst.
 // cols must have passed check.
 func appendRule(dst []byte, r *rule, cols [][]string, pos int) []byte {
+	return appendRuleDim(dst, r, cols, pos, 0)
+}
+
+// appendRuleDim is appendRule for a line that may have a %v macro, which
+// expands to dim (the caller has checked that its word has a vector).
+func appendRuleDim(dst []byte, r *rule, cols [][]string, pos, dim int) []byte {
 	n := len(cols)
 	for k := range r.segs {
 		s := &r.segs[k]
-		if !s.macro {
-			dst = append(dst, s.lit...)
-			continue
-		}
 		switch i := pos + s.row; {
+		case !s.macro:
+			dst = append(dst, s.lit...)
+		case s.vec:
+			dst = strconv.AppendInt(dst, int64(dim), 10)
 		case i < 0:
 			dst = append(dst, "_B-"...)
 			dst = strconv.AppendInt(dst, int64(-i), 10)

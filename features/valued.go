@@ -317,27 +317,3 @@ func (e *Encoder) ruleValue(r *rule, rows [][]string, t int) (float64, []float64
 	}
 	return v, vec
 }
-
-// appendRuleDim is appendRule for a line that may have a %v macro, which
-// expands to dim (the caller has checked that its word has a vector).
-func appendRuleDim(dst []byte, r *rule, cols [][]string, pos, dim int) []byte {
-	n := len(cols)
-	for k := range r.segs {
-		s := &r.segs[k]
-		switch i := pos + s.row; {
-		case !s.macro:
-			dst = append(dst, s.lit...)
-		case s.vec:
-			dst = strconv.AppendInt(dst, int64(dim), 10)
-		case i < 0:
-			dst = append(dst, "_B-"...)
-			dst = strconv.AppendInt(dst, int64(-i), 10)
-		case i >= n:
-			dst = append(dst, "_B+"...)
-			dst = strconv.AppendInt(dst, int64(i-n+1), 10)
-		default:
-			dst = append(dst, cols[i][s.col]...)
-		}
-	}
-	return dst
-}
