@@ -314,7 +314,36 @@ func (t *Tagger) decode(s *tagScratch, d *Decoding, c *sparse.Corpus, i int, opt
 // rows are overwritten where opt.Fixed fixes a label; its other slices are
 // only read (constraints mask copies).
 func DecodeLattice(ws *inference.Workspace, lat *inference.Lattice, d *Decoding, opt *DecodeOptions) error {
-	T, L := lat.T, lat.L
+	if err := opt.check(lat.T, lat.L); err != nil {
+		return err
+	}
+	var ds *decodeScratch
+	if opt.Constraints != nil || opt.N > 1 || opt.MaxMarginal || opt.Spans != nil {
+		ds = decodePool.Get().(*decodeScratch)
+		defer decodePool.Put(ds)
+	}
+	if cs := opt.Constraints; cs != nil {
+		constrain(ds, lat, cs)
+	}
+	fixLabels(lat, opt.Fixed)
+	decodePaths(ws, ds, lat, d, opt)
+	d.Probs, d.Marginal, d.Spans = d.Probs[:0], d.Marginal[:0], d.Spans[:0]
+	if len(d.Paths) == 0 {
+		d.LogZ = math.NaN()
+		return ErrNoPath
+	}
+	if !(opt.Posterior || opt.N > 1 || opt.MaxMarginal || opt.Spans != nil) {
+		d.LogZ = math.NaN()
+		return nil
+	}
+	posterior(ws, ds, lat, d, opt)
+	return nil
+}
+
+// check reports whether opt can decode a lattice of T positions over L
+// labels (n-best memory, options that exclude each other, the sizes of
+// constraints, scheme and fixed labels).
+func (opt *DecodeOptions) check(T, L int) error {
 	if opt.N > 1 && opt.MaxBytes > 0 {
 		if scratch, result := NBestMemory(T, L, opt.N); scratch > opt.MaxBytes-result {
 			return &MemoryError{T: T, L: L, N: opt.N, Need: saturate(float64(scratch) + float64(result)), Limit: opt.MaxBytes}
@@ -339,18 +368,15 @@ func DecodeLattice(ws *inference.Workspace, lat *inference.Lattice, d *Decoding,
 			}
 		}
 	}
-	posterior := opt.Posterior || opt.N > 1 || opt.MaxMarginal || opt.Spans != nil
-	var ds *decodeScratch
-	if opt.Constraints != nil || opt.N > 1 || opt.MaxMarginal || opt.Spans != nil {
-		ds = decodePool.Get().(*decodeScratch)
-		defer decodePool.Put(ds)
-	}
-	if cs := opt.Constraints; cs != nil {
-		constrain(ds, lat, cs)
-	}
-	// Fixed labels: the unary rows are the scratch's own, recomputed by
-	// every score call.
-	for pos, y := range opt.Fixed {
+	return nil
+}
+
+// fixLabels sets to -Inf every unary score of lat that fixed (a label per
+// position, -1 for a free one) excludes. The unary rows are the tagging
+// scratch's own, recomputed by every score call.
+func fixLabels(lat *inference.Lattice, fixed []int) {
+	L := lat.L
+	for pos, y := range fixed {
 		if y < 0 {
 			continue
 		}
@@ -361,7 +387,12 @@ func DecodeLattice(ws *inference.Workspace, lat *inference.Lattice, d *Decoding,
 			}
 		}
 	}
+}
 
+// decodePaths writes into d the paths opt asks for (n best, the
+// max-marginal path or the Viterbi path) and their scores; no path when
+// nothing is allowed.
+func decodePaths(ws *inference.Workspace, ds *decodeScratch, lat *inference.Lattice, d *Decoding, opt *DecodeOptions) {
 	switch {
 	case opt.N > 1:
 		d.reserve(opt.N)
@@ -370,7 +401,7 @@ func DecodeLattice(ws *inference.Workspace, lat *inference.Lattice, d *Decoding,
 		d.LogZ = inference.ForwardBackward(ws, lat)
 		if math.IsInf(d.LogZ, -1) {
 			d.Paths, d.Scores = d.Paths[:0], d.Scores[:0]
-			break
+			return
 		}
 		maxMarginal(ws, ds, lat, d)
 	default:
@@ -378,22 +409,19 @@ func DecodeLattice(ws *inference.Workspace, lat *inference.Lattice, d *Decoding,
 			d.Paths = make([][]int, 1)
 		}
 		d.Paths = d.Paths[:1]
-		d.Paths[0] = resizeInts(d.Paths[0], T)
+		d.Paths[0] = resizeInts(d.Paths[0], lat.T)
 		score := inference.Viterbi(ws, lat, d.Paths[0])
 		d.Scores = append(d.Scores[:0], score)
 		if math.IsInf(score, -1) {
 			d.Paths, d.Scores = d.Paths[:0], d.Scores[:0]
 		}
 	}
-	d.Probs, d.Marginal, d.Spans = d.Probs[:0], d.Marginal[:0], d.Spans[:0]
-	if len(d.Paths) == 0 {
-		d.LogZ = math.NaN()
-		return ErrNoPath
-	}
-	if !posterior {
-		d.LogZ = math.NaN()
-		return nil
-	}
+}
+
+// posterior writes into d what the posterior gives: log Z, each path's
+// probability, the node marginals and, with a label scheme, the spans of
+// the first path with their probabilities.
+func posterior(ws *inference.Workspace, ds *decodeScratch, lat *inference.Lattice, d *Decoding, opt *DecodeOptions) {
 	if !opt.MaxMarginal { // MaxMarginal ran it on this lattice already
 		d.LogZ = inference.ForwardBackward(ws, lat)
 	}
@@ -407,7 +435,6 @@ func DecodeLattice(ws *inference.Workspace, lat *inference.Lattice, d *Decoding,
 			d.Spans[k].Prob = l.SpanProb(&ds.sw, ws, lat, d.Spans[k])
 		}
 	}
-	return nil
 }
 
 // constrain points lat's transitions, start and end scores at masked
