@@ -106,18 +106,7 @@ func (r *CoNLLUReader) Next() bool {
 	for {
 		line, ok := r.lr.next()
 		if !ok {
-			if r.lr.err != nil {
-				r.err = r.lr.err
-				return false
-			}
-			r.done = true
-			if T > 0 {
-				return emit()
-			}
-			if r.count == 0 {
-				r.err = &ParseError{File: r.lr.name, Line: max(r.lr.line, 1), Err: errorf(ErrEmpty, "no sentences in input")}
-			}
-			return false
+			return r.atEnd(T > 0) && emit()
 		}
 		if isBlank(line) {
 			if T > 0 {
@@ -129,44 +118,13 @@ func (r *CoNLLUReader) Next() bool {
 			sent.Lines = append(sent.Lines, string(line))
 			continue
 		}
-		if col := checkUTF8(line); col > 0 {
-			r.fail(col, errorf(ErrInvalidUTF8, "invalid UTF-8"))
+		sp, word, ok := r.word(line, T, labelCol)
+		if !ok {
 			return false
 		}
-		sp := splitExact(r.spans[:0], line, '\t')
-		r.spans = sp
-		if len(sp) != conlluColumns {
-			col := len(line) + 1
-			if len(sp) > conlluColumns {
-				col = sp[conlluColumns].start + 1
-			}
-			r.fail(col, errorf(ErrFieldCount, "expected %d tab-separated columns, got %d", conlluColumns, len(sp)))
-			return false
-		}
-		id := line[sp[0].start:sp[0].end]
-		if bytes.IndexByte(id, '-') >= 0 || bytes.IndexByte(id, '.') >= 0 {
+		if !word {
 			sent.Lines = append(sent.Lines, string(line)) // multi-word token or empty node
 			continue
-		}
-		n, err := strconv.Atoi(string(id))
-		if err != nil {
-			r.fail(1, errorf(ErrBadValue, "expected a word ID (integer, range or decimal), got %q", id))
-			return false
-		}
-		if n != T+1 {
-			r.fail(1, errorf(ErrSyntax, "expected word ID %d, got %d", T+1, n))
-			return false
-		}
-		lab := sp[labelCol]
-		if !r.opts.Unlabeled {
-			if v := line[lab.start:lab.end]; len(v) == 0 || (len(v) == 1 && v[0] == '_') {
-				name := "UPOS"
-				if r.opts.Label == XPOS {
-					name = "XPOS"
-				}
-				r.fail(lab.start+1, errorf(ErrMissingLabel, "expected a %s label, got %q", name, v))
-				return false
-			}
 		}
 		s := string(line)
 		sent.Words = append(sent.Words, len(sent.Lines))
@@ -179,6 +137,70 @@ func (r *CoNLLUReader) Next() bool {
 		}
 		T++
 	}
+}
+
+// atEnd handles the end of the input (or a read error): it reports whether
+// a sentence was pending (pending), to be emitted, and records the read
+// error, or ErrEmpty when the input held no sentence at all.
+func (r *CoNLLUReader) atEnd(pending bool) bool {
+	if r.lr.err != nil {
+		r.err = r.lr.err
+		return false
+	}
+	r.done = true
+	if pending {
+		return true
+	}
+	if r.count == 0 {
+		r.err = &ParseError{File: r.lr.name, Line: max(r.lr.line, 1), Err: errorf(ErrEmpty, "no sentences in input")}
+	}
+	return false
+}
+
+// word checks a token line of a sentence that has T words so far and
+// returns its columns. word is false for a multi-word token or an empty
+// node (an ID range or decimal), kept as a line of the sentence only; ok
+// is false after an error (recorded in r.err).
+func (r *CoNLLUReader) word(line []byte, T, labelCol int) (sp []span, word, ok bool) {
+	if col := checkUTF8(line); col > 0 {
+		r.fail(col, errorf(ErrInvalidUTF8, "invalid UTF-8"))
+		return nil, false, false
+	}
+	sp = splitExact(r.spans[:0], line, '\t')
+	r.spans = sp
+	if len(sp) != conlluColumns {
+		col := len(line) + 1
+		if len(sp) > conlluColumns {
+			col = sp[conlluColumns].start + 1
+		}
+		r.fail(col, errorf(ErrFieldCount, "expected %d tab-separated columns, got %d", conlluColumns, len(sp)))
+		return nil, false, false
+	}
+	id := line[sp[0].start:sp[0].end]
+	if bytes.IndexByte(id, '-') >= 0 || bytes.IndexByte(id, '.') >= 0 {
+		return sp, false, true
+	}
+	n, err := strconv.Atoi(string(id))
+	if err != nil {
+		r.fail(1, errorf(ErrBadValue, "expected a word ID (integer, range or decimal), got %q", id))
+		return nil, false, false
+	}
+	if n != T+1 {
+		r.fail(1, errorf(ErrSyntax, "expected word ID %d, got %d", T+1, n))
+		return nil, false, false
+	}
+	lab := sp[labelCol]
+	if !r.opts.Unlabeled {
+		if v := line[lab.start:lab.end]; len(v) == 0 || (len(v) == 1 && v[0] == '_') {
+			name := "UPOS"
+			if r.opts.Label == XPOS {
+				name = "XPOS"
+			}
+			r.fail(lab.start+1, errorf(ErrMissingLabel, "expected a %s label, got %q", name, v))
+			return nil, false, false
+		}
+	}
+	return sp, true, true
 }
 
 func (r *CoNLLUReader) fail(col int, err error) {
