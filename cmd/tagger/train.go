@@ -79,58 +79,7 @@ func runTrain(e *env, args []string) error {
 	fs := newFlagSet(e, "train", "[flags] TRAIN-FILE",
 		"tagger train --format conll --template embedded:conll2000/chunking.template --c1 1 --c2 1 --delta 1e-5 --model chunk.model embedded:conll2000/train.txt.gz")
 	d := train.DefaultOptions() // the library's defaults are the flags' defaults
-	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu or ocr")
-	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `1-9` or 0,3 (default all)")
-	fs.StringVar(&tf.template, "template", "", "CRF++ feature template `file` for column formats (default: words in a +-2 window and label bigrams)")
-	fs.StringVar(&tf.model, "model", "tagger.model", "model `file` to write")
-	fs.StringVar((*string)(&tf.modelFormat), "model-format", string(formatOurs), "`format` of the --model file: ours, or crfsuite (CRFsuite's model file, read by crfsuite tag and python-crfsuite; needs --format crfsuite, whose attributes and transitions are all it holds)")
-	fs.Float64Var(&tf.op.Alpha, "alpha", 0, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1) (0: 1 in the paper's form; not with --c1/--c2)")
-	fs.Float64Var(&tf.op.Beta, "beta", 0, "regularization strength beta of the paper's form (0: use --beta-ratio)")
-	fs.Float64Var(&tf.op.BetaRatio, "beta-ratio", 0, "beta as a fraction `R` of beta_max, 0 < R < 1, when --beta is 0 (0: 0.1 when --alpha is given)")
-	fs.Float64Var(&tf.c1, "c1", -1, fmt.Sprintf("L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (beta = c1/n, alpha = 2 c2/c1; -1: not used; with no penalty flag at all, --c1 %g --c2 %g)", train.DefaultC1, train.DefaultC2))
-	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2; --c2 0 is pure L1, certified, and --c1 0 --c2 0 no penalty, uncertified: both without screening, docs/crfsuite-algorithms.md; -1: not used)")
-	fs.Float64Var(&tf.op.Epsilon, "epsilon", 0, "stop when the certified duality gap of the average-form objective is at most this (0: use --rel-epsilon; the paper uses 1e-6; see README \"Stopping rule\")")
-	fs.Float64Var(&tf.op.RelEpsilon, "rel-epsilon", 0, fmt.Sprintf("stop when the certified gap is at most this fraction of the objective (0: %g when --epsilon is 0 too)", train.DefaultRelEpsilon))
-	fs.Float64Var(&tf.op.Delta, "delta", 0, "also stop when the objective improved by less than this fraction over 10 iterations (CRFsuite's rule; 0: off)")
-	fs.IntVar(&tf.op.MaxIter, "max-iter", d.MaxIter, "maximum number of iterations")
-	fs.IntVar(&tf.op.Threads, "threads", d.Threads, "worker goroutines (the model does not depend on it)")
-	fs.IntVar(&tf.minFreq, "min-freq", 1, "drop attributes seen fewer than this many times")
-	fs.StringVar((*string)(&tf.op.Screen), "screen", string(d.Screen), "safe screening rule: none, pinsker, paper or both")
-	fs.StringVar((*string)(&tf.op.Solver), "solver", string(d.Solver), "`solver`: working-set (full passes over every feature give the gap and screening; OWL-QN runs on a working set between them; same certified optimum) or full (the paper's Algorithm 1: OWL-QN on every unscreened feature)")
-	fs.StringVar((*string)(&tf.op.Certificate), "certificate", string(d.Certificate), "dual point of the working set's certified gap: mixture (of the last full passes' model distributions; smaller gaps, more memory) or model (the model's own, the paper's)")
-	fs.BoolVar(&tf.op.ObservedPairs, "observed-pairs", false, "use only (attribute, label) pairs seen in training (CRFsuite's feature set)")
-	fs.BoolVar(&tf.quiet, "quiet", false, "no progress on stderr")
-	fs.StringVar(&tf.report, "report", "", "write the training report (settings, per-iteration log, final gap, timings) as JSON to `file`")
-	fs.StringVar(&tf.cpuprof, "cpuprofile", "", "write a CPU profile of training to `file`")
-	fs.StringVar(&tf.memLimit, "memory-limit", "auto", "refuse up front a problem whose estimated memory exceeds `size` (e.g. 800M, 4G; 0: no limit; auto: half of the machine's RAM), and keep the Go heap under it")
-	fs.StringVar(&tf.memprof, "memprofile", "", "write a heap profile (live objects at the end of training, before the model is freed) to `file`")
-	fs.IntVar(&tf.op.WarmEpochs, "warm-epochs", d.WarmEpochs, "start the solve from `N` epochs of SGD with the cumulative L1 penalty (0: from zero; ignored with --init, --resume, --select and --select-folds)")
-	fs.IntVar(&tf.op.Memory, "memory", d.Memory, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
-	fs.StringVar(&tf.ckpt, "checkpoint", "", "write a checkpoint to `file` every --checkpoint-every iterations (atomically)")
-	fs.IntVar(&tf.ckptEvery, "checkpoint-every", d.CheckpointEvery, "iterations between checkpoints")
-	fs.StringVar(&tf.valid, "valid", "", "labeled validation `file` (same format): evaluate every --valid-every iterations, keep the best model, stop after --patience checks without improvement")
-	fs.StringVar(&tf.validFold, "valid-folds", "", "OCR folds of the --valid or --select file (default all)")
-	fs.IntVar(&tf.patience, "patience", 3, "validation checks without improvement before stopping (with --valid); with --select, betas whose dev score is below the best before the path stops (counted once the score has risen above its first value)")
-	fs.StringVar(&tf.selectDev, "select", "", "select the penalty on this labeled development `file` (same format): solve a path of penalties from beta_max down to --select-floor beta_max (warm starts, screening, working sets; --c1/--c2 fix only the L1/L2 ratio), score each model (chunk F1, or token accuracy), stop when the score has peaked, save the best model and print the path table")
-	fs.StringVar(&tf.selectEval, "select-eval", "", "also score every model of the --select path on this labeled `file` (reported in the table and JSON as eval; not used to choose)")
-	fs.IntVar(&tf.selectFolds, "select-folds", 0, "select the penalty by `K`-fold cross-validation of the training file instead of --select (sequence i in fold i mod K), then refit on all of it")
-	fs.Float64Var(&tf.selectFloor, "select-floor", 1e-5, "smallest penalty of the --select path, as a fraction of beta_max")
-	fs.StringVar(&tf.cache, "cache", "", "keep the encoded training corpus in `file`: read it from there when it was written for the same data, template and options, else encode the text and write it (a corrupt file is an error; not with --select-folds)")
-	fs.Float64Var(&tf.hardFloor, "select-hard-floor", 1e-8, "when the dev score still rises at --select-floor, the path goes on below it (same step) until the score has peaked (--patience), down to this fraction of beta_max at most (0, or not below --select-floor: no extension)")
-	fs.IntVar(&tf.betas, "betas", 26, "number of penalties of the --select path, log-spaced from beta_max to --select-floor beta_max")
-	fs.IntVar(&tf.validEach, "valid-every", d.MonitorEvery, "iterations between validation checks (with --valid)")
-	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
-	fs.StringVar(&tf.prior, "prior", "", "keep this model `file` as a prior: train w = w0 + v with the penalty on v only, so the new model departs from the old one only where the new data demands it (labels and attributes only the old model has are kept; same convex problem, certified gap and screening: docs/prior.md; not with --init, --select, --select-folds or --screen paper/both)")
-	fs.BoolVar(&tf.partial, "partial", false, "partial labels: a token's label may be a set (`B-PER|I-PER`: any of them) or unknown (--unknown-label); training maximizes the likelihood of every labeling the sets allow. NOT CONVEX: no certified gap and no screening (--epsilon, --rel-epsilon, --screen, --solver, --certificate are refused); it stops on --delta (default 1e-5) or --max-iter, from zero or --init")
-	fs.StringVar(&tf.unknown, "unknown-label", "?", "with --partial, the `marker` of a token whose label is unknown (any label)")
-	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run; without the file, start from the beginning")
-	fs.BoolVar(&tf.keepCkpt, "keep-checkpoint", false, "keep the --checkpoint file after a finished run (it is removed unless the run was interrupted)")
-	fs.StringVar(&tf.algorithm, "algorithm", "", algorithmUsage())
-	fs.Var(&tf.params, "p", "`name=value`: a parameter of --algorithm under CRFsuite's name (repeatable; see --algorithm)")
-	fs.Uint64Var(&tf.seed, "seed", 0, "seed of the order of the sequences of --algorithm l2sgd, ap, pa and arow (0: a fixed default)")
-	fs.StringVar(&tf.seqWeights, "sequence-weights", "", "side `file` of sequence weights: one weight (> 0) per line, one line per training sequence (CRFsuite files can give them with @weight:w lines instead)")
-	tf.labelColumnFlag(fs)
-	tf.addValuedFlags(fs)
+	tf.define(fs, d)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -163,6 +112,92 @@ func runTrain(e *env, args []string) error {
 	defer stop()
 	_, err = trainModel(e, pos[0], &tf)
 	return err
+}
+
+// define declares train's flags on fs, with the library's defaults d.
+func (tf *trainFlags) define(fs *flag.FlagSet, d train.Options) {
+	tf.defineData(fs)
+	tf.definePenalty(fs, d)
+	tf.defineSolver(fs, d)
+	tf.defineOutputs(fs, d)
+	tf.defineSelection(fs, d)
+	tf.defineAdapt(fs)
+	tf.labelColumnFlag(fs)
+	tf.addValuedFlags(fs)
+}
+
+// defineData declares the flags of the data and the model file.
+func (tf *trainFlags) defineData(fs *flag.FlagSet) {
+	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu or ocr")
+	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `1-9` or 0,3 (default all)")
+	fs.StringVar(&tf.template, "template", "", "CRF++ feature template `file` for column formats (default: words in a +-2 window and label bigrams)")
+	fs.StringVar(&tf.model, "model", "tagger.model", "model `file` to write")
+	fs.StringVar((*string)(&tf.modelFormat), "model-format", string(formatOurs), "`format` of the --model file: ours, or crfsuite (CRFsuite's model file, read by crfsuite tag and python-crfsuite; needs --format crfsuite, whose attributes and transitions are all it holds)")
+	fs.IntVar(&tf.minFreq, "min-freq", 1, "drop attributes seen fewer than this many times")
+	fs.BoolVar(&tf.op.ObservedPairs, "observed-pairs", false, "use only (attribute, label) pairs seen in training (CRFsuite's feature set)")
+	fs.StringVar(&tf.seqWeights, "sequence-weights", "", "side `file` of sequence weights: one weight (> 0) per line, one line per training sequence (CRFsuite files can give them with @weight:w lines instead)")
+}
+
+// definePenalty declares the flags of the penalty and the stopping rules.
+func (tf *trainFlags) definePenalty(fs *flag.FlagSet, d train.Options) {
+	fs.Float64Var(&tf.op.Alpha, "alpha", 0, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1) (0: 1 in the paper's form; not with --c1/--c2)")
+	fs.Float64Var(&tf.op.Beta, "beta", 0, "regularization strength beta of the paper's form (0: use --beta-ratio)")
+	fs.Float64Var(&tf.op.BetaRatio, "beta-ratio", 0, "beta as a fraction `R` of beta_max, 0 < R < 1, when --beta is 0 (0: 0.1 when --alpha is given)")
+	fs.Float64Var(&tf.c1, "c1", -1, fmt.Sprintf("L1 penalty of the sum form sum NLL + c1||w||_1 + c2||w||^2 (beta = c1/n, alpha = 2 c2/c1; -1: not used; with no penalty flag at all, --c1 %g --c2 %g)", train.DefaultC1, train.DefaultC2))
+	fs.Float64Var(&tf.c2, "c2", -1, "L2 penalty of the sum form (with --c1; --c1 0 --c2 1 is pure L2; --c2 0 is pure L1, certified, and --c1 0 --c2 0 no penalty, uncertified: both without screening, docs/crfsuite-algorithms.md; -1: not used)")
+	fs.Float64Var(&tf.op.Epsilon, "epsilon", 0, "stop when the certified duality gap of the average-form objective is at most this (0: use --rel-epsilon; the paper uses 1e-6; see README \"Stopping rule\")")
+	fs.Float64Var(&tf.op.RelEpsilon, "rel-epsilon", 0, fmt.Sprintf("stop when the certified gap is at most this fraction of the objective (0: %g when --epsilon is 0 too)", train.DefaultRelEpsilon))
+	fs.Float64Var(&tf.op.Delta, "delta", 0, "also stop when the objective improved by less than this fraction over 10 iterations (CRFsuite's rule; 0: off)")
+	fs.IntVar(&tf.op.MaxIter, "max-iter", d.MaxIter, "maximum number of iterations")
+}
+
+// defineSolver declares the flags of the solver and its resources.
+func (tf *trainFlags) defineSolver(fs *flag.FlagSet, d train.Options) {
+	fs.IntVar(&tf.op.Threads, "threads", d.Threads, "worker goroutines (the model does not depend on it)")
+	fs.StringVar((*string)(&tf.op.Screen), "screen", string(d.Screen), "safe screening rule: none, pinsker, paper or both")
+	fs.StringVar((*string)(&tf.op.Solver), "solver", string(d.Solver), "`solver`: working-set (full passes over every feature give the gap and screening; OWL-QN runs on a working set between them; same certified optimum) or full (the paper's Algorithm 1: OWL-QN on every unscreened feature)")
+	fs.StringVar((*string)(&tf.op.Certificate), "certificate", string(d.Certificate), "dual point of the working set's certified gap: mixture (of the last full passes' model distributions; smaller gaps, more memory) or model (the model's own, the paper's)")
+	fs.StringVar(&tf.memLimit, "memory-limit", "auto", "refuse up front a problem whose estimated memory exceeds `size` (e.g. 800M, 4G; 0: no limit; auto: half of the machine's RAM), and keep the Go heap under it")
+	fs.IntVar(&tf.op.WarmEpochs, "warm-epochs", d.WarmEpochs, "start the solve from `N` epochs of SGD with the cumulative L1 penalty (0: from zero; ignored with --init, --resume, --select and --select-folds)")
+	fs.IntVar(&tf.op.Memory, "memory", d.Memory, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
+	fs.StringVar(&tf.algorithm, "algorithm", "", algorithmUsage())
+	fs.Var(&tf.params, "p", "`name=value`: a parameter of --algorithm under CRFsuite's name (repeatable; see --algorithm)")
+	fs.Uint64Var(&tf.seed, "seed", 0, "seed of the order of the sequences of --algorithm l2sgd, ap, pa and arow (0: a fixed default)")
+}
+
+// defineOutputs declares the flags of progress, reports, profiles, checkpoints and the cache.
+func (tf *trainFlags) defineOutputs(fs *flag.FlagSet, d train.Options) {
+	fs.BoolVar(&tf.quiet, "quiet", false, "no progress on stderr")
+	fs.StringVar(&tf.report, "report", "", "write the training report (settings, per-iteration log, final gap, timings) as JSON to `file`")
+	fs.StringVar(&tf.cpuprof, "cpuprofile", "", "write a CPU profile of training to `file`")
+	fs.StringVar(&tf.memprof, "memprofile", "", "write a heap profile (live objects at the end of training, before the model is freed) to `file`")
+	fs.StringVar(&tf.ckpt, "checkpoint", "", "write a checkpoint to `file` every --checkpoint-every iterations (atomically)")
+	fs.IntVar(&tf.ckptEvery, "checkpoint-every", d.CheckpointEvery, "iterations between checkpoints")
+	fs.StringVar(&tf.cache, "cache", "", "keep the encoded training corpus in `file`: read it from there when it was written for the same data, template and options, else encode the text and write it (a corrupt file is an error; not with --select-folds)")
+	fs.BoolVar(&tf.resume, "resume", false, "continue from the --checkpoint file (same data and options): reaches the same model as an uninterrupted run; without the file, start from the beginning")
+	fs.BoolVar(&tf.keepCkpt, "keep-checkpoint", false, "keep the --checkpoint file after a finished run (it is removed unless the run was interrupted)")
+}
+
+// defineSelection declares the flags of validation and the choice of the penalty.
+func (tf *trainFlags) defineSelection(fs *flag.FlagSet, d train.Options) {
+	fs.StringVar(&tf.valid, "valid", "", "labeled validation `file` (same format): evaluate every --valid-every iterations, keep the best model, stop after --patience checks without improvement")
+	fs.StringVar(&tf.validFold, "valid-folds", "", "OCR folds of the --valid or --select file (default all)")
+	fs.IntVar(&tf.patience, "patience", 3, "validation checks without improvement before stopping (with --valid); with --select, betas whose dev score is below the best before the path stops (counted once the score has risen above its first value)")
+	fs.StringVar(&tf.selectDev, "select", "", "select the penalty on this labeled development `file` (same format): solve a path of penalties from beta_max down to --select-floor beta_max (warm starts, screening, working sets; --c1/--c2 fix only the L1/L2 ratio), score each model (chunk F1, or token accuracy), stop when the score has peaked, save the best model and print the path table")
+	fs.StringVar(&tf.selectEval, "select-eval", "", "also score every model of the --select path on this labeled `file` (reported in the table and JSON as eval; not used to choose)")
+	fs.IntVar(&tf.selectFolds, "select-folds", 0, "select the penalty by `K`-fold cross-validation of the training file instead of --select (sequence i in fold i mod K), then refit on all of it")
+	fs.Float64Var(&tf.selectFloor, "select-floor", 1e-5, "smallest penalty of the --select path, as a fraction of beta_max")
+	fs.Float64Var(&tf.hardFloor, "select-hard-floor", 1e-8, "when the dev score still rises at --select-floor, the path goes on below it (same step) until the score has peaked (--patience), down to this fraction of beta_max at most (0, or not below --select-floor: no extension)")
+	fs.IntVar(&tf.betas, "betas", 26, "number of penalties of the --select path, log-spaced from beta_max to --select-floor beta_max")
+	fs.IntVar(&tf.validEach, "valid-every", d.MonitorEvery, "iterations between validation checks (with --valid)")
+}
+
+// defineAdapt declares the flags of starting points, priors and partial labels.
+func (tf *trainFlags) defineAdapt(fs *flag.FlagSet) {
+	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
+	fs.StringVar(&tf.prior, "prior", "", "keep this model `file` as a prior: train w = w0 + v with the penalty on v only, so the new model departs from the old one only where the new data demands it (labels and attributes only the old model has are kept; same convex problem, certified gap and screening: docs/prior.md; not with --init, --select, --select-folds or --screen paper/both)")
+	fs.BoolVar(&tf.partial, "partial", false, "partial labels: a token's label may be a set (`B-PER|I-PER`: any of them) or unknown (--unknown-label); training maximizes the likelihood of every labeling the sets allow. NOT CONVEX: no certified gap and no screening (--epsilon, --rel-epsilon, --screen, --solver, --certificate are refused); it stops on --delta (default 1e-5) or --max-iter, from zero or --init")
+	fs.StringVar(&tf.unknown, "unknown-label", "?", "with --partial, the `marker` of a token whose label is unknown (any label)")
 }
 
 // trainModel reads, encodes, trains and saves; it returns the model. The
