@@ -162,66 +162,24 @@ func compactModelBytes(m *chain.Model, res *online.Result) ([]byte, error) {
 // path, a layout whose weights are only in the file written).
 func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.Corpus, weights []float64) (*chain.Model, error) {
 	p := tf.onlineParams
-	st := online.Settings{Seed: tf.seed, Interrupt: e.intr.Done()}
-	if !tf.quiet {
-		fmt.Fprintf(e.stderr, "%s: %s\n", p.Algorithm, strings.Join(tf.params, " "))
-		st.Progress = func(ep online.Epoch) {
-			extra := ""
-			if ep.Eta != 0 {
-				extra = fmt.Sprintf(" eta %.4g", ep.Eta)
-			}
-			if ep.Improve != 0 {
-				extra += fmt.Sprintf(" improvement %.3g", ep.Improve)
-			}
-			fmt.Fprintf(e.stderr, "epoch %4d  loss %-14.8g norm %-10.5g updates %d%s  %.1fs\n", ep.Epoch, ep.Loss, ep.Norm, ep.Updates, extra, ep.Seconds)
-		}
+	st, holdoutErr, err := onlineSettings(e, tf, m)
+	if err != nil {
+		return nil, err
 	}
-	if tf.memprof != "" { // the heap at its largest after an epoch
-		heap, show := progress.HeapProfiler(tf.memprof), st.Progress
-		st.Progress = func(ep online.Epoch) {
-			if show != nil {
-				show(ep)
-			}
-			heap()
+	defer func() {
+		if err := holdoutErr(); err != nil {
+			fmt.Fprintf(e.stderr, "warning: holdout evaluation: %v\n", err)
 		}
-	}
-	if tf.valid != "" {
-		score, err := fileScorer(e, tf, m, tf.valid)
-		if err != nil {
-			return nil, err
-		}
-		var herr error
-		st.Holdout = func(epoch int, w []float64) {
-			if herr != nil {
-				return
-			}
-			var f1 float64
-			if f1, herr = score(w); herr == nil && !tf.quiet {
-				fmt.Fprintf(e.stderr, "holdout at epoch %d: %.4f\n", epoch, f1)
-			}
-		}
-		defer func() {
-			if herr != nil {
-				fmt.Fprintf(e.stderr, "warning: holdout evaluation: %v\n", herr)
-			}
-		}()
-	}
+	}()
 	res, err := online.Train(e.intr.Work(e.ctx), online.Problem{Model: m, Corpus: c, Weights: weights}, p, st)
 	if err != nil {
 		return nil, err
 	}
 	c = nil
 	runtime.GC() // the corpus is garbage: saving (which compacts the model) reuses its memory
-	save := func(dest string) error { return tf.modelFormat.save(dest, m) }
-	if m.W == nil {
-		// A layout (streamed reading): the file is written from the sparse
-		// weights, compact, without a weight vector of the layout's size or
-		// of the compact one, and validated by the tag-only reader.
-		data, err := compactModelBytes(m, res)
-		if err != nil {
-			return nil, err
-		}
-		save = func(dest string) error { return chain.SaveFileBytes(dest, data) }
+	save, err := onlineSaver(tf, m, res)
+	if err != nil {
+		return nil, err
 	}
 	if !tf.quiet {
 		how := "max_iterations reached"
@@ -250,4 +208,70 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 		return nil, e.intr.Err()
 	}
 	return m, nil
+}
+
+// onlineSettings returns the online trainer's settings from the flags:
+// the seed, the interrupt, the progress lines, the heap profile after each
+// epoch and the holdout evaluation of --valid, whose first error (the
+// evaluation stops at it; training goes on) holdoutErr returns once
+// training is over.
+func onlineSettings(e *env, tf *trainFlags, m *chain.Model) (st online.Settings, holdoutErr func() error, err error) {
+	st = online.Settings{Seed: tf.seed, Interrupt: e.intr.Done()}
+	if !tf.quiet {
+		fmt.Fprintf(e.stderr, "%s: %s\n", tf.onlineParams.Algorithm, strings.Join(tf.params, " "))
+		st.Progress = func(ep online.Epoch) {
+			extra := ""
+			if ep.Eta != 0 {
+				extra = fmt.Sprintf(" eta %.4g", ep.Eta)
+			}
+			if ep.Improve != 0 {
+				extra += fmt.Sprintf(" improvement %.3g", ep.Improve)
+			}
+			fmt.Fprintf(e.stderr, "epoch %4d  loss %-14.8g norm %-10.5g updates %d%s  %.1fs\n", ep.Epoch, ep.Loss, ep.Norm, ep.Updates, extra, ep.Seconds)
+		}
+	}
+	if tf.memprof != "" { // the heap at its largest after an epoch
+		heap, show := progress.HeapProfiler(tf.memprof), st.Progress
+		st.Progress = func(ep online.Epoch) {
+			if show != nil {
+				show(ep)
+			}
+			heap()
+		}
+	}
+	var herr error
+	holdoutErr = func() error { return herr }
+	if tf.valid == "" {
+		return st, holdoutErr, nil
+	}
+	score, err := fileScorer(e, tf, m, tf.valid)
+	if err != nil {
+		return st, holdoutErr, err
+	}
+	st.Holdout = func(epoch int, w []float64) {
+		if herr != nil {
+			return
+		}
+		var f1 float64
+		if f1, herr = score(w); herr == nil && !tf.quiet {
+			fmt.Fprintf(e.stderr, "holdout at epoch %d: %.4f\n", epoch, f1)
+		}
+	}
+	return st, holdoutErr, nil
+}
+
+// onlineSaver returns how to save the trained model: m in the flags'
+// format, or for a layout (streamed reading: m.W is nil) the compact
+// model's file bytes from the sparse weights of res, without a weight
+// vector of the layout's size or of the compact one, validated by the
+// tag-only reader.
+func onlineSaver(tf *trainFlags, m *chain.Model, res *online.Result) (func(dest string) error, error) {
+	if m.W != nil {
+		return func(dest string) error { return tf.modelFormat.save(dest, m) }, nil
+	}
+	data, err := compactModelBytes(m, res)
+	if err != nil {
+		return nil, err
+	}
+	return func(dest string) error { return chain.SaveFileBytes(dest, data) }, nil
 }

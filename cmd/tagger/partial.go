@@ -69,40 +69,9 @@ func (tf *trainFlags) readPartial(e *env, path string) (*chain.Model, *sparse.Co
 // names an empty label admits no label sequence: an error naming the file
 // and line.
 func partialModel(w io.Writer, tf *trainFlags, enc *features.Encoder, exs []dataset.Example) (*chain.Model, *sparse.Corpus, *train.LabelSets, error) {
-	var names []string
-	seen := map[string]bool{}
-	sets := make([][][]string, len(exs)) // nil: unknown
-	hidden, multi, tokens := 0, 0, 0
-	for i := range exs {
-		ex := &exs[i]
-		sets[i] = make([][]string, len(ex.Labels))
-		for t, l := range ex.Labels {
-			tokens++
-			if l == tf.unknown {
-				hidden++
-				continue
-			}
-			set := strings.Split(l, "|")
-			for _, n := range set {
-				if n == "" {
-					return nil, nil, nil, fmt.Errorf("%s:%d: label set %q names an empty label: no label sequence fits it", ex.File, ex.Line+t, l)
-				}
-				if n == tf.unknown {
-					return nil, nil, nil, fmt.Errorf("%s:%d: label set %q holds the unknown marker %q", ex.File, ex.Line+t, l, tf.unknown)
-				}
-				if !seen[n] {
-					seen[n] = true
-					names = append(names, n)
-				}
-			}
-			if len(set) > 1 {
-				multi++
-			}
-			sets[i][t] = set
-		}
-	}
-	if len(names) == 0 {
-		return nil, nil, nil, fmt.Errorf("no token has a known label: nothing to learn the label set from")
+	ps, err := readLabelSets(exs, tf.unknown)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	// The corpus takes one label of each set (the encoder needs one); the
 	// objective reads the sets alone.
@@ -110,9 +79,9 @@ func partialModel(w io.Writer, tf *trainFlags, enc *features.Encoder, exs []data
 	for i := range exs {
 		enc0[i] = exs[i]
 		enc0[i].Labels = make([]string, len(exs[i].Labels))
-		for t, set := range sets[i] {
+		for t, set := range ps.sets[i] {
 			if set == nil {
-				enc0[i].Labels[t] = names[0]
+				enc0[i].Labels[t] = ps.names[0]
 			} else {
 				enc0[i].Labels[t] = set[0]
 			}
@@ -122,19 +91,82 @@ func partialModel(w io.Writer, tf *trainFlags, enc *features.Encoder, exs []data
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	for _, n := range names {
+	for _, n := range ps.names {
 		if !contains(labels, n) {
 			labels = append(labels, n)
 		}
 	}
+	allowed := ps.allowed(c.Positions(), labels)
+	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if w != nil {
+		fmt.Fprintf(w, "partial labels: %d of %d tokens unknown (%q), %d with a set of labels; %s\n", ps.hidden, ps.tokens, tf.unknown, ps.multi, partialNote)
+	}
+	return m, c, allowed, nil
+}
+
+// labelSets is what the labels of partially labelled examples allow: per
+// sequence and token the set of label names (nil: unknown), the names in
+// order of appearance, and counts for the log.
+type labelSets struct {
+	sets                  [][][]string
+	names                 []string
+	hidden, multi, tokens int
+}
+
+// readLabelSets reads the label column of exs: a label, a set a|b|c, or
+// the marker unknown; an empty name in a set, or the marker inside a set,
+// is an error naming file and line.
+func readLabelSets(exs []dataset.Example, unknown string) (*labelSets, error) {
+	ps := &labelSets{sets: make([][][]string, len(exs))}
+	seen := map[string]bool{}
+	for i := range exs {
+		ex := &exs[i]
+		ps.sets[i] = make([][]string, len(ex.Labels))
+		for t, l := range ex.Labels {
+			ps.tokens++
+			if l == unknown {
+				ps.hidden++
+				continue
+			}
+			set := strings.Split(l, "|")
+			for _, n := range set {
+				if n == "" {
+					return nil, fmt.Errorf("%s:%d: label set %q names an empty label: no label sequence fits it", ex.File, ex.Line+t, l)
+				}
+				if n == unknown {
+					return nil, fmt.Errorf("%s:%d: label set %q holds the unknown marker %q", ex.File, ex.Line+t, l, unknown)
+				}
+				if !seen[n] {
+					seen[n] = true
+					ps.names = append(ps.names, n)
+				}
+			}
+			if len(set) > 1 {
+				ps.multi++
+			}
+			ps.sets[i][t] = set
+		}
+	}
+	if len(ps.names) == 0 {
+		return nil, fmt.Errorf("no token has a known label: nothing to learn the label set from")
+	}
+	return ps, nil
+}
+
+// allowed returns the label sets over the corpus's positions, in the
+// model's label ids.
+func (ps *labelSets) allowed(positions int, labels []string) *train.LabelSets {
 	id := make(map[string]int, len(labels))
 	for y, n := range labels {
 		id[n] = y
 	}
-	allowed := train.NewLabelSets(c.Positions(), len(labels))
+	allowed := train.NewLabelSets(positions, len(labels))
 	p := 0
-	for i := range exs {
-		for _, set := range sets[i] {
+	for _, seq := range ps.sets {
+		for _, set := range seq {
 			if set == nil {
 				allowed.AllowAll(p)
 			}
@@ -144,14 +176,7 @@ func partialModel(w io.Writer, tf *trainFlags, enc *features.Encoder, exs []data
 			p++
 		}
 	}
-	m, err := chain.NewModel(labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if w != nil {
-		fmt.Fprintf(w, "partial labels: %d of %d tokens unknown (%q), %d with a set of labels; %s\n", hidden, tokens, tf.unknown, multi, partialNote)
-	}
-	return m, c, allowed, nil
+	return allowed
 }
 
 func contains(s []string, x string) bool {

@@ -79,7 +79,7 @@ func runTrain(e *env, args []string) error {
 	fs := newFlagSet(e, "train", "[flags] TRAIN-FILE",
 		"tagger train --format conll --template embedded:conll2000/chunking.template --c1 1 --c2 1 --delta 1e-5 --model chunk.model embedded:conll2000/train.txt.gz")
 	d := train.DefaultOptions() // the library's defaults are the flags' defaults
-	tf.define(fs, d)
+	declareTrainFlags(fs, &tf, d)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -114,20 +114,20 @@ func runTrain(e *env, args []string) error {
 	return err
 }
 
-// define declares train's flags on fs, with the library's defaults d.
-func (tf *trainFlags) define(fs *flag.FlagSet, d train.Options) {
-	tf.defineData(fs)
-	tf.definePenalty(fs, d)
-	tf.defineSolver(fs, d)
-	tf.defineOutputs(fs, d)
-	tf.defineSelection(fs, d)
-	tf.defineAdapt(fs)
+// declareTrainFlags declares train's flags on fs, with the library's defaults d.
+func declareTrainFlags(fs *flag.FlagSet, tf *trainFlags, d train.Options) {
+	declareData(fs, tf)
+	declarePenalty(fs, tf, d)
+	declareSolver(fs, tf, d)
+	declareOutputs(fs, tf, d)
+	declareSelection(fs, tf, d)
+	declareAdapt(fs, tf)
 	tf.labelColumnFlag(fs)
 	tf.addValuedFlags(fs)
 }
 
-// defineData declares the flags of the data and the model file.
-func (tf *trainFlags) defineData(fs *flag.FlagSet) {
+// declareData declares the flags of the data and the model file.
+func declareData(fs *flag.FlagSet, tf *trainFlags) {
 	fs.StringVar(&tf.format, "format", "conll", "input `format`: conll, crfsuite, conllu or ocr")
 	fs.StringVar(&tf.folds, "folds", "", "OCR folds to use, e.g. `1-9` or 0,3 (default all)")
 	fs.StringVar(&tf.template, "template", "", "CRF++ feature template `file` for column formats (default: words in a +-2 window and label bigrams)")
@@ -138,8 +138,8 @@ func (tf *trainFlags) defineData(fs *flag.FlagSet) {
 	fs.StringVar(&tf.seqWeights, "sequence-weights", "", "side `file` of sequence weights: one weight (> 0) per line, one line per training sequence (CRFsuite files can give them with @weight:w lines instead)")
 }
 
-// definePenalty declares the flags of the penalty and the stopping rules.
-func (tf *trainFlags) definePenalty(fs *flag.FlagSet, d train.Options) {
+// declarePenalty declares the flags of the penalty and the stopping rules.
+func declarePenalty(fs *flag.FlagSet, tf *trainFlags, d train.Options) {
 	fs.Float64Var(&tf.op.Alpha, "alpha", 0, "L2/L1 mix of the paper's objective beta*(alpha/2 ||w||^2 + ||w||_1) (0: 1 in the paper's form; not with --c1/--c2)")
 	fs.Float64Var(&tf.op.Beta, "beta", 0, "regularization strength beta of the paper's form (0: use --beta-ratio)")
 	fs.Float64Var(&tf.op.BetaRatio, "beta-ratio", 0, "beta as a fraction `R` of beta_max, 0 < R < 1, when --beta is 0 (0: 0.1 when --alpha is given)")
@@ -151,8 +151,8 @@ func (tf *trainFlags) definePenalty(fs *flag.FlagSet, d train.Options) {
 	fs.IntVar(&tf.op.MaxIter, "max-iter", d.MaxIter, "maximum number of iterations")
 }
 
-// defineSolver declares the flags of the solver and its resources.
-func (tf *trainFlags) defineSolver(fs *flag.FlagSet, d train.Options) {
+// declareSolver declares the flags of the solver and its resources.
+func declareSolver(fs *flag.FlagSet, tf *trainFlags, d train.Options) {
 	fs.IntVar(&tf.op.Threads, "threads", d.Threads, "worker goroutines (the model does not depend on it)")
 	fs.StringVar((*string)(&tf.op.Screen), "screen", string(d.Screen), "safe screening rule: none, pinsker, paper or both")
 	fs.StringVar((*string)(&tf.op.Solver), "solver", string(d.Solver), "`solver`: working-set (full passes over every feature give the gap and screening; OWL-QN runs on a working set between them; same certified optimum) or full (the paper's Algorithm 1: OWL-QN on every unscreened feature)")
@@ -165,8 +165,8 @@ func (tf *trainFlags) defineSolver(fs *flag.FlagSet, d train.Options) {
 	fs.Uint64Var(&tf.seed, "seed", 0, "seed of the order of the sequences of --algorithm l2sgd, ap, pa and arow (0: a fixed default)")
 }
 
-// defineOutputs declares the flags of progress, reports, profiles, checkpoints and the cache.
-func (tf *trainFlags) defineOutputs(fs *flag.FlagSet, d train.Options) {
+// declareOutputs declares the flags of progress, reports, profiles, checkpoints and the cache.
+func declareOutputs(fs *flag.FlagSet, tf *trainFlags, d train.Options) {
 	fs.BoolVar(&tf.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&tf.report, "report", "", "write the training report (settings, per-iteration log, final gap, timings) as JSON to `file`")
 	fs.StringVar(&tf.cpuprof, "cpuprofile", "", "write a CPU profile of training to `file`")
@@ -178,8 +178,8 @@ func (tf *trainFlags) defineOutputs(fs *flag.FlagSet, d train.Options) {
 	fs.BoolVar(&tf.keepCkpt, "keep-checkpoint", false, "keep the --checkpoint file after a finished run (it is removed unless the run was interrupted)")
 }
 
-// defineSelection declares the flags of validation and the choice of the penalty.
-func (tf *trainFlags) defineSelection(fs *flag.FlagSet, d train.Options) {
+// declareSelection declares the flags of validation and the choice of the penalty.
+func declareSelection(fs *flag.FlagSet, tf *trainFlags, d train.Options) {
 	fs.StringVar(&tf.valid, "valid", "", "labeled validation `file` (same format): evaluate every --valid-every iterations, keep the best model, stop after --patience checks without improvement")
 	fs.StringVar(&tf.validFold, "valid-folds", "", "OCR folds of the --valid or --select file (default all)")
 	fs.IntVar(&tf.patience, "patience", 3, "validation checks without improvement before stopping (with --valid); with --select, betas whose dev score is below the best before the path stops (counted once the score has risen above its first value)")
@@ -192,8 +192,8 @@ func (tf *trainFlags) defineSelection(fs *flag.FlagSet, d train.Options) {
 	fs.IntVar(&tf.validEach, "valid-every", d.MonitorEvery, "iterations between validation checks (with --valid)")
 }
 
-// defineAdapt declares the flags of starting points, priors and partial labels.
-func (tf *trainFlags) defineAdapt(fs *flag.FlagSet) {
+// declareAdapt declares the flags of starting points, priors and partial labels.
+func declareAdapt(fs *flag.FlagSet, tf *trainFlags) {
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
 	fs.StringVar(&tf.prior, "prior", "", "keep this model `file` as a prior: train w = w0 + v with the penalty on v only, so the new model departs from the old one only where the new data demands it (labels and attributes only the old model has are kept; same convex problem, certified gap and screening: docs/prior.md; not with --init, --select, --select-folds or --screen paper/both)")
 	fs.BoolVar(&tf.partial, "partial", false, "partial labels: a token's label may be a set (`B-PER|I-PER`: any of them) or unknown (--unknown-label); training maximizes the likelihood of every labeling the sets allow. NOT CONVEX: no certified gap and no screening (--epsilon, --rel-epsilon, --screen, --solver, --certificate are refused); it stops on --delta (default 1e-5) or --max-iter, from zero or --init")
