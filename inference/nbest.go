@@ -73,10 +73,17 @@ func NBest(nw *NBestWorkspace, lat *Lattice, n int, paths [][]int, scores []floa
 		return appendPath(paths, 0), append(scores, 0)
 	}
 	nw.Reserve(T, L, n)
-	LL := L * L
+	nw.first(lat, n)
+	for t := 1; t < T; t++ {
+		nw.advance(lat, t, n)
+	}
+	return nw.collect(lat, n, paths, scores)
+}
 
-	// Position 0: one entry per label.
-	for c := 0; c < L; c++ {
+// first fills the lists of position 0: one entry per label, its unary plus
+// start score, or an empty list where that score is -Inf.
+func (nw *NBestWorkspace) first(lat *Lattice, n int) {
+	for c := 0; c < lat.L; c++ {
 		s := lat.Unary[c]
 		if lat.Start != nil {
 			s += lat.Start[c]
@@ -88,68 +95,86 @@ func NBest(nw *NBestWorkspace, lat *Lattice, n int, paths [][]int, scores []floa
 			nw.count[c] = 0
 		}
 	}
+}
+
+// advance fills the lists of every label c at position t ≥ 1, each with
+// its n best entries (fewer if fewer have a score above -Inf), merged from
+// the lists of position t-1. For each c, cand[p] starts as the score of
+// the head of list p plus the transition score acol[p] of p → c (-Inf for
+// an empty list); each step takes the best head, adds the unary score of
+// (t, c) and advances that list.
+//
+// One loop nest rather than a function per label: split that way, NBest
+// took about 13% more CPU time at n = 1 (BenchmarkNBest).
+func (nw *NBestWorkspace) advance(lat *Lattice, t, n int) {
+	L := lat.L
+	LL := L * L
 	head := nw.head[:L]
 	cand := nw.cand[:L]      // cand[p]: score of the head of list p plus acol[p]
 	acol := nw.cand[L : 2*L] // acol[p]: the transition score p → c
-	for t := 1; t < T; t++ {
-		for c := 0; c < L; c++ {
-			clear(head)
-			for p := range cand {
-				kk := p*L + c
-				var a float64
-				switch {
-				case lat.TransAt != nil && lat.Trans != nil:
-					a = lat.Trans[kk] + lat.TransAt[t*LL+kk]
-				case lat.TransAt != nil:
-					a = lat.TransAt[t*LL+kk]
-				case lat.Trans != nil:
-					a = lat.Trans[kk]
-				}
-				acol[p] = a
-				cand[p] = negInf
-				if nw.count[(t-1)*L+p] > 0 {
-					cand[p] = nw.score[((t-1)*L+p)*n] + a
-				}
+	for c := 0; c < L; c++ {
+		clear(head)
+		for p := range cand {
+			kk := p*L + c
+			var a float64
+			switch {
+			case lat.TransAt != nil && lat.Trans != nil:
+				a = lat.Trans[kk] + lat.TransAt[t*LL+kk]
+			case lat.TransAt != nil:
+				a = lat.TransAt[t*LL+kk]
+			case lat.Trans != nil:
+				a = lat.Trans[kk]
 			}
-			u := lat.Unary[t*L+c]
-			out := (t*L + c) * n
-			k := 0
-			for ; k < n; k++ {
-				// Best head among the predecessors' lists: highest score,
-				// then lowest predecessor label (strict >); within one
-				// list the lower rank comes first.
-				best, bp := negInf, -1
-				for p, s := range cand {
-					if s > best {
-						best, bp = s, p
-					}
-				}
-				if bp < 0 {
-					break
-				}
-				best += u
-				if best == negInf {
-					// u = -Inf: every candidate is forbidden.
-					break
-				}
-				h := head[bp]
-				nw.score[out+k], nw.from[out+k], nw.rank[out+k] = best, int32(bp), h
-				h++
-				head[bp] = h
-				// Advance list bp: its next entry plus the same transition.
-				prevList := ((t-1)*L + bp) * n
-				if h < nw.count[(t-1)*L+bp] {
-					cand[bp] = nw.score[prevList+int(h)] + acol[bp]
-				} else {
-					cand[bp] = negInf
-				}
+			acol[p] = a
+			cand[p] = negInf
+			if nw.count[(t-1)*L+p] > 0 {
+				cand[p] = nw.score[((t-1)*L+p)*n] + a
 			}
-			nw.count[t*L+c] = int32(k)
 		}
+		u := lat.Unary[t*L+c]
+		out := (t*L + c) * n
+		k := 0
+		for ; k < n; k++ {
+			// Best head among the predecessors' lists: highest score,
+			// then lowest predecessor label (strict >); within one list
+			// the lower rank comes first.
+			best, bp := negInf, -1
+			for p, s := range cand {
+				if s > best {
+					best, bp = s, p
+				}
+			}
+			if bp < 0 {
+				break
+			}
+			best += u
+			if best == negInf {
+				// u = -Inf: every candidate is forbidden.
+				break
+			}
+			h := head[bp]
+			nw.score[out+k], nw.from[out+k], nw.rank[out+k] = best, int32(bp), h
+			h++
+			head[bp] = h
+			// Advance list bp: its next entry plus the same transition.
+			prevList := ((t-1)*L + bp) * n
+			if h < nw.count[(t-1)*L+bp] {
+				cand[bp] = nw.score[prevList+int(h)] + acol[bp]
+			} else {
+				cand[bp] = negInf
+			}
+		}
+		nw.count[t*L+c] = int32(k)
 	}
+}
 
-	// Final merge over the last labels, with End: highest score, then
-	// lowest last label, then lowest rank.
+// collect merges the lists of the last position, with the end scores, into
+// the n best sequences (highest score, then lowest last label, then lowest
+// rank), follows each back to position 0, and appends it to paths and its
+// score to scores.
+func (nw *NBestWorkspace) collect(lat *Lattice, n int, paths [][]int, scores []float64) ([][]int, []float64) {
+	T, L := lat.T, lat.L
+	head := nw.head[:L]
 	clear(head)
 	last := (T - 1) * L
 	for k := 0; k < n; k++ {

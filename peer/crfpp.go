@@ -193,41 +193,85 @@ func splitNUL(b []byte) []string {
 func ParseCRFPPText(data []byte) (*CRFPPModel, error) {
 	const F = FormatCRFPPText
 	m := &CRFPPModel{format: F, costFactor: 1, stored: 1, dict: map[string]int{}}
-	text := string(data)
-	line := 0
-	next := func() (string, bool) {
-		if len(text) == 0 {
-			return "", false
-		}
-		line++
-		i := strings.IndexByte(text, '\n')
-		var s string
-		if i < 0 {
-			s, text = text, ""
-		} else {
-			s, text = text[:i], text[i+1:]
-		}
-		return strings.TrimSuffix(s, "\r"), true
+	r := &crfppTextReader{text: string(data)}
+	maxid, xsize, err := r.header()
+	if err != nil {
+		return nil, err
 	}
-	// Header.
-	maxid, xsize := -1, -1
+	if m.labels, err = r.section("labels"); err != nil {
+		return nil, err
+	}
+	if len(m.labels) == 0 || len(m.labels) > MaxLabels {
+		return nil, lineErr(F, "labels", r.line, "%d labels (want 1..%d)", len(m.labels), MaxLabels)
+	}
+	tmplLine := r.line + 1
+	tmpls, err := r.section("templates")
+	if err != nil {
+		return nil, err
+	}
+	if err := r.features(m.dict); err != nil {
+		return nil, err
+	}
+	if m.alpha, err = r.weights(maxid); err != nil {
+		return nil, err
+	}
+	m.maxid, m.xsize = maxid, xsize
+	if err := m.setup(tmpls, func(msg string) error { return lineErr(F, "templates", tmplLine, "%s", msg) }); err != nil {
+		return nil, err
+	}
+	if err := m.checkBlocks(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// crfppTextReader reads a CRF++ text model line by line, a section per
+// method; line is the number of the last line read (1-based).
+type crfppTextReader struct {
+	text string // the input not yet read
+	line int
+}
+
+// next returns the next line without its line ending, and false at the end
+// of the input.
+func (r *crfppTextReader) next() (string, bool) {
+	if len(r.text) == 0 {
+		return "", false
+	}
+	r.line++
+	i := strings.IndexByte(r.text, '\n')
+	var s string
+	if i < 0 {
+		s, r.text = r.text, ""
+	} else {
+		s, r.text = r.text[:i], r.text[i+1:]
+	}
+	return strings.TrimSuffix(s, "\r"), true
+}
+
+// header reads the "key: value" lines up to the first blank line and
+// returns maxid and xsize, both required and positive; the version must be
+// 1xx, other keys are ignored.
+func (r *crfppTextReader) header() (maxid, xsize int, err error) {
+	const F = FormatCRFPPText
+	maxid, xsize = -1, -1
 	for {
-		s, ok := next()
+		s, ok := r.next()
 		if !ok {
-			return nil, lineErr(F, "header", line, "unexpected end of file")
+			return 0, 0, lineErr(F, "header", r.line, "unexpected end of file")
 		}
 		if s == "" {
 			break
 		}
 		f := strings.Fields(s)
 		if len(f) != 2 {
-			return nil, lineErr(F, "header", line, "want \"key: value\", got %q", s)
+			return 0, 0, lineErr(F, "header", r.line, "want \"key: value\", got %q", s)
 		}
 		switch f[0] {
 		case "maxid:", "xsize:":
 			v, err := strconv.Atoi(f[1])
 			if err != nil || v <= 0 {
-				return nil, lineErr(F, "header", line, "bad %s %q", f[0], f[1])
+				return 0, 0, lineErr(F, "header", r.line, "bad %s %q", f[0], f[1])
 			}
 			if f[0] == "maxid:" {
 				maxid = v
@@ -237,104 +281,105 @@ func ParseCRFPPText(data []byte) (*CRFPPModel, error) {
 		case "version:":
 			v, err := strconv.Atoi(f[1])
 			if err != nil || v/100 != 1 {
-				return nil, &FormatError{Format: F, Section: "header", Offset: -1, Line: line, Msg: "version " + f[1] + " (only 1xx is supported)", Err: ErrUnsupported}
+				return 0, 0, &FormatError{Format: F, Section: "header", Offset: -1, Line: r.line, Msg: "version " + f[1] + " (only 1xx is supported)", Err: ErrUnsupported}
 			}
 		}
 	}
 	if maxid <= 0 || xsize <= 0 {
-		return nil, lineErr(F, "header", line, "maxid or xsize missing")
+		return 0, 0, lineErr(F, "header", r.line, "maxid or xsize missing")
 	}
-	// Labels, templates.
-	section := func(name string) ([]string, error) {
-		var out []string
-		for {
-			s, ok := next()
-			if !ok {
-				return nil, lineErr(F, name, line, "unexpected end of file")
-			}
-			if s == "" {
-				return out, nil
-			}
-			out = append(out, s)
-		}
-	}
-	labels, err := section("labels")
-	if err != nil {
-		return nil, err
-	}
-	m.labels = labels
-	if len(m.labels) == 0 || len(m.labels) > MaxLabels {
-		return nil, lineErr(F, "labels", line, "%d labels (want 1..%d)", len(m.labels), MaxLabels)
-	}
-	tmplLine := line + 1
-	tmpls, err := section("templates")
-	if err != nil {
-		return nil, err
-	}
-	// Feature dictionary: "id key".
+	return maxid, xsize, nil
+}
+
+// section reads the lines up to the next blank line (labels, templates).
+func (r *crfppTextReader) section(name string) ([]string, error) {
+	var out []string
 	for {
-		s, ok := next()
+		s, ok := r.next()
 		if !ok {
-			return nil, lineErr(F, "features", line, "unexpected end of file")
+			return nil, lineErr(FormatCRFPPText, name, r.line, "unexpected end of file")
 		}
 		if s == "" {
-			break
+			return out, nil
+		}
+		out = append(out, s)
+	}
+}
+
+// features reads the feature dictionary, "id key" lines up to the next
+// blank line, into dict; of two lines with the same key the first counts.
+func (r *crfppTextReader) features(dict map[string]int) error {
+	const F = FormatCRFPPText
+	for {
+		s, ok := r.next()
+		if !ok {
+			return lineErr(F, "features", r.line, "unexpected end of file")
+		}
+		if s == "" {
+			return nil
 		}
 		sp := strings.IndexAny(s, " \t")
 		if sp < 0 {
-			return nil, lineErr(F, "features", line, "want \"id key\", got %q", s)
+			return lineErr(F, "features", r.line, "want \"id key\", got %q", s)
 		}
 		id, err := strconv.Atoi(s[:sp])
 		key := strings.TrimLeft(s[sp+1:], " \t")
 		if err != nil || id < 0 || key == "" {
-			return nil, lineErr(F, "features", line, "want \"id key\", got %q", s)
+			return lineErr(F, "features", r.line, "want \"id key\", got %q", s)
 		}
-		if _, dup := m.dict[key]; !dup {
-			m.dict[key] = id
+		if _, dup := dict[key]; !dup {
+			dict[key] = id
 		}
 	}
-	// Weights: maxid lines; each takes at least two bytes, so a larger
-	// maxid than the rest of the file can hold is refused before allocating.
-	if maxid > len(text)/2+1 {
-		return nil, lineErr(F, "weights", line+1, "maxid %d but only %d bytes remain", maxid, len(text))
+}
+
+// weights reads the maxid weights, one a line, as float32 (as crf_learn -C
+// stores them), and checks that only blank lines follow.
+func (r *crfppTextReader) weights(maxid int) ([]float32, error) {
+	const F = FormatCRFPPText
+	// Each weight takes at least two bytes, so a larger maxid than the rest
+	// of the file can hold is refused before allocating.
+	if maxid > len(r.text)/2+1 {
+		return nil, lineErr(F, "weights", r.line+1, "maxid %d but only %d bytes remain", maxid, len(r.text))
 	}
-	m.alpha = make([]float32, maxid)
-	for i := range m.alpha {
-		s, ok := next()
+	alpha := make([]float32, maxid)
+	for i := range alpha {
+		s, ok := r.next()
 		if !ok {
-			return nil, lineErr(F, "weights", line, "%d weights, maxid is %d", i, maxid)
+			return nil, lineErr(F, "weights", r.line, "%d weights, maxid is %d", i, maxid)
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, lineErr(F, "weights", line, "bad weight %q", s)
+			return nil, lineErr(F, "weights", r.line, "bad weight %q", s)
 		}
-		m.alpha[i] = float32(v)
+		alpha[i] = float32(v)
 	}
 	for {
-		s, ok := next()
+		s, ok := r.next()
 		if !ok {
-			break
+			return alpha, nil
 		}
 		if strings.TrimSpace(s) != "" {
-			return nil, lineErr(F, "weights", line, "more than maxid = %d weights", maxid)
+			return nil, lineErr(F, "weights", r.line, "more than maxid = %d weights", maxid)
 		}
 	}
-	m.maxid, m.xsize = maxid, xsize
-	if err := m.setup(tmpls, func(msg string) error { return lineErr(F, "templates", tmplLine, "%s", msg) }); err != nil {
-		return nil, err
-	}
-	// Every feature block must lie inside the weights.
+}
+
+// checkBlocks checks that the weights of every feature of a text model's
+// dictionary (L of them for a unigram feature, L×L for a bigram one) lie
+// below maxid.
+func (m *CRFPPModel) checkBlocks() error {
 	L := len(m.labels)
 	for key, id := range m.dict {
 		n := L
 		if key[0] == 'B' {
 			n = L * L
 		}
-		if id+n > maxid {
-			return nil, lineErr(F, "features", 0, "feature %q: weights %d..%d beyond maxid %d", key, id, id+n-1, maxid)
+		if id+n > m.maxid {
+			return lineErr(FormatCRFPPText, "features", 0, "feature %q: weights %d..%d beyond maxid %d", key, id, id+n-1, m.maxid)
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // setup compiles the templates.

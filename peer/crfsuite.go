@@ -67,8 +67,42 @@ func (b binReader) u32(section string, off int64) (uint32, error) {
 
 // ParseCRFsuite reads a CRFsuite model from the bytes of its file.
 func ParseCRFsuite(data []byte) (*CRFsuiteModel, error) {
+	r, err := readCRFsuiteHeader(data)
+	if err != nil {
+		return nil, err
+	}
+	m := &CRFsuiteModel{}
+	if m.labels, err = r.labelNames(); err != nil {
+		return nil, err
+	}
+	if m.attrs, err = r.attrNames(); err != nil {
+		return nil, err
+	}
+	if m.trans, err = r.transitions(); err != nil {
+		return nil, err
+	}
+	if err := r.stateFeatures(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// crfsuiteReader reads the sections of a CRFsuite model file, a section
+// per method, once readCRFsuiteHeader has checked its header and FEAT
+// chunk.
+type crfsuiteReader struct {
+	b                   binReader
+	numLabels, numAttrs uint32
+	offLabels, offAttrs int64 // the label and attribute CQDBs
+	offLRef, offARef    int64 // the LFRF and AFRF chunks
+	nfeat               uint32
+	featBase            int64 // the first feature of the FEAT chunk
+}
+
+// readCRFsuiteHeader checks the 48-byte header (magic, model type, number
+// of labels) and the FEAT chunk's header.
+func readCRFsuiteHeader(data []byte) (*crfsuiteReader, error) {
 	const F = FormatCRFsuite
-	b := binReader{F, data}
 	if len(data) < crfsuiteHeaderSize {
 		return nil, formatErr(F, "header", 0, "truncated: %d bytes, header needs %d", len(data), crfsuiteHeaderSize)
 	}
@@ -82,112 +116,124 @@ func ParseCRFsuite(data []byte) (*CRFsuiteModel, error) {
 	for i := range h {
 		h[i] = binary.LittleEndian.Uint32(data[4*i:])
 	}
-	numLabels, numAttrs := h[5], h[6]
-	offFeat, offLabels, offAttrs, offLRef, offARef := int64(h[7]), int64(h[8]), int64(h[9]), int64(h[10]), int64(h[11])
-	if numLabels == 0 || numLabels > MaxLabels {
-		return nil, formatErr(F, "header", 20, "%d labels (want 1..%d)", numLabels, MaxLabels)
+	r := &crfsuiteReader{b: binReader{F, data}, numLabels: h[5], numAttrs: h[6],
+		offLabels: int64(h[8]), offAttrs: int64(h[9]), offLRef: int64(h[10]), offARef: int64(h[11])}
+	if r.numLabels == 0 || r.numLabels > MaxLabels {
+		return nil, formatErr(F, "header", 20, "%d labels (want 1..%d)", r.numLabels, MaxLabels)
 	}
-	L := int(numLabels)
-
-	// FEAT chunk.
-	nfeat, err := chunkHeader(b, "FEAT chunk", offFeat, "FEAT", crfsuiteFeatureSize)
+	offFeat := int64(h[7])
+	nfeat, err := chunkHeader(r.b, "FEAT chunk", offFeat, "FEAT", crfsuiteFeatureSize)
 	if err != nil {
 		return nil, err
 	}
-	featBase := offFeat + crfsuiteChunkSize
-	feature := func(fid uint32, section string, at int64) (typ, src, dst uint32, w float64, err error) {
-		if fid >= nfeat {
-			return 0, 0, 0, 0, formatErr(F, section, at, "feature id %d out of range (FEAT has %d)", fid, nfeat)
-		}
-		p := data[featBase+int64(fid)*crfsuiteFeatureSize:]
-		return binary.LittleEndian.Uint32(p), binary.LittleEndian.Uint32(p[4:]), binary.LittleEndian.Uint32(p[8:]),
-			math.Float64frombits(binary.LittleEndian.Uint64(p[12:])), nil
-	}
+	r.nfeat, r.featBase = nfeat, offFeat+crfsuiteChunkSize
+	return r, nil
+}
 
-	// Label names.
-	ldb, err := readCQDB(b, "label CQDB", offLabels)
+// feature returns the destination label and the weight of feature fid,
+// referenced at offset at of section; both must be in range.
+func (r *crfsuiteReader) feature(fid uint32, section string, at int64) (dst int, w float64, err error) {
+	if fid >= r.nfeat {
+		return 0, 0, formatErr(r.b.f, section, at, "feature id %d out of range (FEAT has %d)", fid, r.nfeat)
+	}
+	p := r.b.data[r.featBase+int64(fid)*crfsuiteFeatureSize:]
+	d := binary.LittleEndian.Uint32(p[8:])
+	if d >= r.numLabels {
+		return 0, 0, formatErr(r.b.f, "FEAT chunk", r.featBase+int64(fid)*crfsuiteFeatureSize+8, "feature %d: label %d out of range", fid, d)
+	}
+	return int(d), math.Float64frombits(binary.LittleEndian.Uint64(p[12:])), nil
+}
+
+// labelNames reads the label CQDB: a name for every label id.
+func (r *crfsuiteReader) labelNames() ([]string, error) {
+	ldb, err := readCQDB(r.b, "label CQDB", r.offLabels)
 	if err != nil {
 		return nil, err
 	}
-	m := &CRFsuiteModel{labels: make([]string, L)}
-	for i := range m.labels {
+	labels := make([]string, r.numLabels)
+	for i := range labels {
 		s, ok := ldb.toString(uint32(i))
 		if !ok {
-			return nil, formatErr(F, "label CQDB", offLabels, "no name for label %d", i)
+			return nil, formatErr(r.b.f, "label CQDB", r.offLabels, "no name for label %d", i)
 		}
-		m.labels[i] = s
+		labels[i] = s
 	}
+	return labels, nil
+}
 
-	// Attribute names.
-	adb, err := readCQDB(b, "attribute CQDB", offAttrs)
+// attrNames reads the attribute CQDB: the id of every attribute name.
+func (r *crfsuiteReader) attrNames() (map[string]int32, error) {
+	adb, err := readCQDB(r.b, "attribute CQDB", r.offAttrs)
 	if err != nil {
 		return nil, err
 	}
-	m.attrs, err = adb.all()
-	if err != nil {
-		return nil, err
-	}
+	return adb.all()
+}
 
-	// Transition scores: crf1dt_transition_score assigns (not adds) the
-	// weight of every feature referenced by label i to trans[i][dst].
-	nl, err := chunkHeader(b, "LFRF chunk", offLRef, "LFRF", 4)
+// transitions reads the LFRF chunk into the L×L transition scores:
+// crf1dt_transition_score assigns (not adds) the weight of every feature
+// referenced by label i to trans[i][dst].
+func (r *crfsuiteReader) transitions() ([]float64, error) {
+	const section = "LFRF chunk"
+	nl, err := chunkHeader(r.b, section, r.offLRef, "LFRF", 4)
 	if err != nil {
 		return nil, err
 	}
-	if nl < numLabels {
-		return nil, formatErr(F, "LFRF chunk", offLRef+8, "%d label reference lists for %d labels", nl, numLabels)
+	if nl < r.numLabels {
+		return nil, formatErr(r.b.f, section, r.offLRef+8, "%d label reference lists for %d labels", nl, r.numLabels)
 	}
-	m.trans = make([]float64, L*L)
+	L := int(r.numLabels)
+	trans := make([]float64, L*L)
 	for i := 0; i < L; i++ {
-		err := forRefs(b, "LFRF chunk", offLRef, uint32(i), func(fid uint32, at int64) error {
-			_, _, dst, w, err := feature(fid, "LFRF chunk", at)
+		err := forRefs(r.b, section, r.offLRef, uint32(i), func(fid uint32, at int64) error {
+			dst, w, err := r.feature(fid, section, at)
 			if err != nil {
 				return err
 			}
-			if dst >= numLabels {
-				return formatErr(F, "FEAT chunk", featBase+int64(fid)*crfsuiteFeatureSize+8, "feature %d: label %d out of range", fid, dst)
-			}
-			m.trans[i*L+int(dst)] = w
+			trans[i*L+dst] = w
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
+	return trans, nil
+}
 
-	// State features per attribute.
-	na, err := chunkHeader(b, "AFRF chunk", offARef, "AFRF", 4)
+// stateFeatures reads the AFRF chunk into m's state features, per
+// attribute in the order of its list; every attribute id of m.attrs must
+// be below the header's count.
+func (r *crfsuiteReader) stateFeatures(m *CRFsuiteModel) error {
+	const section = "AFRF chunk"
+	na, err := chunkHeader(r.b, section, r.offARef, "AFRF", 4)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if na < numAttrs {
-		return nil, formatErr(F, "AFRF chunk", offARef+8, "%d attribute reference lists for %d attributes", na, numAttrs)
+	if na < r.numAttrs {
+		return formatErr(r.b.f, section, r.offARef+8, "%d attribute reference lists for %d attributes", na, r.numAttrs)
 	}
 	for name, a := range m.attrs {
-		if uint32(a) >= numAttrs {
-			return nil, formatErr(F, "attribute CQDB", offAttrs, "attribute %q has id %d, header declares %d attributes", name, a, numAttrs)
+		if uint32(a) >= r.numAttrs {
+			return formatErr(r.b.f, "attribute CQDB", r.offAttrs, "attribute %q has id %d, header declares %d attributes", name, a, r.numAttrs)
 		}
 	}
-	m.refStart = make([]int32, numAttrs+1)
-	for a := uint32(0); a < numAttrs; a++ {
-		err := forRefs(b, "AFRF chunk", offARef, a, func(fid uint32, at int64) error {
-			_, _, dst, w, err := feature(fid, "AFRF chunk", at)
+	m.refStart = make([]int32, r.numAttrs+1)
+	for a := uint32(0); a < r.numAttrs; a++ {
+		err := forRefs(r.b, section, r.offARef, a, func(fid uint32, at int64) error {
+			dst, w, err := r.feature(fid, section, at)
 			if err != nil {
 				return err
-			}
-			if dst >= numLabels {
-				return formatErr(F, "FEAT chunk", featBase+int64(fid)*crfsuiteFeatureSize+8, "feature %d: label %d out of range", fid, dst)
 			}
 			m.refLabel = append(m.refLabel, int32(dst))
 			m.refWeight = append(m.refWeight, w)
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		m.refStart[a+1] = int32(len(m.refLabel))
 	}
-	return m, nil
+	return nil
 }
 
 func quote(b []byte) string { return "\"" + string(b) + "\"" }

@@ -171,49 +171,92 @@ func (w *wtext) quark(section string) ([]string, error) {
 // ParseWapiti reads a Wapiti text model from its bytes.
 func ParseWapiti(data []byte) (*WapitiModel, error) {
 	w := &wtext{s: string(data), line: 1}
+	typ, nact, err := w.modelHeader()
+	if err != nil {
+		return nil, err
+	}
+	m := &WapitiModel{typ: int(typ)}
+	npats, err := w.readerHeader(m)
+	if err != nil {
+		return nil, err
+	}
+	if m.pats, err = w.patterns(npats); err != nil {
+		return nil, err
+	}
+	if m.labels, err = w.quark("labels"); err != nil {
+		return nil, err
+	}
+	if Y := len(m.labels); Y == 0 || Y > MaxLabels {
+		return nil, w.err("labels", "%d labels (want 1..%d)", Y, MaxLabels)
+	}
+	obs, err := w.quark("observations")
+	if err != nil {
+		return nil, err
+	}
+	m.indexObservations(obs)
+	if err := w.weights(m, nact); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// modelHeader reads "#mdl#[type#]nact": the model type (0 maxent or 2 CRF;
+// 0 when absent) and the number of weights stored.
+func (w *wtext) modelHeader() (typ, nact uint64, err error) {
 	if !w.literal("#mdl#") {
-		return nil, w.err("header", "expected #mdl#")
+		return 0, 0, w.err("header", "expected #mdl#")
 	}
 	a, err := w.uint("header")
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
-	typ, nact := uint64(0), a
+	nact = a
 	if w.literal("#") {
 		typ = a
 		if nact, err = w.uint("header"); err != nil {
-			return nil, err
+			return 0, 0, err
 		}
 	}
 	if typ == 1 || typ > 2 {
-		return nil, &FormatError{Format: FormatWapiti, Section: "header", Offset: -1, Line: w.line,
+		return 0, 0, &FormatError{Format: FormatWapiti, Section: "header", Offset: -1, Line: w.line,
 			Msg: "model type " + strconv.FormatUint(typ, 10) + " (only 0 maxent and 2 CRF are supported; 1 is a MEMM)", Err: ErrUnsupported}
 	}
-	m := &WapitiModel{typ: int(typ)}
+	return typ, nact, nil
+}
+
+// readerHeader reads "#rdr#npats/ntoks[/autouni]", sets m.autouni and
+// returns the number of patterns.
+func (w *wtext) readerHeader(m *WapitiModel) (npats uint64, err error) {
 	w.skipSpace()
 	if !w.literal("#rdr#") {
-		return nil, w.err("reader", "expected #rdr#")
+		return 0, w.err("reader", "expected #rdr#")
 	}
-	npats, err := w.uint("reader")
-	if err != nil {
-		return nil, err
+	if npats, err = w.uint("reader"); err != nil {
+		return 0, err
 	}
 	if !w.literal("/") {
-		return nil, w.err("reader", "expected '/'")
+		return 0, w.err("reader", "expected '/'")
 	}
 	if _, err := w.uint("reader"); err != nil {
-		return nil, err
+		return 0, err
 	}
 	if w.literal("/") {
 		au, err := w.uint("reader")
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		m.autouni = au != 0
 	}
+	return npats, nil
+}
+
+// patterns reads and compiles npats patterns.
+func (w *wtext) patterns(npats uint64) ([]wapitiPattern, error) {
+	// Every pattern takes at least three bytes ("0:,").
 	if npats > uint64(len(w.s)-w.i)/3 {
 		return nil, w.err("patterns", "declares %d patterns but only %d bytes remain", npats, len(w.s)-w.i)
 	}
+	var pats []wapitiPattern
 	for p := uint64(0); p < npats; p++ {
 		src, err := w.str("patterns")
 		if err != nil {
@@ -223,19 +266,17 @@ func ParseWapiti(data []byte) (*WapitiModel, error) {
 		if msg != "" {
 			return nil, w.err("patterns", "pattern %q: %s", src, msg)
 		}
-		m.pats = append(m.pats, pat)
+		pats = append(pats, pat)
 	}
-	if m.labels, err = w.quark("labels"); err != nil {
-		return nil, err
-	}
+	return pats, nil
+}
+
+// indexObservations gives every observation its id, its kind (from its
+// first letter: u unigram, b bigram, * both) and the offsets of its weight
+// blocks: Y weights for a unigram, Y×Y for a bigram, in observation order,
+// as Wapiti lays out its feature vector; m.nfeat is their total.
+func (m *WapitiModel) indexObservations(obs []string) {
 	Y := int64(len(m.labels))
-	if Y == 0 || Y > MaxLabels {
-		return nil, w.err("labels", "%d labels (want 1..%d)", Y, MaxLabels)
-	}
-	obs, err := w.quark("observations")
-	if err != nil {
-		return nil, err
-	}
 	m.obs = make(map[string]int32, len(obs))
 	m.kind = make([]uint8, len(obs))
 	m.uoff = make([]int64, len(obs))
@@ -261,12 +302,16 @@ func ParseWapiti(data []byte) (*WapitiModel, error) {
 			m.nfeat += Y * Y
 		}
 	}
-	// Weights. A dense vector is allocated only when it is not much larger
-	// than the file; otherwise the non-zero weights go into a map.
+}
+
+// weights reads nact "feature=weight" entries (the weight a C float
+// literal, finite) into m. A dense vector is allocated only when it is not
+// much larger than the file; otherwise the non-zero weights go into a map.
+func (w *wtext) weights(m *WapitiModel, nact uint64) error {
 	if nact > uint64(len(w.s)-w.i)/4 {
-		return nil, w.err("weights", "declares %d weights but only %d bytes remain", nact, len(w.s)-w.i)
+		return w.err("weights", "declares %d weights but only %d bytes remain", nact, len(w.s)-w.i)
 	}
-	if m.nfeat*8 <= 64*int64(len(data))+1<<20 {
+	if m.nfeat*8 <= 64*int64(len(w.s))+1<<20 {
 		m.dense = make([]float64, m.nfeat)
 	} else {
 		m.sparse = make(map[int64]float64, nact)
@@ -274,13 +319,13 @@ func ParseWapiti(data []byte) (*WapitiModel, error) {
 	for k := uint64(0); k < nact; k++ {
 		f, err := w.uint("weights")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if f >= uint64(m.nfeat) {
-			return nil, w.err("weights", "feature %d out of range (the model has %d)", f, m.nfeat)
+			return w.err("weights", "feature %d out of range (the model has %d)", f, m.nfeat)
 		}
 		if !w.literal("=") {
-			return nil, w.err("weights", "expected '='")
+			return w.err("weights", "expected '='")
 		}
 		j := w.i
 		for j < len(w.s) && !isCSpace(w.s[j]) {
@@ -288,7 +333,7 @@ func ParseWapiti(data []byte) (*WapitiModel, error) {
 		}
 		v, perr := strconv.ParseFloat(w.s[w.i:j], 64)
 		if perr != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-			return nil, w.err("weights", "bad weight %q", w.s[w.i:j])
+			return w.err("weights", "bad weight %q", w.s[w.i:j])
 		}
 		w.i = j
 		if m.dense != nil {
@@ -297,7 +342,7 @@ func ParseWapiti(data []byte) (*WapitiModel, error) {
 			m.sparse[int64(f)] = v
 		}
 	}
-	return m, nil
+	return nil
 }
 
 func isCSpace(c byte) bool {

@@ -54,83 +54,130 @@ func inOrder(r *dataset.Reader, workers, batch int, work func(w, i, seq int, ex 
 	if workers == 1 {
 		batch = min(batch, soloBatch)
 	}
-	exs := make([]dataset.Example, batch)
-	bufs := make([]dataset.Buffer, batch)
-	errs := make([]error, batch)
-	tokens := make(chan struct{}, batch) // one per free slot
-	for range batch {
-		tokens <- struct{}{}
-	}
-	jobs := make(chan int, batch) // read, to work on
-	done := make(chan int, batch) // worked on, to emit
-	readEnd := make(chan int, 1)  // the number of examples read, at the end
-	quit := make(chan struct{})   // closed on error
-	var nread atomic.Int64        // examples read so far
-	go func() {
-		defer close(jobs)
-		for seq := 0; ; seq++ {
-			select {
-			case <-tokens:
-			case <-quit:
-				return
-			}
-			if !r.NextInto(&bufs[seq%batch]) {
-				readEnd <- seq
-				return
-			}
-			exs[seq%batch] = r.Example()
-			nread.Add(1)
-			jobs <- seq
-		}
-	}()
+	o := newOrderedRun(batch)
+	go o.read(r)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for seq := range jobs {
-				i := seq % batch
-				select {
-				case <-quit:
-				default:
-					errs[i] = work(w, i, seq, &exs[i])
-				}
-				done <- seq
-			}
+			o.work(w, work)
 		}()
 	}
-	fail := func(err error) error {
-		close(quit)
+	if err := o.emit(emit, flush); err != nil {
+		close(o.quit)
 		return err
 	}
-	ready := make([]bool, batch)
+	wg.Wait()
+	return r.Err()
+}
+
+// orderedRun is what the goroutines of one inOrder call share: batch slots,
+// each holding an example from when it is read until it is emitted, and
+// the channels that pass slots from the reader (read) to the workers
+// (work) to the caller's goroutine (emit) and back to the reader.
+type orderedRun struct {
+	batch   int
+	exs     []dataset.Example
+	bufs    []dataset.Buffer
+	errs    []error
+	tokens  chan struct{} // one per free slot
+	jobs    chan int      // read, to work on
+	done    chan int      // worked on, to emit
+	readEnd chan int      // the number of examples read, at the end
+	quit    chan struct{} // closed on error
+	nread   atomic.Int64  // examples read so far
+}
+
+// newOrderedRun returns an orderedRun of batch free slots.
+func newOrderedRun(batch int) *orderedRun {
+	o := &orderedRun{
+		batch:   batch,
+		exs:     make([]dataset.Example, batch),
+		bufs:    make([]dataset.Buffer, batch),
+		errs:    make([]error, batch),
+		tokens:  make(chan struct{}, batch),
+		jobs:    make(chan int, batch),
+		done:    make(chan int, batch),
+		readEnd: make(chan int, 1),
+		quit:    make(chan struct{}),
+	}
+	for range batch {
+		o.tokens <- struct{}{}
+	}
+	return o
+}
+
+// read reads the examples of r, each into the next slot once it is free,
+// and sends its index on jobs; at the end of r it sends the number of
+// examples read on readEnd. It stops when quit is closed, and closes jobs
+// when it returns.
+func (o *orderedRun) read(r *dataset.Reader) {
+	defer close(o.jobs)
+	for seq := 0; ; seq++ {
+		select {
+		case <-o.tokens:
+		case <-o.quit:
+			return
+		}
+		if !r.NextInto(&o.bufs[seq%o.batch]) {
+			o.readEnd <- seq
+			return
+		}
+		o.exs[seq%o.batch] = r.Example()
+		o.nread.Add(1)
+		o.jobs <- seq
+	}
+}
+
+// work runs fn as worker w on each example received on jobs (unless quit
+// is closed), keeps its error in the example's slot and sends its index on
+// done.
+func (o *orderedRun) work(w int, fn func(w, i, seq int, ex *dataset.Example) error) {
+	for seq := range o.jobs {
+		i := seq % o.batch
+		select {
+		case <-o.quit:
+		default:
+			o.errs[i] = fn(w, i, seq, &o.exs[i])
+		}
+		o.done <- seq
+	}
+}
+
+// emit calls fn for each example in input order as soon as it and all
+// before it are done, and frees its slot; it calls flush (if not nil)
+// whenever it has emitted every example read so far and must wait. It
+// returns at the end of the input, or with the first error in input order:
+// an example's work error, or that of fn or flush.
+func (o *orderedRun) emit(fn func(i, seq int, ex *dataset.Example) error, flush func() error) error {
+	ready := make([]bool, o.batch)
 	end := -1
 	for next := 0; next != end; {
-		i := next % batch
+		i := next % o.batch
 		if !ready[i] {
-			if flush != nil && int64(next) == nread.Load() {
+			if flush != nil && int64(next) == o.nread.Load() {
 				if err := flush(); err != nil {
-					return fail(err)
+					return err
 				}
 			}
 			select {
-			case seq := <-done:
-				ready[seq%batch] = true
-			case end = <-readEnd:
+			case seq := <-o.done:
+				ready[seq%o.batch] = true
+			case end = <-o.readEnd:
 			}
 			continue
 		}
 		ready[i] = false
-		if err := errs[i]; err != nil {
-			return fail(err)
+		if err := o.errs[i]; err != nil {
+			return err
 		}
-		if err := emit(i, next, &exs[i]); err != nil {
-			return fail(err)
+		if err := fn(i, next, &o.exs[i]); err != nil {
+			return err
 		}
-		exs[i] = dataset.Example{} // let the example go
+		o.exs[i] = dataset.Example{} // let the example go
 		next++
-		tokens <- struct{}{}
+		o.tokens <- struct{}{}
 	}
-	wg.Wait()
-	return r.Err()
+	return nil
 }

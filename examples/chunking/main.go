@@ -33,6 +33,7 @@ import (
 	"github.com/sparsetag/sparsetag/corpora"
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
 )
 
@@ -92,46 +93,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return chunk(ctx, cfg, stdout, stderr)
 }
 
+// chunk trains a chunker as cfg asks on the embedded CoNLL-2000 training
+// split, reports on stdout (every iteration on stderr with -v), saves the
+// model with -save, and scores it on the test split.
 func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	t0 := time.Now()
-	src := defaultTemplate
-	if cfg.template != "" {
-		b, err := os.ReadFile(cfg.template)
-		if err != nil {
-			return err
-		}
-		src = string(b)
-	}
-	tmpl, err := features.Compile(src)
-	if err != nil {
-		if te, ok := err.(*features.TemplateError); ok && cfg.template != "" {
-			te.File = cfg.template
-		}
-		return err
-	}
-
-	trainSet, err := corpora.EmbeddedCoNLL2000("train")
+	tmpl, err := loadTemplate(cfg.template)
 	if err != nil {
 		return err
 	}
-	test, err := corpora.EmbeddedCoNLL2000("test")
+	trainEx, testEx, err := conllExamples(cfg.n, cfg.test)
 	if err != nil {
 		return err
-	}
-	if cfg.n > 0 && cfg.n < len(trainSet) {
-		trainSet = trainSet[:cfg.n]
-	}
-	if cfg.test > 0 && cfg.test < len(test) {
-		test = test[:cfg.test]
-	}
-
-	trainEx := make([]dataset.Example, len(trainSet))
-	for i, s := range trainSet {
-		trainEx[i] = dataset.FromSequence("embedded:conll2000/train.txt.gz", s)
-	}
-	testEx := make([]dataset.Example, len(test))
-	for i, s := range test {
-		testEx[i] = dataset.FromSequence("embedded:conll2000/test.txt.gz", s)
 	}
 	enc := features.NewTemplateEncoder(tmpl)
 	m, c, err := dataset.NewTrainingModel(enc, trainEx, 1)
@@ -140,7 +113,75 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "train: %d sentences, %d tokens, %d labels, %d attributes, %d features\n",
 		c.Len(), c.Positions(), m.NumLabels(), enc.Unary().Len()+enc.Pair().Len(), len(m.W))
+	if err := fit(ctx, cfg, m, c, stdout, stderr); err != nil {
+		return err
+	}
+	if cfg.save != "" {
+		if err := m.SaveFile(cfg.save); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", cfg.save)
+	}
+	if err := score(m, testEx, cfg.report, stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "total time %.1fs\n", time.Since(t0).Seconds())
+	return nil
+}
 
+// loadTemplate compiles the template file named by path, or the embedded
+// chunking.template when path is empty; a template error names the file.
+func loadTemplate(path string) (*features.Template, error) {
+	src := defaultTemplate
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		src = string(b)
+	}
+	tmpl, err := features.Compile(src)
+	if err != nil {
+		if te, ok := err.(*features.TemplateError); ok && path != "" {
+			te.File = path
+		}
+		return nil, err
+	}
+	return tmpl, nil
+}
+
+// conllExamples returns the first n sentences of the embedded CoNLL-2000
+// training split and the first nTest of its test split (0: all) as
+// examples.
+func conllExamples(n, nTest int) (trainEx, testEx []dataset.Example, err error) {
+	trainSet, err := corpora.EmbeddedCoNLL2000("train")
+	if err != nil {
+		return nil, nil, err
+	}
+	test, err := corpora.EmbeddedCoNLL2000("test")
+	if err != nil {
+		return nil, nil, err
+	}
+	if n > 0 && n < len(trainSet) {
+		trainSet = trainSet[:n]
+	}
+	if nTest > 0 && nTest < len(test) {
+		test = test[:nTest]
+	}
+	trainEx = make([]dataset.Example, len(trainSet))
+	for i, s := range trainSet {
+		trainEx[i] = dataset.FromSequence("embedded:conll2000/train.txt.gz", s)
+	}
+	testEx = make([]dataset.Example, len(test))
+	for i, s := range test {
+		testEx[i] = dataset.FromSequence("embedded:conll2000/test.txt.gz", s)
+	}
+	return trainEx, testEx, nil
+}
+
+// fit trains m on c with cfg's penalty and stopping rule and reports the
+// result on stdout (every iteration on stderr with -v).
+func fit(ctx context.Context, cfg config, m *chain.Model, c *sparse.Corpus, stdout, stderr io.Writer) error {
 	opts := train.Options{
 		Problem:  train.Problem{SumForm: true, C1: cfg.c1, C2: cfg.c2, ObservedPairs: cfg.observedPairs},
 		Stopping: train.Stopping{Epsilon: cfg.epsilon, Delta: cfg.delta, MaxIter: cfg.maxIter},
@@ -157,14 +198,12 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "trained: %d iterations (%s), gap %.1e, %d non-zero of %d weights, %d screened, %.1fs\n",
 		res.NumIterations(), res.StopReason, res.Gap, res.NonZero, res.Dimension, res.Screened, res.Seconds)
+	return nil
+}
 
-	if cfg.save != "" {
-		if err := m.SaveFile(cfg.save); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "wrote %s\n", cfg.save)
-	}
-
+// score tags the test examples with m and prints token accuracy and chunk
+// precision, recall and F1, or with report the conlleval-style report.
+func score(m *chain.Model, testEx []dataset.Example, report bool, stdout io.Writer) error {
 	// dataset.EvaluateAll tags the test sentences on all cores and compares.
 	ev, err := dataset.EvaluateAll(chain.NewTagger(m), testEx, 0)
 	if err != nil {
@@ -172,14 +211,10 @@ func chunk(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	overall, _ := ev.Chunks()
 	fmt.Fprintf(stdout, "test: %d sentences, %d tokens, %d chunks\n", ev.Sequences, ev.Tokens, overall.Gold)
-	if cfg.report {
-		if err := ev.WriteReport(stdout); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(stdout, "token accuracy %.4f\n", ev.Accuracy())
-		fmt.Fprintf(stdout, "chunks: precision %.4f, recall %.4f, F1 %.4f\n", overall.Precision, overall.Recall, overall.F1)
+	if report {
+		return ev.WriteReport(stdout)
 	}
-	fmt.Fprintf(stdout, "total time %.1fs\n", time.Since(t0).Seconds())
+	fmt.Fprintf(stdout, "token accuracy %.4f\n", ev.Accuracy())
+	fmt.Fprintf(stdout, "chunks: precision %.4f, recall %.4f, F1 %.4f\n", overall.Precision, overall.Recall, overall.F1)
 	return nil
 }

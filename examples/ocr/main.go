@@ -36,6 +36,7 @@ import (
 	"github.com/sparsetag/sparsetag/dataset"
 	"github.com/sparsetag/sparsetag/eval"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
 )
 
@@ -89,38 +90,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return recognize(ctx, cfg, stdout, stderr)
 }
 
+// recognize trains a recognizer as cfg asks on the embedded OCR words of
+// cfg.train's folds, reports on stdout (every iteration on stderr with -v),
+// and scores it on the words of cfg.test's folds.
 func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	t0 := time.Now()
-	words, err := corpora.EmbeddedOCR(corpora.OCROptions{Folds: append(cfg.train[:len(cfg.train):len(cfg.train)], cfg.test...)})
+	trainWords, testWords, err := foldWords(cfg.train, cfg.test)
 	if err != nil {
 		return err
 	}
-	var trainWords, testWords []corpora.Word
-	for _, w := range words {
-		if slices.Contains(cfg.train, w.Fold) {
-			trainWords = append(trainWords, w)
-		}
-		if slices.Contains(cfg.test, w.Fold) {
-			testWords = append(testWords, w)
-		}
-	}
-	if len(trainWords) == 0 || len(testWords) == 0 {
-		return fmt.Errorf("no words in train folds %v or test folds %v (the folds are 0-9)", cfg.train, cfg.test)
-	}
-
 	// Encode the training words: one binary attribute per lit pixel, and
 	// with -rich also pairs of adjacent lit pixels, row and column counts and
 	// a per-label bias.
 	var po features.PixelOptions
 	if cfg.rich {
 		po = features.PixelPairs | features.PixelCounts | features.PixelBias
-	}
-	toExamples := func(words []corpora.Word) []dataset.Example {
-		out := make([]dataset.Example, len(words))
-		for i, w := range words {
-			out[i] = dataset.FromWord("embedded:ocr/letter.data.gz", w)
-		}
-		return out
 	}
 	enc := features.NewPixelEncoder(po)
 	m, c, err := dataset.NewTrainingModel(enc, toExamples(trainWords), 1)
@@ -130,7 +114,53 @@ func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 	fmt.Fprintf(stdout, "train: folds %v, %d words, %d letters; test: folds %v, %d words\n",
 		cfg.train, c.Len(), c.Positions(), cfg.test, len(testWords))
 	fmt.Fprintf(stdout, "model: %d labels, %d attributes, %d features\n", m.NumLabels(), enc.Unary().Len(), len(m.W))
+	if err := fit(ctx, cfg, m, c, stdout, stderr); err != nil {
+		return err
+	}
+	pred, err := score(m, testWords, stdout)
+	if err != nil {
+		return err
+	}
+	if cfg.show > 0 {
+		showWords(stdout, testWords, pred, cfg.show)
+	}
+	fmt.Fprintf(stdout, "\ntotal time %.1fs\n", time.Since(t0).Seconds())
+	return nil
+}
 
+// foldWords returns the embedded OCR words of the train folds and those of
+// the test folds; neither may be empty.
+func foldWords(train, test []int) (trainWords, testWords []corpora.Word, err error) {
+	words, err := corpora.EmbeddedOCR(corpora.OCROptions{Folds: append(train[:len(train):len(train)], test...)})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range words {
+		if slices.Contains(train, w.Fold) {
+			trainWords = append(trainWords, w)
+		}
+		if slices.Contains(test, w.Fold) {
+			testWords = append(testWords, w)
+		}
+	}
+	if len(trainWords) == 0 || len(testWords) == 0 {
+		return nil, nil, fmt.Errorf("no words in train folds %v or test folds %v (the folds are 0-9)", train, test)
+	}
+	return trainWords, testWords, nil
+}
+
+// toExamples returns the words as examples.
+func toExamples(words []corpora.Word) []dataset.Example {
+	out := make([]dataset.Example, len(words))
+	for i, w := range words {
+		out[i] = dataset.FromWord("embedded:ocr/letter.data.gz", w)
+	}
+	return out
+}
+
+// fit trains m on c with cfg's penalty and stopping rule and reports the
+// result on stdout (every iteration on stderr with -v).
+func fit(ctx context.Context, cfg config, m *chain.Model, c *sparse.Corpus, stdout, stderr io.Writer) error {
 	opts := train.Options{Problem: train.Problem{BetaRatio: cfg.betaRatio}, Stopping: train.Stopping{Epsilon: cfg.epsilon, MaxIter: cfg.maxIter}}
 	if cfg.verbose {
 		opts.Progress = func(it train.Iteration) {
@@ -144,38 +174,44 @@ func recognize(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 	}
 	fmt.Fprintf(stdout, "trained: %d iterations (%s), gap %.1e, %d non-zero weights, %d screened, %.1fs\n",
 		res.NumIterations(), res.StopReason, res.Gap, res.NonZero, res.Screened, res.Seconds)
+	return nil
+}
 
+// score tags the test words with m, prints letter and word accuracy, and
+// returns the predicted labels.
+func score(m *chain.Model, testWords []corpora.Word, stdout io.Writer) ([][]string, error) {
 	pred, err := dataset.TagAll(chain.NewTagger(m), toExamples(testWords), 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ev := eval.NewEvaluation()
 	for i, w := range testWords {
 		if err := ev.Add(w.Labels, pred[i]); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	fmt.Fprintf(stdout, "letter accuracy: %.4f (%d of %d)\n", ev.Accuracy(), ev.Correct, ev.Tokens)
 	fmt.Fprintf(stdout, "word accuracy:   %.4f (%d of %d)\n", ev.SequenceAccuracy(), ev.SequencesCorrect, ev.Sequences)
+	return pred, nil
+}
 
-	if cfg.show > 0 {
-		fmt.Fprintf(stdout, "\n%-16s %-16s %s\n", "predicted", "true", "wrong letters")
-		step := max(1, len(testWords)/cfg.show)
-		for i := 0; i < len(testWords) && i/step < cfg.show; i += step {
-			truth := strings.Join(testWords[i].Labels, "")
-			guess := strings.Join(pred[i], "")
-			marks := make([]byte, len(truth))
-			for t := range marks {
-				marks[t] = ' '
-				if truth[t] != guess[t] {
-					marks[t] = '^'
-				}
+// showWords prints about show test words, evenly spaced, with their
+// predicted and true letters and a ^ under every wrong letter.
+func showWords(stdout io.Writer, testWords []corpora.Word, pred [][]string, show int) {
+	fmt.Fprintf(stdout, "\n%-16s %-16s %s\n", "predicted", "true", "wrong letters")
+	step := max(1, len(testWords)/show)
+	for i := 0; i < len(testWords) && i/step < show; i += step {
+		truth := strings.Join(testWords[i].Labels, "")
+		guess := strings.Join(pred[i], "")
+		marks := make([]byte, len(truth))
+		for t := range marks {
+			marks[t] = ' '
+			if truth[t] != guess[t] {
+				marks[t] = '^'
 			}
-			fmt.Fprintf(stdout, "%-16s %-16s %s\n", guess, truth, marks)
 		}
+		fmt.Fprintf(stdout, "%-16s %-16s %s\n", guess, truth, marks)
 	}
-	fmt.Fprintf(stdout, "\ntotal time %.1fs\n", time.Since(t0).Seconds())
-	return nil
 }
 
 // parseFolds parses "1", "1-9" or "0,2,4" (dataset.ParseFolds, where ""
