@@ -354,7 +354,7 @@ func withSeq(h C.uint64_t, kind C.int, buf *C.char, blen C.int64_t, counts *C.in
 		}
 		sc := seqPool.Get().(*seqScratch)
 		defer seqPool.Put(sc)
-		ex, err := readSeq(kind, buf, blen, counts, T, values, nil, sc)
+		ex, err := readSeq(kind, buf, blen, counts, T, values, false, sc)
 		if err != nil {
 			return err
 		}

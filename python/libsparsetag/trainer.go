@@ -17,7 +17,7 @@ import (
 )
 
 // trainer holds the training data of a Python Trainer: the sequences as
-// Go copies (rule 2), names interned.
+// Go copies (rule 2); labels interned.
 type trainer struct {
 	mu     sync.Mutex
 	exs    []dataset.Example
@@ -38,7 +38,7 @@ func (tr *trainer) append(kind C.int, buf *C.char, blen C.int64_t, counts *C.int
 	if kind != seqAttributes && kind != seqDicts && kind != seqColumns {
 		return fmt.Errorf("unknown sequence kind %d", kind)
 	}
-	ex, err := readSeq(kind, buf, blen, counts, T, values, tr.intern, nil)
+	ex, err := readSeq(kind, buf, blen, counts, T, values, true, nil)
 	if err != nil {
 		return err
 	}
