@@ -109,12 +109,13 @@ func (tr *trainer) start(algorithm string, given map[string]string, modelPath st
 		}
 	}
 	tr.mu.Unlock()
-	if err := checkAlgorithm(alg, p, trainSet); err != nil {
+	if err := checkAlgorithm(alg, p, trainSet, len(hold)); err != nil {
 		return nil, err
 	}
 	j := &job{notify: make(chan struct{}, 1), done: make(chan struct{}), intr: make(chan struct{}), info: map[string]any{}}
 	go func() {
 		defer close(j.done)
+		defer stopProfile()
 		defer func() {
 			if r := recover(); r != nil {
 				j.err = runtimeErr("sparsetag: internal error in training: %v", r)
@@ -126,9 +127,10 @@ func (tr *trainer) start(algorithm string, given map[string]string, modelPath st
 }
 
 // checkAlgorithm refuses, before training starts, what the algorithm
-// cannot train: an online algorithm's values out of range, and sequence
-// weights other than 1 with lbfgs.
-func checkAlgorithm(alg string, p params, exs []dataset.Example) error {
+// cannot train: an online algorithm's values out of range, a bad path or
+// cross-validation (nhold: the holdout sequences), and sequence weights
+// other than 1 with lbfgs.
+func checkAlgorithm(alg string, p params, exs []dataset.Example, nhold int) error {
 	if err := checkKinds(p, exs); err != nil {
 		return err
 	}
@@ -139,11 +141,33 @@ func checkAlgorithm(alg string, p params, exs []dataset.Example) error {
 	if k, r := p.ints["path"], p.floats["path.min_ratio"]; k < 0 || (k > 0 && !(r > 0 && r < 1)) || (k > 0 && p.floats["c1"] <= 0) {
 		return fmt.Errorf("parameters path = %d, path.min_ratio = %g, c1 = %g: want path >= 0 and, for a path, 0 < path.min_ratio < 1 and c1 > 0 (its c2/c1 is fixed along the path)", k, r, p.floats["c1"])
 	}
+	if err := checkFolds(p, len(exs), nhold); err != nil {
+		return err
+	}
 	for i := range exs {
 		if w := exs[i].Weight; w != 0 && w != 1 {
 			return fmt.Errorf("sequence %d has the weight %g, but lbfgs (the certified elastic net) does not take sequence weights yet: "+
 				"train with l2sgd, ap, pa or arow, or leave the weights out", i+1, w)
 		}
+	}
+	return nil
+}
+
+// checkFolds refuses a cross-validation (path.folds) without a path, with
+// a holdout, of fewer than 2 folds or of more folds than sequences (n).
+func checkFolds(p params, n, nhold int) error {
+	K := p.ints["path.folds"]
+	switch {
+	case K == 0:
+		return nil
+	case K < 2:
+		return fmt.Errorf("parameter path.folds = %d: want 0 (no cross-validation) or at least 2 folds", K)
+	case p.ints["path"] < 2:
+		return fmt.Errorf("parameter path.folds = %d selects a penalty of the path: set path to at least 2 penalties (path = %d)", K, p.ints["path"])
+	case nhold > 0:
+		return fmt.Errorf("parameter path.folds = %d selects by cross-validation: give holdout sequences or path.folds, not both", K)
+	case n < K:
+		return fmt.Errorf("parameter path.folds = %d needs at least %d training sequences, have %d", K, K, n)
 	}
 	return nil
 }
