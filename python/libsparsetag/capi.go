@@ -120,8 +120,11 @@ func st_close(h C.uint64_t, errp **C.char) C.int {
 		if !ok {
 			return runtimeErr("handle %d is closed", uint64(h))
 		}
-		if j, ok := v.(*job); ok {
-			j.interrupt() // a job closed while running stops
+		switch x := v.(type) {
+		case *job:
+			x.interrupt() // a job closed while running stops
+		case *trainer:
+			x.clear() // ends its pre-encoder's goroutine
 		}
 		return nil
 	})

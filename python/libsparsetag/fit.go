@@ -84,13 +84,19 @@ func (j *job) generate(alg string, p params, exs []dataset.Example, t0 time.Time
 	if alg == "lbfgs" {
 		freq = minFreq(p)
 	}
-	enc, err := newEncoder(p, exs)
-	if err != nil {
-		return nil, nil, err
+	var m *chain.Model
+	var c *sparse.Corpus
+	if j.pre != nil { // encoded while Python appended them
+		m, c = j.pre.model()
 	}
-	m, c, err := dataset.NewTrainingModel(enc, exs, freq)
-	if err != nil {
-		return nil, nil, err
+	if m == nil {
+		enc, err := newEncoder(p, exs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if m, c, err = dataset.NewTrainingModel(enc, exs, freq); err != nil {
+			return nil, nil, err
+		}
 	}
 	for i := 0; i <= 10; i++ { // CRFsuite's progress bar: 0....1....2 ... 10
 		j.printf("%d", i)

@@ -23,6 +23,10 @@ type trainer struct {
 	exs    []dataset.Example
 	groups []int
 	intern map[string]string
+	// pre encodes the sequences of group 0 as they come (preEncoder);
+	// preOff: no guess until clear (one was taken or dropped).
+	pre    *preEncoder
+	preOff bool
 }
 
 func newTrainer() *trainer { return &trainer{intern: map[string]string{}} }
@@ -63,13 +67,59 @@ func (tr *trainer) append(kind C.int, buf *C.char, blen C.int64_t, counts *C.int
 	ex.Line = len(tr.exs) + 1
 	tr.exs = append(tr.exs, ex)
 	tr.groups = append(tr.groups, group)
+	tr.guess(ex, group)
 	return nil
+}
+
+// guess hands a sequence of group 0 to the pre-encoder (started by the
+// first one); token columns end the guess.
+func (tr *trainer) guess(ex dataset.Example, group int) {
+	switch {
+	case tr.preOff || group != 0:
+	case ex.Tokens != nil:
+		tr.endGuess()
+	default:
+		if tr.pre == nil {
+			tr.pre = newPreEncoder()
+		}
+		tr.pre.add(ex)
+	}
+}
+
+// endGuess drops the pre-encoder's guess (the caller holds tr.mu).
+func (tr *trainer) endGuess() {
+	if tr.pre != nil {
+		tr.pre.drop()
+	}
+	tr.pre, tr.preOff = nil, true
+}
+
+// takeGuess returns the pre-encoder when the run (alg, p, holdout group,
+// n training sequences) is the one it guessed, nil otherwise; either way
+// the guess ends.
+func (tr *trainer) takeGuess(alg string, p params, holdout, n int) *preEncoder {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	pe := tr.pre
+	ok := pe != nil && !tr.preOff && alg == "lbfgs" && minFreq(p) == 0 && holdout != 0 && pe.n == n
+	for i := 0; ok && i < len(tr.groups); i++ {
+		ok = tr.groups[i] == 0 || tr.groups[i] == holdout
+	}
+	if !ok {
+		tr.endGuess()
+		return nil
+	}
+	pe.finish()
+	tr.pre, tr.preOff = nil, true
+	return pe
 }
 
 func (tr *trainer) clear() {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	tr.exs, tr.groups, tr.intern = nil, nil, map[string]string{}
+	tr.endGuess()
+	tr.preOff = false
 }
 
 // job is one training run in its goroutine; Python polls it (rule 5).
@@ -80,6 +130,8 @@ type job struct {
 	done   chan struct{}   // closed when the run has ended
 	intr   chan struct{}   // closed by interrupt
 	once   sync.Once
+
+	pre *preEncoder // the training sequences, encoded (nil: not guessed)
 
 	// Set before done is closed.
 	err   error
@@ -113,6 +165,7 @@ func (tr *trainer) start(algorithm string, given map[string]string, modelPath st
 		return nil, err
 	}
 	j := &job{notify: make(chan struct{}, 1), done: make(chan struct{}), intr: make(chan struct{}), info: map[string]any{}}
+	j.pre = tr.takeGuess(alg, p, holdout, len(trainSet))
 	go func() {
 		defer close(j.done)
 		defer stopProfile()

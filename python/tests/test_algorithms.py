@@ -452,3 +452,35 @@ def test_path_folds_refused_with_holdout_and_other_algorithms():
         tr.append(xseq, yseq)
     tr.train("")
     assert tr.last_run["cv"]["folds"] == 2 and tr.get("path.folds") == 2
+
+
+def test_fit_same_model_any_threads_and_encoding_route(tmpdir):
+    # lbfgs encodes the sequences of group 0 while they are appended (a
+    # guess of the run: libsparsetag/pre.go) and otherwise when training
+    # starts: both routes, and 1 or 2 threads, write the same bytes.
+    train = read_conll("train", 200)
+    X, y = [sent2features(s) for s in train], [sent2labels(s) for s in train]
+    params = {"c1": 0.1, "c2": 0.1, "max_iterations": 30}
+    out = []
+    for threads in (1, 2):
+        tr = Trainer(verbose=False, params=dict(params, threads=threads))
+        for xseq, yseq in zip(X, y):
+            tr.append(xseq, yseq)
+        for run in range(2):  # the first run takes the guess, the second encodes again
+            path = str(tmpdir.join("m%d%d" % (threads, run)))
+            tr.train(path)
+            with open(path, "rb") as f:
+                out.append(f.read())
+    # Held out: group 1 (the guess holds), and a group 2 that trains too
+    # (the guess is dropped); the same data for training either way.
+    for extra_group in (0, 2):
+        tr = Trainer(verbose=False, params=dict(params, threads=2))
+        for i, (xseq, yseq) in enumerate(zip(X, y)):
+            tr.append(xseq, yseq, extra_group if i == 5 else 0)
+        for xseq, yseq in zip(X[:20], y[:20]):
+            tr.append(xseq, yseq, 1)
+        path = str(tmpdir.join("h%d" % extra_group))
+        tr.train(path, 1)
+        with open(path, "rb") as f:
+            out.append(f.read())
+    assert len(out[0]) > 1000 and all(b == out[0] for b in out), [len(b) for b in out]
