@@ -73,7 +73,13 @@ func readSeq(kind C.int, buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int
 	if sc == nil {
 		sc = new(seqScratch)
 	}
-	return sc.parse(int(kind), b, cnt, total, dv, flags)
+	ex, err := sc.parse(int(kind), b, cnt, total, dv, flags)
+	if err == nil && own && kind == seqDicts {
+		// Kept: the names only, not the value texts that sc.strs holds
+		// after them.
+		ex.Names = rows(nil, append([]string(nil), sc.strs[:total]...), cnt)
+	}
+	return ex, err
 }
 
 // seqScratch holds the memory of one decoded sequence; withSeq takes one
