@@ -104,7 +104,7 @@ func BenchmarkTagSentenceBuffers(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		sc := seqPool.Get().(*seqScratch)
-		ex, err := sc.parse(in.Kind, buf, in.Counts, total, nil, flags, nil)
+		ex, err := sc.parse(in.Kind, buf, in.Counts, total, nil, flags)
 		if err == nil {
 			err = m.checkKind(&ex)
 		}

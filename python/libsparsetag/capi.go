@@ -120,8 +120,11 @@ func st_close(h C.uint64_t, errp **C.char) C.int {
 		if !ok {
 			return runtimeErr("handle %d is closed", uint64(h))
 		}
-		if j, ok := v.(*job); ok {
-			j.interrupt() // a job closed while running stops
+		switch x := v.(type) {
+		case *job:
+			x.interrupt() // a job closed while running stops
+		case *trainer:
+			x.clear() // ends its pre-encoder's goroutine
 		}
 		return nil
 	})
@@ -354,7 +357,7 @@ func withSeq(h C.uint64_t, kind C.int, buf *C.char, blen C.int64_t, counts *C.in
 		}
 		sc := seqPool.Get().(*seqScratch)
 		defer seqPool.Put(sc)
-		ex, err := readSeq(kind, buf, blen, counts, T, values, nil, sc)
+		ex, err := readSeq(kind, buf, blen, counts, T, values, false, sc)
 		if err != nil {
 			return err
 		}

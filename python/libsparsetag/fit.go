@@ -40,6 +40,8 @@ func (j *job) fit(alg string, p params, exs, hold []dataset.Example, path string
 	}
 	var out outcome
 	switch {
+	case alg == "lbfgs" && p.ints["path"] > 0 && p.ints["path.folds"] > 0:
+		out, err = j.fitFolds(p, m, c, exs, t0)
 	case alg == "lbfgs" && p.ints["path"] > 0:
 		out, err = j.fitPath(p, m, c, hold, t0)
 	case alg == "lbfgs":
@@ -82,17 +84,19 @@ func (j *job) generate(alg string, p params, exs []dataset.Example, t0 time.Time
 	if alg == "lbfgs" {
 		freq = minFreq(p)
 	}
-	enc := features.NewAttributeEncoder()
-	if exs[0].Tokens != nil { // token columns (checkKinds checked the template)
-		tmpl, err := features.Compile(p.strings["template"])
-		if err != nil {
-			return nil, nil, fmt.Errorf("parameter template: %w", err)
-		}
-		enc = features.NewTemplateEncoder(tmpl)
+	var m *chain.Model
+	var c *sparse.Corpus
+	if j.pre != nil { // encoded while Python appended them
+		m, c = j.pre.model()
 	}
-	m, c, err := dataset.NewTrainingModel(enc, exs, freq)
-	if err != nil {
-		return nil, nil, err
+	if m == nil {
+		enc, err := newEncoder(p, exs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if m, c, err = dataset.NewTrainingModel(enc, exs, freq); err != nil {
+			return nil, nil, err
+		}
 	}
 	for i := 0; i <= 10; i++ { // CRFsuite's progress bar: 0....1....2 ... 10
 		j.printf("%d", i)
@@ -110,6 +114,19 @@ func (j *job) generate(alg string, p params, exs []dataset.Example, t0 time.Time
 	}
 	j.printf("Seconds required: %.3f\n\n", time.Since(t0).Seconds())
 	return m, c, nil
+}
+
+// newEncoder returns a new encoder of exs's kind: attributes, or token
+// columns read by the parameter template (checkKinds checked it).
+func newEncoder(p params, exs []dataset.Example) (*features.Encoder, error) {
+	if len(exs) == 0 || exs[0].Tokens == nil {
+		return features.NewAttributeEncoder(), nil
+	}
+	tmpl, err := features.Compile(p.strings["template"])
+	if err != nil {
+		return nil, fmt.Errorf("parameter template: %w", err)
+	}
+	return features.NewTemplateEncoder(tmpl), nil
 }
 
 // blocks writes the per-iteration blocks of the training log: a block

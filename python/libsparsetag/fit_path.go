@@ -39,38 +39,15 @@ func (j *job) fitPath(p params, m *chain.Model, c *sparse.Corpus, hold []dataset
 	po := train.PathOptions{K: p.ints["path"], MinRatio: p.floats["path.min_ratio"]}
 	metric := ""
 	if len(hold) > 0 {
-		score, err := selection.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
-			ev, err := dataset.EvaluateAll(tg, hold, 0)
-			if err != nil {
-				return 0, err
-			}
-			return ev.F1(), nil
-		})
-		if err != nil {
+		var err error
+		if po.Score, metric, err = f1Scorer(m, hold); err != nil {
 			return outcome{}, err
-		}
-		po.Score, metric = score, "token accuracy"
-		if chain.HasChunkLabels(m.Labels) {
-			metric = "chunk f1"
 		}
 	}
 	j.printf("Elastic-net path (sparsetag): %d penalties from c1_max down to %g c1_max, c2/c1 = %g\n", po.K, po.MinRatio, op.C2/op.C1)
 	j.printf("Selection: %s\n\n", map[bool]string{true: "the best " + metric + " on the holdout sequences", false: "none (no holdout: the last model)"}[metric != ""])
-	n := float64(c.Len())
 	var points []pathPoint
-	last := t0
-	res, err := train.Path(context.Background(), m, c, op, po, func(k int, r *train.Result, _ []float64) error {
-		pt := pathPoint{C1: r.Beta * n, C2: r.Lambda2 * n / 2, NonZero: r.NonZero, Gap: r.Gap, Iterations: r.NumIterations(), Score: r.Score}
-		points = append(points, pt)
-		j.printf("***** Path point #%d *****\nc1: %f\nc2: %f\nActive features: %d\nDuality gap (certified, average form): %.6e\n",
-			k+1, pt.C1, pt.C2, pt.NonZero, pt.Gap)
-		if pt.Score != nil {
-			j.printf("Score (holdout, %s): %f\n", metric, *pt.Score)
-		}
-		j.printf("Seconds required for this iteration: %.3f\n\n", time.Since(last).Seconds())
-		last = time.Now()
-		return nil
-	})
+	res, err := train.Path(context.Background(), m, c, op, po, j.logPoints(&points, c.Len(), "holdout, "+metric, t0))
 	if err != nil {
 		return outcome{}, err
 	}
@@ -84,4 +61,40 @@ func (j *job) fitPath(p params, m *chain.Model, c *sparse.Corpus, hold []dataset
 	j.info["path"] = points
 	j.info["selected"] = best
 	return outcome{iterations: len(res), interrupted: interrupted}, nil
+}
+
+// f1Scorer scores weights of m on exs (chunk F1 for chunk labels, token
+// accuracy otherwise: tagger train --select's score) and names the score.
+func f1Scorer(m *chain.Model, exs []dataset.Example) (train.Scorer, string, error) {
+	score, err := selection.TaggerScorer(m, func(tg *chain.Tagger) (float64, error) {
+		ev, err := dataset.EvaluateAll(tg, exs, 0)
+		if err != nil {
+			return 0, err
+		}
+		return ev.F1(), nil
+	})
+	metric := "token accuracy"
+	if chain.HasChunkLabels(m.Labels) {
+		metric = "chunk f1"
+	}
+	return score, metric, err
+}
+
+// logPoints returns the callback of a path over n sequences that appends
+// each solved penalty to points and logs its block (scored: how the score
+// was taken).
+func (j *job) logPoints(points *[]pathPoint, n int, scored string, t0 time.Time) func(int, *train.Result, []float64) error {
+	last := t0
+	return func(k int, r *train.Result, _ []float64) error {
+		pt := pathPoint{C1: r.Beta * float64(n), C2: r.Lambda2 * float64(n) / 2, NonZero: r.NonZero, Gap: r.Gap, Iterations: r.NumIterations(), Score: r.Score}
+		*points = append(*points, pt)
+		j.printf("***** Path point #%d *****\nc1: %f\nc2: %f\nActive features: %d\nDuality gap (certified, average form): %.6e\n",
+			k+1, pt.C1, pt.C2, pt.NonZero, pt.Gap)
+		if pt.Score != nil {
+			j.printf("Score (%s): %f\n", scored, *pt.Score)
+		}
+		j.printf("Seconds required for this iteration: %.3f\n\n", time.Since(last).Seconds())
+		last = time.Now()
+		return nil
+	}
 }

@@ -165,12 +165,12 @@ func TestSequenceWeights(t *testing.T) {
 		t.Error("sequence weights of 5 trained the same weights as none")
 	}
 	p, _ := parseParams("lbfgs", nil)
-	if err := checkAlgorithm("lbfgs", p, weighted); err == nil || !strings.Contains(err.Error(), "sequence weights") {
+	if err := checkAlgorithm("lbfgs", p, weighted, 0); err == nil || !strings.Contains(err.Error(), "sequence weights") {
 		t.Errorf("lbfgs with weights: %v", err)
 	}
 	ones := toyExamples()
 	ones[0].Weight = 1
-	if err := checkAlgorithm("lbfgs", p, ones); err != nil {
+	if err := checkAlgorithm("lbfgs", p, ones, 0); err != nil {
 		t.Errorf("lbfgs with weights of 1: %v", err)
 	}
 }
@@ -194,7 +194,7 @@ func TestFitColumns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := checkAlgorithm(alg, p, exs); err != nil {
+		if err := checkAlgorithm(alg, p, exs, 0); err != nil {
 			t.Fatal(alg, err)
 		}
 		path := filepath.Join(t.TempDir(), "m")
@@ -231,7 +231,7 @@ func TestFitColumns(t *testing.T) {
 		"a bad template":             {badTmpl, exs, "parameter template"},
 		"both kinds":                 {withTmpl, mixed, "other kind"},
 	} {
-		if err := checkAlgorithm("lbfgs", c.p, c.exs); err == nil || !strings.Contains(err.Error(), c.msg) {
+		if err := checkAlgorithm("lbfgs", c.p, c.exs, 0); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: %v, want an error saying %q", name, err, c.msg)
 		}
 	}
@@ -246,7 +246,7 @@ func TestFitPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkAlgorithm("lbfgs", p, exs); err != nil {
+	if err := checkAlgorithm("lbfgs", p, exs, 0); err != nil {
 		t.Fatal(err)
 	}
 	j := newTestJob()
@@ -275,7 +275,7 @@ func TestFitPath(t *testing.T) {
 	for given, msg := range map[string]string{"path=-1": "path >= 0", "path.min_ratio=1": "path.min_ratio", "c1=0": "c1 > 0"} {
 		k, v, _ := strings.Cut(given, "=")
 		q, _ := parseParams("lbfgs", map[string]string{"c1": "1", "path": "3", k: v})
-		if err := checkAlgorithm("lbfgs", q, exs); err == nil || !strings.Contains(err.Error(), msg) {
+		if err := checkAlgorithm("lbfgs", q, exs, 0); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: %v", given, err)
 		}
 	}

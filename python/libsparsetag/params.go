@@ -52,6 +52,8 @@ func extraParams(algorithm string) []param {
 			{Name: "path", Type: "int", Default: "0", Extra: true,
 				Help: "Train along an elastic-net path of this many penalties (0: one model at c1, c2): c1 from c1_max (every weight zero) down to path.min_ratio c1_max at the ratio c2/c1 of the parameters, warm-started and screened from one to the next; with holdout sequences (train(model, holdout)), the model with the best score on them (chunk F1 or token accuracy) is kept and the path stops once the score has peaked, otherwise the last."},
 			{Name: "path.min_ratio", Type: "float", Default: "0.100000", Extra: true, Help: "The smallest c1 of the path, as a fraction of c1_max (0 < path.min_ratio < 1)."},
+			{Name: "path.folds", Type: "int", Default: "0", Extra: true,
+				Help: "Select the penalty of the path by K-fold cross-validation of the training sequences (K >= 2; sequence i is in fold i mod K, each fold encoded on its own): every fold solves the path on the others and is scored on itself, the c1 of the best mean score is chosen and the model is refit on every sequence down to it (tagger train --select-folds K). Needs path > 0 and no holdout; 0: no cross-validation."},
 		}
 	}
 	threads.Ignored = "CRFsuite's online algorithms update the weights one sequence at a time: they run on one thread"

@@ -19,7 +19,7 @@ func TestParams(t *testing.T) {
 	for _, p := range tab {
 		names = append(names, p.Name)
 	}
-	want := "feature.minfreq feature.possible_states feature.possible_transitions c1 c2 max_iterations num_memories epsilon period delta linesearch max_linesearch threads template path path.min_ratio"
+	want := "feature.minfreq feature.possible_states feature.possible_transitions c1 c2 max_iterations num_memories epsilon period delta linesearch max_linesearch threads template path path.min_ratio path.folds"
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("lbfgs parameters\n got %s\nwant %s", got, want)
 	}

@@ -33,11 +33,13 @@ const (
 )
 
 // readSeq reads one sequence out of the caller's buffers (the kinds
-// above) into sc's memory, or into new memory when sc is nil. With intern
-// (a trainer keeps the sequence; sc must be nil) the strings are copies,
-// equal ones shared; without it they are views of buf or of sc, and the
+// above) into sc's memory, or into new memory when sc is nil. With own
+// (a trainer keeps the sequence; sc must be nil) buf is copied into Go
+// memory first, once, and the strings are views of that copy (no string
+// is allocated or interned one by one: the encoder looks every name up
+// once anyway); without it they are views of buf or of sc, and the
 // sequence must not outlive the call (rule 2) nor sc's next use.
-func readSeq(kind C.int, buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int64_t, values *C.double, intern map[string]string, sc *seqScratch) (dataset.Example, error) {
+func readSeq(kind C.int, buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int64_t, values *C.double, own bool, sc *seqScratch) (dataset.Example, error) {
 	if T < 0 || blen < 0 {
 		return dataset.Example{}, fmt.Errorf("negative length")
 	}
@@ -48,6 +50,9 @@ func readSeq(kind C.int, buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int
 	var b []byte
 	if blen > 0 {
 		b = unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(blen))
+		if own {
+			b = append([]byte(nil), b...)
+		}
 	}
 	total := 0
 	for _, n := range cnt {
@@ -68,7 +73,13 @@ func readSeq(kind C.int, buf *C.char, blen C.int64_t, counts *C.int32_t, T C.int
 	if sc == nil {
 		sc = new(seqScratch)
 	}
-	return sc.parse(int(kind), b, cnt, total, dv, flags, intern)
+	ex, err := sc.parse(int(kind), b, cnt, total, dv, flags)
+	if err == nil && own && kind == seqDicts {
+		// Kept: the names only, not the value texts that sc.strs holds
+		// after them.
+		ex.Names = rows(nil, append([]string(nil), sc.strs[:total]...), cnt)
+	}
+	return ex, err
 }
 
 // seqScratch holds the memory of one decoded sequence; withSeq takes one
@@ -85,19 +96,21 @@ var seqPool = sync.Pool{New: func() any { return new(seqScratch) }}
 
 // parse decodes b (total strings, or 2*total for seqDicts) with cnt[t]
 // per position; dv are seqAttributes' values (nil: all 1), flags
-// seqDicts'.
-func (sc *seqScratch) parse(kind int, b []byte, cnt []int32, total int, dv []float64, flags []byte, intern map[string]string) (dataset.Example, error) {
+// seqDicts'. The strings are views of b and of sc's memory.
+func (sc *seqScratch) parse(kind int, b []byte, cnt []int32, total int, dv []float64, flags []byte) (dataset.Example, error) {
 	ex := dataset.Example{File: "python", Line: 1}
-	nstr, in := total, intern
+	nstr := total
 	if kind == seqDicts {
-		// Views first: only the names built from them are kept.
-		nstr, in = 2*total, nil
+		nstr = 2 * total
 		if total > 0 && flags == nil {
 			return ex, fmt.Errorf("no value flags")
 		}
 	}
 	var err error
-	if sc.strs, err = splitNUL(sc.strs[:0], b, nstr, in); err != nil {
+	if sc.strs == nil {
+		sc.strs = make([]string, 0, nstr)
+	}
+	if sc.strs, err = splitNUL(sc.strs[:0], b, nstr); err != nil {
 		return ex, err
 	}
 	sc.flat = grow(sc.flat, total)
@@ -110,7 +123,7 @@ func (sc *seqScratch) parse(kind int, b []byte, cnt []int32, total int, dv []flo
 			}
 		}
 	case seqDicts:
-		if err := sc.dictAttributes(flags, intern); err != nil {
+		if err := sc.dictAttributes(flags); err != nil {
 			return ex, err
 		}
 	case seqColumns:
@@ -126,25 +139,16 @@ func (sc *seqScratch) parse(kind int, b []byte, cnt []int32, total int, dv []flo
 	return ex, nil
 }
 
-// splitNUL appends the n NUL-terminated strings of b to dst: copies when
-// intern is not nil (equal ones shared), views of b otherwise.
-func splitNUL(dst []string, b []byte, n int, intern map[string]string) ([]string, error) {
+// splitNUL appends the n NUL-terminated strings of b to dst, as views of
+// b.
+func splitNUL(dst []string, b []byte, n int) ([]string, error) {
 	for k := 0; k < n; k++ {
 		i := bytes.IndexByte(b, 0)
 		if i < 0 {
 			return nil, fmt.Errorf("%d strings for %d names", k, n)
 		}
 		var s string
-		if intern != nil {
-			// Kept after the call: copied (rule 2), equal names shared.
-			if x, ok := intern[string(b[:i])]; ok {
-				s = x
-			} else {
-				s = string(b[:i])
-				intern[s] = s
-			}
-		} else if i > 0 {
-			// Read during the call only: a view of the caller's buffer.
+		if i > 0 {
 			s = unsafe.String(&b[0], i)
 		}
 		dst = append(dst, s)
@@ -160,7 +164,7 @@ func splitNUL(dst []string, b []byte, n int, intern map[string]string) ([]string
 // keys then n texts) into attribute names (sc.strs[:n]) and values
 // (sc.flat) as python-crfsuite reads a dict item: key:value for a string
 // (value 1), key for a number or a bool (its value).
-func (sc *seqScratch) dictAttributes(flags []byte, intern map[string]string) error {
+func (sc *seqScratch) dictAttributes(flags []byte) error {
 	n := len(flags)
 	keys, texts := sc.strs[:n], sc.strs[n:]
 	size := 0
@@ -184,9 +188,6 @@ func (sc *seqScratch) dictAttributes(flags []byte, intern map[string]string) err
 		} else if err := parseValue(&sc.flat[k], keys[k], texts[k]); err != nil {
 			return err
 		}
-		if intern != nil {
-			keys[k] = internString(intern, keys[k])
-		}
 	}
 	return nil
 }
@@ -206,16 +207,6 @@ func parseValue(dst *float64, key, text string) error {
 		*dst = v
 	}
 	return nil
-}
-
-// internString returns the interned copy of s (s may be a view).
-func internString(intern map[string]string, s string) string {
-	if x, ok := intern[s]; ok {
-		return x
-	}
-	c := string([]byte(s))
-	intern[c] = c
-	return c
 }
 
 // grow returns s resized to n, reusing its memory; never nil (a nil

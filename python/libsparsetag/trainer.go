@@ -17,12 +17,16 @@ import (
 )
 
 // trainer holds the training data of a Python Trainer: the sequences as
-// Go copies (rule 2), names interned.
+// Go copies (rule 2); labels interned.
 type trainer struct {
 	mu     sync.Mutex
 	exs    []dataset.Example
 	groups []int
 	intern map[string]string
+	// pre encodes the sequences of group 0 as they come (preEncoder);
+	// preOff: no guess until clear (one was taken or dropped).
+	pre    *preEncoder
+	preOff bool
 }
 
 func newTrainer() *trainer { return &trainer{intern: map[string]string{}} }
@@ -38,7 +42,7 @@ func (tr *trainer) append(kind C.int, buf *C.char, blen C.int64_t, counts *C.int
 	if kind != seqAttributes && kind != seqDicts && kind != seqColumns {
 		return fmt.Errorf("unknown sequence kind %d", kind)
 	}
-	ex, err := readSeq(kind, buf, blen, counts, T, values, tr.intern, nil)
+	ex, err := readSeq(kind, buf, blen, counts, T, values, true, nil)
 	if err != nil {
 		return err
 	}
@@ -63,13 +67,59 @@ func (tr *trainer) append(kind C.int, buf *C.char, blen C.int64_t, counts *C.int
 	ex.Line = len(tr.exs) + 1
 	tr.exs = append(tr.exs, ex)
 	tr.groups = append(tr.groups, group)
+	tr.guess(ex, group)
 	return nil
+}
+
+// guess hands a sequence of group 0 to the pre-encoder (started by the
+// first one); token columns end the guess.
+func (tr *trainer) guess(ex dataset.Example, group int) {
+	switch {
+	case tr.preOff || group != 0:
+	case ex.Tokens != nil:
+		tr.endGuess()
+	default:
+		if tr.pre == nil {
+			tr.pre = newPreEncoder()
+		}
+		tr.pre.add(ex)
+	}
+}
+
+// endGuess drops the pre-encoder's guess (the caller holds tr.mu).
+func (tr *trainer) endGuess() {
+	if tr.pre != nil {
+		tr.pre.drop()
+	}
+	tr.pre, tr.preOff = nil, true
+}
+
+// takeGuess returns the pre-encoder when the run (alg, p, holdout group,
+// n training sequences) is the one it guessed, nil otherwise; either way
+// the guess ends.
+func (tr *trainer) takeGuess(alg string, p params, holdout, n int) *preEncoder {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	pe := tr.pre
+	ok := pe != nil && !tr.preOff && alg == "lbfgs" && minFreq(p) == 0 && holdout != 0 && pe.n == n
+	for i := 0; ok && i < len(tr.groups); i++ {
+		ok = tr.groups[i] == 0 || tr.groups[i] == holdout
+	}
+	if !ok {
+		tr.endGuess()
+		return nil
+	}
+	pe.finish()
+	tr.pre, tr.preOff = nil, true
+	return pe
 }
 
 func (tr *trainer) clear() {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	tr.exs, tr.groups, tr.intern = nil, nil, map[string]string{}
+	tr.endGuess()
+	tr.preOff = false
 }
 
 // job is one training run in its goroutine; Python polls it (rule 5).
@@ -80,6 +130,8 @@ type job struct {
 	done   chan struct{}   // closed when the run has ended
 	intr   chan struct{}   // closed by interrupt
 	once   sync.Once
+
+	pre *preEncoder // the training sequences, encoded (nil: not guessed)
 
 	// Set before done is closed.
 	err   error
@@ -109,12 +161,14 @@ func (tr *trainer) start(algorithm string, given map[string]string, modelPath st
 		}
 	}
 	tr.mu.Unlock()
-	if err := checkAlgorithm(alg, p, trainSet); err != nil {
+	if err := checkAlgorithm(alg, p, trainSet, len(hold)); err != nil {
 		return nil, err
 	}
 	j := &job{notify: make(chan struct{}, 1), done: make(chan struct{}), intr: make(chan struct{}), info: map[string]any{}}
+	j.pre = tr.takeGuess(alg, p, holdout, len(trainSet))
 	go func() {
 		defer close(j.done)
+		defer stopProfile()
 		defer func() {
 			if r := recover(); r != nil {
 				j.err = runtimeErr("sparsetag: internal error in training: %v", r)
@@ -126,9 +180,10 @@ func (tr *trainer) start(algorithm string, given map[string]string, modelPath st
 }
 
 // checkAlgorithm refuses, before training starts, what the algorithm
-// cannot train: an online algorithm's values out of range, and sequence
-// weights other than 1 with lbfgs.
-func checkAlgorithm(alg string, p params, exs []dataset.Example) error {
+// cannot train: an online algorithm's values out of range, a bad path or
+// cross-validation (nhold: the holdout sequences), and sequence weights
+// other than 1 with lbfgs.
+func checkAlgorithm(alg string, p params, exs []dataset.Example, nhold int) error {
 	if err := checkKinds(p, exs); err != nil {
 		return err
 	}
@@ -139,11 +194,33 @@ func checkAlgorithm(alg string, p params, exs []dataset.Example) error {
 	if k, r := p.ints["path"], p.floats["path.min_ratio"]; k < 0 || (k > 0 && !(r > 0 && r < 1)) || (k > 0 && p.floats["c1"] <= 0) {
 		return fmt.Errorf("parameters path = %d, path.min_ratio = %g, c1 = %g: want path >= 0 and, for a path, 0 < path.min_ratio < 1 and c1 > 0 (its c2/c1 is fixed along the path)", k, r, p.floats["c1"])
 	}
+	if err := checkFolds(p, len(exs), nhold); err != nil {
+		return err
+	}
 	for i := range exs {
 		if w := exs[i].Weight; w != 0 && w != 1 {
 			return fmt.Errorf("sequence %d has the weight %g, but lbfgs (the certified elastic net) does not take sequence weights yet: "+
 				"train with l2sgd, ap, pa or arow, or leave the weights out", i+1, w)
 		}
+	}
+	return nil
+}
+
+// checkFolds refuses a cross-validation (path.folds) without a path, with
+// a holdout, of fewer than 2 folds or of more folds than sequences (n).
+func checkFolds(p params, n, nhold int) error {
+	K := p.ints["path.folds"]
+	switch {
+	case K == 0:
+		return nil
+	case K < 2:
+		return fmt.Errorf("parameter path.folds = %d: want 0 (no cross-validation) or at least 2 folds", K)
+	case p.ints["path"] < 2:
+		return fmt.Errorf("parameter path.folds = %d selects a penalty of the path: set path to at least 2 penalties (path = %d)", K, p.ints["path"])
+	case nhold > 0:
+		return fmt.Errorf("parameter path.folds = %d selects by cross-validation: give holdout sequences or path.folds, not both", K)
+	case n < K:
+		return fmt.Errorf("parameter path.folds = %d needs at least %d training sequences, have %d", K, K, n)
 	}
 	return nil
 }

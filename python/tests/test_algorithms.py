@@ -387,3 +387,100 @@ def test_path_selection():
     assert crf2.path_selected_ == len(crf2.path_) - 1 == 2 and "score" not in crf2.path_[0]
     with pytest.raises(ValueError):
         CRF(c1=0.0, path=3).fit(X[:5], y[:5])
+
+
+def test_path_folds_selection():
+    # path_folds=K: the penalty chosen by K-fold cross-validation (tagger
+    # train --select-folds K). Each fold's scores are recomputed here by
+    # another route of the library, a path scored on a holdout (fitPath,
+    # not selection.CrossValidate): the fold's training part with its
+    # held-out part as X_dev; the chosen point is the best mean of those.
+    train = read_conll("train", 240)
+    X, y = [sent2features(s) for s in train], [sent2labels(s) for s in train]
+    K, kw = 3, dict(c1=0.5, c2=0.05, path=6, path_min_ratio=0.01, threads=1)
+    crf = CRF(path_folds=K, **kw).fit(X, y)
+    cv = crf.cv_
+    ratios, scores = cv["ratios"], cv["scores"]
+    assert cv["folds"] == K and len(ratios) == len(scores) >= 2 and cv["metric"] == "chunk f1"
+    for f in range(K):
+        held = [i for i in range(len(X)) if i % K == f]
+        part = [i for i in range(len(X)) if i % K != f]
+        ref = CRF(**kw).fit([X[i] for i in part], [y[i] for i in part],
+                            X_dev=[X[i] for i in held], y_dev=[y[i] for i in held]).path_
+        n = min(len(ref), len(ratios))
+        assert n >= 2
+        for k in range(n):
+            assert ref[k]["c1"] / ref[0]["c1"] == pytest.approx(ratios[k], rel=1e-9)
+            assert ref[k]["score"] == pytest.approx(scores[k][f], abs=1e-12)
+    mean = [sum(s) / K for s in scores]
+    chosen = mean.index(max(mean))
+    assert cv["chosen"] == chosen and cv["mean"] == pytest.approx(mean, abs=1e-12)
+    # The refit: a path on every sequence from c1_max down to the ratio
+    # chosen, whose last model is the one kept.
+    path = crf.path_
+    assert len(path) == chosen + 1 and crf.path_selected_ == chosen
+    assert path[-1]["c1"] / path[0]["c1"] == pytest.approx(ratios[chosen], rel=1e-9)
+    assert cv["c1"] == path[-1]["c1"] and cv["c2"] == pytest.approx(0.1 * cv["c1"], rel=1e-9)
+    assert len(crf.predict(X[:3])) == 3 and crf.training_log_.iterations[-1]["num"] == chosen + 1
+    # Without path_folds nothing changes: no cross-validation.
+    assert CRF().get_params()["path_folds"] is None and CRF(**kw).fit(X[:30], y[:30]).cv_ is None
+
+
+@pytest.mark.parametrize("bad", [dict(path_folds=1), dict(path_folds=-2), dict(path_folds=3, path=0),
+                                 dict(path_folds=31), dict(path_folds=3, c1=0.0), dict(path_folds="x")])
+def test_path_folds_bad_arguments(bad):
+    train = read_conll("train", 30)
+    X, y = [sent2features(s) for s in train], [sent2labels(s) for s in train]
+    kw = dict(c1=0.5, c2=0.05, path=4, threads=1)
+    kw.update(bad)
+    with pytest.raises(ValueError):
+        CRF(**kw).fit(X, y)
+
+
+def test_path_folds_refused_with_holdout_and_other_algorithms():
+    train = read_conll("train", 30)
+    X, y = [sent2features(s) for s in train], [sent2labels(s) for s in train]
+    with pytest.raises(ValueError, match="not both"):
+        CRF(c1=0.5, c2=0.05, path=4, path_folds=3).fit(X[:20], y[:20], X_dev=X[20:], y_dev=y[20:])
+    with pytest.raises(ValueError):
+        CRF(algorithm="ap", path_folds=3).fit(X, y)
+    tr = Trainer(verbose=False)
+    with pytest.raises(ValueError):
+        tr.set("path.folds", "three")
+    tr.set_params({"c1": 0.5, "path": 4, "path.folds": 2})
+    for xseq, yseq in zip(X, y):
+        tr.append(xseq, yseq)
+    tr.train("")
+    assert tr.last_run["cv"]["folds"] == 2 and tr.get("path.folds") == 2
+
+
+def test_fit_same_model_any_threads_and_encoding_route(tmpdir):
+    # lbfgs encodes the sequences of group 0 while they are appended (a
+    # guess of the run: libsparsetag/pre.go) and otherwise when training
+    # starts: both routes, and 1 or 2 threads, write the same bytes.
+    train = read_conll("train", 200)
+    X, y = [sent2features(s) for s in train], [sent2labels(s) for s in train]
+    params = {"c1": 0.1, "c2": 0.1, "max_iterations": 30}
+    out = []
+    for threads in (1, 2):
+        tr = Trainer(verbose=False, params=dict(params, threads=threads))
+        for xseq, yseq in zip(X, y):
+            tr.append(xseq, yseq)
+        for run in range(2):  # the first run takes the guess, the second encodes again
+            path = str(tmpdir.join("m%d%d" % (threads, run)))
+            tr.train(path)
+            with open(path, "rb") as f:
+                out.append(f.read())
+    # Held out: group 1 (the guess holds), and a group 2 that trains too
+    # (the guess is dropped); the same data for training either way.
+    for extra_group in (0, 2):
+        tr = Trainer(verbose=False, params=dict(params, threads=2))
+        for i, (xseq, yseq) in enumerate(zip(X, y)):
+            tr.append(xseq, yseq, extra_group if i == 5 else 0)
+        for xseq, yseq in zip(X[:20], y[:20]):
+            tr.append(xseq, yseq, 1)
+        path = str(tmpdir.join("h%d" % extra_group))
+        tr.train(path, 1)
+        with open(path, "rb") as f:
+            out.append(f.read())
+    assert len(out[0]) > 1000 and all(b == out[0] for b in out), [len(b) for b in out]

@@ -41,6 +41,7 @@ _PARAMS = [
     ("template", "template"),
     ("path", "path"),
     ("path_min_ratio", "path.min_ratio"),
+    ("path_folds", "path.folds"),
 ]
 
 
@@ -104,7 +105,11 @@ class CRF(BaseEstimator):
     scored on them (chunk F1 or token accuracy), the path stops once the
     score has peaked and the best model is kept (path_: one dict per
     penalty, path_selected_: the index kept). tagger train --select's
-    model selection.
+    model selection. path_folds=K (K >= 2, with path, without X_dev)
+    selects the penalty by K-fold cross-validation of X instead (sequence
+    i in fold i mod K; tagger train --select-folds K) and refits on all of
+    X down to it; cv_ holds the grid, the scores of every fold, their
+    mean, the index chosen and its c1, c2.
 
     model_filename: when given, fit writes the CRFsuite model file there
     (and an unfitted CRF reads an existing one); otherwise the model stays
@@ -117,7 +122,7 @@ class CRF(BaseEstimator):
                  calibration_samples=None, calibration_candidates=None, calibration_max_trials=None,
                  pa_type=None, c=None, error_sensitive=None, averaging=None, variance=None, gamma=None,
                  verbose=False, model_filename=None, keep_tempfiles=False, trainer_cls=None, threads=None,
-                 template=None, path=None, path_min_ratio=None):
+                 template=None, path=None, path_min_ratio=None, path_folds=None):
         self.algorithm = algorithm
         self.min_freq = min_freq
         self.all_possible_states = all_possible_states
@@ -150,8 +155,10 @@ class CRF(BaseEstimator):
         self.template = template
         self.path = path
         self.path_min_ratio = path_min_ratio
+        self.path_folds = path_folds
         self.training_log_ = None
         self.path_ = None
+        self.cv_ = None
         self._model = None
         self._tagger = None
         self._info_cached = None
@@ -201,6 +208,7 @@ class CRF(BaseEstimator):
         self.training_log_ = trainer.logparser
         self.path_ = trainer.last_run.get("path")
         self.path_selected_ = trainer.last_run.get("selected")
+        self.cv_ = trainer.last_run.get("cv")
         self._set_model(model)
         return self
 
