@@ -3,6 +3,8 @@ package dataset
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -121,6 +123,16 @@ func count(enc *features.Encoder, ex *Example) error {
 // only those seen at least minFreq times. It returns the corpus and the label
 // names in id order. An error names the sequence by its 1-based index.
 func EncodeTraining(enc *features.Encoder, exs []Example, minFreq int) (*sparse.Corpus, []string, error) {
+	return EncodeTrainingThreads(enc, exs, minFreq, 1)
+}
+
+// EncodeTrainingThreads is EncodeTraining on up to threads goroutines: a
+// template encoder without valued columns, at minFreq <= 1, encodes
+// consecutive parts of exs with dictionaries of their own and merges them
+// in order (features.Encoder.Part), which gives the ids, rows and counts
+// of the serial encoding whatever the number of parts; other encoders
+// encode serially.
+func EncodeTrainingThreads(enc *features.Encoder, exs []Example, minFreq, threads int) (*sparse.Corpus, []string, error) {
 	var labels Labels
 	ids := make([][]int32, len(exs))
 	for i := range exs {
@@ -129,6 +141,16 @@ func EncodeTraining(enc *features.Encoder, exs []Example, minFreq int) (*sparse.
 			return nil, nil, errNoLabels(ex, i, "training")
 		}
 		ids[i] = labels.AppendIDs(make([]int32, 0, len(ex.Labels)), ex.Labels)
+	}
+	if parts := min(threads, len(exs)/minPartSeqs); parts > 1 && minFreq <= 1 {
+		if _, ok := enc.Part(); ok {
+			c, err := encodeParts(enc, exs, ids, parts)
+			if err != nil {
+				return nil, nil, err
+			}
+			enc.Freeze(0)
+			return c, labels.Names(), nil
+		}
 	}
 	grow := true
 	if minFreq > 1 {
@@ -141,15 +163,99 @@ func EncodeTraining(enc *features.Encoder, exs []Example, minFreq int) (*sparse.
 		grow = false
 	}
 	c := &sparse.Corpus{}
-	for i := range exs {
-		if err := Encode(enc, c, &exs[i], ids[i], grow); err != nil {
-			return nil, nil, fmt.Errorf("sequence %d: %w", i+1, err)
-		}
+	if err := encodeRange(enc, c, exs, ids, 0, grow); err != nil {
+		return nil, nil, err
 	}
 	if grow {
 		enc.Freeze(0)
 	}
 	return c, labels.Names(), nil
+}
+
+// minPartSeqs is the fewest sequences of a part of a parallel encoding.
+const minPartSeqs = 256
+
+// encodeRange appends exs (their label ids ids; the first is sequence
+// first+1 of the data) to c with enc.
+func encodeRange(enc *features.Encoder, c *sparse.Corpus, exs []Example, ids [][]int32, first int, grow bool) error {
+	for i := range exs {
+		if err := Encode(enc, c, &exs[i], ids[i], grow); err != nil {
+			return fmt.Errorf("sequence %d: %w", first+i+1, err)
+		}
+	}
+	return nil
+}
+
+// encodeParts encodes exs in parts consecutive parts on as many
+// goroutines, the first with enc, the others with encoders of their own
+// (enc.Part), and appends the others to the first in order, their ids
+// mapped to enc's. An error is that of the first sequence that fails, as
+// in the serial encoding.
+func encodeParts(enc *features.Encoder, exs []Example, ids [][]int32, parts int) (*sparse.Corpus, error) {
+	encs := make([]*features.Encoder, parts)
+	cs := make([]*sparse.Corpus, parts)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for k := range parts {
+		lo, hi := k*len(exs)/parts, (k+1)*len(exs)/parts
+		encs[k], cs[k] = enc, &sparse.Corpus{}
+		if k > 0 {
+			encs[k], _ = enc.Part()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k] = encodeRange(encs[k], cs[k], exs[lo:hi], ids[lo:hi], lo, true)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	c := cs[0]
+	for k := 1; k < parts; k++ {
+		ru, rp, err := enc.MergePart(encs[k])
+		if err != nil {
+			return nil, err
+		}
+		appendRemapped(c, cs[k], ru, rp)
+	}
+	c.NumUnary, c.NumPair = enc.Unary().Len(), enc.Pair().Len()
+	return c, nil
+}
+
+// appendRemapped appends the sequences of src to dst, src's unary and pair
+// ids mapped by ru and rp (each row sorted again; binary rows).
+func appendRemapped(dst, src *sparse.Corpus, ru, rp []int32) {
+	if len(dst.SeqPtr) == 0 {
+		dst.SeqPtr = append(dst.SeqPtr, 0)
+	}
+	base := dst.SeqPtr[len(dst.SeqPtr)-1]
+	for _, p := range src.SeqPtr[1:] {
+		dst.SeqPtr = append(dst.SeqPtr, base+p)
+	}
+	dst.Labels = append(dst.Labels, src.Labels...)
+	appendRows(&dst.Unary, &src.Unary, ru)
+	if src.Pair.Rows() > 0 {
+		appendRows(&dst.Pair, &src.Pair, rp)
+	}
+}
+
+// appendRows appends the rows of src to dst with their ids mapped by
+// remap and sorted.
+func appendRows(dst, src *sparse.Matrix, remap []int32) {
+	var row []int32
+	for r := range src.Rows() {
+		cols, _ := src.Row(r)
+		row = row[:0]
+		for _, a := range cols {
+			row = append(row, remap[a])
+		}
+		slices.Sort(row)
+		dst.AppendRow(row, nil)
+	}
 }
 
 // errNoLabels is the error of a use (training, evaluation) that needs

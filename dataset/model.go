@@ -12,7 +12,13 @@ import (
 // as its encoder, and the encoded corpus: what train.Train and train.Path
 // take.
 func NewTrainingModel(enc *features.Encoder, exs []Example, minFreq int) (*chain.Model, *sparse.Corpus, error) {
-	c, labels, err := EncodeTraining(enc, exs, minFreq)
+	return NewTrainingModelThreads(enc, exs, minFreq, 1)
+}
+
+// NewTrainingModelThreads is NewTrainingModel encoding on up to threads
+// goroutines (EncodeTrainingThreads: the same model and corpus).
+func NewTrainingModelThreads(enc *features.Encoder, exs []Example, minFreq, threads int) (*chain.Model, *sparse.Corpus, error) {
+	c, labels, err := EncodeTrainingThreads(enc, exs, minFreq, threads)
 	if err != nil {
 		return nil, nil, err
 	}

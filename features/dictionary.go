@@ -190,3 +190,28 @@ func (d *Dictionary) Subset(keep func(id int32) bool) (*Dictionary, []int32) {
 	}
 	return s, remap
 }
+
+// Merge adds to the growing d the names of src that d does not hold, in
+// src's id order, and src's counts to d's, and returns the map from src's
+// ids to d's. A name's id is its first occurrence, so growing dictionaries
+// over consecutive parts of a corpus, each on its own, and merging them
+// into the first in order gives the ids and counts of one dictionary grown
+// over the whole corpus.
+func (d *Dictionary) Merge(src *Dictionary) ([]int32, error) {
+	if d.frozen {
+		return nil, ErrFrozen
+	}
+	remap := make([]int32, len(src.names))
+	for i, name := range src.names {
+		id, ok := d.ids[name]
+		if !ok {
+			var err error
+			if id, err = d.insert(name); err != nil {
+				return nil, err
+			}
+		}
+		remap[i] = id
+		d.counts[id] += src.Count(int32(i))
+	}
+	return remap, nil
+}

@@ -166,6 +166,31 @@ func (e *Encoder) Clone() *Encoder {
 	return &Encoder{kind: e.kind, tmpl: e.tmpl, pix: e.pix, unary: e.unary, pair: e.pair, lazy: e.lazy, val: e.val}
 }
 
+// Part returns a growing encoder of e's template with empty dictionaries,
+// to encode a part of a training corpus on another goroutine (MergePart
+// then brings its attributes into e's dictionaries), and whether e can be
+// split so: a growing template encoder without valued columns or vectors.
+func (e *Encoder) Part() (*Encoder, bool) {
+	if e.kind != KindTemplate || e.val != nil || e.tmpl.vectors != 0 || e.unary.frozen || e.pair.frozen {
+		return nil, false
+	}
+	return NewTemplateEncoder(e.tmpl), true
+}
+
+// MergePart merges the dictionaries of p (from Part, having encoded the
+// part of the corpus that follows what e has encoded) into e's (see
+// Dictionary.Merge) and returns the maps from p's unary and pair ids to
+// e's.
+func (e *Encoder) MergePart(p *Encoder) (unary, pair []int32, err error) {
+	if unary, err = e.unary.Merge(p.unary); err != nil {
+		return nil, nil, err
+	}
+	if pair, err = e.pair.Merge(p.pair); err != nil {
+		return nil, nil, err
+	}
+	return unary, pair, nil
+}
+
 // Kind returns what the encoder reads.
 func (e *Encoder) Kind() Kind { return e.kind }
 

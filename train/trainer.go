@@ -140,29 +140,53 @@ func (tr *trainer) isTransition(j int32) bool {
 }
 
 // prepare fixes the feature set, computes m(0) and beta_max, and the
-// screening constants.
+// screening constants. With several threads the screening constants (one
+// goroutine) are computed while the beta_max pass runs: they read the
+// layout and the corpus only, so the schedule changes no result.
 func (tr *trainer) prepare(ctx context.Context) error {
 	op, fs := tr.op, tr.fs
 	fs.SetAll(tr.obj.ModelFeatures(op.ObservedPairs))
-	if err := tr.computeBetaMax(ctx); err != nil {
-		return err
-	}
 	if (op.Screen == ScreenPaper || op.Screen == ScreenBoth) && tr.c.MaxLen() > 1 {
 		return fmt.Errorf("train: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
 	}
-	if op.Screen != ScreenNone {
-		r, err := featureRnorm(tr.m, tr.c, op.Weights)
+	if op.Screen == ScreenNone {
+		return tr.computeBetaMax(ctx)
+	}
+	if op.Threads <= 1 {
+		if err := tr.computeBetaMax(ctx); err != nil {
+			return err
+		}
+		if err := tr.screenConstants(); err != nil {
+			return err
+		}
+	} else {
+		done := make(chan error, 1)
+		go func() { done <- tr.screenConstants() }()
+		err := tr.computeBetaMax(ctx)
+		if serr := <-done; err == nil {
+			err = serr
+		}
 		if err != nil {
 			return err
 		}
-		tr.rnorm = newRnormTable(r, tr.m.NumLabels(), tr.m.Layout.NumUnary)
-		if tr.static, err = screen.WeightedRangeBounds(nil, tr.m.Layout, tr.c, op.Weights); err != nil {
-			return err
-		}
-		tr.rnormMin = math.Inf(1)
-		for j := range fs.All {
-			tr.rnormMin = math.Min(tr.rnormMin, tr.rnorm.at(j))
-		}
+	}
+	tr.rnormMin = math.Inf(1)
+	for j := range fs.All {
+		tr.rnormMin = math.Min(tr.rnormMin, tr.rnorm.at(j))
+	}
+	return nil
+}
+
+// screenConstants sets the Pinsker constants of every feature and the
+// static range rule's bounds (it reads the layout and the corpus only).
+func (tr *trainer) screenConstants() error {
+	r, err := featureRnorm(tr.m, tr.c, tr.op.Weights)
+	if err != nil {
+		return err
+	}
+	tr.rnorm = newRnormTable(r, tr.m.NumLabels(), tr.m.Layout.NumUnary)
+	if tr.static, err = screen.WeightedRangeBounds(nil, tr.m.Layout, tr.c, tr.op.Weights); err != nil {
+		return err
 	}
 	return nil
 }

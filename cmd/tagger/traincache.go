@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
 	"strconv"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -31,7 +32,7 @@ func (tf *trainFlags) readTraining(e *env, path string) (m *chain.Model, c *spar
 		if err != nil {
 			return err
 		}
-		if m, c, err = dataset.NewTrainingModel(enc, exs, tf.minFreq); err != nil {
+		if m, c, err = dataset.NewTrainingModelThreads(enc, exs, tf.minFreq, tf.encodeThreads()); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		return nil
@@ -114,4 +115,13 @@ func cacheModel(ent *corpuscache.Entry) (*chain.Model, *sparse.Corpus, error) {
 	}
 	m, err := chain.NewModel(ent.Labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
 	return m, ent.Corpus, err
+}
+
+// encodeThreads is the number of goroutines that encode the training
+// corpus: --threads (0: every CPU).
+func (tf *trainFlags) encodeThreads() int {
+	if tf.op.Threads <= 0 {
+		return runtime.NumCPU()
+	}
+	return tf.op.Threads
 }

@@ -45,10 +45,11 @@ func TestTrainWarmEpochs(t *testing.T) {
 
 // TestTrainThreadsSameModel: the model file does not depend on --threads
 // (1, 2, 3) on real data (CoNLL-2000 sentences and template), the warm
-// start and the solve included.
+// start and the solve included; 600 sentences, so that at 2 and 3 threads
+// the corpus is encoded in parts (dataset.EncodeTrainingThreads).
 func TestTrainThreadsSameModel(t *testing.T) {
 	dir := t.TempDir()
-	data := writeDominantCoNLL(t, dir, "train", 200, "NP")
+	data := writeDominantCoNLL(t, dir, "train", 600, "NP")
 	var ref []byte
 	for _, threads := range []string{"1", "2", "3"} {
 		model := filepath.Join(dir, "t"+threads+".model")
