@@ -30,18 +30,21 @@ func TestPriorPath(t *testing.T) {
 			op := Options{Problem: Problem{SumForm: true, C1: 1, C2: 0.5, Prior: w0}, Stopping: Stopping{Epsilon: 1e-9},
 				Method: Method{Solver: solver}, Resources: Resources{Threads: 1}}
 			var last []float64
-			moved := 0
+			moved, screened := 0, 0
 			_, err := Path(context.Background(), m, c, keepWorkingSet(op), PathOptions{K: 6, MinRatio: 0.01},
 				func(k int, res *Result, w []float64) error {
 					last = append(last[:0], w...)
 					moved = priorPathStep(t, k, res, w, w0, c, newModel)
+					if k > 0 {
+						screened += res.Screened
+					}
 					return nil
 				})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if moved == 0 {
-				t.Fatalf("trial %d %s: no weight moved from the prior at the smallest beta", trial, solver)
+			if moved == 0 || screened == 0 {
+				t.Fatalf("trial %d %s: vacuous: %d weights moved from the prior at the smallest beta, %d screened below beta_max", trial, solver, moved, screened)
 			}
 			for j := range m.W {
 				if m.W[j] != last[j] {
