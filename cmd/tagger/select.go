@@ -122,7 +122,7 @@ func selectByFolds(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *
 	if tf.prior != "" {
 		var err error
 		if cfg.Prior, err = chain.LoadFile(tf.prior); err != nil {
-			return err
+			return fmt.Errorf("--prior: %w", err)
 		}
 	}
 	cfg.NewEncoder = func() (*features.Encoder, error) { return tf.newEncoder() }
