@@ -89,7 +89,8 @@ type Problem struct {
 	// Pinsker and static screening rules stay safe (a screened v_j = 0
 	// leaves w_j = w0_j; proof in docs/prior.md). The solve starts from
 	// v = 0 (the old model itself): no warm start; Init is refused with
-	// it, as are the paper's rule (ScreenPaper, ScreenBoth) and Path.
+	// it, as is the paper's rule (ScreenPaper, ScreenBoth). Path takes it
+	// (beta_max is then ||m(w0)||_inf, and each beta warm-starts v).
 	// m.W receives w = w0 + v. It is not modified.
 	Prior []float64
 

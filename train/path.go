@@ -99,8 +99,8 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 	if err := po.check(); err != nil {
 		return nil, err
 	}
-	if opts.Prior != nil || opts.Allowed != nil {
-		return nil, errors.New("train: Path does not take a Prior or partial labels (train one penalty with Train)")
+	if opts.Allowed != nil {
+		return nil, errors.New("train: Path does not take partial labels (train one penalty with Train)")
 	}
 	tr, err := setup(ctx, m, c, opts)
 	if err != nil {
@@ -112,7 +112,9 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 	}
 	sel := pathSelection{patience: po.Patience}
 	var out []*Result
+	// w is the point of the solves (with a prior, v; last is w0 + v).
 	w, prev := tr.op.Init, []float64(nil)
+	last := w
 	var start []float64
 	// What one beta hands to the next: its L1 coefficient (the strong
 	// rule) and its curvature (carriedMemory).
@@ -136,7 +138,7 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 		res, sol := so.res, so.w
 		prevLam1, carry = pen.l1, so.carry
 		out = append(out, res)
-		prev, w = w, sol
+		prev, w, last = w, tr.offPrior(sol), sol
 		stop := false
 		if po.Score != nil {
 			if stop, err = sel.add(po.Score, res, sol); err != nil {
@@ -155,11 +157,26 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 			betas = po.extend(betas, tr.betaMax)
 		}
 	}
-	copy(m.W, w)
+	copy(m.W, last)
 	if sel.best != nil {
 		copy(m.W, sel.best)
 	}
 	return out, nil
+}
+
+// offPrior returns the point of the solve that gave the full-size
+// solution sol: sol itself, or with a prior v = sol - w0 (in a new vector),
+// which warm-starts the next beta of a path; w = w0 + v again within
+// rounding (the path's solutions are the solves' own w0 + v).
+func (tr *trainer) offPrior(sol []float64) []float64 {
+	if tr.op.Prior == nil {
+		return sol
+	}
+	v := make([]float64, len(sol))
+	for j, w0 := range tr.op.Prior {
+		v[j] = sol[j] - w0
+	}
+	return v
 }
 
 // predictStart returns the starting point of the next beta of a

@@ -165,7 +165,4 @@ func TestPriorRefused(t *testing.T) {
 			t.Errorf("got %v, want an error with %q", err, tc.want)
 		}
 	}
-	if _, err := Path(context.Background(), m, c, Options{Problem: Problem{Prior: w0}}, PathOptions{K: 3}, nil); err == nil || !strings.Contains(err.Error(), "Prior") {
-		t.Errorf("Path with a prior: got %v", err)
-	}
 }

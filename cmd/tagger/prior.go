@@ -15,8 +15,6 @@ func (tf *trainFlags) checkPrior() error {
 	switch {
 	case tf.init != "":
 		return usagef("--prior and --init: with a prior the solve starts from the prior model itself")
-	case tf.selectDev != "" || tf.selectFolds != 0:
-		return usagef("--prior does not take --select or --select-folds yet: train one penalty")
 	case tf.resume:
 		return usagef("--prior does not take --resume")
 	case tf.op.Screen == train.ScreenPaper || tf.op.Screen == train.ScreenBoth:

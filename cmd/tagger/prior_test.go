@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sparsetag/sparsetag/corpora"
 )
 
 // TestTrainPrior: --prior keeps what the old model knew. A model trained
@@ -41,4 +48,45 @@ func TestTrainPrior(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 naming --prior", args, code, stderr)
 		}
 	}
+}
+
+// writeCoNLLRange writes sentences [from, to) of CoNLL-2000's training set
+// to path.
+func writeCoNLLRange(t *testing.T, path string, from, to int) {
+	t.Helper()
+	seqs, err := corpora.EmbeddedCoNLL2000("train")
+	require.NoError(t, err)
+	var b bytes.Buffer
+	for _, s := range seqs[from:to] {
+		require.NoError(t, corpora.WriteCoNLL(&b, s))
+	}
+	require.NoError(t, os.WriteFile(path, b.Bytes(), 0o644))
+}
+
+// TestTrainPriorSelect: --select and --select-folds take --prior
+// (docs/prior.md section 8): the path starts at the old model itself (its
+// first row's dev score is the old model's F1 on the dev file), the saved
+// model is the chosen row's, and cross-validation runs and refits.
+func TestTrainPriorSelect(t *testing.T) {
+	dir := t.TempDir()
+	oldData, newData, dev := filepath.Join(dir, "old.txt"), filepath.Join(dir, "new.txt"), filepath.Join(dir, "dev.txt")
+	writeCoNLLRange(t, oldData, 0, 150)
+	writeCoNLLRange(t, newData, 150, 210)
+	writeCoNLLRange(t, dev, 210, 250)
+	old, model, report := filepath.Join(dir, "old.model"), filepath.Join(dir, "sel.model"), filepath.Join(dir, "sel.json")
+	mustRun(t, "train", "--format", "conll", "--quiet", "--threads", "1", "--model", old, oldData)
+	sel := []string{"train", "--format", "conll", "--quiet", "--threads", "1", "--prior", old, "--c1", "1", "--c2", "1",
+		"--betas", "5", "--select-floor", "0.01", "--select-hard-floor", "0", "--patience", "5"}
+	out := mustRun(t, append(sel, "--select", dev, "--model", model, "--report", report, newData)...)
+	rep := readJSONMap(t, report)
+	path := rep["path"].([]any)
+	require.Len(t, path, 5, "patience 5: the whole grid\n%s", out)
+	first, chosen := path[0].(map[string]any), path[int(num(t, rep, "chosen"))].(map[string]any)
+	oldEval := mustRun(t, "eval", "--format", "conll", "--model", old, dev)
+	assert.Contains(t, oldEval, fmt.Sprintf("\nf1: %.4f\n", num(t, first, "dev_score")), "beta_max: the old model itself")
+	ev := mustRun(t, "eval", "--format", "conll", "--model", model, dev)
+	assert.Contains(t, ev, fmt.Sprintf("\nf1: %.4f\n", num(t, chosen, "dev_score")), "the saved model is the chosen one")
+
+	out = mustRun(t, append(sel, "--select-folds", "2", "--model", filepath.Join(dir, "cv.model"), newData)...)
+	assert.Contains(t, out, "refit on all 60 sequences")
 }

@@ -119,6 +119,12 @@ func selectByFolds(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *
 		return usagef("--select-folds %d needs at least %d training sequences, have %d", K, K, len(exs))
 	}
 	cfg.Folds, cfg.MinFreq = K, tf.minFreq
+	if tf.prior != "" {
+		var err error
+		if cfg.Prior, err = chain.LoadFile(tf.prior); err != nil {
+			return fmt.Errorf("--prior: %w", err)
+		}
+	}
 	cfg.NewEncoder = func() (*features.Encoder, error) { return tf.newEncoder() }
 	return trainselect.SelectByFolds(e.ctx, m, c, op, exs, cfg, rep)
 }

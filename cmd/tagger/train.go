@@ -195,7 +195,7 @@ func declareSelection(fs *flag.FlagSet, tf *trainFlags, d train.Options) {
 // declareAdapt declares the flags of starting points, priors and partial labels.
 func declareAdapt(fs *flag.FlagSet, tf *trainFlags) {
 	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
-	fs.StringVar(&tf.prior, "prior", "", "keep this model `file` as a prior: train w = w0 + v with the penalty on v only, so the new model departs from the old one only where the new data demands it (labels and attributes only the old model has are kept; same convex problem, certified gap and screening: docs/prior.md; not with --init, --select, --select-folds or --screen paper/both)")
+	fs.StringVar(&tf.prior, "prior", "", "keep this model `file` as a prior: train w = w0 + v with the penalty on v only, so the new model departs from the old one only where the new data demands it (labels and attributes only the old model has are kept; same convex problem, certified gap and screening: docs/prior.md; with --select or --select-folds the path's penalties are on v; not with --init or --screen paper/both)")
 	fs.BoolVar(&tf.partial, "partial", false, "partial labels: a token's label may be a set (`B-PER|I-PER`: any of them) or unknown (--unknown-label); training maximizes the likelihood of every labeling the sets allow. NOT CONVEX: no certified gap and no screening (--epsilon, --rel-epsilon, --screen, --solver, --certificate are refused); it stops on --delta (default 1e-5) or --max-iter, from zero or --init")
 	fs.StringVar(&tf.unknown, "unknown-label", "?", "with --partial, the `marker` of a token whose label is unknown (any label)")
 }

@@ -58,6 +58,11 @@ type CVFold struct {
 	Model  *chain.Model
 	Corpus *sparse.Corpus
 	Score  train.Scorer
+	// Prior, when not nil, replaces the options' Prior for this fold: the
+	// old model's weights in the fold's own layout (chain.Model.WithPrior
+	// of the fold's model), so that each fold trains w = w0 + v with the
+	// penalty on v as the refit does (docs/prior.md).
+	Prior []float64
 }
 
 // CVOptions configures CrossValidate.
@@ -132,6 +137,9 @@ func cvFold(ctx context.Context, opts train.Options, cv CVOptions, f, k int, min
 	}
 	if p.Model == nil || p.Corpus == nil || p.Score == nil {
 		return nil, errors.New("selection: a cross-validation fold needs a Model, a Corpus and a Score")
+	}
+	if p.Prior != nil {
+		opts.Prior = p.Prior
 	}
 	po := train.PathOptions{K: k, MinRatio: minRatio, Patience: patience, Score: p.Score, Extend: cv.Extend}
 	if f > 0 {

@@ -40,6 +40,10 @@ type SelectConfig struct {
 	Folds      int
 	NewEncoder func() (*features.Encoder, error)
 	MinFreq    int
+	// Prior, when not nil, is the old model of --prior: each fold's model
+	// is mapped onto it (chain.Model.WithPrior) and trains w = w0 + v, as
+	// the refit on m (already mapped, with op.Prior set) does.
+	Prior *chain.Model
 
 	// Log, when not nil, gets a line per solved beta (and per Eval score).
 	Log io.Writer
@@ -125,8 +129,14 @@ func SelectByFolds(ctx context.Context, m *chain.Model, c *sparse.Corpus, op tra
 			if f == 0 {
 				n0 = fc.Len()
 			}
+			var w0 []float64
+			if cfg.Prior != nil {
+				if fm, w0, err = fm.WithPrior(cfg.Prior); err != nil {
+					return selection.CVFold{}, fmt.Errorf("prior: %w", err)
+				}
+			}
 			score, err := F1Scorer(fm, held)
-			return selection.CVFold{Model: fm, Corpus: fc, Score: score}, err
+			return selection.CVFold{Model: fm, Corpus: fc, Score: score, Prior: w0}, err
 		},
 		Each: func(f, k int, r *train.Result, w []float64) error {
 			return cfg.logBeta(fmt.Sprintf("fold %d/%d", f+1, K))(k, r, w)
