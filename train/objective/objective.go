@@ -160,6 +160,12 @@ const (
 	// defaultResidualBlock is the number of features whose m
 	// MaxAbsResidual forms at once (tuning.residualBlock).
 	defaultResidualBlock = 1 << 20
+	// defaultLiveKeep is the fraction of the corpus's unary entries
+	// from which the scoring corpus is the corpus itself, not a copy
+	// without the dead attributes (tuning.liveKeep): such a copy (word
+	// vectors, whose attributes stay live, in most rows) saves little
+	// scoring and costs a second corpus in memory.
+	defaultLiveKeep = 0.8
 )
 
 // tuning holds the thresholds that choose between two ways to the same
@@ -169,6 +175,7 @@ const (
 type tuning struct {
 	sparseLabelFraction float64
 	residualBlock       int
+	liveKeep            float64
 }
 
 type shardState struct {
@@ -209,7 +216,8 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	L := m.NumLabels()
 	tail := len(m.W) - m.Layout.StateLen()
 	o := &Objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len()),
-		tune: tuning{sparseLabelFraction: defaultSparseLabelFraction, residualBlock: defaultResidualBlock}}
+		tune: tuning{sparseLabelFraction: defaultSparseLabelFraction, residualBlock: defaultResidualBlock,
+			liveKeep: defaultLiveKeep}}
 	o.wtail = make([]float64, tail)
 	o.eTail = make([]float64, tail)
 	o.shard = make([]shardState, numShards)
@@ -320,7 +328,7 @@ func (o *Objective) follow(keep []int32) {
 	case fs.live == o.m.Layout.NumUnary:
 		o.live, o.liveAttrs = o.c, fs.live
 	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
-		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive), fs.live
+		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive, o.tune.liveKeep), fs.live
 	}
 	o.refSpan = o.refSpan[:0]
 	if o.sparseLabels || o.refFused {
@@ -516,10 +524,15 @@ func fullRun(span []int32, k, end int32, L int) int32 {
 }
 
 // liveCorpus returns a copy of the corpus c whose unary rows keep only the
-// live attributes (ids unchanged). Sequences, labels and pair rows are
-// shared with c. The rows of the copy it replaces are reused when they
-// have room (a working-set solve compacts at every full pass).
-func liveCorpus(c, old *sparse.Corpus, live []bool) *sparse.Corpus {
+// live attributes (ids unchanged), or c itself when the live attributes
+// hold at least the fraction keep of its entries (tuning.liveKeep).
+// Scoring and expectations over either give the same sums: a dead
+// attribute has no active feature, so it adds nothing (an empty reference
+// span, or zero weights). Sequences,
+// labels and pair rows are shared with c. The rows of the copy it replaces
+// are reused when they have room (a working-set solve compacts at every
+// full pass).
+func liveCorpus(c, old *sparse.Corpus, live []bool, keep float64) *sparse.Corpus {
 	x := &c.Unary
 	out := *c
 	nnz := 0
@@ -527,6 +540,9 @@ func liveCorpus(c, old *sparse.Corpus, live []bool) *sparse.Corpus {
 		if live[a] {
 			nnz++
 		}
+	}
+	if float64(nnz) >= keep*float64(len(x.Col)) {
+		return c
 	}
 	var nx sparse.Matrix
 	if old != c && cap(old.Unary.RowPtr) > x.Rows() && cap(old.Unary.Col) >= nnz &&
