@@ -496,10 +496,7 @@ func (o *Objective) scoreSparse(s *lattice.Scratch, c *sparse.Corpus, i int) *in
 				spanadd.Gather(row, x, span[2*k:2*e])
 				k = e - 1
 			case len(labs) == L:
-				// The same with values (gatherScaled).
-				e := fullRun(span, k, end, L)
-				gatherScaled(row, x, span[2*k:2*e], vals[k:e])
-				k = e - 1
+				floats.AddScaled(row, vals[k], xs)
 			case vals == nil:
 				for q, y := range labs {
 					row[y] += xs[q]
@@ -877,8 +874,7 @@ func (o *Objective) accumulateRefs(e, node []float64, start, T int) {
 	var full fullSpans
 	for t := 0; t < T; t++ {
 		mu := node[t*L : t*L+L]
-		end := x.RowPtr[start+t+1]
-		for k := x.RowPtr[start+t]; k < end; k++ {
+		for k := x.RowPtr[start+t]; k < x.RowPtr[start+t+1]; k++ {
 			lo, hi := span[2*k], span[2*k+1]
 			v := 1.0
 			if x.Val != nil {
@@ -891,10 +887,7 @@ func (o *Objective) accumulateRefs(e, node []float64, start, T int) {
 				// end of the row (fullSpans).
 				full.add(e, mu, lo, hi)
 			case int(hi-lo) == L:
-				// A run of valued attributes with every label active.
-				r := fullRun(span, k, end, L)
-				scatterScaled(e, mu, span[2*k:2*r], x.Val[k:r])
-				k = r - 1
+				floats.AddScaled(e[lo:hi], v, mu)
 			case x.Val == nil:
 				for r := lo; r < hi; r++ {
 					e[r] += mu[lab[r]]
