@@ -160,6 +160,12 @@ const (
 	// defaultResidualBlock is the number of features whose m
 	// MaxAbsResidual forms at once (tuning.residualBlock).
 	defaultResidualBlock = 1 << 20
+	// defaultLiveKeep is the fraction of the corpus's unary entries
+	// from which the scoring corpus is the corpus itself, not a copy
+	// without the dead attributes (tuning.liveKeep): such a copy (word
+	// vectors, whose attributes stay live, in most rows) saves little
+	// scoring and costs a second corpus in memory.
+	defaultLiveKeep = 0.8
 )
 
 // tuning holds the thresholds that choose between two ways to the same
@@ -169,6 +175,7 @@ const (
 type tuning struct {
 	sparseLabelFraction float64
 	residualBlock       int
+	liveKeep            float64
 }
 
 type shardState struct {
@@ -209,7 +216,8 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	L := m.NumLabels()
 	tail := len(m.W) - m.Layout.StateLen()
 	o := &Objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len()),
-		tune: tuning{sparseLabelFraction: defaultSparseLabelFraction, residualBlock: defaultResidualBlock}}
+		tune: tuning{sparseLabelFraction: defaultSparseLabelFraction, residualBlock: defaultResidualBlock,
+			liveKeep: defaultLiveKeep}}
 	o.wtail = make([]float64, tail)
 	o.eTail = make([]float64, tail)
 	o.shard = make([]shardState, numShards)
@@ -320,7 +328,7 @@ func (o *Objective) follow(keep []int32) {
 	case fs.live == o.m.Layout.NumUnary:
 		o.live, o.liveAttrs = o.c, fs.live
 	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
-		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive), fs.live
+		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive, o.tune.liveKeep), fs.live
 	}
 	o.refSpan = o.refSpan[:0]
 	if o.sparseLabels || o.refFused {
@@ -480,11 +488,13 @@ func (o *Objective) scoreSparse(s *lattice.Scratch, c *sparse.Corpus, i int) *in
 			lo, hi := span[2*k], span[2*k+1]
 			labs, xs := lab[lo:hi], x[lo:hi]
 			switch {
-			case len(labs) == L && vals == nil:
+			case len(labs) == L && (vals == nil || vals[k] == 1):
 				// Every label active (labs = 0..L-1) here and in the
-				// attributes that follow: the same sums as the loop below,
-				// one vector add per attribute, the row kept in registers.
-				e := fullRun(span, k, end, L)
+				// attributes that follow, of value 1 (a binary attribute,
+				// also in a valued corpus): the same sums as the loops
+				// below, one vector add per attribute, the row kept in
+				// registers.
+				e := fullRun(span, vals, k, end, L)
 				spanadd.Gather(row, x, span[2*k:2*e])
 				k = e - 1
 			case len(labs) == L:
@@ -505,21 +515,26 @@ func (o *Objective) scoreSparse(s *lattice.Scratch, c *sparse.Corpus, i int) *in
 }
 
 // fullRun returns the end of the run of occurrences from k (before end)
-// whose reference spans hold every one of the L labels; the caller has
-// checked that k's does.
-func fullRun(span []int32, k, end int32, L int) int32 {
+// whose reference spans hold every one of the L labels and whose values
+// are 1 (vals nil: all are); the caller has checked that k's do.
+func fullRun(span []int32, vals []float64, k, end int32, L int) int32 {
 	e := k + 1
-	for e < end && int(span[2*e+1]-span[2*e]) == L {
+	for e < end && int(span[2*e+1]-span[2*e]) == L && (vals == nil || vals[e] == 1) {
 		e++
 	}
 	return e
 }
 
 // liveCorpus returns a copy of the corpus c whose unary rows keep only the
-// live attributes (ids unchanged). Sequences, labels and pair rows are
-// shared with c. The rows of the copy it replaces are reused when they
-// have room (a working-set solve compacts at every full pass).
-func liveCorpus(c, old *sparse.Corpus, live []bool) *sparse.Corpus {
+// live attributes (ids unchanged), or c itself when the live attributes
+// hold at least the fraction keep of its entries (tuning.liveKeep).
+// Scoring and expectations over either give the same sums: a dead
+// attribute has no active feature, so it adds nothing (an empty reference
+// span, or zero weights). Sequences,
+// labels and pair rows are shared with c. The rows of the copy it replaces
+// are reused when they have room (a working-set solve compacts at every
+// full pass).
+func liveCorpus(c, old *sparse.Corpus, live []bool, keep float64) *sparse.Corpus {
 	x := &c.Unary
 	out := *c
 	nnz := 0
@@ -527,6 +542,9 @@ func liveCorpus(c, old *sparse.Corpus, live []bool) *sparse.Corpus {
 		if live[a] {
 			nnz++
 		}
+	}
+	if float64(nnz) >= keep*float64(len(x.Col)) {
+		return c
 	}
 	var nx sparse.Matrix
 	if old != c && cap(old.Unary.RowPtr) > x.Rows() && cap(old.Unary.Col) >= nnz &&
@@ -858,7 +876,8 @@ func (o *Objective) accumulateRefs(e, node []float64, start, T int) {
 	var full fullSpans
 	for t := 0; t < T; t++ {
 		mu := node[t*L : t*L+L]
-		for k := x.RowPtr[start+t]; k < x.RowPtr[start+t+1]; k++ {
+		end := x.RowPtr[start+t+1]
+		for k := x.RowPtr[start+t]; k < end; k++ {
 			lo, hi := span[2*k], span[2*k+1]
 			v := 1.0
 			if x.Val != nil {
@@ -870,6 +889,13 @@ func (o *Objective) accumulateRefs(e, node []float64, start, T int) {
 				// the sums of the loops below, as one vector add at the
 				// end of the row (fullSpans).
 				full.add(e, mu, lo, hi)
+			case int(hi-lo) == L && v == 1:
+				// Value 1 in a valued corpus: the run of such spans in
+				// one call, at once (not deferred, so that an attribute
+				// repeated in the row keeps its order of additions).
+				r := fullRun(span, x.Val, k, end, L)
+				spanadd.Scatter(e, mu, span[2*k:2*r])
+				k = r - 1
 			case int(hi-lo) == L:
 				floats.AddScaled(e[lo:hi], v, mu)
 			case x.Val == nil:

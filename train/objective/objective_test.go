@@ -86,14 +86,13 @@ func TestObjectiveCancel(t *testing.T) {
 }
 
 // TestObjectiveActiveSubset evaluates on a small active set (label-list mode
-// and compacted attribute lists) and compares with brute force on the
-// masked weights.
+// or dense rows, compacted attribute lists or the corpus itself) and
+// compares with brute force on the masked weights.
 func TestObjectiveActiveSubset(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	c := randomCorpus(rng, 9, 4, 6, 0, 4, true)
 	m, _ := chain.NewModel(labelNames(4), 6, 0, true, nil)
 	for _, budget := range []int{64 << 20, -1} {
-		o := New(m, c, Settings{Threads: 2, FusedBudget: budget})
 		var act []int32
 		for j := 0; j < len(m.W); j++ {
 			// Attributes 0-1 dead, attributes 2-5 with label 0 (attribute 5 also 3); all transitions.
@@ -101,16 +100,32 @@ func TestObjectiveActiveSubset(t *testing.T) {
 				act = append(act, int32(j))
 			}
 		}
-		o.SetActive(act, false)
-		if !o.sparseLabels || o.live == c {
-			t.Fatalf("budget %d: sparse labels %v, compacted corpus %v", budget, o.sparseLabels, o.live != c)
-		}
 		x := make([]float64, len(act))
 		for k := range x {
 			x[k] = rng.NormFloat64()
 		}
-		f, mv, w := evalAt(t, o, act, x, nil)
-		requireBrute(t, "", func(w []float64) float64 { return traintest.NLL(m, w, c) }, w, act, f, mv, nil)
+		// The compacted corpus (keep 2: always) and the corpus itself
+		// (keep 0), in label-list mode and with dense rows (fraction 0):
+		// brute force, and bit for bit the same numbers.
+		for _, frac := range []float64{defaultSparseLabelFraction, 0} {
+			var f0 float64
+			var mv0 []float64
+			for _, keep := range []float64{2, 0} {
+				o := New(m, c, Settings{Threads: 2, FusedBudget: budget})
+				o.tune.liveKeep, o.tune.sparseLabelFraction = keep, frac
+				o.SetActive(act, false)
+				if o.sparseLabels != (frac > 0) || (o.live == c) != (keep == 0) {
+					t.Fatalf("budget %d, keep %g: sparse labels %v, compacted corpus %v", budget, keep, o.sparseLabels, o.live != c)
+				}
+				f, mv, w := evalAt(t, o, act, x, nil)
+				requireBrute(t, "", func(w []float64) float64 { return traintest.NLL(m, w, c) }, w, act, f, mv, nil)
+				if keep == 0 {
+					require.Equal(t, f0, f, "loss, compacted or not")
+					require.Equal(t, mv0, mv, "m, compacted or not")
+				}
+				f0, mv0 = f, slices.Clone(mv)
+			}
+		}
 	}
 }
 
@@ -119,17 +134,28 @@ func TestObjectiveActiveSubset(t *testing.T) {
 // spanadd.Scatter per row in the expected counts and in the full pass's
 // column pass) mixed with attributes of one active label, in rows of any
 // order. Loss and m over the active set must match brute force and finite
-// differences, with the reference expectations fused and not, binary and
-// real-valued; m over every feature from the full pass (residualsAll) must
-// match an evaluation with every feature active, with the counts of the
+// differences, with the reference expectations fused and not, binary,
+// real-valued and valued with most values 1 (runs of binary attributes in
+// a valued corpus); m over every feature from the full pass (residualsAll)
+// must match an evaluation with every feature active, with the counts of the
 // attributes whose features in the list are exactly their active ones
 // copied from the evaluation (and of no other attribute, nor after a new
 // active set).
 func TestObjectiveFullLabelRows(t *testing.T) {
 	const L, U = 4, 12
-	for _, real := range []bool{false, true} {
+	for _, kind := range []string{"binary", "real", "mixed"} {
+		real := kind != "binary"
 		rng := rand.New(rand.NewPCG(15, 16))
 		c := randomCorpus(rng, 10, 5, U, 0, L, real)
+		if kind == "mixed" {
+			// Binary attributes in a valued corpus (value 1 stored):
+			// runs of them beside real values.
+			for k := range c.Unary.Val {
+				if k%3 != 0 {
+					c.Unary.Val[k] = 1
+				}
+			}
+		}
 		m, _ := chain.NewModel(labelNames(L), U, 0, true, nil)
 		var act []int32
 		for j := 0; j < len(m.W); j++ {
@@ -144,6 +170,7 @@ func TestObjectiveFullLabelRows(t *testing.T) {
 		x, w := randomPoint(rng, act, len(m.W))
 		for _, refFused := range []bool{false, true} {
 			o := New(m, c, Settings{Threads: 2, FusedBudget: -1})
+			o.tune.liveKeep = 2 // always compact (one dead attribute of 12)
 			o.SetActive(act, refFused)
 			if !o.sparseLabels || o.refFused != refFused || o.live == c {
 				t.Fatalf("real %v: sparse labels %v, fused refs %v, compacted %v", real, o.sparseLabels, o.refFused, o.live != c)
