@@ -488,13 +488,11 @@ func (o *Objective) scoreSparse(s *lattice.Scratch, c *sparse.Corpus, i int) *in
 			lo, hi := span[2*k], span[2*k+1]
 			labs, xs := lab[lo:hi], x[lo:hi]
 			switch {
-			case len(labs) == L && (vals == nil || vals[k] == 1):
+			case len(labs) == L && vals == nil:
 				// Every label active (labs = 0..L-1) here and in the
-				// attributes that follow, of value 1 (a binary attribute,
-				// also in a valued corpus): the same sums as the loops
-				// below, one vector add per attribute, the row kept in
-				// registers.
-				e := fullRun(span, vals, k, end, L)
+				// attributes that follow: the same sums as the loop below,
+				// one vector add per attribute, the row kept in registers.
+				e := fullRun(span, k, end, L)
 				spanadd.Gather(row, x, span[2*k:2*e])
 				k = e - 1
 			case len(labs) == L:
@@ -515,11 +513,11 @@ func (o *Objective) scoreSparse(s *lattice.Scratch, c *sparse.Corpus, i int) *in
 }
 
 // fullRun returns the end of the run of occurrences from k (before end)
-// whose reference spans hold every one of the L labels and whose values
-// are 1 (vals nil: all are); the caller has checked that k's do.
-func fullRun(span []int32, vals []float64, k, end int32, L int) int32 {
+// whose reference spans hold every one of the L labels; the caller has
+// checked that k's does.
+func fullRun(span []int32, k, end int32, L int) int32 {
 	e := k + 1
-	for e < end && int(span[2*e+1]-span[2*e]) == L && (vals == nil || vals[e] == 1) {
+	for e < end && int(span[2*e+1]-span[2*e]) == L {
 		e++
 	}
 	return e
@@ -876,8 +874,7 @@ func (o *Objective) accumulateRefs(e, node []float64, start, T int) {
 	var full fullSpans
 	for t := 0; t < T; t++ {
 		mu := node[t*L : t*L+L]
-		end := x.RowPtr[start+t+1]
-		for k := x.RowPtr[start+t]; k < end; k++ {
+		for k := x.RowPtr[start+t]; k < x.RowPtr[start+t+1]; k++ {
 			lo, hi := span[2*k], span[2*k+1]
 			v := 1.0
 			if x.Val != nil {
@@ -889,13 +886,6 @@ func (o *Objective) accumulateRefs(e, node []float64, start, T int) {
 				// the sums of the loops below, as one vector add at the
 				// end of the row (fullSpans).
 				full.add(e, mu, lo, hi)
-			case int(hi-lo) == L && v == 1:
-				// Value 1 in a valued corpus: the run of such spans in
-				// one call, at once (not deferred, so that an attribute
-				// repeated in the row keeps its order of additions).
-				r := fullRun(span, x.Val, k, end, L)
-				spanadd.Scatter(e, mu, span[2*k:2*r])
-				k = r - 1
 			case int(hi-lo) == L:
 				floats.AddScaled(e[lo:hi], v, mu)
 			case x.Val == nil:

@@ -134,28 +134,17 @@ func TestObjectiveActiveSubset(t *testing.T) {
 // spanadd.Scatter per row in the expected counts and in the full pass's
 // column pass) mixed with attributes of one active label, in rows of any
 // order. Loss and m over the active set must match brute force and finite
-// differences, with the reference expectations fused and not, binary,
-// real-valued and valued with most values 1 (runs of binary attributes in
-// a valued corpus); m over every feature from the full pass (residualsAll)
-// must match an evaluation with every feature active, with the counts of the
+// differences, with the reference expectations fused and not, binary and
+// real-valued; m over every feature from the full pass (residualsAll) must
+// match an evaluation with every feature active, with the counts of the
 // attributes whose features in the list are exactly their active ones
 // copied from the evaluation (and of no other attribute, nor after a new
 // active set).
 func TestObjectiveFullLabelRows(t *testing.T) {
 	const L, U = 4, 12
-	for _, kind := range []string{"binary", "real", "mixed"} {
-		real := kind != "binary"
+	for _, real := range []bool{false, true} {
 		rng := rand.New(rand.NewPCG(15, 16))
 		c := randomCorpus(rng, 10, 5, U, 0, L, real)
-		if kind == "mixed" {
-			// Binary attributes in a valued corpus (value 1 stored):
-			// runs of them beside real values.
-			for k := range c.Unary.Val {
-				if k%3 != 0 {
-					c.Unary.Val[k] = 1
-				}
-			}
-		}
 		m, _ := chain.NewModel(labelNames(L), U, 0, true, nil)
 		var act []int32
 		for j := 0; j < len(m.W); j++ {
