@@ -34,8 +34,10 @@ func (r *run) ap() error {
 			if d := diff(r.sc.gold[:T], r.sc.path[:T]); d > 0 {
 				s := r.weight(i)
 				cs := c * s
-				r.sc.onPath(i, r.sc.gold, func(j int, v float64) { w[j] += s * v; ws[j] += cs * v })
-				r.sc.onPath(i, r.sc.path, func(j int, v float64) { w[j] += -s * v; ws[j] += -cs * v })
+				js, vs := r.sc.onPath(i, r.sc.gold)
+				addPath(w, ws, s, cs, js, vs)
+				js, vs = r.sc.onPath(i, r.sc.path)
+				addPath(w, ws, -s, -cs, js, vs)
 				loss += float64(d) / float64(T) * s
 				updates++
 			}
@@ -50,6 +52,17 @@ func (r *run) ap() error {
 		}
 	}
 	return nil
+}
+
+// addPath adds s v to w[j] and cs v to ws[j] for the features j of a
+// path with values v.
+func addPath(w, ws []float64, s, cs float64, js []int32, vs []float64) {
+	vs = vs[:len(js)]
+	for k, j := range js {
+		v := vs[k]
+		w[j] += s * v
+		ws[j] += cs * v
+	}
 }
 
 // average sets out = w - a ws (CRFsuite's veccopy then vecasub).

@@ -46,8 +46,10 @@ func (r *run) arow() error {
 			cost := sv - sc + float64(d)
 			s := r.weight(i)
 			dc.reset()
-			r.sc.onPath(i, r.sc.gold, dc.collect(s))
-			r.sc.onPath(i, r.sc.path, dc.collect(-s))
+			js, vs := r.sc.onPath(i, r.sc.gold)
+			dc.add(s, js, vs)
+			js, vs = r.sc.onPath(i, r.sc.path)
+			dc.add(-s, js, vs)
 			frac := gamma
 			for _, j := range dc.actives {
 				frac += dc.d[j] * dc.d[j] * cov[j]

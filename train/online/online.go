@@ -268,14 +268,15 @@ func (dc *delta) reset() {
 	dc.actives = dc.actives[:0]
 }
 
-// collect returns the callback that adds c*v to slot k.
-func (dc *delta) collect(c float64) func(k int, v float64) {
-	return func(k int, v float64) {
+// add adds c*v to the slots js with values vs (onPath's features).
+func (dc *delta) add(c float64, js []int32, vs []float64) {
+	vs = vs[:len(js)]
+	for q, k := range js {
 		if !dc.used[k] {
 			dc.used[k] = true
-			dc.actives = append(dc.actives, int32(k))
+			dc.actives = append(dc.actives, k)
 		}
-		dc.d[k] += c * v
+		dc.d[k] += c * vs[q]
 	}
 }
 

@@ -44,8 +44,10 @@ func (r *run) pa() error {
 				sc := inference.Score(lat, r.sc.gold)
 				cost := paCost(sv-sc, d, r.p.ErrorSensitive)
 				dc.reset()
-				r.sc.onPath(i, r.sc.gold, dc.collect(1))
-				r.sc.onPath(i, r.sc.path, dc.collect(-1))
+				js, vs := r.sc.onPath(i, r.sc.gold)
+				dc.add(1, js, vs)
+				js, vs = r.sc.onPath(i, r.sc.path)
+				dc.add(-1, js, vs)
 				if nn := dc.norm2(); nn > 0 {
 					s := r.weight(i)
 					tau := paTau(r.p.Type, cost, nn, r.p.C) * s
