@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -248,6 +249,45 @@ func (r *run) finish(e Epoch, w []float64, scale float64) {
 		r.f.scatter(r.full, w, scale)
 		r.st.Holdout(e.Epoch, r.full)
 	}
+}
+
+// mistakeStep is the update of ap, pa and arow for sequence i (T
+// positions) whose Viterbi path (score sv, lattice lat) differs from the
+// gold path in d positions (d may be 0); it returns the loss it adds to
+// the epoch's and whether it updated the weights.
+type mistakeStep func(i, T int, lat *inference.Lattice, sv float64, d int) (loss float64, updated bool)
+
+// mistakeEpochs is the epoch loop of ap, pa and arow: each epoch visits the
+// sequences in a fresh order, decodes each under w and calls step; after
+// the epoch, model returns the weights CRFsuite reports (and Holdout sees)
+// and their norm; the run stops after max_iterations epochs or when
+// converged(loss / n).
+func (r *run) mistakeEpochs(w []float64, step mistakeStep, model func() ([]float64, float64), converged func(mean float64) bool) error {
+	n := len(r.order)
+	for e := 1; e <= r.p.MaxIterations; e++ {
+		r.shuffle()
+		loss, updates := 0.0, 0
+		for q, i32 := range r.order {
+			if stop, err := r.stop(q); stop {
+				return err
+			}
+			i := int(i32)
+			_, T := r.c.Span(i)
+			lat, sv := r.sc.viterbi(w, 1, i)
+			if l, ok := step(i, T, lat, sv, diff(r.sc.gold[:T], r.sc.path[:T])); ok {
+				loss += l
+				updates++
+			}
+		}
+		out, norm := model()
+		r.res.Loss = loss
+		r.finish(Epoch{Epoch: e, Loss: loss, Norm: norm, Updates: updates}, out, 1)
+		if converged(loss / float64(n)) {
+			r.res.Converged = true
+			break
+		}
+	}
+	return nil
 }
 
 // delta is the difference vector of PA and AROW (CRFsuite's delta_t): a
