@@ -51,7 +51,7 @@ func algorithmUsage() string {
 var onlineFlags = map[string]bool{
 	"algorithm": true, "p": true, "format": true, "folds": true, "template": true, "model": true, "min-freq": true,
 	"quiet": true, "report": true, "cpuprofile": true, "memprofile": true, "threads": true,
-	"valid": true, "valid-folds": true, "label-column": true, "seed": true, "sequence-weights": true, "model-format": true,
+	"valid": true, "valid-folds": true, "label-column": true, "seed": true, "crfsuite-order": true, "sequence-weights": true, "model-format": true,
 	"value-columns": true, "embeddings": true,
 }
 
@@ -60,13 +60,13 @@ var onlineFlags = map[string]bool{
 func (tf *trainFlags) checkAlgorithm(set map[string]bool) error {
 	switch tf.algorithm {
 	case "":
-		if len(tf.params) > 0 || set["seed"] {
-			return usagef("-p and --seed are for --algorithm (without it, train takes the flags above)")
+		if len(tf.params) > 0 || set["seed"] || set["crfsuite-order"] {
+			return usagef("-p, --seed and --crfsuite-order are for --algorithm (without it, train takes the flags above)")
 		}
 		return nil
 	case "lbfgs":
-		if set["seed"] {
-			return usagef("--seed is for --algorithm l2sgd, ap, pa or arow")
+		if set["seed"] || set["crfsuite-order"] {
+			return usagef("--seed and --crfsuite-order are for --algorithm l2sgd, ap, pa or arow")
 		}
 		return tf.checkLBFGS(set)
 	}
@@ -162,7 +162,7 @@ func compactModelBytes(m *chain.Model, res *online.Result) ([]byte, error) {
 // path, a layout whose weights are only in the file written).
 func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.Corpus, weights []float64) (*chain.Model, error) {
 	p := tf.onlineParams
-	st := online.Settings{Seed: tf.seed, Interrupt: e.intr.Done()}
+	st := online.Settings{Seed: tf.seed, CRFsuiteOrder: tf.crfsuiteOrder, Interrupt: e.intr.Done()}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "%s: %s\n", p.Algorithm, strings.Join(tf.params, " "))
 		st.Progress = func(ep online.Epoch) {

@@ -34,6 +34,15 @@ type Settings struct {
 	// epoch); 0 means DefaultSeed. The run is a function of the input,
 	// the parameters and the seed.
 	Seed uint64
+	// CRFsuiteOrder, when set, visits the sequences in the order of
+	// CRFsuite 0.12 built on the GNU C library (Seed is then unused): its
+	// rand(), which it never seeds (glibcRand), drives its
+	// dataset_shuffle (every position swapped with a uniformly drawn one,
+	// in place, from the previous epoch's order). The run then follows
+	// CRFsuite's own up to rounding (same updates in the same order), and
+	// l2sgd's stop, which the order decides (docs/crfsuite-algorithms.md),
+	// falls on CRFsuite's epoch.
+	CRFsuiteOrder bool
 	// Interrupt, when closed, ends the run at the next sequence: the
 	// model is that of the last finished epoch (Result.Interrupted).
 	Interrupt <-chan struct{}
@@ -124,6 +133,9 @@ func Train(ctx context.Context, prob Problem, p *Params, st Settings) (*Result, 
 	for i := range r.order {
 		r.order[i] = int32(i)
 	}
+	if st.CRFsuiteOrder {
+		r.crs = newGlibcRand()
+	}
 	r.out = make([]float64, f.size())
 	var err error
 	switch p.Algorithm {
@@ -194,6 +206,7 @@ type run struct {
 	ctx   context.Context
 	t0    time.Time
 	rng   *rand.Rand
+	crs   *glibcRand // CRFsuiteOrder's generator, or nil
 	order []int32
 	out   []float64 // compact weights of the last finished epoch
 	res   *Result
@@ -210,8 +223,58 @@ func (r *run) weight(i int) float64 {
 
 // shuffle draws the order of the next epoch.
 func (r *run) shuffle() {
+	if r.crs != nil {
+		n := uint32(len(r.order))
+		for i := range r.order {
+			j := r.crs.next() % n
+			r.order[i], r.order[j] = r.order[j], r.order[i]
+		}
+		return
+	}
 	r.rng.Shuffle(len(r.order), func(i, j int) { r.order[i], r.order[j] = r.order[j], r.order[i] })
 }
+
+// glibcRand is the GNU C library's rand() before any srand (seed 1): its
+// TYPE_3 additive feedback generator, r[k] = r[k-31] + r[k-3] (mod 2^32)
+// over a state of 34 words seeded by a Lehmer generator and run 310 steps,
+// returning r[k] >> 1 (glibc's random_r.c).
+type glibcRand struct {
+	r [34]uint32 // the last 34 words, r[k mod 34]
+	k int
+}
+
+func newGlibcRand() *glibcRand {
+	var s [31]int32
+	s[0] = 1
+	for i := 1; i < 31; i++ {
+		hi, lo := s[i-1]/127773, s[i-1]%127773
+		w := 16807*lo - 2836*hi // 16807 s mod 2^31 - 1, Schrage's way
+		if w < 0 {
+			w += 2147483647
+		}
+		s[i] = w
+	}
+	g := &glibcRand{}
+	for i := 0; i < 34; i++ {
+		g.r[i] = uint32(s[i%31])
+	}
+	g.k = 34
+	for i := 0; i < 310; i++ {
+		g.step()
+	}
+	return g
+}
+
+// step computes the next word of the sequence and returns it.
+func (g *glibcRand) step() uint32 {
+	v := g.r[(g.k-31)%34] + g.r[(g.k-3)%34]
+	g.r[g.k%34] = v
+	g.k++
+	return v
+}
+
+// next returns the next value of rand(), in [0, 2^31).
+func (g *glibcRand) next() uint32 { return g.step() >> 1 }
 
 // stop reports whether the run must stop before sequence q of an epoch
 // (checked every 16 sequences): ctx's error, or interrupted.
