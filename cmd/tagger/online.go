@@ -74,6 +74,9 @@ func (tf *trainFlags) checkAlgorithm(set map[string]bool) error {
 	if err != nil {
 		return usagef("--algorithm %q: want lbfgs, l2sgd, ap, pa or arow", tf.algorithm)
 	}
+	if set["seed"] && set["crfsuite-order"] {
+		return usagef("--seed and --crfsuite-order choose the order each: give one")
+	}
 	for _, kv := range tf.params {
 		name, v, _ := strings.Cut(kv, "=")
 		if err := p.Set(name, v); err != nil {

@@ -68,6 +68,7 @@ func TestAlgorithmFlagsRefused(t *testing.T) {
 		{[]string{"--algorithm", "lbfgs", "--crfsuite-order"}, "--crfsuite-order are for --algorithm l2sgd"},
 		{[]string{"--seed", "3"}, "--crfsuite-order are for --algorithm (without"},
 		{[]string{"--crfsuite-order"}, "--crfsuite-order are for --algorithm (without"},
+		{[]string{"--algorithm", "ap", "--crfsuite-order", "--seed", "2"}, "choose the order each"},
 		{[]string{"--algorithm", "pa", "-p", "type=3"}, "-p type=3"},
 		{[]string{"--algorithm", "pa", "-p", "c=-1"}, "-p c=-1"},
 		{[]string{"--algorithm", "ap", "-p", "c2=1"}, "does not apply to ap"},

@@ -129,7 +129,7 @@ func runTrain(e *env, args []string) error {
 	fs.StringVar(&tf.algorithm, "algorithm", "", algorithmUsage())
 	fs.Var(&tf.params, "p", "`name=value`: a parameter of --algorithm under CRFsuite's name (repeatable; see --algorithm)")
 	fs.Uint64Var(&tf.seed, "seed", 0, "seed of the order of the sequences of --algorithm l2sgd, ap, pa and arow (0: a fixed default)")
-	fs.BoolVar(&tf.crfsuiteOrder, "crfsuite-order", false, "visit the sequences of --algorithm l2sgd, ap, pa and arow in CRFsuite 0.12's order (its unseeded C-library rand() of glibc; --seed unused): the run follows CRFsuite's up to rounding, l2sgd stops at CRFsuite's epoch")
+	fs.BoolVar(&tf.crfsuiteOrder, "crfsuite-order", false, "visit the sequences of --algorithm l2sgd, ap, pa and arow in CRFsuite 0.12's order (its unseeded C-library rand() of glibc; not with --seed): the run follows CRFsuite's up to rounding, l2sgd stops at CRFsuite's epoch")
 	fs.StringVar(&tf.seqWeights, "sequence-weights", "", "side `file` of sequence weights: one weight (> 0) per line, one line per training sequence (CRFsuite files can give them with @weight:w lines instead)")
 	tf.labelColumnFlag(fs)
 	tf.addValuedFlags(fs)
