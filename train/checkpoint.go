@@ -27,6 +27,7 @@ import (
 type Checkpoint struct {
 	lambda1, lambda2 float64
 	dimension        int // length of the model's weight vector
+	data             dataDigest
 	solver           Solver
 	active           []int32
 	screened         int
@@ -62,11 +63,12 @@ type loopState struct {
 
 const (
 	checkpointMagic = "SPTGCKP\x00"
-	// checkpointVersion 4: the dual history without the pass just priced
+	// checkpointVersion 5: the digest of the data, weights, prior and
+	// partial labels (checkpointdata.go); 4: the dual history without the pass just priced
 	// (the resumed run prices it again); 3: the loop's gauged flag; 2: the
 	// solver, the log's Pass and Zeroed, the loop's bookkeeping (version 1
 	// was the full solver's only).
-	checkpointVersion = 4
+	checkpointVersion = 5
 )
 
 // WriteTo writes the checkpoint in a versioned, checksummed binary form.
@@ -84,6 +86,7 @@ func (ck *Checkpoint) WriteTo(w io.Writer) (int64, error) {
 	f64(ck.lambda1)
 	f64(ck.lambda2)
 	b = le.AppendUint64(b, uint64(ck.dimension))
+	b = appendDigest(b, ck.data)
 	b = appendBytes(b, []byte(ck.solver))
 	b = le.AppendUint64(b, uint64(len(ck.active)))
 	for _, j := range ck.active {
@@ -152,6 +155,7 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	ck := &Checkpoint{}
 	ck.lambda1, ck.lambda2 = d.f64(), d.f64()
 	ck.dimension = int(d.u64())
+	ck.data = d.digest()
 	ck.solver = Solver(d.next(d.count(1)))
 	na := d.count(4)
 	for i := 0; i < na && d.err == nil; i++ {

@@ -46,7 +46,8 @@ type trainer struct {
 	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
 	keepBuf                []int32   // scratch of screening
 	scratch                screenScratch
-	wMon                   []float64 // full-size weights for Options.Monitor
+	wMon                   []float64   // full-size weights for Options.Monitor
+	dataDig                *dataDigest // the problem's digest for checkpoints (digest)
 }
 
 // setup is the one preparation of Train and Path: it checks the options

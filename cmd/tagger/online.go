@@ -51,7 +51,7 @@ func algorithmUsage() string {
 var onlineFlags = map[string]bool{
 	"algorithm": true, "p": true, "format": true, "folds": true, "template": true, "model": true, "min-freq": true,
 	"quiet": true, "report": true, "cpuprofile": true, "memprofile": true, "threads": true,
-	"valid": true, "valid-folds": true, "label-column": true, "seed": true, "sequence-weights": true, "model-format": true,
+	"valid": true, "valid-folds": true, "label-column": true, "seed": true, "crfsuite-order": true, "sequence-weights": true, "model-format": true,
 	"value-columns": true, "embeddings": true,
 }
 
@@ -60,19 +60,22 @@ var onlineFlags = map[string]bool{
 func (tf *trainFlags) checkAlgorithm(set map[string]bool) error {
 	switch tf.algorithm {
 	case "":
-		if len(tf.params) > 0 || set["seed"] {
-			return usagef("-p and --seed are for --algorithm (without it, train takes the flags above)")
+		if len(tf.params) > 0 || set["seed"] || set["crfsuite-order"] {
+			return usagef("-p, --seed and --crfsuite-order are for --algorithm (without it, train takes the flags above)")
 		}
 		return nil
 	case "lbfgs":
-		if set["seed"] {
-			return usagef("--seed is for --algorithm l2sgd, ap, pa or arow")
+		if set["seed"] || set["crfsuite-order"] {
+			return usagef("--seed and --crfsuite-order are for --algorithm l2sgd, ap, pa or arow")
 		}
 		return tf.checkLBFGS(set)
 	}
 	p, err := online.NewParams(online.Algorithm(tf.algorithm))
 	if err != nil {
 		return usagef("--algorithm %q: want lbfgs, l2sgd, ap, pa or arow", tf.algorithm)
+	}
+	if set["seed"] && set["crfsuite-order"] {
+		return usagef("--seed and --crfsuite-order choose the order each: give one")
 	}
 	for _, kv := range tf.params {
 		name, v, _ := strings.Cut(kv, "=")
@@ -216,7 +219,7 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 // evaluation stops at it; training goes on) holdoutErr returns once
 // training is over.
 func onlineSettings(e *env, tf *trainFlags, m *chain.Model) (st online.Settings, holdoutErr func() error, err error) {
-	st = online.Settings{Seed: tf.seed, Interrupt: e.intr.Done()}
+	st = online.Settings{Seed: tf.seed, CRFsuiteOrder: tf.crfsuiteOrder, Interrupt: e.intr.Done()}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "%s: %s\n", tf.onlineParams.Algorithm, strings.Join(tf.params, " "))
 		st.Progress = func(ep online.Epoch) {

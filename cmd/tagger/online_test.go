@@ -60,12 +60,15 @@ func TestAlgorithmFlagsRefused(t *testing.T) {
 		want string
 	}{
 		{[]string{"--algorithm", "sgd"}, `--algorithm "sgd"`},
-		{[]string{"-p", "c=1"}, "-p and --seed are for --algorithm"},
+		{[]string{"-p", "c=1"}, "--crfsuite-order are for --algorithm (without"},
 		{[]string{"--algorithm", "lbfgs", "-p", "c=1"}, "unknown parameter of --algorithm lbfgs"},
 		{[]string{"--algorithm", "lbfgs", "-p", "epsilon=1e-5"}, "applies only without a penalty"},
 		{[]string{"--algorithm", "lbfgs", "-p", "c1=1", "-p", "c2=0", "--screen", "pinsker"}, "derived with an L2 term"},
-		{[]string{"--algorithm", "lbfgs", "--seed", "2"}, "--seed is for"},
-		{[]string{"--seed", "3"}, "-p and --seed are for --algorithm"},
+		{[]string{"--algorithm", "lbfgs", "--seed", "2"}, "--crfsuite-order are for --algorithm l2sgd"},
+		{[]string{"--algorithm", "lbfgs", "--crfsuite-order"}, "--crfsuite-order are for --algorithm l2sgd"},
+		{[]string{"--seed", "3"}, "--crfsuite-order are for --algorithm (without"},
+		{[]string{"--crfsuite-order"}, "--crfsuite-order are for --algorithm (without"},
+		{[]string{"--algorithm", "ap", "--crfsuite-order", "--seed", "2"}, "choose the order each"},
 		{[]string{"--algorithm", "pa", "-p", "type=3"}, "-p type=3"},
 		{[]string{"--algorithm", "pa", "-p", "c=-1"}, "-p c=-1"},
 		{[]string{"--algorithm", "ap", "-p", "c2=1"}, "does not apply to ap"},

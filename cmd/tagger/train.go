@@ -59,11 +59,12 @@ type trainFlags struct {
 
 	// --algorithm, -p and --seed (online.go); onlineParams is set by
 	// checkAlgorithm for l2sgd, ap, pa and arow.
-	algorithm    string
-	params       paramFlag
-	seed         uint64
-	onlineParams *online.Params
-	seqWeights   string // --sequence-weights
+	algorithm     string
+	params        paramFlag
+	seed          uint64
+	crfsuiteOrder bool
+	onlineParams  *online.Params
+	seqWeights    string // --sequence-weights
 
 	selectDev   string
 	selectEval  string
@@ -163,6 +164,7 @@ func declareSolver(fs *flag.FlagSet, tf *trainFlags, d train.Options) {
 	fs.StringVar(&tf.algorithm, "algorithm", "", algorithmUsage())
 	fs.Var(&tf.params, "p", "`name=value`: a parameter of --algorithm under CRFsuite's name (repeatable; see --algorithm)")
 	fs.Uint64Var(&tf.seed, "seed", 0, "seed of the order of the sequences of --algorithm l2sgd, ap, pa and arow (0: a fixed default)")
+	fs.BoolVar(&tf.crfsuiteOrder, "crfsuite-order", false, "visit the sequences of --algorithm l2sgd, ap, pa and arow in CRFsuite 0.12's order (its unseeded C-library rand() of glibc; not with --seed): the run follows CRFsuite's up to rounding, l2sgd stops at CRFsuite's epoch")
 }
 
 // declareOutputs declares the flags of progress, reports, profiles, checkpoints and the cache.

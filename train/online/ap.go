@@ -2,6 +2,8 @@ package online
 
 import (
 	"math"
+
+	"github.com/sparsetag/sparsetag/inference"
 )
 
 // ap is CRFsuite's averaged perceptron (train_averaged_perceptron.c).
@@ -19,37 +21,36 @@ import (
 func (r *run) ap() error {
 	k := r.f.size()
 	w, ws := make([]float64, k), make([]float64, k)
-	n := len(r.order)
 	c := 1.0
-	for e := 1; e <= r.p.MaxIterations; e++ {
-		r.shuffle()
-		loss, updates := 0.0, 0
-		for q, i32 := range r.order {
-			if stop, err := r.stop(q); stop {
-				return err
-			}
-			i := int(i32)
-			_, T := r.c.Span(i)
-			r.sc.viterbi(w, 1, i)
-			if d := diff(r.sc.gold[:T], r.sc.path[:T]); d > 0 {
-				s := r.weight(i)
-				cs := c * s
-				r.sc.onPath(i, r.sc.gold, func(j int, v float64) { w[j] += s * v; ws[j] += cs * v })
-				r.sc.onPath(i, r.sc.path, func(j int, v float64) { w[j] += -s * v; ws[j] += -cs * v })
-				loss += float64(d) / float64(T) * s
-				updates++
-			}
-			c++
+	step := func(i, T int, _ *inference.Lattice, _ float64, d int) (loss float64, updated bool) {
+		if d > 0 {
+			s := r.weight(i)
+			cs := c * s
+			js, vs := r.sc.onPath(i, r.sc.gold)
+			addPath(w, ws, s, cs, js, vs)
+			js, vs = r.sc.onPath(i, r.sc.path)
+			addPath(w, ws, -s, -cs, js, vs)
+			loss, updated = float64(d)/float64(T)*s, true
 		}
-		average(r.out, w, ws, 1/c)
-		r.res.Loss = loss
-		r.finish(Epoch{Epoch: e, Loss: loss, Norm: math.Sqrt(norm2(r.out)), Updates: updates}, r.out, 1)
-		if loss/float64(n) < r.p.Epsilon {
-			r.res.Converged = true
-			break
-		}
+		c++
+		return loss, updated
 	}
-	return nil
+	model := func() ([]float64, float64) {
+		average(r.out, w, ws, 1/c)
+		return r.out, math.Sqrt(norm2(r.out))
+	}
+	return r.mistakeEpochs(w, step, model, func(mean float64) bool { return mean < r.p.Epsilon })
+}
+
+// addPath adds s v to w[j] and cs v to ws[j] for the features j of a
+// path with values v.
+func addPath(w, ws []float64, s, cs float64, js []int32, vs []float64) {
+	vs = vs[:len(js)]
+	for k, j := range js {
+		v := vs[k]
+		w[j] += s * v
+		ws[j] += cs * v
+	}
 }
 
 // average sets out = w - a ws (CRFsuite's veccopy then vecasub).

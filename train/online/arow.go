@@ -26,48 +26,34 @@ func (r *run) arow() error {
 		cov[j] = r.p.Variance
 	}
 	dc := newDelta(k)
-	n := len(r.order)
 	gamma := r.p.Gamma
-	for e := 1; e <= r.p.MaxIterations; e++ {
-		r.shuffle()
-		loss, updates := 0.0, 0
-		for q, i32 := range r.order {
-			if stop, err := r.stop(q); stop {
-				return err
-			}
-			i := int(i32)
-			_, T := r.c.Span(i)
-			lat, sv := r.sc.viterbi(mean, 1, i)
-			d := diff(r.sc.gold[:T], r.sc.path[:T])
-			if d == 0 {
-				continue
-			}
-			sc := inference.Score(lat, r.sc.gold)
-			cost := sv - sc + float64(d)
-			s := r.weight(i)
-			dc.reset()
-			r.sc.onPath(i, r.sc.gold, dc.collect(s))
-			r.sc.onPath(i, r.sc.path, dc.collect(-s))
-			frac := gamma
-			for _, j := range dc.actives {
-				frac += dc.d[j] * dc.d[j] * cov[j]
-			}
-			alpha := cost / frac
-			for _, j := range dc.actives {
-				dj := dc.d[j]
-				mean[j] += alpha * cov[j] * dj
-				cov[j] = 1.0 / ((1.0 / cov[j]) + dj*dj/gamma)
-			}
-			loss += cost * s
-			updates++
+	step := func(i, T int, lat *inference.Lattice, sv float64, d int) (float64, bool) {
+		if d == 0 {
+			return 0, false
 		}
-		copy(r.out, mean)
-		r.res.Loss = loss
-		r.finish(Epoch{Epoch: e, Loss: loss, Norm: math.Sqrt(norm2(mean)), Updates: updates}, r.out, 1)
-		if loss/float64(n) <= r.p.Epsilon {
-			r.res.Converged = true
-			break
+		sc := inference.Score(lat, r.sc.gold)
+		cost := sv - sc + float64(d)
+		s := r.weight(i)
+		dc.reset()
+		js, vs := r.sc.onPath(i, r.sc.gold)
+		dc.add(s, js, vs)
+		js, vs = r.sc.onPath(i, r.sc.path)
+		dc.add(-s, js, vs)
+		frac := gamma
+		for _, j := range dc.actives {
+			frac += dc.d[j] * dc.d[j] * cov[j]
 		}
+		alpha := cost / frac
+		for _, j := range dc.actives {
+			dj := dc.d[j]
+			mean[j] += alpha * cov[j] * dj
+			cov[j] = 1.0 / ((1.0 / cov[j]) + dj*dj/gamma)
+		}
+		return cost * s, true
 	}
-	return nil
+	model := func() ([]float64, float64) {
+		copy(r.out, mean)
+		return r.out, math.Sqrt(norm2(mean))
+	}
+	return r.mistakeEpochs(mean, step, model, func(m float64) bool { return m <= r.p.Epsilon })
 }

@@ -23,8 +23,10 @@
 //
 // A run is deterministic for a given input, parameters and seed (the
 // order of the sequences is a fresh permutation every epoch from
-// Settings.Seed; CRFsuite's own order comes from the C library's rand and
-// cannot be reproduced). It runs on one goroutine: the updates of
+// Settings.Seed), or follows CRFsuite's own order with
+// Settings.CRFsuiteOrder (glibc's unseeded rand() driving CRFsuite's
+// shuffle): then it is CRFsuite's run up to rounding, l2sgd's stopping
+// epoch included. It runs on one goroutine: the updates of
 // perceptron-like trainers and of SGD are sequential by nature, and a
 // parallel variant (mini-batches, parallel decoding with a merge) would
 // be another algorithm with other models, not CRFsuite's.

@@ -293,6 +293,8 @@ type scorer struct {
 	path  []int
 	gold  []int
 	edge  []float64
+	js    []int32   // onPath's slots
+	vs    []float64 // onPath's values
 }
 
 func newScorer(f *features, c *sparse.Corpus) *scorer {
@@ -310,24 +312,8 @@ func (s *scorer) score(w []float64, scale float64, i int) *inference.Lattice {
 	start, T := c.Span(i)
 	unary := s.scr.ZeroUnary(T * L)
 	for t := 0; t < T; t++ {
-		row := unary[t*L : t*L+L]
 		cols, vals := c.Unary.Row(start + t)
-		for k, a := range cols {
-			v := 1.0
-			if vals != nil {
-				v = vals[k]
-			}
-			lo, hi := f.sptr[a], f.sptr[a+1]
-			if int(hi-lo) == L {
-				for y, x := range w[lo:hi] {
-					row[y] += v * x
-				}
-				continue
-			}
-			for r := lo; r < hi; r++ {
-				row[f.lab[r]] += v * w[r]
-			}
-		}
+		f.addStates(unary[t*L:t*L+L:t*L+L], cols, vals, w)
 	}
 	if scale != 1 {
 		for k := range unary {
@@ -352,6 +338,49 @@ func (s *scorer) score(w []float64, scale float64, i int) *inference.Lattice {
 	return lat
 }
 
+// addStates adds to row the state scores of the attributes cols with
+// values vals (nil: 1) under the compact weights w, attribute by attribute
+// (the sums of internal/lattice.Score, in the same order: the same bits).
+func (f *features) addStates(row []float64, cols []int32, vals []float64, w []float64) {
+	L := len(row)
+	sptr, lab := f.sptr, f.lab
+	if vals == nil {
+		for _, a := range cols {
+			lo, hi := sptr[a], sptr[a+1]
+			ws := w[lo:hi]
+			if len(ws) == L {
+				for y, x := range ws[:L] {
+					row[y] += x
+				}
+				continue
+			}
+			labs := lab[lo:hi]
+			ws = ws[:len(labs)]
+			for q, y := range labs {
+				row[y] += ws[q]
+			}
+		}
+		return
+	}
+	vals = vals[:len(cols)]
+	for k, a := range cols {
+		v := vals[k]
+		lo, hi := sptr[a], sptr[a+1]
+		ws := w[lo:hi]
+		if len(ws) == L {
+			for y, x := range ws[:L] {
+				row[y] += v * x
+			}
+			continue
+		}
+		labs := lab[lo:hi]
+		ws = ws[:len(labs)]
+		for q, y := range labs {
+			row[y] += v * ws[q]
+		}
+	}
+}
+
 // viterbi returns the best path of sequence i under scale * w (in s.path)
 // and its score.
 func (s *scorer) viterbi(w []float64, scale float64, i int) (*inference.Lattice, float64) {
@@ -359,15 +388,17 @@ func (s *scorer) viterbi(w []float64, scale float64, i int) (*inference.Lattice,
 	return lat, inference.Viterbi(s.ws, lat, s.path)
 }
 
-// onPath calls fn(slot, value) for every feature that exists on the path y
-// of sequence i, in CRFsuite's order (crf1de_features_on_path: per
-// position, the state features attribute by attribute, then the
-// transition, then the pair features).
-func (s *scorer) onPath(i int, y []int, fn func(slot int, v float64)) {
+// onPath returns the features that exist on the path y of sequence i
+// (their slots and values, in buffers of the scorer valid until the next
+// call), in CRFsuite's order (crf1de_features_on_path: per position, the
+// state features attribute by attribute, then the transition, then the
+// pair features).
+func (s *scorer) onPath(i int, y []int) ([]int32, []float64) {
 	f, c := s.f, s.c
 	L := f.lay.L
 	start, T := c.Span(i)
 	pairs := f.lay.NumPair > 0 && c.Pair.Rows() > 0
+	js, vs := s.js[:0], s.vs[:0]
 	for t := 0; t < T; t++ {
 		cols, vals := c.Unary.Row(start + t)
 		for k, a := range cols {
@@ -376,7 +407,7 @@ func (s *scorer) onPath(i int, y []int, fn func(slot int, v float64)) {
 				if vals != nil {
 					v = vals[k]
 				}
-				fn(r, v)
+				js, vs = append(js, int32(r)), append(vs, v)
 			}
 		}
 		if t == 0 {
@@ -384,7 +415,7 @@ func (s *scorer) onPath(i int, y []int, fn func(slot int, v float64)) {
 		}
 		if f.lay.Transitions {
 			if r := f.tailSlot(y[t-1]*L + y[t]); r >= 0 {
-				fn(r, 1)
+				js, vs = append(js, int32(r)), append(vs, 1)
 			}
 		}
 		if pairs {
@@ -396,11 +427,13 @@ func (s *scorer) onPath(i int, y []int, fn func(slot int, v float64)) {
 					if pv != nil {
 						v = pv[k]
 					}
-					fn(r, v)
+					js, vs = append(js, int32(r)), append(vs, v)
 				}
 			}
 		}
 	}
+	s.js, s.vs = js, vs
+	return js, vs
 }
 
 // expect adds scale times the model expectation of every feature of
@@ -412,25 +445,8 @@ func (s *scorer) expect(g []float64, scale float64, i int, lat *inference.Lattic
 	start, T := c.Span(i)
 	node := s.ws.Node()
 	for t := 0; t < T; t++ {
-		mu := node[t*L : t*L+L]
 		cols, vals := c.Unary.Row(start + t)
-		for k, a := range cols {
-			v := scale
-			if vals != nil {
-				v *= vals[k]
-			}
-			lo, hi := f.sptr[a], f.sptr[a+1]
-			if int(hi-lo) == L {
-				gg := g[lo:hi]
-				for y, p := range mu {
-					gg[y] += p * v
-				}
-				continue
-			}
-			for r := lo; r < hi; r++ {
-				g[r] += mu[f.lab[r]] * v
-			}
-		}
+		f.addExpect(g, node[t*L:t*L+L:t*L+L], cols, vals, scale)
 	}
 	if T > 1 && f.lay.Transitions {
 		for k, p := range s.ws.EdgeSum() {
@@ -459,6 +475,33 @@ func (s *scorer) expect(g []float64, scale float64, i int, lat *inference.Lattic
 					}
 				}
 			}
+		}
+	}
+}
+
+// addExpect adds to g, for every attribute of cols with value vals[k]
+// (nil: 1), scale * value * mu[y] at the slot of each of its state
+// features (a, y).
+func (f *features) addExpect(g, mu []float64, cols []int32, vals []float64, scale float64) {
+	L := len(mu)
+	sptr, lab := f.sptr, f.lab
+	for k, a := range cols {
+		v := scale
+		if vals != nil {
+			v *= vals[k]
+		}
+		lo, hi := sptr[a], sptr[a+1]
+		gg := g[lo:hi]
+		if len(gg) == L {
+			for y, p := range mu {
+				gg[y] += p * v
+			}
+			continue
+		}
+		labs := lab[lo:hi]
+		gg = gg[:len(labs)]
+		for q, y := range labs {
+			gg[q] += mu[y] * v
 		}
 	}
 }

@@ -97,7 +97,11 @@ func (r *run) sgdEpoch(w []float64, order []int32, t0, lambda float64, t *float6
 		logZ := inference.ForwardBackward(r.sc.ws, lat)
 		loss = (logZ - inference.Score(lat, r.sc.gold)) * s
 		g := gain * s
-		r.sc.onPath(i, r.sc.gold, func(j int, v float64) { w[j] += v * g })
+		js, vs := r.sc.onPath(i, r.sc.gold)
+		vs = vs[:len(js)]
+		for k, j := range js {
+			w[j] += vs[k] * g
+		}
 		r.sc.expect(w, -g, i, lat)
 		sum += loss
 		*t++

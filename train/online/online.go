@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -33,6 +34,15 @@ type Settings struct {
 	// epoch); 0 means DefaultSeed. The run is a function of the input,
 	// the parameters and the seed.
 	Seed uint64
+	// CRFsuiteOrder, when set, visits the sequences in the order of
+	// CRFsuite 0.12 built on the GNU C library (Seed is then unused): its
+	// rand(), which it never seeds (glibcRand), drives its
+	// dataset_shuffle (every position swapped with a uniformly drawn one,
+	// in place, from the previous epoch's order). The run then follows
+	// CRFsuite's own up to rounding (same updates in the same order), and
+	// l2sgd's stop, which the order decides (docs/crfsuite-algorithms.md),
+	// falls on CRFsuite's epoch.
+	CRFsuiteOrder bool
 	// Interrupt, when closed, ends the run at the next sequence: the
 	// model is that of the last finished epoch (Result.Interrupted).
 	Interrupt <-chan struct{}
@@ -123,6 +133,9 @@ func Train(ctx context.Context, prob Problem, p *Params, st Settings) (*Result, 
 	for i := range r.order {
 		r.order[i] = int32(i)
 	}
+	if st.CRFsuiteOrder {
+		r.crs = newGlibcRand()
+	}
 	r.out = make([]float64, f.size())
 	var err error
 	switch p.Algorithm {
@@ -193,6 +206,7 @@ type run struct {
 	ctx   context.Context
 	t0    time.Time
 	rng   *rand.Rand
+	crs   *glibcRand // CRFsuiteOrder's generator, or nil
 	order []int32
 	out   []float64 // compact weights of the last finished epoch
 	res   *Result
@@ -209,8 +223,58 @@ func (r *run) weight(i int) float64 {
 
 // shuffle draws the order of the next epoch.
 func (r *run) shuffle() {
+	if r.crs != nil {
+		n := uint32(len(r.order))
+		for i := range r.order {
+			j := r.crs.next() % n
+			r.order[i], r.order[j] = r.order[j], r.order[i]
+		}
+		return
+	}
 	r.rng.Shuffle(len(r.order), func(i, j int) { r.order[i], r.order[j] = r.order[j], r.order[i] })
 }
+
+// glibcRand is the GNU C library's rand() before any srand (seed 1): its
+// TYPE_3 additive feedback generator, r[k] = r[k-31] + r[k-3] (mod 2^32)
+// over a state of 34 words seeded by a Lehmer generator and run 310 steps,
+// returning r[k] >> 1 (glibc's random_r.c).
+type glibcRand struct {
+	r [34]uint32 // the last 34 words, r[k mod 34]
+	k int
+}
+
+func newGlibcRand() *glibcRand {
+	var s [31]int32
+	s[0] = 1
+	for i := 1; i < 31; i++ {
+		hi, lo := s[i-1]/127773, s[i-1]%127773
+		w := 16807*lo - 2836*hi // 16807 s mod 2^31 - 1, Schrage's way
+		if w < 0 {
+			w += 2147483647
+		}
+		s[i] = w
+	}
+	g := &glibcRand{}
+	for i := 0; i < 34; i++ {
+		g.r[i] = uint32(s[i%31])
+	}
+	g.k = 34
+	for i := 0; i < 310; i++ {
+		g.step()
+	}
+	return g
+}
+
+// step computes the next word of the sequence and returns it.
+func (g *glibcRand) step() uint32 {
+	v := g.r[(g.k-31)%34] + g.r[(g.k-3)%34]
+	g.r[g.k%34] = v
+	g.k++
+	return v
+}
+
+// next returns the next value of rand(), in [0, 2^31).
+func (g *glibcRand) next() uint32 { return g.step() >> 1 }
 
 // stop reports whether the run must stop before sequence q of an epoch
 // (checked every 16 sequences): ctx's error, or interrupted.
@@ -250,6 +314,45 @@ func (r *run) finish(e Epoch, w []float64, scale float64) {
 	}
 }
 
+// mistakeStep is the update of ap, pa and arow for sequence i (T
+// positions) whose Viterbi path (score sv, lattice lat) differs from the
+// gold path in d positions (d may be 0); it returns the loss it adds to
+// the epoch's and whether it updated the weights.
+type mistakeStep func(i, T int, lat *inference.Lattice, sv float64, d int) (loss float64, updated bool)
+
+// mistakeEpochs is the epoch loop of ap, pa and arow: each epoch visits the
+// sequences in a fresh order, decodes each under w and calls step; after
+// the epoch, model returns the weights CRFsuite reports (and Holdout sees)
+// and their norm; the run stops after max_iterations epochs or when
+// converged(loss / n).
+func (r *run) mistakeEpochs(w []float64, step mistakeStep, model func() ([]float64, float64), converged func(mean float64) bool) error {
+	n := len(r.order)
+	for e := 1; e <= r.p.MaxIterations; e++ {
+		r.shuffle()
+		loss, updates := 0.0, 0
+		for q, i32 := range r.order {
+			if stop, err := r.stop(q); stop {
+				return err
+			}
+			i := int(i32)
+			_, T := r.c.Span(i)
+			lat, sv := r.sc.viterbi(w, 1, i)
+			if l, ok := step(i, T, lat, sv, diff(r.sc.gold[:T], r.sc.path[:T])); ok {
+				loss += l
+				updates++
+			}
+		}
+		out, norm := model()
+		r.res.Loss = loss
+		r.finish(Epoch{Epoch: e, Loss: loss, Norm: norm, Updates: updates}, out, 1)
+		if converged(loss / float64(n)) {
+			r.res.Converged = true
+			break
+		}
+	}
+	return nil
+}
+
 // delta is the difference vector of PA and AROW (CRFsuite's delta_t): a
 // compact dense vector and the list of its slots in use.
 type delta struct {
@@ -268,14 +371,15 @@ func (dc *delta) reset() {
 	dc.actives = dc.actives[:0]
 }
 
-// collect returns the callback that adds c*v to slot k.
-func (dc *delta) collect(c float64) func(k int, v float64) {
-	return func(k int, v float64) {
+// add adds c*v to the slots js with values vs (onPath's features).
+func (dc *delta) add(c float64, js []int32, vs []float64) {
+	vs = vs[:len(js)]
+	for q, k := range js {
 		if !dc.used[k] {
 			dc.used[k] = true
-			dc.actives = append(dc.actives, int32(k))
+			dc.actives = append(dc.actives, k)
 		}
-		dc.d[k] += c * v
+		dc.d[k] += c * vs[q]
 	}
 }
 

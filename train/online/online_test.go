@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -265,5 +266,30 @@ func TestLayoutOnly(t *testing.T) {
 		if lay.W != nil || fmt.Sprint(res.Idx) != fmt.Sprint(full.Idx) || fmt.Sprint(res.Val) != fmt.Sprint(full.Val) {
 			t.Fatalf("%s: the layout-only run differs (or wrote weights)", a)
 		}
+	}
+}
+
+// TestGlibcRand: the generator of Settings.CRFsuiteOrder gives the first
+// values of the GNU C library's rand() without srand (printed by a C
+// program calling rand() five times, glibc 2.x on amd64), and the order
+// it drives is a permutation that changes from epoch to epoch.
+func TestGlibcRand(t *testing.T) {
+	g := newGlibcRand()
+	for k, want := range []uint32{1804289383, 846930886, 1681692777, 1714636915, 1957747793} {
+		if got := g.next(); got != want {
+			t.Fatalf("rand() number %d = %d, glibc's %d", k+1, got, want)
+		}
+	}
+	r := &run{order: []int32{0, 1, 2, 3, 4, 5, 6}, crs: newGlibcRand()}
+	prev := slices.Clone(r.order)
+	for e := 0; e < 5; e++ {
+		r.shuffle()
+		if got := slices.Sorted(slices.Values(r.order)); !slices.Equal(got, []int32{0, 1, 2, 3, 4, 5, 6}) {
+			t.Fatalf("epoch %d: %v is not a permutation", e, r.order)
+		}
+		if slices.Equal(prev, r.order) {
+			t.Fatalf("epoch %d: the order did not change", e)
+		}
+		prev = slices.Clone(r.order)
 	}
 }

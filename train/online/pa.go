@@ -28,51 +28,39 @@ func (r *run) pa() error {
 	k := r.f.size()
 	w, ws := make([]float64, k), make([]float64, k)
 	dc := newDelta(k)
-	n := len(r.order)
 	u := 1.0
-	for e := 1; e <= r.p.MaxIterations; e++ {
-		r.shuffle()
-		loss, updates := 0.0, 0
-		for q, i32 := range r.order {
-			if stop, err := r.stop(q); stop {
-				return err
-			}
-			i := int(i32)
-			_, T := r.c.Span(i)
-			lat, sv := r.sc.viterbi(w, 1, i)
-			if d := diff(r.sc.gold[:T], r.sc.path[:T]); d > 0 {
-				sc := inference.Score(lat, r.sc.gold)
-				cost := paCost(sv-sc, d, r.p.ErrorSensitive)
-				dc.reset()
-				r.sc.onPath(i, r.sc.gold, dc.collect(1))
-				r.sc.onPath(i, r.sc.path, dc.collect(-1))
-				if nn := dc.norm2(); nn > 0 {
-					s := r.weight(i)
-					tau := paTau(r.p.Type, cost, nn, r.p.C) * s
-					tauu := tau * u
-					for _, j := range dc.actives {
-						w[j] += tau * dc.d[j]
-						ws[j] += tauu * dc.d[j]
-					}
-					loss += cost * s
-					updates++
+	step := func(i, T int, lat *inference.Lattice, sv float64, d int) (loss float64, updated bool) {
+		if d > 0 {
+			sc := inference.Score(lat, r.sc.gold)
+			cost := paCost(sv-sc, d, r.p.ErrorSensitive)
+			dc.reset()
+			js, vs := r.sc.onPath(i, r.sc.gold)
+			dc.add(1, js, vs)
+			js, vs = r.sc.onPath(i, r.sc.path)
+			dc.add(-1, js, vs)
+			if nn := dc.norm2(); nn > 0 {
+				s := r.weight(i)
+				tau := paTau(r.p.Type, cost, nn, r.p.C) * s
+				tauu := tau * u
+				for _, j := range dc.actives {
+					w[j] += tau * dc.d[j]
+					ws[j] += tauu * dc.d[j]
 				}
+				loss, updated = cost*s, true
 			}
-			u++
 		}
+		u++
+		return loss, updated
+	}
+	model := func() ([]float64, float64) {
 		if r.p.Averaging {
 			average(r.out, w, ws, 1/u)
 		} else {
 			copy(r.out, w)
 		}
-		r.res.Loss = loss
-		r.finish(Epoch{Epoch: e, Loss: loss, Norm: math.Sqrt(norm2(w)), Updates: updates}, r.out, 1)
-		if loss/float64(n) < r.p.Epsilon {
-			r.res.Converged = true
-			break
-		}
+		return r.out, math.Sqrt(norm2(w))
 	}
-	return nil
+	return r.mistakeEpochs(w, step, model, func(mean float64) bool { return mean < r.p.Epsilon })
 }
 
 // paCost is CRFsuite's cost_sensitive / cost_insensitive of a margin
