@@ -27,12 +27,17 @@ type dataDigest struct {
 
 var crcTable = crc64.MakeTable(crc64.ECMA)
 
-// digest returns the digest of the trainer's problem, computed once (a
-// pass over the corpus: about 30 MB for CoNLL-2000's attribute file).
-func (tr *trainer) digest() dataDigest {
-	if tr.dataDig == nil {
-		d := digestData(tr.c, tr.op.Weights, tr.op.Prior)
-		if a := tr.op.Allowed; a != nil {
+// digestCache holds the digest of a trainer's problem once computed.
+type digestCache struct{ d *dataDigest }
+
+// get returns the digest of the problem of corpus c and options op,
+// computed at the first call (a pass over the corpus: about 30 MB for
+// CoNLL-2000's attribute file); the trainer's corpus and options do not
+// change, so later calls return it.
+func (dc *digestCache) get(c *sparse.Corpus, op *Options) dataDigest {
+	if dc.d == nil {
+		d := digestData(c, op.Weights, op.Prior)
+		if a := op.Allowed; a != nil {
 			h := crc64.New(crcTable)
 			var b []byte
 			for p := 0; p < a.Positions(); p++ {
@@ -44,9 +49,9 @@ func (tr *trainer) digest() dataDigest {
 			flushDigest(h, b, true)
 			d.allowed = h.Sum64() | 1
 		}
-		tr.dataDig = &d
+		dc.d = &d
 	}
-	return *tr.dataDig
+	return *dc.d
 }
 
 // digestData returns the digest of corpus c with sequence weights wts and

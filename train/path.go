@@ -138,7 +138,7 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 		res, sol := so.res, so.w
 		prevLam1, carry = pen.l1, so.carry
 		out = append(out, res)
-		prev, w, last = w, tr.offPrior(sol), sol
+		prev, w, last = w, offPrior(tr.op.Prior, sol), sol
 		stop := false
 		if po.Score != nil {
 			if stop, err = sel.add(po.Score, res, sol); err != nil {
@@ -168,12 +168,12 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 // solution sol: sol itself, or with a prior v = sol - w0 (in a new vector),
 // which warm-starts the next beta of a path; w = w0 + v again within
 // rounding (the path's solutions are the solves' own w0 + v).
-func (tr *trainer) offPrior(sol []float64) []float64 {
-	if tr.op.Prior == nil {
+func offPrior(prior, sol []float64) []float64 {
+	if prior == nil {
 		return sol
 	}
 	v := make([]float64, len(sol))
-	for j, w0 := range tr.op.Prior {
+	for j, w0 := range prior {
 		v[j] = sol[j] - w0
 	}
 	return v

@@ -762,7 +762,7 @@ func (r *run) finish(in solveInput) (solveOutput, error) {
 func (r *run) checkpoint() *Checkpoint {
 	tr := r.tr
 	return &Checkpoint{
-		lambda1: tr.pen.l1, lambda2: tr.pen.l2, dimension: len(tr.m.W), data: tr.digest(), solver: r.policy,
+		lambda1: tr.pen.l1, lambda2: tr.pen.l2, dimension: len(tr.m.W), data: tr.digest.get(tr.c, &tr.op), solver: r.policy,
 		active:       slices.Clone(tr.fs.Active()),
 		screened:     tr.fs.Screened(),
 		screenedSet:  slices.Clone(tr.fs.ScreenedSet()),
@@ -778,7 +778,7 @@ func (r *run) checkpoint() *Checkpoint {
 
 // check verifies that a checkpoint belongs to this run's problem.
 func (tr *trainer) checkCheckpoint(ck *Checkpoint, policy Solver) error {
-	if err := ck.data.check(tr.digest()); err != nil {
+	if err := ck.data.check(tr.digest.get(tr.c, &tr.op)); err != nil {
 		return err // first: other data or weights also change lambda under BetaRatio
 	}
 	if ck.dimension != len(tr.m.W) || ck.lambda1 != tr.pen.l1 || ck.lambda2 != tr.pen.l2 {

@@ -47,7 +47,7 @@ type trainer struct {
 	keepBuf                []int32   // scratch of screening
 	scratch                screenScratch
 	wMon                   []float64   // full-size weights for Options.Monitor
-	dataDig                *dataDigest // the problem's digest for checkpoints (digest)
+	digest                 digestCache // the problem's digest for checkpoints, computed once
 }
 
 // setup is the one preparation of Train and Path: it checks the options
@@ -157,12 +157,17 @@ func (tr *trainer) prepare(ctx context.Context) error {
 		if err := tr.computeBetaMax(ctx); err != nil {
 			return err
 		}
-		if err := tr.screenConstants(); err != nil {
+		var err error
+		if tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, tr.op.Weights); err != nil {
 			return err
 		}
 	} else {
 		done := make(chan error, 1)
-		go func() { done <- tr.screenConstants() }()
+		go func() {
+			var err error
+			tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, tr.op.Weights)
+			done <- err
+		}()
 		err := tr.computeBetaMax(ctx)
 		if serr := <-done; err == nil {
 			err = serr
@@ -178,18 +183,19 @@ func (tr *trainer) prepare(ctx context.Context) error {
 	return nil
 }
 
-// screenConstants sets the Pinsker constants of every feature and the
-// static range rule's bounds (it reads the layout and the corpus only).
-func (tr *trainer) screenConstants() error {
-	r, err := featureRnorm(tr.m, tr.c, tr.op.Weights)
+// screenConstants returns the Pinsker constants of every feature of m
+// and the static range rule's bounds (it reads the layout and the corpus
+// only).
+func screenConstants(m *chain.Model, c *sparse.Corpus, weights []float64) (*rnormTable, []float64, error) {
+	r, err := featureRnorm(m, c, weights)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	tr.rnorm = newRnormTable(r, tr.m.NumLabels(), tr.m.Layout.NumUnary)
-	if tr.static, err = screen.WeightedRangeBounds(nil, tr.m.Layout, tr.c, tr.op.Weights); err != nil {
-		return err
+	static, err := screen.WeightedRangeBounds(nil, m.Layout, c, weights)
+	if err != nil {
+		return nil, nil, err
 	}
-	return nil
+	return newRnormTable(r, m.NumLabels(), m.Layout.NumUnary), static, nil
 }
 
 // computeBetaMax sets beta_max = ||m(0)||_inf over the feature set. The
