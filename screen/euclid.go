@@ -73,33 +73,11 @@ type T1Options struct {
 // It returns an error wrapping ErrChain if a sequence is not of length 1, and
 // an error if the inputs do not fit the corpus.
 func EuclideanT1(dst []float64, in *T1Input, opt T1Options) ([]float64, error) {
-	c := in.Corpus
-	if c == nil {
-		return dst, errors.New("screen: EuclideanT1: nil corpus")
+	if err := in.check(); err != nil {
+		return dst, err
 	}
-	n := c.Len()
-	for i := 0; i < n; i++ {
-		if T := c.SeqPtr[i+1] - c.SeqPtr[i]; T != 1 {
-			return dst, fmt.Errorf("%w (sequence %d has length %d)", ErrChain, i, T)
-		}
-	}
-	L, A := in.L, c.NumUnary
-	d := A * L
-	switch {
-	case L < 1:
-		return dst, fmt.Errorf("screen: EuclideanT1: L = %d", L)
-	case len(in.P) != n*L:
-		return dst, fmt.Errorf("screen: EuclideanT1: len(P) = %d, want n*L = %d", len(in.P), n*L)
-	case len(in.Delta) != d:
-		return dst, fmt.Errorf("screen: EuclideanT1: len(Delta) = %d, want NumUnary*L = %d", len(in.Delta), d)
-	case in.M != nil && len(in.M) != d:
-		return dst, fmt.Errorf("screen: EuclideanT1: len(M) = %d, want NumUnary*L = %d", len(in.M), d)
-	case in.M == nil && len(c.Labels) != n:
-		return dst, errors.New("screen: EuclideanT1: M is nil and the corpus has no labels")
-	}
-	if err := c.Unary.Validate(A); err != nil {
-		return dst, fmt.Errorf("screen: EuclideanT1: %w", err)
-	}
+	c, L := in.Corpus, in.L
+	n, d := c.Len(), c.NumUnary*in.L
 	dst = resize(dst, d)
 	m := dst // m(w) is built in dst, then replaced by the bounds
 	if in.M != nil {
@@ -113,17 +91,66 @@ func EuclideanT1(dst []float64, in *T1Input, opt T1Options) ([]float64, error) {
 		}
 		return dst, nil
 	}
-	nf := float64(n)
-	yo := L - 1 // the eliminated label y°
-	// e_i(y) = s_i(y) - s_i(y°), s_i(y) = delta . F(x_i, y); E_i = sum_y e_i(y);
-	// n g_{i,y} = e_i(y). bg accumulates n^2 <b_j, g>, x2 sum_i x_{ia}^2.
+	sm := t1Accumulate(in)
+	balls := t1Balls(sm.gg, float64(n), in.Gap, opt)
+	bound := t1BallBounds(m, &sm, balls, n, L)
+	t1HalfSpaces(bound, m, in, &sm, balls, chooseK(n, opt.K, opt.Seed))
+	copy(dst, bound)
+	return dst, nil
+}
+
+// check reports whether the input fits a T = 1 problem: sequences of length
+// 1 (else an error wrapping ErrChain), and slices of the corpus's sizes.
+func (in *T1Input) check() error {
+	c := in.Corpus
+	if c == nil {
+		return errors.New("screen: EuclideanT1: nil corpus")
+	}
+	n := c.Len()
+	for i := 0; i < n; i++ {
+		if T := c.SeqPtr[i+1] - c.SeqPtr[i]; T != 1 {
+			return fmt.Errorf("%w (sequence %d has length %d)", ErrChain, i, T)
+		}
+	}
+	L, A := in.L, c.NumUnary
+	d := A * L
+	switch {
+	case L < 1:
+		return fmt.Errorf("screen: EuclideanT1: L = %d", L)
+	case len(in.P) != n*L:
+		return fmt.Errorf("screen: EuclideanT1: len(P) = %d, want n*L = %d", len(in.P), n*L)
+	case len(in.Delta) != d:
+		return fmt.Errorf("screen: EuclideanT1: len(Delta) = %d, want NumUnary*L = %d", len(in.Delta), d)
+	case in.M != nil && len(in.M) != d:
+		return fmt.Errorf("screen: EuclideanT1: len(M) = %d, want NumUnary*L = %d", len(in.M), d)
+	case in.M == nil && len(c.Labels) != n:
+		return errors.New("screen: EuclideanT1: M is nil and the corpus has no labels")
+	}
+	if err := c.Unary.Validate(A); err != nil {
+		return fmt.Errorf("screen: EuclideanT1: %w", err)
+	}
+	return nil
+}
+
+// t1Sums are the per-example sums of EuclideanT1 in reduced coordinates
+// (label y° = L-1 eliminated): E_i = sum_y e_i(y), with e_i(y) = s_i(y) -
+// s_i(y°), s_i(y) = delta . F(x_i, y) and n g_{i,y} = e_i(y); bg = n^2
+// <b_j, g>; x2 = sum_i x_{ia}^2; gg = n^2 ||g||^2.
+type t1Sums struct {
+	E, bg, x2 []float64
+	nb        []float64 // ||b_j||, set by t1BallBounds
+	gg        float64
+}
+
+// t1Accumulate computes the sums of one pass over the examples of in.
+func t1Accumulate(in *T1Input) t1Sums {
+	c, L := in.Corpus, in.L
+	n, A := c.Len(), c.NumUnary
+	yo := L - 1
+	sm := t1Sums{E: make([]float64, n), bg: make([]float64, A*L), x2: make([]float64, A)}
 	e := make([]float64, L)
-	E := make([]float64, n)
-	bg := make([]float64, d)
-	x2 := make([]float64, A)
 	xrow := make([]float64, A)
 	touched := make([]int32, 0, 64)
-	gg := 0.0 // n^2 ||g||^2
 	for i := 0; i < n; i++ {
 		cols, vals := c.Unary.Row(i)
 		clear(e)
@@ -139,98 +166,119 @@ func EuclideanT1(dst []float64, in *T1Input, opt T1Options) ([]float64, error) {
 		for y := 0; y < yo; y++ {
 			e[y] -= so
 			sum += e[y]
-			gg += e[y] * e[y]
+			sm.gg += e[y] * e[y]
 		}
-		E[i] = sum
+		sm.E[i] = sum
 		for k, a := range cols {
 			v := val(vals, k)
 			if xrow[a] == 0 {
 				touched = append(touched, a)
 			}
 			xrow[a] += v
-			row := bg[int(a)*L : int(a)*L+L]
+			row := sm.bg[int(a)*L : int(a)*L+L]
 			for y := 0; y < yo; y++ {
 				row[y] -= v * e[y]
 			}
 			row[yo] += v * sum
 		}
 		for _, a := range touched { // x_{ia} sums repeated entries
-			x2[a] += xrow[a] * xrow[a]
+			sm.x2[a] += xrow[a] * xrow[a]
 			xrow[a] = 0
 		}
 		touched = touched[:0]
 	}
-	// Balls: center theta_hat - kappa n g, radius r.
-	type ball struct{ kappa, r float64 }
-	var balls []ball
+	return sm
+}
+
+// t1Ball is a ball that contains theta*: center theta_hat - kappa n g,
+// radius r.
+type t1Ball struct{ kappa, r float64 }
+
+// t1Balls returns the balls opt asks for: the half ball (or the paper's
+// ball) and, with a usable gap, the gap ball.
+func t1Balls(gg, nf, gap float64, opt T1Options) []t1Ball {
+	var balls []t1Ball
 	ng := math.Sqrt(gg) // n ||g||
 	if opt.PaperBall {
-		balls = append(balls, ball{1, ng})
+		balls = append(balls, t1Ball{1, ng})
 	} else {
-		balls = append(balls, ball{0.5, ng / 2})
+		balls = append(balls, t1Ball{0.5, ng / 2})
 	}
-	if !opt.NoGapBall && in.Gap >= 0 && !math.IsInf(in.Gap, 1) {
-		balls = append(balls, ball{0, math.Sqrt(2 * nf * in.Gap)})
+	if !opt.NoGapBall && gap >= 0 && !math.IsInf(gap, 1) {
+		balls = append(balls, t1Ball{0, math.Sqrt(2 * nf * gap)})
 	}
+	return balls
+}
+
+// t1BallBounds returns the ball-only bounds |m_j(center)| + r ||b_j||,
+// the smallest over the balls, and leaves ||b_j|| in sm.nb.
+func t1BallBounds(m []float64, sm *t1Sums, balls []t1Ball, n, L int) []float64 {
+	nf := float64(n)
+	A, yo := len(sm.x2), L-1
 	inv2 := 1 / (nf * nf)
-	// Ball-only bounds: |m_j(center)| + r ||b_j||.
-	bound := make([]float64, d)
+	bound := make([]float64, A*L)
 	for j := range bound {
 		bound[j] = math.Inf(1)
 	}
-	nb := make([]float64, d) // ||b_j||
+	nb := make([]float64, A*L) // ||b_j||
 	for a := 0; a < A; a++ {
 		for y := 0; y < L; y++ {
 			w := 1.0
 			if y == yo {
 				w = float64(L - 1)
 			}
-			nb[a*L+y] = math.Sqrt(x2[a] * w * inv2)
+			nb[a*L+y] = math.Sqrt(sm.x2[a] * w * inv2)
 		}
 	}
 	for _, bl := range balls {
 		for j := range bound {
-			mc := m[j] - bl.kappa*bg[j]/nf
+			mc := m[j] - bl.kappa*sm.bg[j]/nf
 			bound[j] = min(bound[j], math.Abs(mc)+bl.r*nb[j])
 		}
 	}
-	// Half-spaces <1_k, theta> <= 1: min over the chosen k.
-	ks := chooseK(n, opt.K, opt.Seed)
-	if len(ks) > 0 {
-		xk := make([]float64, A)
-		pp := float64(L - 1)
-		for _, k := range ks {
-			cols, vals := c.Unary.Row(k)
-			for q, a := range cols {
-				xk[a] += val(vals, q)
-			}
-			for _, bl := range balls {
-				pa0 := 1 - in.P[k*L+yo] - bl.kappa*E[k]
-				for a := 0; a < A; a++ {
-					for y := 0; y < L; y++ {
-						j := a*L + y
-						pb := -xk[a] / nf
-						if y == yo {
-							pb = xk[a] * pp / nf
-						}
-						bb := nb[j] * nb[j]
-						lo := minLinearBallHalfspaceDots(0, bb, pb, pa0, pp, bl.r, 1)
-						hi := maxLinearBallHalfspaceDots(0, bb, pb, pa0, pp, bl.r, 1)
-						if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-							continue // empty in floating point: keep the ball bound
-						}
-						mc := m[j] - bl.kappa*bg[j]/nf
-						bound[j] = min(bound[j], max(mc+hi, -(mc+lo)))
+	sm.nb = nb
+	return bound
+}
+
+// t1HalfSpaces lowers bound by the half-spaces <1_k, theta> <= 1 of the
+// examples ks, each cut with every ball.
+func t1HalfSpaces(bound, m []float64, in *T1Input, sm *t1Sums, balls []t1Ball, ks []int) {
+	if len(ks) == 0 {
+		return
+	}
+	c, L := in.Corpus, in.L
+	nf, A, yo := float64(c.Len()), c.NumUnary, L-1
+	xk := make([]float64, A)
+	pp := float64(L - 1)
+	for _, k := range ks {
+		cols, vals := c.Unary.Row(k)
+		for q, a := range cols {
+			xk[a] += val(vals, q)
+		}
+		for _, bl := range balls {
+			pa0 := 1 - in.P[k*L+yo] - bl.kappa*sm.E[k]
+			for a := 0; a < A; a++ {
+				for y := 0; y < L; y++ {
+					j := a*L + y
+					pb := -xk[a] / nf
+					if y == yo {
+						pb = xk[a] * pp / nf
 					}
+					bb := sm.nb[j] * sm.nb[j]
+					lo := minLinearBallHalfspaceDots(0, bb, pb, pa0, pp, bl.r, 1)
+					hi := maxLinearBallHalfspaceDots(0, bb, pb, pa0, pp, bl.r, 1)
+					if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+						continue // empty in floating point: keep the ball bound
+					}
+					mc := m[j] - bl.kappa*sm.bg[j]/nf
+					bound[j] = min(bound[j], max(mc+hi, -(mc+lo)))
 				}
 			}
-			for _, a := range cols {
-				xk[a] = 0
-			}
+		}
+		for _, a := range cols {
+			xk[a] = 0
 		}
 	}
-	copy(dst, bound)
-	return dst, nil
 }
 
 // chooseK returns the examples whose half-spaces are tried.
