@@ -1,6 +1,7 @@
 package train
 
 import (
+	"bufio"
 	"encoding/binary"
 	"fmt"
 	"hash"
@@ -38,16 +39,13 @@ func (dc *digestCache) get(c *sparse.Corpus, op *Options) dataDigest {
 	if dc.d == nil {
 		d := digestData(c, op.Weights, op.Prior)
 		if a := op.Allowed; a != nil {
-			h := crc64.New(crcTable)
-			var b []byte
+			h := newDigest()
 			for p := 0; p < a.Positions(); p++ {
 				for y := 0; y < a.NumLabels(); y++ {
-					b = append(b, boolByte(a.Has(p, y)))
+					h.w.WriteByte(boolByte(a.Has(p, y)))
 				}
-				b = flushDigest(h, b, false)
 			}
-			flushDigest(h, b, true)
-			d.allowed = h.Sum64() | 1
+			d.allowed = h.sum() | 1
 		}
 		dc.d = &d
 	}
@@ -58,20 +56,17 @@ func (dc *digestCache) get(c *sparse.Corpus, op *Options) dataDigest {
 // prior (nil: none).
 func digestData(c *sparse.Corpus, wts, prior []float64) dataDigest {
 	d := dataDigest{sequences: c.Len(), positions: c.Positions()}
-	h := crc64.New(crcTable)
-	var b []byte
+	h := newDigest()
 	for _, v := range [][]int32{c.SeqPtr, c.Unary.RowPtr, c.Unary.Col, c.Pair.RowPtr, c.Pair.Col, c.Labels} {
-		b = binary.LittleEndian.AppendUint64(b, uint64(len(v)))
+		h.uint64(uint64(len(v)))
 		for _, x := range v {
-			b = binary.LittleEndian.AppendUint32(b, uint32(x))
-			b = flushDigest(h, b, false)
+			h.w.Write(binary.LittleEndian.AppendUint32(h.buf[:0], uint32(x)))
 		}
 	}
 	for _, v := range [][]float64{c.Unary.Val, c.Pair.Val} {
-		b = appendFloatsDigest(h, b, v)
+		h.floats(v)
 	}
-	flushDigest(h, b, true)
-	d.corpus = h.Sum64()
+	d.corpus = h.sum()
 	if unitWeights(wts) {
 		wts = nil // the same objective, the same bits (Options.Weights)
 	}
@@ -96,30 +91,39 @@ func floatsDigest(v []float64) uint64 {
 	if v == nil {
 		return 0
 	}
+	h := newDigest()
+	h.floats(v)
+	return h.sum() | 1
+}
+
+// digest is a crc64 fed through a buffer (the corpus is written a value at
+// a time).
+type digest struct {
+	h   hash.Hash64
+	w   *bufio.Writer
+	buf [8]byte
+}
+
+func newDigest() *digest {
 	h := crc64.New(crcTable)
-	flushDigest(h, appendFloatsDigest(h, nil, v), true)
-	return h.Sum64() | 1
+	return &digest{h: h, w: bufio.NewWriterSize(h, 1<<16)}
 }
 
-// appendFloatsDigest appends the length and the bits of v to b, flushing
-// b into h as it fills.
-func appendFloatsDigest(h hash.Hash64, b []byte, v []float64) []byte {
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(v)))
+// uint64 writes x, little-endian.
+func (d *digest) uint64(x uint64) { d.w.Write(binary.LittleEndian.AppendUint64(d.buf[:0], x)) }
+
+// floats writes the length and the bits of v.
+func (d *digest) floats(v []float64) {
+	d.uint64(uint64(len(v)))
 	for _, x := range v {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
-		b = flushDigest(h, b, false)
+		d.uint64(math.Float64bits(x))
 	}
-	return b
 }
 
-// flushDigest writes b into h when it holds 64 KiB or more (or always,
-// with all) and returns it emptied.
-func flushDigest(h hash.Hash64, b []byte, all bool) []byte {
-	if len(b) < 1<<16 && !all {
-		return b
-	}
-	h.Write(b)
-	return b[:0]
+// sum returns the crc64 of everything written.
+func (d *digest) sum() uint64 {
+	d.w.Flush() // a hash's Write never fails
+	return d.h.Sum64()
 }
 
 // check returns an error saying what differs between the digest ck of a
