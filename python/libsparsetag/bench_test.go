@@ -16,18 +16,7 @@ import (
 // Tagger.tag call costs without Python and the C boundary (the
 // difference is the per-call overhead; docs/python.md, "Benchmark").
 func BenchmarkTagSentence(b *testing.B) {
-	dir := os.Getenv("SPARSETAG_BENCH_DIR")
-	if dir == "" {
-		b.Skip("SPARSETAG_BENCH_DIR is not set (python/bench/bench_tag.py --out DIR writes it)")
-	}
-	m, err := openModelFile(filepath.Join(dir, "model.crfsuite"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "sentence.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	m, data := benchInput(b, "sentence.json")
 	var items []map[string]float64
 	if err := json.Unmarshal(data, &items); err != nil {
 		b.Fatal(err)
@@ -57,6 +46,25 @@ func BenchmarkTagSentence(b *testing.B) {
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
+// benchInput returns the model and the bytes of file that
+// python/bench/bench_tag.py wrote to $SPARSETAG_BENCH_DIR, and skips the
+// benchmark when the variable is not set.
+func benchInput(b *testing.B, file string) (*model, []byte) {
+	dir := os.Getenv("SPARSETAG_BENCH_DIR")
+	if dir == "" {
+		b.Skip("SPARSETAG_BENCH_DIR is not set (python/bench/bench_tag.py --out DIR writes it)")
+	}
+	m, err := openModelFile(filepath.Join(dir, "model.crfsuite"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m, data
+}
+
 // cpuTime returns the process's user and system CPU time.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -70,18 +78,7 @@ func cpuTime() time.Duration {
 // tag(xseq) call passes (sentence.buffers): what the library does in a
 // call besides the cgo crossing itself, reading the buffers included.
 func BenchmarkTagSentenceBuffers(b *testing.B) {
-	dir := os.Getenv("SPARSETAG_BENCH_DIR")
-	if dir == "" {
-		b.Skip("SPARSETAG_BENCH_DIR is not set (python/bench/bench_tag.py --out DIR writes it)")
-	}
-	m, err := openModelFile(filepath.Join(dir, "model.crfsuite"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "sentence.buffers"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	m, data := benchInput(b, "sentence.buffers")
 	var in struct {
 		Kind       int
 		Buf, Flags []int // byte values (JSON lists)
