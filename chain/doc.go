@@ -80,5 +80,6 @@
 // others renumbered in order, which changes no score. Model.WeightsFrom maps an
 // existing model's weights onto a new model by label and attribute names, as
 // the starting point of further training (train.Options.Init);
-// CheckWeightsFrom refuses a model with other labels or no shared attribute.
+// CheckWeightsFrom refuses a model that shares no label or no attribute, and
+// LabelChanges names the labels that start at zero or are dropped.
 package chain

@@ -62,16 +62,17 @@ func (m *Model) WeightsFrom(old *Model) []float64 {
 
 // CheckWeightsFrom reports why old cannot start the training of m (see
 // WeightsFrom) instead of starting it from weights that mean nothing: the
-// two models have different label sets (the error names the labels only
-// one of them has), or both have an encoder and they share no state
-// attribute (another input format or feature template: the error names
-// the kinds or an attribute of each). A nil error means WeightsFrom carries
-// over the transitions and the weights of every shared attribute.
+// two models share no label, or both have an encoder and they share no
+// state attribute (another input format or feature template: the error
+// names the kinds or an attribute of each). Label sets that differ but
+// overlap are accepted: LabelChanges names the labels that start at zero
+// and those whose weights are dropped. A nil error means WeightsFrom
+// carries over the transitions between shared labels and the weights of
+// every shared attribute and label.
 func (m *Model) CheckWeightsFrom(old *Model) error {
-	onlyNew, onlyOld := labelDiff(m.Labels, old.Labels), labelDiff(old.Labels, m.Labels)
-	if len(onlyNew)+len(onlyOld) > 0 {
-		return fmt.Errorf("chain: the labels differ: only the new model has %s; only the initial model has %s",
-			listOrNone(onlyNew), listOrNone(onlyOld))
+	if onlyNew, _ := m.LabelChanges(old); len(onlyNew) == len(m.Labels) {
+		return fmt.Errorf("chain: the models share no label (new: %s; initial: %s)",
+			listOrNone(m.Labels), listOrNone(old.Labels))
 	}
 	if m.Encoder == nil || old.Encoder == nil {
 		return nil
@@ -93,6 +94,13 @@ func (m *Model) CheckWeightsFrom(old *Model) error {
 	}
 	return fmt.Errorf("chain: the models share no attribute (new: %d, e.g. %s; initial: %d, e.g. %s): another feature template?",
 		m.Layout.NumUnary, example(ud, m.Layout.NumUnary), old.Layout.NumUnary, example(oud, old.Layout.NumUnary))
+}
+
+// LabelChanges returns the labels only m has, whose weights WeightsFrom
+// starts at zero, and the labels only old has, whose weights it drops, each
+// in its model's order.
+func (m *Model) LabelChanges(old *Model) (onlyNew, onlyOld []string) {
+	return labelDiff(m.Labels, old.Labels), labelDiff(old.Labels, m.Labels)
 }
 
 // labelDiff returns the labels of a that b lacks, in a's order.

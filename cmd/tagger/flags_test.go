@@ -97,9 +97,11 @@ func TestFlagValuesRefused(t *testing.T) {
 	}
 }
 
-// TestFlagInitRefused: --init from a model with other labels, or with no
-// attribute in common with the training data, is refused with what
-// differs; from a compatible model it is accepted.
+// TestFlagInitRefused: --init from a model that shares no label, or no
+// attribute, with the training data is refused with what differs; from a
+// compatible model it is accepted, and from one whose labels only overlap
+// it is accepted with a note naming the labels that start at zero and those
+// dropped.
 func TestFlagInitRefused(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
@@ -112,20 +114,25 @@ func TestFlagInitRefused(t *testing.T) {
 	base := write("base.txt", "B-NP\tw=the\nI-NP\tw=dog\nB-VP\tw=runs\n\n")
 	same := write("same.txt", "B-NP\tw=a\nI-NP\tw=dog\nB-VP\tw=sleeps\n\n")
 	labels := write("labels.txt", "B-NP\tw=the\nI-NP\tw=dog\nO\tw=runs\n\n")
+	disjoint := write("disjoint.txt", "B-PP\tw=the\nO\tw=dog\n\n")
 	attrs := write("attrs.txt", "B-NP\tpos=DT\nI-NP\tpos=NN\nB-VP\tpos=VBZ\n\n")
 	model := filepath.Join(dir, "base.model")
 	trainArgs := func(data string, more ...string) []string {
-		return append(append([]string{"train", "--format", "crfsuite", "--quiet", "--max-iter", "5", "--model", filepath.Join(dir, "out.model")}, more...), data)
+		return append(append([]string{"train", "--format", "crfsuite", "--max-iter", "5", "--model", filepath.Join(dir, "out.model")}, more...), data)
 	}
-	mustRun(t, append(trainArgs(base), "--model", model)...)
-	mustRun(t, trainArgs(same, "--init", model)...)
+	mustRun(t, append(trainArgs(base, "--quiet"), "--model", model)...)
+	mustRun(t, trainArgs(same, "--quiet", "--init", model)...)
+	_, errs, code := runTagger(t, trainArgs(labels, "--init", model)...)
+	if want := "init " + model + ": labels only the training data has start at zero: O; labels only " + model + " has are dropped: B-VP"; code != 0 || !strings.Contains(errs, want) {
+		t.Errorf("--init on labels.txt: exit %d, stderr %q; want exit 0 and %q", code, errs, want)
+	}
 	for _, c := range []struct {
 		data, want string
 	}{
-		{labels, "only the new model has O; only the initial model has B-VP"},
+		{disjoint, "share no label (new: B-PP, O; initial: B-NP, I-NP, B-VP)"},
 		{attrs, `share no attribute (new: 3, e.g. "pos=DT"; initial: 3, e.g. "w=the")`},
 	} {
-		_, errs, code := runTagger(t, trainArgs(c.data, "--init", model)...)
+		_, errs, code := runTagger(t, trainArgs(c.data, "--quiet", "--init", model)...)
 		if code != 2 || !strings.Contains(errs, "--init "+model+" does not fit the training data") || !strings.Contains(errs, c.want) {
 			t.Errorf("--init on %s: exit %d, stderr %q; want exit 2 and %q", filepath.Base(c.data), code, errs, c.want)
 		}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -196,7 +197,7 @@ func declareSelection(fs *flag.FlagSet, tf *trainFlags, d train.Options) {
 
 // declareAdapt declares the flags of starting points, priors and partial labels.
 func declareAdapt(fs *flag.FlagSet, tf *trainFlags) {
-	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point")
+	fs.StringVar(&tf.init, "init", "", "continue training from this model `file`: its weights (matched by label and attribute names) are the starting point; labels only the training data has start at zero, labels only the model has are dropped (both are named)")
 	fs.StringVar(&tf.prior, "prior", "", "keep this model `file` as a prior: train w = w0 + v with the penalty on v only, so the new model departs from the old one only where the new data demands it (labels and attributes only the old model has are kept; same convex problem, certified gap and screening: docs/prior.md; with --select or --select-folds the path's penalties are on v; not with --init or --screen paper/both)")
 	fs.BoolVar(&tf.partial, "partial", false, "partial labels: a token's label may be a set (`B-PER|I-PER`: any of them) or unknown (--unknown-label); training maximizes the likelihood of every labeling the sets allow. NOT CONVEX: no certified gap and no screening (--epsilon, --rel-epsilon, --screen, --solver, --certificate are refused); it stops on --delta (default 1e-5) or --max-iter, from zero or --init")
 	fs.StringVar(&tf.unknown, "unknown-label", "?", "with --partial, the `marker` of a token whose label is unknown (any label)")
@@ -320,6 +321,34 @@ func (tf *trainFlags) checkOutputs() error {
 		flagcheck.Output{Flag: "--memprofile", Path: tf.memprof}))
 }
 
+// initFrom sets op.Init to the weights of the --init model mapped onto m by
+// label and attribute names, and says which labels start at zero (only the
+// training data has them) and which are dropped (only the old model has
+// them).
+func initFrom(e *env, tf *trainFlags, op *train.Options, m *chain.Model) error {
+	old, err := chain.LoadFile(tf.init)
+	if err != nil {
+		return err
+	}
+	if err := m.CheckWeightsFrom(old); err != nil {
+		return usagef("--init %s does not fit the training data: %v", tf.init, err)
+	}
+	if onlyNew, onlyOld := m.LabelChanges(old); len(onlyNew)+len(onlyOld) > 0 && !tf.quiet {
+		fmt.Fprintf(e.stderr, "init %s: labels only the training data has start at zero: %s; labels only %s has are dropped: %s\n",
+			tf.init, noneIfEmpty(onlyNew), tf.init, noneIfEmpty(onlyOld))
+	}
+	op.Init = m.WeightsFrom(old)
+	return nil
+}
+
+// noneIfEmpty lists labels separated by commas, or says "none".
+func noneIfEmpty(labels []string) string {
+	if len(labels) == 0 {
+		return "none"
+	}
+	return strings.Join(labels, ", ")
+}
+
 // fit trains m on c with the options of the flags (checkpoints, warm
 // start, early stopping, progress, interrupts) and returns the result.
 func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Corpus) (*train.Result, error) {
@@ -327,14 +356,9 @@ func fit(e *env, tf *trainFlags, op train.Options, m *chain.Model, c *sparse.Cor
 		return nil, err
 	}
 	if tf.init != "" {
-		old, err := chain.LoadFile(tf.init)
-		if err != nil {
+		if err := initFrom(e, tf, &op, m); err != nil {
 			return nil, err
 		}
-		if err := m.CheckWeightsFrom(old); err != nil {
-			return nil, usagef("--init %s does not fit the training data: %v", tf.init, err)
-		}
-		op.Init = m.WeightsFrom(old)
 	}
 	early, err := tf.earlyStop(e, m)
 	if err != nil {
