@@ -32,7 +32,9 @@ type PathOptions struct {
 	// value at the first beta (beta_max: the trivial model, all weights
 	// zero): where one label dominates (e.g. O), the first models may all
 	// tag like the trivial one (F1 0) for more than Patience betas, and the
-	// path goes on until the score rises (or to the last beta).
+	// path goes on until the score rises (or to the last beta). With a
+	// prior (Options.Prior) the first beta's model is the old model, not a
+	// trivial one, and betas count as below the best from the start.
 	Patience int
 	// Extend, when > 0 (with Score, K and MinRatio; not with Betas), lets
 	// the path go on below MinRatio when the score is still rising there:
@@ -111,6 +113,9 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 		betas = PathBetas(tr.betaMax, po.K, po.MinRatio)
 	}
 	sel := pathSelection{patience: po.Patience}
+	// With a prior the path starts at the old model, which may score best:
+	// patience counts from there (see peak.Peak.FromStart).
+	sel.peak.FromStart = tr.op.Prior != nil
 	var out []*Result
 	// w is the point of the solves (with a prior, v; last is w0 + v).
 	w, prev := tr.op.Init, []float64(nil)

@@ -90,3 +90,27 @@ func priorPathStep(t *testing.T, k int, res *Result, w, w0 []float64, c *sparse.
 	}
 	return moved
 }
+
+// TestPriorPathPatience: with a prior the path starts at the old model,
+// which may score best; patience counts from there, so a score that only
+// falls stops the path after Patience betas (without a prior the rule waits
+// for the score to rise above the trivial model's first, see peak.Peak).
+func TestPriorPathPatience(t *testing.T) {
+	rng := rand.New(rand.NewPCG(38, 5))
+	c, newModel, w0 := priorProblem(rng, 0)
+	for _, prior := range []bool{true, false} {
+		op := Options{Problem: Problem{SumForm: true, C1: 1, C2: 0.5}, Resources: Resources{Threads: 1}}
+		if prior {
+			op.Prior = w0
+		}
+		n := 0
+		falling := func([]float64) (float64, error) { n++; return -float64(n), nil }
+		res, err := Path(context.Background(), newModel(), c, op, PathOptions{K: 6, MinRatio: 0.01, Score: falling, Patience: 2}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{true: 3, false: 6}[prior]; len(res) != want {
+			t.Errorf("prior %v: the path solved %d betas, want %d", prior, len(res), want)
+		}
+	}
+}

@@ -185,7 +185,7 @@ func declareOutputs(fs *flag.FlagSet, tf *trainFlags, d train.Options) {
 func declareSelection(fs *flag.FlagSet, tf *trainFlags, d train.Options) {
 	fs.StringVar(&tf.valid, "valid", "", "labeled validation `file` (same format): evaluate every --valid-every iterations, keep the best model, stop after --patience checks without improvement")
 	fs.StringVar(&tf.validFold, "valid-folds", "", "OCR folds of the --valid or --select file (default all)")
-	fs.IntVar(&tf.patience, "patience", 3, "validation checks without improvement before stopping (with --valid); with --select, betas whose dev score is below the best before the path stops (counted once the score has risen above its first value)")
+	fs.IntVar(&tf.patience, "patience", 3, "validation checks without improvement before stopping (with --valid); with --select, betas whose dev score is below the best before the path stops (counted once the score has risen above its first value; with --prior, from the first beta, which is the old model)")
 	fs.StringVar(&tf.selectDev, "select", "", "select the penalty on this labeled development `file` (same format): solve a path of penalties from beta_max down to --select-floor beta_max (warm starts, screening, working sets; --c1/--c2 fix only the L1/L2 ratio), score each model (chunk F1, or token accuracy), stop when the score has peaked, save the best model and print the path table")
 	fs.StringVar(&tf.selectEval, "select-eval", "", "also score every model of the --select path on this labeled `file` (reported in the table and JSON as eval; not used to choose)")
 	fs.IntVar(&tf.selectFolds, "select-folds", 0, "select the penalty by `K`-fold cross-validation of the training file instead of --select (sequence i in fold i mod K), then refit on all of it")

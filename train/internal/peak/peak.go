@@ -11,10 +11,14 @@ import (
 // best. Scores are not counted as worse until the score has risen above
 // its first value: at the top of a path every model may still tag like
 // the trivial one (e.g. every token O on data where O dominates, F1 0),
-// and a score that has not moved says nothing about a peak. The zero Peak
-// with Limit set is ready to use.
+// and a score that has not moved says nothing about a peak. With
+// FromStart, the first score is a real model's (a prior's: the path starts
+// at the old model, not at the trivial one), and scores strictly below the
+// best count from the start (a score equal to the first is most likely the
+// same model again: the betas at which the new data does not move it). The zero Peak with Limit set is ready to use.
 type Peak struct {
 	Limit       int
+	FromStart   bool // count scores below the best from the first one
 	n           int     // scores seen
 	first, best float64 // the first and the best score
 	worse       int     // scores in a row below the best, once risen
@@ -31,7 +35,7 @@ func (p *Peak) Add(v float64) (improved, stop bool) {
 	case v > p.best:
 		p.best, p.worse = v, 0
 		return true, false
-	case p.best > p.first:
+	case p.best > p.first, p.FromStart && v < p.best:
 		p.worse++
 	}
 	return false, p.worse >= p.Limit
