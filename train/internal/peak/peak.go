@@ -18,7 +18,7 @@ import (
 // same model again: the betas at which the new data does not move it). The zero Peak with Limit set is ready to use.
 type Peak struct {
 	Limit       int
-	FromStart   bool // count scores below the best from the first one
+	FromStart   bool    // count scores below the best from the first one
 	n           int     // scores seen
 	first, best float64 // the first and the best score
 	worse       int     // scores in a row below the best, once risen
