@@ -15,7 +15,8 @@ import (
 // FromStart, the first score is a real model's (a prior's: the path starts
 // at the old model, not at the trivial one), and scores strictly below the
 // best count from the start (a score equal to the first is most likely the
-// same model again: the betas at which the new data does not move it). The zero Peak with Limit set is ready to use.
+// same model again: the betas at which the new data does not move it).
+// The zero Peak with Limit set is ready to use.
 type Peak struct {
 	Limit       int
 	FromStart   bool    // count scores below the best from the first one
