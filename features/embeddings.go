@@ -115,8 +115,18 @@ func (m *Embeddings) Lookup(word string) []float64 {
 // lookup is Lookup with a scratch buffer for the lower-cased word, so that
 // a lookup allocates nothing once the buffer is large enough.
 func (m *Embeddings) lookup(word string, buf *[]byte) []float64 {
+	i := m.lookupIndex(word, buf)
+	if i < 0 {
+		return nil
+	}
+	return m.Vector(int(i))
+}
+
+// lookupIndex is lookup returning the word's row in the table, -1 for an
+// unknown word.
+func (m *Embeddings) lookupIndex(word string, buf *[]byte) int32 {
 	if i, ok := m.index[word]; ok {
-		return m.Vector(int(i))
+		return i
 	}
 	b := (*buf)[:0]
 	for _, r := range word {
@@ -124,9 +134,9 @@ func (m *Embeddings) lookup(word string, buf *[]byte) []float64 {
 	}
 	*buf = b
 	if i, ok := m.lower[string(b)]; ok {
-		return m.Vector(int(i))
+		return i
 	}
-	return nil
+	return -1
 }
 
 // maxEmbeddingLine bounds one line of an embeddings file (a word and D
