@@ -95,4 +95,3 @@ func (e *Encoder) denseRule(b *sparse.Dense, r *rule, d *Dictionary, rows [][]st
 	}
 	return nil
 }
-
