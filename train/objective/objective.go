@@ -113,6 +113,10 @@ type Objective struct {
 	// the loss and every count of sequence i are scaled by s_i.
 	weights []float64
 
+	// blk holds the weights and counts of the corpus's dense blocks (nil
+	// without blocks; dense.go).
+	blk *blockState
+
 	// evals counts the passes over the data (evaluations) since the
 	// objective was made.
 	evals int
@@ -189,6 +193,7 @@ type shardState struct {
 	edgeBuf  []float64
 	cUnary   []float64 // partial labels: the constrained lattice's unary scores
 	cNode    []float64 // and its node marginals
+	blk      shardBlocks
 	err      error
 }
 
@@ -235,6 +240,7 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 			o.shard[s].stateExp = make([]float64, m.Layout.NumUnary*L)
 		}
 	}
+	o.blk = newBlocks(c, L, o.shard)
 	o.attrCum = attributeCounts(&c.Unary, m.Layout.NumUnary)
 	o.attrSplit = attrParts(o.attrCum, o.threads)
 	o.obs = observedCounts(o.m, o.c, o.attrCum, o.fused, nil)
@@ -465,7 +471,11 @@ func buildColumns(x *sparse.Matrix, cum []int32) columns {
 // ObservedCounts returns F(x, y_gold) summed over the corpus, full size:
 // the state block position by position, then tailCounts.
 func ObservedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
-	return weightedObserved(m, c, nil)
+	obs := weightedObserved(m, c, nil)
+	if c.HasDense() {
+		blockObserved(&counts{dense: obs}, m, c, nil)
+	}
+	return obs
 }
 
 // scoreSparse is lattice.Score for the training objective in label-list
@@ -602,6 +612,10 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 	}
 	loss := reduceShards(o.m, o.shard, o.eTail)
 	o.stateExpectations()
+	if o.blk != nil {
+		o.reduceBlocks()
+		o.blockExpectations()
+	}
 	o.expFresh = true
 	o.obs.residuals(o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	inv := 1 / o.n
@@ -633,6 +647,9 @@ func (o *Objective) Residuals(dst []float64, idx []int32) []float64 {
 				copy(dst[ptr[a]:ptr[a+1]], o.exp[refPtr[a]:refPtr[a+1]])
 			}
 		}
+	}
+	if o.blk != nil {
+		o.blockResiduals(dst, idx, o.uPtr, counted)
 	}
 	o.obs.residuals(dst, idx, dst, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	return dst
@@ -705,6 +722,9 @@ func (o *Objective) setWeights(x []float64) {
 			o.wtail[j] = o.prior.tail[j] + x[k]
 		}
 	}
+	if o.blk != nil {
+		o.blockWeights()
+	}
 	if o.wfull != nil {
 		sparse.Scatter(o.wfull, x, o.fs.active)
 		if o.prior != nil {
@@ -751,6 +771,9 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 		lat = lattice.Score(&sh.lat, o.m.Layout, o.wfull, c, i)
 	}
 	start, T := c.Span(i)
+	if o.blk != nil {
+		o.scoreBlocks(lat.Unary, start, T)
+	}
 	if o.prior != nil {
 		floats.Add(lat.Unary, o.prior.unary[start*L:(start+T)*L])
 	}
@@ -782,6 +805,9 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 		sw = o.weights[i]
 		sh.weigh(node, sw, o.nll[i])
 	}
+	if o.blk != nil {
+		o.countBlocks(&sh.blk, node, start, T)
+	}
 	if sh.stateExp != nil {
 		o.accumulateState(sh.stateExp, node, start, T)
 	}
@@ -810,6 +836,9 @@ func (o *Objective) forwardShard(ctx context.Context, s int) {
 	}
 	if sh.stateExp != nil {
 		clear(sh.stateExp)
+	}
+	for _, g := range sh.blk.g {
+		clear(g)
 	}
 	nseq := o.live.Len()
 	for i := s * nseq / numShards; i < (s+1)*nseq/numShards; i++ {

@@ -1,0 +1,238 @@
+package objective
+
+import (
+	"slices"
+
+	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/densemul"
+)
+
+// Dense blocks (sparse.Dense, word vectors): the corpus stores per
+// position one row index per block, not D entries of Unary, and the block's
+// D attributes have no entry in Unary. The objective scores and counts each
+// block per sequence as small dense products, with densemul.AddMul:
+//
+//   - scores: the block's weights W (D x L, gathered from the active state
+//     weights, zero for the inactive ones, blockWeights) give every position
+//     x_t W, added to its unary scores (scoreBlocks);
+//   - counts: after forward-backward, G += X^T mu per shard (X the
+//     sequence's T x D rows, mu its node marginals, weighted like every
+//     other count; countBlocks), reduced in shard order (reduceBlocks) and
+//     copied into the expected counts of the active features and, in
+//     Residuals, of any feature asked for (every label of every dimension
+//     is counted, so nothing of the sparse scatter is needed);
+//   - observed counts: x_t added at the gold label, in position order (the
+//     sums of the sparse encoding, bit for bit).
+//
+// Summation orders differ from the sparse path's (per shard, then in shard
+// order; fused multiply-adds), so the sums agree to rounding, not bit for
+// bit; they do not depend on the number of workers.
+
+// blockState is the objective's part of the dense blocks.
+type blockState struct {
+	w [][]float64 // per block, the D x L weights of the evaluation
+	g [][]float64 // per block, the D x L expected counts of the last evaluation
+}
+
+// shardBlocks is a shard's part of the dense blocks.
+type shardBlocks struct {
+	g  [][]float64 // per block, D x L expected counts of the shard's sequences
+	xt []float64   // D x T scratch: a sequence's rows of one block, transposed
+}
+
+// newBlocks returns the block buffers for corpus c with L labels (nil
+// without blocks) and sets up each shard's.
+func newBlocks(c *sparse.Corpus, L int, shard []shardState) *blockState {
+	if !c.HasDense() {
+		return nil
+	}
+	b := &blockState{}
+	for k := range c.Dense {
+		D := c.Dense[k].D
+		b.w = append(b.w, make([]float64, D*L))
+		b.g = append(b.g, make([]float64, D*L))
+		for s := range shard {
+			sb := &shard[s].blk
+			sb.g = append(sb.g, make([]float64, D*L))
+			sb.xt = slices.Grow(sb.xt[:0], D*c.MaxLen())
+		}
+	}
+	return b
+}
+
+// blockWeights gathers the blocks' weights from the active state weights
+// (xState, in reference order): row d of block k holds the weights of
+// attribute Attrs[d], zero for inactive features and for a dimension
+// without attribute.
+func (o *Objective) blockWeights() {
+	L := o.m.NumLabels()
+	for k := range o.c.Dense {
+		b, w := &o.c.Dense[k], o.blk.w[k]
+		clear(w)
+		for d, a := range b.Attrs {
+			if a < 0 {
+				continue
+			}
+			for r := o.fs.refPtr[a]; r < o.fs.refPtr[a+1]; r++ {
+				w[d*L+int(o.fs.refLab[r])] = o.xState[r]
+			}
+		}
+	}
+}
+
+// scoreBlocks adds the blocks' scores x_t W of the sequence at
+// [start, start+T) to its unary scores (T x L).
+func (o *Objective) scoreBlocks(unary []float64, start, T int) {
+	L := o.m.NumLabels()
+	for k := range o.c.Dense {
+		b, w := &o.c.Dense[k], o.blk.w[k]
+		for t := range T {
+			if x := b.Row(start + t); x != nil {
+				densemul.AddMul(unary[t*L:t*L+L], x, w, L)
+			}
+		}
+	}
+}
+
+// countBlocks adds X^T node, the blocks' expected counts of the sequence
+// at [start, start+T) (node its T x L marginals, as weighted for every
+// other count), into the shard's buffers.
+func (o *Objective) countBlocks(sb *shardBlocks, node []float64, start, T int) {
+	L := o.m.NumLabels()
+	for k := range o.c.Dense {
+		b := &o.c.Dense[k]
+		D := b.D
+		xt := sb.xt[:D*T]
+		for t := range T {
+			x := b.Row(start + t)
+			for d := range D {
+				v := 0.0
+				if x != nil {
+					v = x[d]
+				}
+				xt[d*T+t] = v
+			}
+		}
+		g := sb.g[k]
+		for d, a := range b.Attrs {
+			if a >= 0 {
+				densemul.AddMul(g[d*L:d*L+L], xt[d*T:d*T+T], node, L)
+			}
+		}
+	}
+}
+
+// reduceBlocks sums the shards' block counts in shard order into o.blk.g.
+func (o *Objective) reduceBlocks() {
+	for k, g := range o.blk.g {
+		clear(g)
+		for s := range o.shard {
+			sg := o.shard[s].blk.g[k]
+			for j, v := range sg {
+				g[j] += v
+			}
+		}
+	}
+}
+
+// blockExpectations adds the blocks' expected counts to those of the
+// active state features (o.exp, reference order); the other passes left
+// the blocks' attributes at the counts of their Unary entries (none, as a
+// rule).
+func (o *Objective) blockExpectations() {
+	L := o.m.NumLabels()
+	for k := range o.c.Dense {
+		g := o.blk.g[k]
+		for d, a := range o.c.Dense[k].Attrs {
+			if a < 0 {
+				continue
+			}
+			for r := o.fs.refPtr[a]; r < o.fs.refPtr[a+1]; r++ {
+				o.exp[r] += g[d*L+int(o.fs.refLab[r])]
+			}
+		}
+	}
+}
+
+// blockResiduals adds the blocks' expected counts to dst, the expected
+// counts of the features idx (attribute a's are idx[ptr[a]:ptr[a+1]]),
+// except for the attributes counted (whose counts dst took from o.exp,
+// blocks included).
+func (o *Objective) blockResiduals(dst []float64, idx, ptr []int32, counted []bool) {
+	L := int32(o.m.NumLabels())
+	for k := range o.c.Dense {
+		g := o.blk.g[k]
+		for d, a := range o.c.Dense[k].Attrs {
+			if a < 0 || (counted != nil && counted[a]) {
+				continue
+			}
+			for q := ptr[a]; q < ptr[a+1]; q++ {
+				dst[q] += g[int32(d)*L+idx[q]-a*L]
+			}
+		}
+	}
+}
+
+// blockObserved adds the blocks' observed counts to obs: x_t at the gold
+// label of every position, in position order, scaled by the position's
+// weight (pw nil: unit).
+func blockObserved(obs *counts, m *chain.Model, c *sparse.Corpus, pw []float64) {
+	L := m.NumLabels()
+	type entry struct {
+		j int32
+		v float64
+	}
+	var add []entry
+	for k := range c.Dense {
+		b := &c.Dense[k]
+		sum := make([]float64, b.D*L)
+		seen := make([]bool, b.D*L)
+		for p := range c.Positions() {
+			x := b.Row(p)
+			y := int(c.Labels[p])
+			for d, v := range x {
+				if v == 0 || b.Attrs[d] < 0 {
+					continue
+				}
+				if pw != nil {
+					v *= pw[p]
+				}
+				sum[d*L+y] += v
+				seen[d*L+y] = true
+			}
+		}
+		for d, a := range b.Attrs {
+			for y := range L {
+				if seen[d*L+y] {
+					add = append(add, entry{a*int32(L) + int32(y), sum[d*L+y]})
+				}
+			}
+		}
+	}
+	if obs.dense != nil {
+		for _, e := range add {
+			obs.dense[e.j] += e.v
+		}
+		return
+	}
+	slices.SortStableFunc(add, func(a, b entry) int { return int(a.j - b.j) })
+	idx, val := make([]int32, 0, len(obs.stIdx)+len(add)), make([]float64, 0, len(obs.stIdx)+len(add))
+	i := 0
+	for _, e := range add {
+		for i < len(obs.stIdx) && obs.stIdx[i] < e.j {
+			idx, val = append(idx, obs.stIdx[i]), append(val, obs.stVal[i])
+			i++
+		}
+		switch {
+		case i < len(obs.stIdx) && obs.stIdx[i] == e.j:
+			idx, val = append(idx, e.j), append(val, obs.stVal[i]+e.v)
+			i++
+		case len(idx) > 0 && idx[len(idx)-1] == e.j:
+			val[len(val)-1] += e.v
+		default:
+			idx, val = append(idx, e.j), append(val, e.v)
+		}
+	}
+	obs.stIdx, obs.stVal = append(idx, obs.stIdx[i:]...), append(val, obs.stVal[i:]...)
+}
