@@ -65,13 +65,14 @@ func (c *Corpus) HasDense() bool { return len(c.Dense) > 0 }
 
 // ExpandRow returns the unary attributes of position p with the entries of
 // the dense blocks merged in, as one row sorted by attribute id (values
-// always given; equal ids are kept apart, in the order row then blocks):
-// the row the sparse encoding stores. It appends to cols[:0] and
-// vals[:0], whose storage the caller reuses across calls.
-func (c *Corpus) ExpandRow(p int, cols []int32, vals []float64) ([]int32, []float64) {
+// always given; equal ids are kept apart, in the order row, then blocks in
+// order): the row the sparse encoding stores. The slices are buf's
+// storage, valid until its next use. Each block's dimensions are taken in
+// the order of their ids (buf keeps that order per block), so a row costs
+// a linear merge per block.
+func (c *Corpus) ExpandRow(p int, buf *RowBuffer) ([]int32, []float64) {
 	rc, rv := c.Unary.Row(p)
-	cols = append(cols[:0], rc...)
-	vals = vals[:0]
+	cols, vals := append(buf.Cols[:0], rc...), buf.Vals[:0]
 	if rv != nil {
 		vals = append(vals, rv...)
 	} else {
@@ -79,33 +80,59 @@ func (c *Corpus) ExpandRow(p int, cols []int32, vals []float64) ([]int32, []floa
 			vals = append(vals, 1)
 		}
 	}
-	n := len(cols)
-	for k := range c.Dense {
-		b := &c.Dense[k]
-		for d, x := range b.Row(p) {
-			if x != 0 && b.Attrs[d] >= 0 {
-				cols, vals = append(cols, b.Attrs[d]), append(vals, x)
-			}
+	if len(buf.order) != len(c.Dense) {
+		buf.order = make([][]int32, len(c.Dense))
+		for k := range c.Dense {
+			buf.order[k] = c.Dense[k].order()
 		}
 	}
-	if len(cols) > n {
-		insertionMerge(cols, vals, n)
+	for k := range c.Dense {
+		b := &c.Dense[k]
+		x := b.Row(p)
+		if x == nil {
+			continue
+		}
+		bc, bv := buf.tmpC[:0], buf.tmpV[:0]
+		for _, d := range buf.order[k] {
+			if x[d] != 0 {
+				bc, bv = append(bc, b.Attrs[d]), append(bv, x[d])
+			}
+		}
+		buf.tmpC, buf.tmpV = bc, bv
+		cols, vals, buf.mC, buf.mV = merge(buf.mC[:0], buf.mV[:0], cols, vals, bc, bv)
 	}
+	buf.Cols, buf.Vals = cols, vals
 	return cols, vals
 }
 
-// insertionMerge sorts cols (and vals beside it) stably by id, given that
-// cols[:n] is sorted already.
-func insertionMerge(cols []int32, vals []float64, n int) {
-	for i := max(n, 1); i < len(cols); i++ {
-		a, v := cols[i], vals[i]
-		j := i
-		for j > 0 && cols[j-1] > a {
-			cols[j], vals[j] = cols[j-1], vals[j-1]
-			j--
+// merge appends to dc, dv the entries of the sorted rows (ac, av) and
+// (bc, bv) in id order, a's first for equal ids, and returns them with the
+// storage of a for reuse.
+func merge(dc []int32, dv []float64, ac []int32, av []float64, bc []int32, bv []float64) ([]int32, []float64, []int32, []float64) {
+	i, j := 0, 0
+	for i < len(ac) || j < len(bc) {
+		if j == len(bc) || (i < len(ac) && ac[i] <= bc[j]) {
+			dc, dv = append(dc, ac[i]), append(dv, av[i])
+			i++
+		} else {
+			dc, dv = append(dc, bc[j]), append(dv, bv[j])
+			j++
 		}
-		cols[j], vals[j] = a, v
 	}
+	return dc, dv, ac[:0], av[:0]
+}
+
+// order returns the dimensions of b that have an attribute, by
+// increasing attribute id.
+func (b *Dense) order() []int32 {
+	var dims []int32
+	for d, a := range b.Attrs {
+		if a >= 0 {
+			dims = append(dims, int32(d))
+		}
+	}
+	slices.SortStableFunc(dims, func(x, y int32) int { return int(b.Attrs[x] - b.Attrs[y]) })
+	return dims
 }
 
 // AppendExpanded appends sequence i of src to c with the dense blocks of
@@ -119,8 +146,8 @@ func (c *Corpus) AppendExpanded(src *Corpus, i int, buf *RowBuffer) {
 	}
 	start, T := src.Span(i)
 	for p := start; p < start+T; p++ {
-		buf.Cols, buf.Vals = src.ExpandRow(p, buf.Cols, buf.Vals)
-		c.Unary.AppendRow(buf.Cols, buf.Vals)
+		cols, vals := src.ExpandRow(p, buf)
+		c.Unary.AppendRow(cols, vals)
 		if src.Pair.Rows() > 0 {
 			pc, pv := src.Pair.Row(p)
 			c.Pair.AppendRow(pc, pv)
@@ -133,10 +160,13 @@ func (c *Corpus) AppendExpanded(src *Corpus, i int, buf *RowBuffer) {
 	c.NumUnary, c.NumPair = src.NumUnary, src.NumPair
 }
 
-// RowBuffer is scratch storage for ExpandRow and AppendExpanded.
+// RowBuffer is scratch storage for ExpandRow and AppendExpanded, for one
+// corpus (it keeps the order of the corpus's block dimensions). The zero
+// value is ready to use; a RowBuffer is not safe for concurrent use.
 type RowBuffer struct {
-	Cols []int32
-	Vals []float64
+	Cols, tmpC, mC []int32
+	Vals, tmpV, mV []float64
+	order          [][]int32
 }
 
 // Expanded returns the corpus with its dense blocks expanded into Unary:
