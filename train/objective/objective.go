@@ -102,6 +102,9 @@ type Objective struct {
 	// scoring gets cheaper as screening removes attributes.
 	live      *sparse.Corpus
 	liveAttrs int // number of live attributes when live was built
+	// liveRows is live without its dense blocks (which scoreBlocks
+	// scores), for lattice.Score.
+	liveRows sparse.Corpus
 
 	// prior, when not nil, is the fixed offset w0 of every evaluation
 	// (SetPrior).
@@ -336,6 +339,8 @@ func (o *Objective) follow(keep []int32) {
 	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
 		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive, o.tune.liveKeep), fs.live
 	}
+	o.liveRows = *o.live
+	o.liveRows.Dense = nil
 	o.refSpan = o.refSpan[:0]
 	if o.sparseLabels || o.refFused {
 		o.refSpan = refSpans(o.refSpan, o.live.Unary.Col, o.fs.refPtr)
@@ -768,7 +773,7 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 	if o.sparseLabels {
 		lat = o.scoreSparse(&sh.lat, c, i)
 	} else {
-		lat = lattice.Score(&sh.lat, o.m.Layout, o.wfull, c, i)
+		lat = lattice.Score(&sh.lat, o.m.Layout, o.wfull, &o.liveRows, i)
 	}
 	start, T := c.Span(i)
 	if o.blk != nil {
