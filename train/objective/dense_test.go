@@ -171,3 +171,39 @@ func TestDenseBlocksBruteForce(t *testing.T) {
 		requireBrute(t, "dense", func(w []float64) float64 { return traintest.NLL(m, w, sp) }, w, all, f, mv, o)
 	}
 }
+
+// TestDenseBlocksPartial compares the partial-label objective over dense
+// blocks with that of the expanded corpus (random allowed sets, every
+// feature active): loss and m within 1e-12.
+func TestDenseBlocksPartial(t *testing.T) {
+	dn, sp, m := denseCase(t, 11, 3, 0, false)
+	rng := rand.New(rand.NewPCG(2, 2))
+	sets := NewLabelSets(dn.Positions(), 3)
+	for p := range dn.Positions() {
+		sets.Allow(p, int(dn.Labels[p]))
+		if rng.IntN(2) == 0 {
+			sets.Allow(p, rng.IntN(3))
+		}
+	}
+	all := everyFeature(len(m.W))
+	x := make([]float64, len(all))
+	for k := range x {
+		x[k] = rng.NormFloat64()
+	}
+	var f [2]float64
+	var mv [2][]float64
+	for k, c := range []*sparse.Corpus{dn, sp} {
+		o := New(m, c, Settings{Threads: 2, FusedBudget: -1})
+		if err := o.SetPartial(sets); err != nil {
+			t.Fatal(err)
+		}
+		o.SetActive(all, false)
+		mv[k] = make([]float64, len(all))
+		var err error
+		if f[k], err = o.evalM(context.Background(), x, mv[k]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	relClose(t, "loss", f[1:], f[:1], 1e-12)
+	relClose(t, "m", mv[1], mv[0], 1e-12)
+}
