@@ -226,7 +226,7 @@ func (er *embeddingsReader) parse(text string) error {
 		return nil
 	}
 	er.seen[f[0]] = true
-	er.words = append(er.words, f[0])
+	er.words = append(er.words, strings.Clone(f[0])) // not a substring that keeps the line
 	for _, s := range f[1:] {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {

@@ -38,7 +38,7 @@ type blockState struct {
 // shardBlocks is a shard's part of the dense blocks.
 type shardBlocks struct {
 	g  [][]float64 // per block, D x L expected counts of the shard's sequences
-	xt []float64   // D x T scratch: a sequence's rows of one block, transposed
+	xt []float64   // D x countChunk scratch: positions' rows of one block, transposed
 }
 
 // newBlocks returns the block buffers for corpus c with L labels (nil
@@ -55,7 +55,7 @@ func newBlocks(c *sparse.Corpus, L int, shard []shardState) *blockState {
 		for s := range shard {
 			sb := &shard[s].blk
 			sb.g = append(sb.g, make([]float64, D*L))
-			sb.xt = slices.Grow(sb.xt[:0], D*c.MaxLen())
+			sb.xt = slices.Grow(sb.xt[:0], D*countChunk)
 		}
 	}
 	return b
@@ -95,29 +95,35 @@ func (o *Objective) scoreBlocks(unary []float64, start, T int) {
 	}
 }
 
+// countChunk is the number of positions whose block rows countBlocks
+// transposes at once (bounding its scratch to D x countChunk per shard).
+const countChunk = 32
+
 // countBlocks adds X^T node, the blocks' expected counts of the sequence
 // at [start, start+T) (node its T x L marginals, as weighted for every
-// other count), into the shard's buffers.
+// other count), into the shard's buffers, countChunk positions at a time.
 func (o *Objective) countBlocks(sb *shardBlocks, node []float64, start, T int) {
 	L := o.m.NumLabels()
 	for k := range o.c.Dense {
-		b := &o.c.Dense[k]
+		b, g := &o.c.Dense[k], sb.g[k]
 		D := b.D
-		xt := sb.xt[:D*T]
-		for t := range T {
-			x := b.Row(start + t)
-			for d := range D {
-				v := 0.0
-				if x != nil {
-					v = x[d]
+		for t0 := 0; t0 < T; t0 += countChunk {
+			n := min(countChunk, T-t0)
+			xt := sb.xt[:D*n]
+			for t := range n {
+				x := b.Row(start + t0 + t)
+				for d := range D {
+					v := 0.0
+					if x != nil {
+						v = x[d]
+					}
+					xt[d*n+t] = v
 				}
-				xt[d*T+t] = v
 			}
-		}
-		g := sb.g[k]
-		for d, a := range b.Attrs {
-			if a >= 0 {
-				densemul.AddMul(g[d*L:d*L+L], xt[d*T:d*T+T], node, L)
+			for d, a := range b.Attrs {
+				if a >= 0 {
+					densemul.AddMul(g[d*L:d*L+L], xt[d*n:d*n+n], node[t0*L:], L)
+				}
 			}
 		}
 	}

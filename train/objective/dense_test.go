@@ -17,7 +17,7 @@ import (
 func denseCase(t *testing.T, seed uint64, L, pair int, real bool) (dn, sp *sparse.Corpus, m *chain.Model) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 5))
-	dn = randomCorpus(rng, 30, 6, 5, pair, L, real)
+	dn = randomCorpus(rng, 30, 70, 5, pair, L, real) // sequences longer than countChunk too
 	chaintest.AddDenseBlock(rng, dn, 4, 7)
 	chaintest.AddDenseBlock(rng, dn, 3, 5)
 	if err := dn.Validate(L); err != nil {

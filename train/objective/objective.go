@@ -1219,8 +1219,8 @@ func Memory(m *chain.Model, c *sparse.Corpus, add func(name string, bytes int64)
 	add("per-shard pair expectations (64 x 8 B x pair features)", numShards*P*L*L*8)
 	for k := range c.Dense {
 		D := int64(c.Dense[k].D)
-		add("dense block: weights, counts and per-shard counts ((64+2) x 8 B x dimensions x labels, 8 B x dimensions x longest sequence)",
-			(numShards+2)*8*D*L+numShards*8*D*int64(c.MaxLen()))
+		add("dense block: weights, counts and per-shard counts ((64+2) x 8 B x dimensions x labels, 64 x 8 B x dimensions x 32)",
+			(numShards+2)*8*D*L+numShards*8*D*countChunk)
 	}
 	add("feature set and screened set (2 bits x features)", d/4)
 }
