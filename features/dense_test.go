@@ -110,3 +110,21 @@ func TestDenseVectorsExpand(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddingsAllLower checks the lookup of a table whose words are all
+// lower-case (one map serves both lookups): exact, then lower-cased.
+func TestEmbeddingsAllLower(t *testing.T) {
+	m, err := NewEmbeddings([]string{"the", "dog"}, []float64{1, 2, 3, 4}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		word string
+		want float64
+	}{{"the", 0.25}, {"The", 0.25}, {"DOG", 0.75}, {"cat", 0}} {
+		v := m.Lookup(tc.word)
+		if (v == nil) != (tc.want == 0) || (v != nil && v[0] != tc.want) {
+			t.Errorf("Lookup(%q) = %v, want first value %v", tc.word, v, tc.want)
+		}
+	}
+}

@@ -80,12 +80,28 @@ func NewEmbeddings(words []string, vecs []float64, dim int) (*Embeddings, error)
 		}
 		m.index[w] = int32(i)
 	}
+	if allLower(words) {
+		// Every word is its own lower-case form (GloVe's vectors, say):
+		// the lower-case index is the index, not a second map.
+		m.lower = m.index
+		return m, nil
+	}
 	for i, w := range words {
 		if _, ok := m.lower[strings.ToLower(w)]; !ok {
 			m.lower[strings.ToLower(w)] = int32(i)
 		}
 	}
 	return m, nil
+}
+
+// allLower reports whether every word equals its lower-case form.
+func allLower(words []string) bool {
+	for _, w := range words {
+		if strings.ToLower(w) != w {
+			return false
+		}
+	}
+	return true
 }
 
 // Dim returns the dimension D of the vectors.

@@ -97,7 +97,7 @@ func (o *Objective) scoreBlocks(unary []float64, start, T int) {
 
 // countChunk is the number of positions whose block rows countBlocks
 // transposes at once (bounding its scratch to D x countChunk per shard).
-const countChunk = 32
+const countChunk = 16
 
 // countBlocks adds X^T node, the blocks' expected counts of the sequence
 // at [start, start+T) (node its T x L marginals, as weighted for every

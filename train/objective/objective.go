@@ -1219,7 +1219,7 @@ func Memory(m *chain.Model, c *sparse.Corpus, add func(name string, bytes int64)
 	add("per-shard pair expectations (64 x 8 B x pair features)", numShards*P*L*L*8)
 	for k := range c.Dense {
 		D := int64(c.Dense[k].D)
-		add("dense block: weights, counts and per-shard counts ((64+2) x 8 B x dimensions x labels, 64 x 8 B x dimensions x 32)",
+		add("dense block: weights, counts and per-shard counts ((64+2) x 8 B x dimensions x labels, 64 x 8 B x dimensions x 16)",
 			(numShards+2)*8*D*L+numShards*8*D*countChunk)
 	}
 	add("feature set and screened set (2 bits x features)", d/4)
