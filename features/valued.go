@@ -48,8 +48,9 @@ import (
 // is not used) and allocates nothing per token in steady state (a name
 // with escapes is unescaped into a new string). The
 // encoded corpus holds every non-zero coordinate of every vector a
-// template reads, 12 bytes each (id and value); the table itself is held
-// once, by the Embeddings.
+// template reads, 12 bytes each (id and value), unless the encoder stores
+// the pure %v lines as dense blocks (DenseVectors: 4 bytes per position
+// and line); the table itself is held once, by the Embeddings.
 type Valued struct {
 	Columns    []int       // 0-based columns holding name:value items, increasing
 	Embeddings *Embeddings // the vectors %v reads; nil when the template has no %v
