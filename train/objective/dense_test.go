@@ -8,6 +8,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/internal/chaintest"
+	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/internal/traintest"
 )
@@ -54,7 +55,7 @@ func relClose(t *testing.T, name string, want, got []float64, tol float64) {
 // (fused, scatter, working set with per-reference counts, label lists,
 // the compacted corpus), with sequence weights and a prior: the loss, m
 // over the active set and the residuals of every feature agree to 1e-12
-// relative.
+// relative, and so does the duality gap (the certificate) formed from them.
 func TestDenseBlocksAgainstSparse(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -129,6 +130,16 @@ func TestDenseBlocksAgainstSparse(t *testing.T) {
 			relClose(t, "loss", f[1:], f[:1], 1e-12)
 			relClose(t, "m", mv[1], mv[0], 1e-12)
 			relClose(t, "residuals", res[1], res[0], 1e-12)
+			// The certificate: the Fenchel-Young gap at the point (the
+			// active weights, zero elsewhere) from the residuals of every
+			// feature, as the trainer forms it.
+			w := make([]float64, len(m.W))
+			sparse.Scatter(w, x, act)
+			gaps := []float64{screen.GapSum(w, res[0], 0.01, 0.1), screen.GapSum(w, res[1], 0.01, 0.1)}
+			if !(gaps[0] > 0) {
+				t.Fatalf("gap %v", gaps[0])
+			}
+			relClose(t, "gap", gaps[1:], gaps[:1], 1e-12)
 		})
 	}
 }
