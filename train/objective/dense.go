@@ -14,11 +14,11 @@ import (
 // block per sequence as small dense products, with densemul.AddMul:
 //
 //   - scores: the block's weights W (D x L, gathered from the active state
-//     weights, zero for the inactive ones, blockWeights) give every position
-//     x_t W, added to its unary scores (scoreBlocks);
+//     weights, zero for the inactive ones, setWeights) give every position
+//     x_t W, added to its unary scores (score);
 //   - counts: after forward-backward, G += X^T mu per shard (X the
 //     sequence's T x D rows, mu its node marginals, weighted like every
-//     other count; countBlocks), reduced in shard order (reduceBlocks) and
+//     other count; blockState.count), reduced in shard order (reduce) and
 //     copied into the expected counts of the active features and, in
 //     Residuals, of any feature asked for (every label of every dimension
 //     is counted, so nothing of the sparse scatter is needed);
@@ -29,8 +29,11 @@ import (
 // order; fused multiply-adds), so the sums agree to rounding, not bit for
 // bit; they do not depend on the number of workers.
 
-// blockState is the objective's part of the dense blocks.
+// blockState is the objective's part of the dense blocks of its corpus c
+// over L labels.
 type blockState struct {
+	c *sparse.Corpus
+	L int
 	w [][]float64 // per block, the D x L weights of the evaluation
 	g [][]float64 // per block, the D x L expected counts of the last evaluation
 }
@@ -47,7 +50,7 @@ func newBlocks(c *sparse.Corpus, L int, shard []shardState) *blockState {
 	if !c.HasDense() {
 		return nil
 	}
-	b := &blockState{}
+	b := &blockState{c: c, L: L}
 	for k := range c.Dense {
 		D := c.Dense[k].D
 		b.w = append(b.w, make([]float64, D*L))
@@ -61,32 +64,32 @@ func newBlocks(c *sparse.Corpus, L int, shard []shardState) *blockState {
 	return b
 }
 
-// blockWeights gathers the blocks' weights from the active state weights
-// (xState, in reference order): row d of block k holds the weights of
-// attribute Attrs[d], zero for inactive features and for a dimension
-// without attribute.
-func (o *Objective) blockWeights() {
-	L := o.m.NumLabels()
-	for k := range o.c.Dense {
-		b, w := &o.c.Dense[k], o.blk.w[k]
+// setWeights gathers the blocks' weights from the active state weights
+// xState of the feature set fs (in reference order): row d of block k
+// holds the weights of attribute Attrs[d], zero for inactive features and
+// for a dimension without attribute.
+func (bs *blockState) setWeights(fs *Features, xState []float64) {
+	L := bs.L
+	for k := range bs.c.Dense {
+		b, w := &bs.c.Dense[k], bs.w[k]
 		clear(w)
 		for d, a := range b.Attrs {
 			if a < 0 {
 				continue
 			}
-			for r := o.fs.refPtr[a]; r < o.fs.refPtr[a+1]; r++ {
-				w[d*L+int(o.fs.refLab[r])] = o.xState[r]
+			for r := fs.refPtr[a]; r < fs.refPtr[a+1]; r++ {
+				w[d*L+int(fs.refLab[r])] = xState[r]
 			}
 		}
 	}
 }
 
-// scoreBlocks adds the blocks' scores x_t W of the sequence at
+// score adds the blocks' scores x_t W of the sequence at
 // [start, start+T) to its unary scores (T x L).
-func (o *Objective) scoreBlocks(unary []float64, start, T int) {
-	L := o.m.NumLabels()
-	for k := range o.c.Dense {
-		b, w := &o.c.Dense[k], o.blk.w[k]
+func (bs *blockState) score(unary []float64, start, T int) {
+	L := bs.L
+	for k := range bs.c.Dense {
+		b, w := &bs.c.Dense[k], bs.w[k]
 		for t := range T {
 			if x := b.Row(start + t); x != nil {
 				densemul.AddMul(unary[t*L:t*L+L], x, w, L)
@@ -95,17 +98,17 @@ func (o *Objective) scoreBlocks(unary []float64, start, T int) {
 	}
 }
 
-// countChunk is the number of positions whose block rows countBlocks
+// countChunk is the number of positions whose block rows blockState.count
 // transposes at once (bounding its scratch to D x countChunk per shard).
 const countChunk = 16
 
-// countBlocks adds X^T node, the blocks' expected counts of the sequence
+// count adds X^T node, the blocks' expected counts of the sequence
 // at [start, start+T) (node its T x L marginals, as weighted for every
 // other count), into the shard's buffers, countChunk positions at a time.
-func (o *Objective) countBlocks(sb *shardBlocks, node []float64, start, T int) {
-	L := o.m.NumLabels()
-	for k := range o.c.Dense {
-		b, g := &o.c.Dense[k], sb.g[k]
+func (bs *blockState) count(sb *shardBlocks, node []float64, start, T int) {
+	L := bs.L
+	for k := range bs.c.Dense {
+		b, g := &bs.c.Dense[k], sb.g[k]
 		D := b.D
 		for t0 := 0; t0 < T; t0 += countChunk {
 			n := min(countChunk, T-t0)
@@ -129,12 +132,12 @@ func (o *Objective) countBlocks(sb *shardBlocks, node []float64, start, T int) {
 	}
 }
 
-// reduceBlocks sums the shards' block counts in shard order into o.blk.g.
-func (o *Objective) reduceBlocks() {
-	for k, g := range o.blk.g {
+// reduce sums the shards' block counts in shard order into bs.g.
+func (bs *blockState) reduce(shard []shardState) {
+	for k, g := range bs.g {
 		clear(g)
-		for s := range o.shard {
-			sg := o.shard[s].blk.g[k]
+		for s := range shard {
+			sg := shard[s].blk.g[k]
 			for j, v := range sg {
 				g[j] += v
 			}
@@ -142,34 +145,34 @@ func (o *Objective) reduceBlocks() {
 	}
 }
 
-// blockExpectations adds the blocks' expected counts to those of the
-// active state features (o.exp, reference order); the other passes left
+// expectations adds the blocks' expected counts to exp, those of the
+// active state features of fs (reference order); the other passes left
 // the blocks' attributes at the counts of their Unary entries (none, as a
 // rule).
-func (o *Objective) blockExpectations() {
-	L := o.m.NumLabels()
-	for k := range o.c.Dense {
-		g := o.blk.g[k]
-		for d, a := range o.c.Dense[k].Attrs {
+func (bs *blockState) expectations(fs *Features, exp []float64) {
+	L := bs.L
+	for k := range bs.c.Dense {
+		g := bs.g[k]
+		for d, a := range bs.c.Dense[k].Attrs {
 			if a < 0 {
 				continue
 			}
-			for r := o.fs.refPtr[a]; r < o.fs.refPtr[a+1]; r++ {
-				o.exp[r] += g[d*L+int(o.fs.refLab[r])]
+			for r := fs.refPtr[a]; r < fs.refPtr[a+1]; r++ {
+				exp[r] += g[d*L+int(fs.refLab[r])]
 			}
 		}
 	}
 }
 
-// blockResiduals adds the blocks' expected counts to dst, the expected
+// residuals adds the blocks' expected counts to dst, the expected
 // counts of the features idx (attribute a's are idx[ptr[a]:ptr[a+1]]),
-// except for the attributes counted (whose counts dst took from o.exp,
-// blocks included).
-func (o *Objective) blockResiduals(dst []float64, idx, ptr []int32, counted []bool) {
-	L := int32(o.m.NumLabels())
-	for k := range o.c.Dense {
-		g := o.blk.g[k]
-		for d, a := range o.c.Dense[k].Attrs {
+// except for the attributes counted (whose counts dst took from the
+// evaluation's, blocks included).
+func (bs *blockState) residuals(dst []float64, idx, ptr []int32, counted []bool) {
+	L := int32(bs.L)
+	for k := range bs.c.Dense {
+		g := bs.g[k]
+		for d, a := range bs.c.Dense[k].Attrs {
 			if a < 0 || (counted != nil && counted[a]) {
 				continue
 			}

@@ -102,7 +102,7 @@ type Objective struct {
 	// scoring gets cheaper as screening removes attributes.
 	live      *sparse.Corpus
 	liveAttrs int // number of live attributes when live was built
-	// liveRows is live without its dense blocks (which scoreBlocks
+	// liveRows is live without its dense blocks (which blockState.score
 	// scores), for lattice.Score.
 	liveRows sparse.Corpus
 
@@ -618,8 +618,8 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 	loss := reduceShards(o.m, o.shard, o.eTail)
 	o.stateExpectations()
 	if o.blk != nil {
-		o.reduceBlocks()
-		o.blockExpectations()
+		o.blk.reduce(o.shard)
+		o.blk.expectations(o.fs, o.exp)
 	}
 	o.expFresh = true
 	o.obs.residuals(o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
@@ -654,7 +654,7 @@ func (o *Objective) Residuals(dst []float64, idx []int32) []float64 {
 		}
 	}
 	if o.blk != nil {
-		o.blockResiduals(dst, idx, o.uPtr, counted)
+		o.blk.residuals(dst, idx, o.uPtr, counted)
 	}
 	o.obs.residuals(dst, idx, dst, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	return dst
@@ -728,7 +728,7 @@ func (o *Objective) setWeights(x []float64) {
 		}
 	}
 	if o.blk != nil {
-		o.blockWeights()
+		o.blk.setWeights(o.fs, o.xState)
 	}
 	if o.wfull != nil {
 		sparse.Scatter(o.wfull, x, o.fs.active)
@@ -777,7 +777,7 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 	}
 	start, T := c.Span(i)
 	if o.blk != nil {
-		o.scoreBlocks(lat.Unary, start, T)
+		o.blk.score(lat.Unary, start, T)
 	}
 	if o.prior != nil {
 		floats.Add(lat.Unary, o.prior.unary[start*L:(start+T)*L])
@@ -811,7 +811,7 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 		sh.weigh(node, sw, o.nll[i])
 	}
 	if o.blk != nil {
-		o.countBlocks(&sh.blk, node, start, T)
+		o.blk.count(&sh.blk, node, start, T)
 	}
 	if sh.stateExp != nil {
 		o.accumulateState(sh.stateExp, node, start, T)
