@@ -130,11 +130,12 @@ func (tf *trainFlags) encodeThreads() int {
 
 // denseVectors returns enc with dense blocks for its pure %v lines
 // (features.Encoder.DenseVectors) when the corpus goes to train.Train (the
-// certified solve and --partial; the warm start, screening, --prior and
-// --screen paper read the blocks too), else enc: the online trainers and
-// model selection read the sparse encoding.
+// certified solve, --partial, and --select's path; the warm start,
+// screening, --prior and --screen paper read the blocks too), else enc:
+// the online trainers and --select-folds (whose folds are encoded apart)
+// read the sparse encoding.
 func (tf *trainFlags) denseVectors(enc *features.Encoder) *features.Encoder {
-	if tf.onlineParams != nil || tf.selectDev != "" || tf.selectFolds > 0 {
+	if tf.onlineParams != nil || tf.selectFolds > 0 {
 		return enc
 	}
 	return enc.DenseVectors()
