@@ -80,12 +80,28 @@ func NewEmbeddings(words []string, vecs []float64, dim int) (*Embeddings, error)
 		}
 		m.index[w] = int32(i)
 	}
+	if allLower(words) {
+		// Every word is its own lower-case form (GloVe's vectors, say):
+		// the lower-case index is the index, not a second map.
+		m.lower = m.index
+		return m, nil
+	}
 	for i, w := range words {
 		if _, ok := m.lower[strings.ToLower(w)]; !ok {
 			m.lower[strings.ToLower(w)] = int32(i)
 		}
 	}
 	return m, nil
+}
+
+// allLower reports whether every word equals its lower-case form.
+func allLower(words []string) bool {
+	for _, w := range words {
+		if strings.ToLower(w) != w {
+			return false
+		}
+	}
+	return true
 }
 
 // Dim returns the dimension D of the vectors.
@@ -115,8 +131,18 @@ func (m *Embeddings) Lookup(word string) []float64 {
 // lookup is Lookup with a scratch buffer for the lower-cased word, so that
 // a lookup allocates nothing once the buffer is large enough.
 func (m *Embeddings) lookup(word string, buf *[]byte) []float64 {
+	i := m.lookupIndex(word, buf)
+	if i < 0 {
+		return nil
+	}
+	return m.Vector(int(i))
+}
+
+// lookupIndex is lookup returning the word's row in the table, -1 for an
+// unknown word.
+func (m *Embeddings) lookupIndex(word string, buf *[]byte) int32 {
 	if i, ok := m.index[word]; ok {
-		return m.Vector(int(i))
+		return i
 	}
 	b := (*buf)[:0]
 	for _, r := range word {
@@ -124,9 +150,9 @@ func (m *Embeddings) lookup(word string, buf *[]byte) []float64 {
 	}
 	*buf = b
 	if i, ok := m.lower[string(b)]; ok {
-		return m.Vector(int(i))
+		return i
 	}
-	return nil
+	return -1
 }
 
 // maxEmbeddingLine bounds one line of an embeddings file (a word and D
@@ -216,7 +242,7 @@ func (er *embeddingsReader) parse(text string) error {
 		return nil
 	}
 	er.seen[f[0]] = true
-	er.words = append(er.words, f[0])
+	er.words = append(er.words, strings.Clone(f[0])) // not a substring that keeps the line
 	for _, s := range f[1:] {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {

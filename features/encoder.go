@@ -257,6 +257,10 @@ func (m mark) restore(c *sparse.Corpus) {
 		c.Pair.Val = c.Pair.Val[:m.pVal]
 	}
 	c.NumUnary, c.NumPair = m.numUnary, m.numPair
+	npos := c.Positions()
+	for k := range c.Dense {
+		c.Dense[k].Word = c.Dense[k].Word[:npos]
+	}
 }
 
 // begin checks everything that does not depend on the kind of input.

@@ -48,8 +48,9 @@ import (
 // is not used) and allocates nothing per token in steady state (a name
 // with escapes is unescaped into a new string). The
 // encoded corpus holds every non-zero coordinate of every vector a
-// template reads, 12 bytes each (id and value); the table itself is held
-// once, by the Embeddings.
+// template reads, 12 bytes each (id and value), unless the encoder stores
+// the pure %v lines as dense blocks (DenseVectors: 4 bytes per position
+// and line); the table itself is held once, by the Embeddings.
 type Valued struct {
 	Columns    []int       // 0-based columns holding name:value items, increasing
 	Embeddings *Embeddings // the vectors %v reads; nil when the template has no %v
@@ -60,6 +61,13 @@ type valued struct {
 	cols  []int
 	isVal []bool // isVal[c]: input column c is valued (len ncols)
 	emb   *Embeddings
+
+	// dense: encode the pure %v lines as dense blocks (DenseVectors).
+	dense bool
+	// block[k] is the dense block of unary rule k, -1 for a rule that is
+	// not a pure %v line (pureVector); nblocks counts the blocks.
+	block   []int
+	nblocks int
 }
 
 // HasVectors reports whether the template has a %v macro.
@@ -113,6 +121,14 @@ func WithValued(e *Encoder, v Valued) (*Encoder, error) {
 	case v.Embeddings == nil && t.vectors != 0:
 		return nil, errNoEmbeddings(t)
 	}
+	val.block = make([]int, len(t.unary))
+	for k := range t.unary {
+		val.block[k] = -1
+		if val.emb != nil && pureVector(&t.unary[k], val.isVal) {
+			val.block[k] = val.nblocks
+			val.nblocks++
+		}
+	}
 	r := e.Clone()
 	r.val = val
 	return r, nil
@@ -143,13 +159,20 @@ func (e *Encoder) columnsValued(dst *sparse.Corpus, cols [][]string, grow bool) 
 	rows := e.vrows
 	rows, e.drows, e.dcells = e.tmpl.derive(rows, e.drows, e.dcells)
 	pair := e.hasPair()
+	var blocks []sparse.Dense
+	if dst != nil && e.val.dense && e.val.nblocks > 0 {
+		blocks = e.denseBlocks(dst)
+	}
 	for t := range rows {
-		ids, vals, err := e.expandValued(e.tmpl.unary, e.unary, rows, t, grow)
+		ids, vals, err := e.expandValued(e.tmpl.unary, e.unary, rows, t, grow, blocks)
 		if err != nil {
 			return err
 		}
 		if dst != nil {
 			startRow(&dst.Unary)
+			if blocks != nil && dst.Unary.Val == nil && allOnes(vals) {
+				vals = nil // the rest of a row whose vectors are blocks stays binary
+			}
 			dst.Unary.AppendRow(ids, vals)
 		}
 		if !pair {
@@ -157,7 +180,7 @@ func (e *Encoder) columnsValued(dst *sparse.Corpus, cols [][]string, grow bool) 
 		}
 		ids, vals = e.ids[:0], e.vals[:0]
 		if t > 0 {
-			if ids, vals, err = e.expandValued(e.tmpl.pair, e.pair, rows, t, grow); err != nil {
+			if ids, vals, err = e.expandValued(e.tmpl.pair, e.pair, rows, t, grow, nil); err != nil {
 				return err
 			}
 		}
@@ -237,11 +260,20 @@ func parseItem(cell string) (string, float64, error) {
 // expandValued returns the ids and values of rules at position t (in e.ids
 // and e.vals), sorted by id with the values of equal ids added, adding and
 // counting the attributes when grow.
-func (e *Encoder) expandValued(rules []rule, d *Dictionary, rows [][]string, t int, grow bool) ([]int32, []float64, error) {
+// blocks, when not nil, are the dense blocks of the rules with a block
+// (valued.block, unary rules only), to which those rules append the word
+// instead (denseRule).
+func (e *Encoder) expandValued(rules []rule, d *Dictionary, rows [][]string, t int, grow bool, blocks []sparse.Dense) ([]int32, []float64, error) {
 	e.ids, e.vals = e.ids[:0], e.vals[:0]
 	for k := range rules {
 		r := &rules[k]
-		v, vec := e.ruleValue(r, rows, t)
+		v, vec, word := e.ruleValue(r, rows, t)
+		if blocks != nil && e.val.block[k] >= 0 {
+			if err := e.denseRule(&blocks[e.val.block[k]], r, d, rows, t, vec, word, grow); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
 		if v == 0 {
 			continue
 		}
@@ -289,16 +321,17 @@ func (e *Encoder) addValued(d *Dictionary, v float64, grow bool) error {
 
 // ruleValue returns the product of the values of the valued cells r reads
 // at position t, and the vector of its %v macro (nil without one). A %v
-// whose word is unknown or outside the sequence gives the value 0.
-func (e *Encoder) ruleValue(r *rule, rows [][]string, t int) (float64, []float64) {
+// whose word is unknown or outside the sequence gives the value 0. word is
+// the vector's row in the table (-1 without one).
+func (e *Encoder) ruleValue(r *rule, rows [][]string, t int) (v float64, vec []float64, word int32) {
 	v, n, nc := 1.0, len(rows), e.tmpl.ncols
-	var vec []float64
+	word = -1
 	for k := range r.segs {
 		s := &r.segs[k]
 		i := t + s.row
 		if !s.macro || i < 0 || i >= n {
 			if s.macro && s.vec {
-				return 0, nil
+				return 0, nil, -1
 			}
 			continue
 		}
@@ -310,10 +343,11 @@ func (e *Encoder) ruleValue(r *rule, rows [][]string, t int) (float64, []float64
 			v *= e.vvals[i*nc+c]
 		}
 		if s.vec {
-			if vec = e.val.emb.lookup(rows[i][s.col], &e.lbuf); vec == nil {
-				return 0, nil
+			if word = e.val.emb.lookupIndex(rows[i][s.col], &e.lbuf); word < 0 {
+				return 0, nil, -1
 			}
+			vec = e.val.emb.Vector(int(word))
 		}
 	}
-	return v, vec
+	return v, vec, word
 }

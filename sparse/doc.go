@@ -16,6 +16,10 @@
 //
 // A Corpus concatenates the positions of all its sequences: sequence i covers
 // rows SeqPtr[i]..SeqPtr[i+1]-1 of its matrices and of Labels.
+// A corpus may also hold dense blocks ([Dense], word vectors): per
+// position one row of a shared table for D attributes of fixed ids, in
+// addition to the row of Unary; [Corpus.ExpandRow] merges them into one
+// sparse row.
 //
 // # Weight layout
 //

@@ -103,12 +103,15 @@ func (m *Matrix) Validate(cols int) error {
 // (attribute x label). Pair holds, per position, the attributes that generate
 // observation-conditioned transition features (attribute x previous label x
 // label); it has either no rows or as many rows as Unary. Labels holds the
-// gold label of every position, or is nil for unlabeled data.
+// gold label of every position, or is nil for unlabeled data. Dense holds
+// unary attributes stored as dense blocks (word vectors, see Dense), in
+// addition to those of Unary; most corpora have none.
 type Corpus struct {
 	SeqPtr []int32 // len n+1
 	Unary  Matrix
 	Pair   Matrix
 	Labels []int32
+	Dense  []Dense
 
 	NumUnary int // number of distinct unary attribute ids (columns of Unary)
 	NumPair  int // number of distinct pair attribute ids (columns of Pair)
@@ -199,6 +202,11 @@ func (c *Corpus) Validate(numLabels int) error {
 	if err := c.Pair.Validate(c.NumPair); err != nil {
 		return fmt.Errorf("pair attributes: %w", err)
 	}
+	for k := range c.Dense {
+		if err := c.Dense[k].validate(npos, c.NumUnary); err != nil {
+			return fmt.Errorf("dense block %d: %w", k, err)
+		}
+	}
 	if c.Labels != nil {
 		if len(c.Labels) != npos {
 			return fmt.Errorf("sparse: %d labels for %d positions", len(c.Labels), npos)
@@ -231,5 +239,8 @@ func (c *Corpus) Reset() {
 	}
 	if c.Labels != nil {
 		c.Labels = c.Labels[:0]
+	}
+	for k := range c.Dense {
+		c.Dense[k].Word = c.Dense[k].Word[:0]
 	}
 }

@@ -66,6 +66,7 @@ func digestData(c *sparse.Corpus, wts, prior []float64) dataDigest {
 	for _, v := range [][]float64{c.Unary.Val, c.Pair.Val} {
 		h.floats(v)
 	}
+	digestDense(h, c)
 	d.corpus = h.sum()
 	if unitWeights(wts) {
 		wts = nil // the same objective, the same bits (Options.Weights)

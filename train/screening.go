@@ -254,7 +254,7 @@ func (tr *trainer) paperBounds(gap float64, xa, ma []float64) ([]float64, error)
 			delta[j] = 0
 		}
 	}
-	in := &screen.T1Input{Corpus: tr.c, L: m.NumLabels(), P: obj.Stats().Marginals, Delta: delta, M: mf, Gap: gap}
+	in := &screen.T1Input{Corpus: expandedOnce(&tr.cx, tr.c), L: m.NumLabels(), P: obj.Stats().Marginals, Delta: delta, M: mf, Gap: gap}
 	b, err := screen.EuclideanT1(tr.pBuf[:0], in, screen.T1Options{})
 	tr.pBuf = b
 	return b, err

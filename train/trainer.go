@@ -46,8 +46,9 @@ type trainer struct {
 	wBuf, mBuf, dBuf, pBuf []float64 // scratch of the paper's rule
 	keepBuf                []int32   // scratch of screening
 	scratch                screenScratch
-	wMon                   []float64   // full-size weights for Options.Monitor
-	digest                 digestCache // the problem's digest for checkpoints, computed once
+	wMon                   []float64      // full-size weights for Options.Monitor
+	digest                 digestCache    // the problem's digest for checkpoints, computed once
+	cx                     *sparse.Corpus // c with its dense blocks expanded, for the paper's rule (expandedOnce)
 }
 
 // setup is the one preparation of Train and Path: it checks the options
@@ -195,7 +196,9 @@ func screenConstants(m *chain.Model, c *sparse.Corpus, weights []float64) (*rnor
 	if err != nil {
 		return nil, nil, err
 	}
-	return newRnormTable(r, m.NumLabels(), m.Layout.NumUnary), static, nil
+	t := newRnormTable(r, m.NumLabels(), m.Layout.NumUnary)
+	unscreenBlocks(t, static, c)
+	return t, static, nil
 }
 
 // computeBetaMax sets beta_max = ||m(0)||_inf over the feature set. The

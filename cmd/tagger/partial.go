@@ -87,7 +87,7 @@ func partialModel(w io.Writer, tf *trainFlags, enc *features.Encoder, exs []data
 			}
 		}
 	}
-	c, labels, err := dataset.EncodeTraining(enc, enc0, tf.minFreq)
+	c, labels, err := dataset.EncodeTraining(tf.denseVectors(enc), enc0, tf.minFreq)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/sparsetag/sparsetag/features"
 	"io"
 	"io/fs"
 	"runtime"
@@ -32,9 +33,10 @@ func (tf *trainFlags) readTraining(e *env, path string) (m *chain.Model, c *spar
 		if err != nil {
 			return err
 		}
-		if m, c, err = dataset.NewTrainingModelThreads(enc, exs, tf.minFreq, tf.encodeThreads()); err != nil {
+		if m, c, err = dataset.NewTrainingModelThreads(tf.denseVectors(enc), exs, tf.minFreq, tf.encodeThreads()); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
+		m.Encoder = enc // the same dictionaries; data to tag is encoded sparse
 		return nil
 	}
 	if tf.cache == "" {
@@ -124,4 +126,17 @@ func (tf *trainFlags) encodeThreads() int {
 		return runtime.NumCPU()
 	}
 	return tf.op.Threads
+}
+
+// denseVectors returns enc with dense blocks for its pure %v lines
+// (features.Encoder.DenseVectors) when the corpus goes to train.Train (the
+// certified solve, --partial, and --select's path; the warm start,
+// screening, --prior and --screen paper read the blocks too), else enc:
+// the online trainers and --select-folds (whose folds are encoded apart)
+// read the sparse encoding.
+func (tf *trainFlags) denseVectors(enc *features.Encoder) *features.Encoder {
+	if tf.onlineParams != nil || tf.selectFolds > 0 {
+		return enc
+	}
+	return enc.DenseVectors()
 }

@@ -46,8 +46,23 @@ func Score(s *Scratch, lay sparse.Layout, w []float64, c *sparse.Corpus, i int) 
 				floats.AddScaled(row, vals[k], state[int(a)*L:int(a)*L+L])
 			}
 		}
+		for k := range c.Dense {
+			addBlock(row, &c.Dense[k], start+t, state, L)
+		}
 	}
 	return FinishTail(s, lay, w[lay.StateLen():], c, i, unary)
+}
+
+// addBlock adds to row the scores of the dense block b at position p: its
+// non-zero values times the state weights of their attributes, in the
+// order of the dimensions (the objective's own scoring of blocks is
+// faster; this keeps every caller of Score right on a corpus with blocks).
+func addBlock(row []float64, b *sparse.Dense, p int, state []float64, L int) {
+	for d, x := range b.Row(p) {
+		if a := b.Attrs[d]; x != 0 && a >= 0 {
+			floats.AddScaled(row, x, state[int(a)*L:int(a)*L+L])
+		}
+	}
 }
 
 // FinishTail sets the lattice of sequence i of c to the given unary scores

@@ -102,6 +102,9 @@ type Objective struct {
 	// scoring gets cheaper as screening removes attributes.
 	live      *sparse.Corpus
 	liveAttrs int // number of live attributes when live was built
+	// liveRows is live without its dense blocks (which blockState.score
+	// scores), for lattice.Score.
+	liveRows sparse.Corpus
 
 	// prior, when not nil, is the fixed offset w0 of every evaluation
 	// (SetPrior).
@@ -112,6 +115,10 @@ type Objective struct {
 	// weights, when not nil, are the sequence weights s_i (SetWeights):
 	// the loss and every count of sequence i are scaled by s_i.
 	weights []float64
+
+	// blk holds the weights and counts of the corpus's dense blocks (nil
+	// without blocks; dense.go).
+	blk *blockState
 
 	// evals counts the passes over the data (evaluations) since the
 	// objective was made.
@@ -189,6 +196,7 @@ type shardState struct {
 	edgeBuf  []float64
 	cUnary   []float64 // partial labels: the constrained lattice's unary scores
 	cNode    []float64 // and its node marginals
+	blk      shardBlocks
 	err      error
 }
 
@@ -235,6 +243,7 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 			o.shard[s].stateExp = make([]float64, m.Layout.NumUnary*L)
 		}
 	}
+	o.blk = newBlocks(c, L, o.shard)
 	o.attrCum = attributeCounts(&c.Unary, m.Layout.NumUnary)
 	o.attrSplit = attrParts(o.attrCum, o.threads)
 	o.obs = observedCounts(o.m, o.c, o.attrCum, o.fused, nil)
@@ -330,6 +339,8 @@ func (o *Objective) follow(keep []int32) {
 	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
 		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive, o.tune.liveKeep), fs.live
 	}
+	o.liveRows = *o.live
+	o.liveRows.Dense = nil
 	o.refSpan = o.refSpan[:0]
 	if o.sparseLabels || o.refFused {
 		o.refSpan = refSpans(o.refSpan, o.live.Unary.Col, o.fs.refPtr)
@@ -465,7 +476,11 @@ func buildColumns(x *sparse.Matrix, cum []int32) columns {
 // ObservedCounts returns F(x, y_gold) summed over the corpus, full size:
 // the state block position by position, then tailCounts.
 func ObservedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
-	return weightedObserved(m, c, nil)
+	obs := weightedObserved(m, c, nil)
+	if c.HasDense() {
+		blockObserved(&counts{dense: obs}, m, c, nil)
+	}
+	return obs
 }
 
 // scoreSparse is lattice.Score for the training objective in label-list
@@ -602,6 +617,10 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 	}
 	loss := reduceShards(o.m, o.shard, o.eTail)
 	o.stateExpectations()
+	if o.blk != nil {
+		o.blk.reduce(o.shard)
+		o.blk.expectations(o.fs, o.exp)
+	}
 	o.expFresh = true
 	o.obs.residuals(o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	inv := 1 / o.n
@@ -633,6 +652,9 @@ func (o *Objective) Residuals(dst []float64, idx []int32) []float64 {
 				copy(dst[ptr[a]:ptr[a+1]], o.exp[refPtr[a]:refPtr[a+1]])
 			}
 		}
+	}
+	if o.blk != nil {
+		o.blk.residuals(dst, idx, o.uPtr, counted)
 	}
 	o.obs.residuals(dst, idx, dst, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	return dst
@@ -705,6 +727,9 @@ func (o *Objective) setWeights(x []float64) {
 			o.wtail[j] = o.prior.tail[j] + x[k]
 		}
 	}
+	if o.blk != nil {
+		o.blk.setWeights(o.fs, o.xState)
+	}
 	if o.wfull != nil {
 		sparse.Scatter(o.wfull, x, o.fs.active)
 		if o.prior != nil {
@@ -748,9 +773,12 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 	if o.sparseLabels {
 		lat = o.scoreSparse(&sh.lat, c, i)
 	} else {
-		lat = lattice.Score(&sh.lat, o.m.Layout, o.wfull, c, i)
+		lat = lattice.Score(&sh.lat, o.m.Layout, o.wfull, &o.liveRows, i)
 	}
 	start, T := c.Span(i)
+	if o.blk != nil {
+		o.blk.score(lat.Unary, start, T)
+	}
 	if o.prior != nil {
 		floats.Add(lat.Unary, o.prior.unary[start*L:(start+T)*L])
 	}
@@ -782,6 +810,9 @@ func (o *Objective) forwardOne(sh *shardState, i int) {
 		sw = o.weights[i]
 		sh.weigh(node, sw, o.nll[i])
 	}
+	if o.blk != nil {
+		o.blk.count(&sh.blk, node, start, T)
+	}
 	if sh.stateExp != nil {
 		o.accumulateState(sh.stateExp, node, start, T)
 	}
@@ -810,6 +841,9 @@ func (o *Objective) forwardShard(ctx context.Context, s int) {
 	}
 	if sh.stateExp != nil {
 		clear(sh.stateExp)
+	}
+	for _, g := range sh.blk.g {
+		clear(g)
 	}
 	nseq := o.live.Len()
 	for i := s * nseq / numShards; i < (s+1)*nseq/numShards; i++ {
@@ -1183,6 +1217,11 @@ func Memory(m *chain.Model, c *sparse.Corpus, add func(name string, bytes int64)
 		add("attribute columns while counting observed features (4-12 B x attribute occurrences, freed after)", 12*nnz)
 	}
 	add("per-shard pair expectations (64 x 8 B x pair features)", numShards*P*L*L*8)
+	for k := range c.Dense {
+		D := int64(c.Dense[k].D)
+		add("dense block: weights, counts and per-shard counts ((64+2) x 8 B x dimensions x labels, 64 x 8 B x dimensions x 16)",
+			(numShards+2)*8*D*L+numShards*8*D*countChunk)
+	}
 	add("feature set and screened set (2 bits x features)", d/4)
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/densemul"
 )
 
 // prior is a fixed offset w0 of the weights (an old model as prior,
@@ -50,6 +51,7 @@ func (o *Objective) SetPrior(w0 []float64) error {
 			floats.AddScaled(row, v, w0[a*L:a*L+L])
 		}
 	}
+	priorBlocks(p.unary, o.c, w0, L)
 	o.prior = p
 	copy(o.wtail, p.tail)
 	return nil
@@ -70,4 +72,24 @@ func (p *prior) resetTail(dst []float64) {
 		return
 	}
 	copy(dst, p.tail)
+}
+
+// priorBlocks adds the dense blocks' scores under w0 to the unary offsets
+// (positions x L): x_p W0 at every position p, W0 the block's D x L rows
+// of w0.
+func priorBlocks(unary []float64, c *sparse.Corpus, w0 []float64, L int) {
+	for k := range c.Dense {
+		b := &c.Dense[k]
+		w := make([]float64, b.D*L)
+		for d, a := range b.Attrs {
+			if a >= 0 {
+				copy(w[d*L:d*L+L], w0[int(a)*L:int(a)*L+L])
+			}
+		}
+		for p := range c.Positions() {
+			if x := b.Row(p); x != nil {
+				densemul.AddMul(unary[p*L:p*L+L], x, w, L)
+			}
+		}
+	}
 }

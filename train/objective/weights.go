@@ -53,10 +53,16 @@ func CheckWeights(s []float64, n int) error {
 // (dense when fused, else sparse by attribute, attrCum its column counts), each
 // position's scaled by the weight of its sequence (s nil: unit weights).
 func observedCounts(m *chain.Model, c *sparse.Corpus, attrCum []int32, fused bool, s []float64) counts {
+	var obs counts
 	if fused {
-		return counts{dense: weightedObserved(m, c, s)}
+		obs = counts{dense: weightedObserved(m, c, s)}
+	} else {
+		obs = sparseObserved(m, c, attrCum, s)
 	}
-	return sparseObserved(m, c, attrCum, s)
+	if c.HasDense() {
+		blockObserved(&obs, m, c, seqWeights(c, s))
+	}
+	return obs
 }
 
 // seqWeights returns the weight of every position (the weight of its

@@ -113,6 +113,9 @@ func Train(ctx context.Context, prob Problem, p *Params, st Settings) (*Result, 
 	if c.Labels == nil {
 		return nil, errors.New("online: the corpus is not labeled")
 	}
+	if c.HasDense() {
+		return nil, errors.New("online: the corpus has dense blocks (word vectors), which the online trainers do not read: encode it without features.Encoder.DenseVectors")
+	}
 	if err := c.Validate(m.NumLabels()); err != nil {
 		return nil, fmt.Errorf("online: %w", err)
 	}

@@ -109,8 +109,13 @@ type Info struct {
 
 // sgd is the state of the warm start; see the comment above.
 type sgd struct {
-	m      *chain.Model
-	c      *sparse.Corpus
+	m *chain.Model
+	c *sparse.Corpus // the corpus, or with dense blocks the current sequence expanded (one)
+	// full is the corpus when it has dense blocks (nil otherwise): each
+	// step expands its sequence into one (bounded memory, sparse rows).
+	full   *sparse.Corpus
+	one    sparse.Corpus
+	rows   sparse.RowBuffer
 	l1, l2 float64       // the average-form penalty
 	weight []float64     // sequence weights (nil: unit)
 	frozen sparse.Bitset // features kept at zero (nil: none)
@@ -158,6 +163,9 @@ func newSGD(m *chain.Model, c *sparse.Corpus, l1, l2 float64, frozen sparse.Bits
 		slotU: make([]int32, m.Layout.NumUnary), slotP: make([]int32, m.Layout.NumPair),
 		gT: make([]float64, L*L), trans: make([]float64, L*L), edge: make([]float64, L*L),
 		ws: inference.NewWorkspace(c.MaxLen(), L)}
+	if c.HasDense() {
+		s.full = c
+	}
 	for a := range s.slotU {
 		s.slotU[a] = -1
 	}
@@ -204,13 +212,14 @@ func (s *sgd) reset() {
 // step runs step k on sequence i with step size eta and returns NLL_i at
 // the point before the step.
 func (s *sgd) step(i int, eta float64) float64 {
-	s.collect(i)
+	j := s.sequence(i)
+	s.collect(j)
 	s.catchUp()
-	lat := s.score(i)
+	lat := s.score(j)
 	logZ := inference.ForwardBackward(s.ws, lat)
-	start, T := s.c.Span(i)
+	start, T := s.c.Span(j)
 	nll := logZ - objective.GoldScore(lat, s.c.Labels[start:start+T])
-	s.gradient(i, lat)
+	s.gradient(j, lat)
 	s.shrink(eta)
 	if s.weight == nil {
 		s.descend(eta / s.a)
@@ -222,6 +231,18 @@ func (s *sgd) step(i int, eta float64) float64 {
 	}
 	s.release()
 	return nll
+}
+
+// sequence returns the index in s.c of sequence i of the corpus: i, or
+// with dense blocks 0, s.c then holding sequence i alone, expanded.
+func (s *sgd) sequence(i int) int {
+	if s.full == nil {
+		return i
+	}
+	s.one.Reset()
+	s.one.AppendExpanded(s.full, i, &s.rows)
+	s.c = &s.one
+	return 0
 }
 
 // collect lists the live unary and pair attributes of sequence i, each
