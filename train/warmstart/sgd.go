@@ -12,6 +12,7 @@ import (
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/l1clip"
 	"github.com/sparsetag/sparsetag/train/objective"
 )
 
@@ -328,16 +329,10 @@ func (s *sgd) clipBlock(lo, hi int) {
 //
 // written without branches (the sign of v_j is unpredictable): with
 // s = sign(v_j), v_j <- s max(0, |v_j| - (u + s q_j)). For v_j = 0 it
-// leaves v_j at (signed) zero and q_j unchanged, as |q_j| <= u.
-func clipRange(v, q []float64, u float64) {
-	q = q[:len(v)]
-	for k, z := range v {
-		sg := math.Copysign(1, z)
-		nz := sg * max(0, math.Abs(z)-(u+sg*q[k]))
-		v[k] = nz
-		q[k] += nz - z
-	}
-}
+// leaves v_j at (signed) zero and q_j unchanged, as |q_j| <= u. The
+// arithmetic is package l1clip's (an AVX2 kernel on amd64, bit-identical
+// to its Go loop).
+func clipRange(v, q []float64, u float64) { l1clip.Clip(v, q, u) }
 
 // score returns the lattice of sequence i at w = a v (it aliases the
 // scratch).
@@ -517,14 +512,9 @@ func (s *sgd) descendBlock(j int, g []float64, step float64, partial bool) {
 	}
 }
 
-// descendRange sets v -= step g and applies the penalty (clipRange).
-func descendRange(v, q, g []float64, step, u float64) {
-	q, g = q[:len(v)], g[:len(v)]
-	for k := range v {
-		v[k] -= step * g[k]
-	}
-	clipRange(v, q, u)
-}
+// descendRange sets v -= step g and applies the penalty (clipRange), in
+// one pass over v (l1clip.Descend).
+func descendRange(v, q, g []float64, step, u float64) { l1clip.Descend(v, q, g, step, u) }
 
 // weights brings every feature up to date and returns the non-zero
 // weights of w = a v (the state is consumed).
