@@ -58,12 +58,12 @@ var allowed = map[string][]string{
 	"train/internal/traintest": {"chain", "sparse", "internal/chaintest"},
 
 	// The command and the packages only it uses.
-	"cmd/tagger":                      {"chain", "train", "train/online", "train/selection", "features", "corpora", "sparse", "screen", "inference", "dataset", "peer", "tagging", "eval", "rawtext", "rawtext/hftok", "scheme", "internal/atomicfile", "internal/ctxio", "cmd/tagger/internal/clifile", "cmd/tagger/internal/paperbench", "cmd/tagger/internal/trainselect", "cmd/tagger/internal/progress", "cmd/tagger/internal/memlimit", "cmd/tagger/internal/interrupt", "cmd/tagger/internal/flagcheck", "cmd/tagger/internal/profile", "cmd/tagger/internal/version", "cmd/tagger/internal/corpuscache"},
+	"cmd/tagger":                      {"chain", "train", "train/online", "train/selection", "features", "corpora", "sparse", "screen", "inference", "dataset", "peer", "tagging", "eval", "rawtext", "rawtext/hftok", "scheme", "internal/atomicfile", "internal/ctxio", "cmd/tagger/internal/clifile", "cmd/tagger/internal/paperbench", "cmd/tagger/internal/trainselect", "cmd/tagger/internal/progress", "cmd/tagger/internal/memlimit", "cmd/tagger/internal/interrupt", "cmd/tagger/internal/flagcheck", "cmd/tagger/internal/profile", "cmd/tagger/internal/version", "dataset/corpuscache"},
 	"cmd/tagger/internal/paperbench":  {"chain", "train", "features", "corpora", "sparse", "dataset", "internal/atomicfile", "cmd/tagger/internal/clifile", "cmd/tagger/internal/flagcheck"},
 	"cmd/tagger/internal/clifile":     {"corpora", "dataset", "features", "models", "tagging", "internal/ctxio"},
 	"cmd/tagger/internal/trainselect": {"chain", "train", "train/selection", "features", "sparse", "dataset"},
 	"cmd/tagger/internal/progress":    {"train"},
-	"cmd/tagger/internal/corpuscache": {"features", "sparse", "internal/atomicfile"},
+	"dataset/corpuscache":             {"chain", "features", "sparse", "internal/atomicfile"},
 	"cmd/tagger/internal/interrupt":   {},
 	"cmd/tagger/internal/flagcheck":   {"internal/atomicfile"},
 	"cmd/tagger/internal/memlimit":    {},
