@@ -21,7 +21,8 @@ import (
 //   - 1 thread: beta_max, Rnorm, the range rule, the warm start, one after
 //     the other;
 //   - several threads, the sum form, one solve from the warm start
-//     (Train's default): Rnorm beside the range rule, then the beta_max
+//     (Train's default): Rnorm beside the range rule (itself on Threads-1
+//     goroutines over the attributes), then the beta_max
 //     pass on a second objective of Threads-1 goroutines beside the warm
 //     start (one goroutine), joined when the warm start ends
 //     (joinBetaMax);
@@ -48,17 +49,17 @@ func (tr *trainer) prepare(ctx context.Context, single bool) error {
 	switch {
 	case op.Threads <= 1:
 		if err = tr.computeBetaMax(ctx); err == nil {
-			tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, false)
+			tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, 0)
 		}
 	case single && op.SumForm && op.WarmEpochs > 0 && op.Init == nil && op.Resume == nil:
-		if tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, true); err == nil {
+		if tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, op.Threads-1); err == nil {
 			tr.startBetaMax(ctx)
 		}
 	default:
 		done := make(chan error, 1)
 		go func() {
 			var err error
-			tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, false)
+			tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, 0)
 			done <- err
 		}()
 		err = tr.computeBetaMax(ctx)
@@ -78,20 +79,25 @@ func (tr *trainer) prepare(ctx context.Context, single bool) error {
 
 // screenConstants returns the Pinsker constants of every feature of m
 // and the static range rule's bounds (it reads the layout and the corpus
-// only); both, each on its own goroutine, when parallel.
-func screenConstants(m *chain.Model, c *sparse.Corpus, weights []float64, parallel bool) (*rnormTable, []float64, error) {
+// only). With threads >= 1 the range rule runs beside Rnorm (on this
+// goroutine), on threads goroutines (screen.WeightedRangeBoundsThreads,
+// the same bits); with threads 0 after it. Split, the rule costs 1.37x its
+// serial CPU (every goroutine reads the whole matrix; docs/setup.md), so
+// at --threads 2 it stays on one goroutine beside Rnorm, which balances
+// the two cores already.
+func screenConstants(m *chain.Model, c *sparse.Corpus, weights []float64, threads int) (*rnormTable, []float64, error) {
 	var static []float64
 	var serr error
 	done := make(chan struct{})
 	rangeRule := func() {
-		static, serr = screen.WeightedRangeBounds(nil, m.Layout, c, weights)
+		static, serr = screen.WeightedRangeBoundsThreads(nil, m.Layout, c, weights, max(threads, 1))
 		close(done)
 	}
-	if parallel {
+	if threads >= 1 {
 		go rangeRule()
 	}
 	r, err := featureRnorm(m, c, weights)
-	if !parallel {
+	if threads < 1 {
 		rangeRule()
 	}
 	<-done
