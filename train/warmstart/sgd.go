@@ -56,11 +56,14 @@ import (
 // the sequence x L) plus the forward-backward; only when a falls below
 // sgdMinScale does an O(d) rescale fold a into v and q.
 //
-// The catch-up (1) and the descent (4) are most of the cost: a step of
+// The catch-up (1) and the descent (4) were most of the cost: a step of
 // CoNLL-2000 touches 343 attribute blocks of 22 weights on average, every
 // weight twice, in two arrays of 20 MB: three quarters of the warm
 // start's CPU, against a sixth for scoring, forward-backward and the
-// gradient (docs/setup.md, which also has what was tried: a step over a
+// gradient. Their arithmetic is now package l1clip's AVX2 kernel (the
+// same bits as the Go loop; the descent one pass over its block), which
+// took the warm start from 2.1-2.5 s to 1.3-1.4 s of CPU (docs/setup.md,
+// which also has what was tried: a step over a
 // batch of sequences at one point pays them once per distinct attribute
 // of the batch, but its start costs the solver far more iterations; the
 // catch-up and the descent over chunks of attributes on two goroutines
