@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -77,5 +78,23 @@ func TestBetaMaxLater(t *testing.T) {
 		if err != nil || tr.later != nil || !(tr.betaMax > 0) {
 			t.Fatalf("%s: err %v, later %v, beta_max %v", name, err, tr.later, tr.betaMax)
 		}
+	}
+}
+
+// TestBetaMaxLaterCancelled: a cancelled run with the beta_max pass in the
+// background returns the context's error (the pass is joined, not left
+// running).
+func TestBetaMaxLaterCancelled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	c := randomCorpus(rng, 60, 5, 8, 0, 3, false)
+	m, err := chain.NewModel(labelNames(3), 8, c.NumPair, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Train(ctx, m, c, Options{Problem: Problem{C1: 1, C2: 1}, Resources: Resources{Threads: 2}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
 	}
 }
