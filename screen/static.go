@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -100,6 +102,30 @@ func RangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus) ([]float64,
 // by the margin of non-integer data. Divide by n for the average form of
 // (1/n) sum_i s_i NLL_i.
 func WeightedRangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus, s []float64) ([]float64, error) {
+	return weightedRangeBounds(dst, lay, c, s, 1, rangeOwnBlock)
+}
+
+// WeightedRangeBoundsThreads is WeightedRangeBounds with the state block
+// (the unary attributes' sums, nearly all of the work) computed by up to
+// threads goroutines: the attributes are dealt out in blocks of 4096 ids,
+// block b to goroutine b mod threads, and each goroutine scans every row
+// and sums, in row order, the entries of its own attributes. Every sum is
+// thus formed by one goroutine with the serial loop's additions in the
+// serial loop's order, so the bounds are WeightedRangeBounds's bit for bit
+// whatever threads (and an error is the serial one: a failing part is run
+// again serially). The price is that every goroutine reads the whole
+// matrix. The transition and pair blocks are computed serially.
+func WeightedRangeBoundsThreads(dst []float64, lay sparse.Layout, c *sparse.Corpus, s []float64, threads int) ([]float64, error) {
+	return weightedRangeBounds(dst, lay, c, s, threads, rangeOwnBlock)
+}
+
+// rangeOwnBlock is the number of consecutive attribute ids one goroutine
+// of WeightedRangeBoundsThreads owns at a time.
+const rangeOwnBlock = 4096
+
+// weightedRangeBounds is WeightedRangeBoundsThreads with blocks of block
+// attribute ids (tests use small ones).
+func weightedRangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus, s []float64, threads, block int) ([]float64, error) {
 	if err := checkLayout(lay, c); err != nil {
 		return dst, err
 	}
@@ -119,7 +145,7 @@ func WeightedRangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus, s [
 	}
 	K := c.Unary.NNZ() + c.Pair.NNZ() + 2*c.Len() + 4
 	tol := 4 * float64(K) * 0x1p-53
-	if err := rangeState(dst[:U*L], U, L, c, tol, s); err != nil {
+	if err := rangeState(dst[:U*L], U, L, c, tol, s, statePartsOf(U, threads, block)); err != nil {
 		return dst, err
 	}
 	rangeTrans(dst[to:to+L*L], L, c, s)
@@ -131,24 +157,86 @@ func WeightedRangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus, s [
 	return dst, nil
 }
 
+// stateParts says how the state block's attributes are dealt out: n
+// goroutines, block consecutive ids at a time (n = 1: serially).
+type stateParts struct{ n, block int }
+
+// statePartsOf returns the parts of U attributes for threads goroutines:
+// no more parts than blocks.
+func statePartsOf(U, threads, block int) stateParts {
+	return stateParts{n: max(1, min(threads, (U+block-1)/block)), block: block}
+}
+
+// owns reports whether part g owns attribute a.
+func (p stateParts) owns(g int, a int32) bool { return p.n == 1 || int(a)/p.block%p.n == g }
+
+// stateSums are the per-attribute sums of the state block: P_a, S_a, and
+// when some value is negative N_a and Nl(a,l) (rangeState); rowAcc and
+// inRow are the scratch of one row (each attribute's entry of a row
+// summed first). Every entry belongs to one attribute, written by the
+// goroutine that owns it.
+type stateSums struct {
+	pos, abs, negTot, neg, rowAcc []float64
+	inRow                         []bool
+}
+
 // rangeState fills the state block (U*L, row-major a*L+l), each row's
-// values scaled by the weight of its sequence (s nil: unit).
-func rangeState(blk []float64, U, L int, c *sparse.Corpus, tol float64, s []float64) error {
+// values scaled by the weight of its sequence (s nil: unit), with the
+// attributes dealt out to parts.
+func rangeState(blk []float64, U, L int, c *sparse.Corpus, tol float64, s []float64, parts stateParts) error {
 	x := &c.Unary
 	inexact := nonIntegerAttrs(x, U)
 	rw := rowWeights(c, s)
-	// dst row a holds Pl(a,l) = sum_{t: y_t = l} pos(x_t); neg[a*L+l] holds
-	// Nl(a,l) = sum_{t: y_t = l} neg(x_t) (allocated only when some x_t < 0).
-	pos := make([]float64, U) // P_a = sum_t pos(x_t)
-	var negTot, neg []float64 // N_a, Nl(a,l)
-	abs := make([]float64, U) // S_a = sum over entries of |v|
-	rowAcc := make([]float64, U)
-	inRow := make([]bool, U)
+	// blk row a holds Pl(a,l) = sum_{t: y_t = l} pos(x_t); neg[a*L+l] holds
+	// Nl(a,l) = sum_{t: y_t = l} neg(x_t) (allocated only when some value is
+	// negative; with none allocated the formulas below give the same bits).
+	st := &stateSums{pos: make([]float64, U), abs: make([]float64, U), rowAcc: make([]float64, U), inRow: make([]bool, U)}
+	if slices.ContainsFunc(x.Val, func(v float64) bool { return v < 0 }) {
+		st.neg, st.negTot = make([]float64, U*L), make([]float64, U)
+	}
+	errs := make([]error, parts.n)
+	var wg sync.WaitGroup
+	for g := 1; g < parts.n; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[g] = st.scan(blk, L, c, rw, parts, g)
+		}()
+	}
+	errs[0] = st.scan(blk, L, c, rw, parts, 0)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		if parts.n > 1 {
+			clear(blk)
+			return rangeState(blk, U, L, c, tol, s, stateParts{n: 1, block: parts.block}) // the serial error
+		}
+		return err
+	}
+	for a := 0; a < U; a++ {
+		if math.IsInf(st.abs[a], 0) || math.IsNaN(st.abs[a]) {
+			return fmt.Errorf("screen: RangeBounds: unary attribute %d has non-finite values", a)
+		}
+		margin := 0.0
+		if s != nil || (inexact != nil && inexact[a]) || st.abs[a] >= exactBelow {
+			margin = tol * st.abs[a]
+		}
+		st.bound(blk[a*L:(a+1)*L], a, margin)
+	}
+	return nil
+}
+
+// scan adds the rows' values of the attributes part g owns into the sums
+// and into blk (Pl), in row order.
+func (st *stateSums) scan(blk []float64, L int, c *sparse.Corpus, rw []float64, parts stateParts, g int) error {
+	x := &c.Unary
 	touched := make([]int32, 0, 16)
 	for r := 0; r < x.Rows(); r++ {
 		cols, vals := x.Row(r)
 		y := int(c.Labels[r])
 		for k, a := range cols {
+			if !parts.owns(g, a) {
+				continue
+			}
 			v := 1.0
 			if vals != nil {
 				v = vals[k]
@@ -156,54 +244,46 @@ func rangeState(blk []float64, U, L int, c *sparse.Corpus, tol float64, s []floa
 			if rw != nil {
 				v *= rw[r]
 			}
-			if !inRow[a] {
-				inRow[a] = true
+			if !st.inRow[a] {
+				st.inRow[a] = true
 				touched = append(touched, a)
 			}
-			rowAcc[a] += v
-			abs[a] += math.Abs(v)
+			st.rowAcc[a] += v
+			st.abs[a] += math.Abs(v)
 		}
 		for _, a := range touched {
-			v := rowAcc[a]
-			rowAcc[a], inRow[a] = 0, false
+			v := st.rowAcc[a]
+			st.rowAcc[a], st.inRow[a] = 0, false
 			switch {
 			case v > 0:
-				pos[a] += v
+				st.pos[a] += v
 				blk[int(a)*L+y] += v
 			case v < 0:
-				if neg == nil {
-					neg = make([]float64, U*L)
-					negTot = make([]float64, U)
-				}
-				negTot[a] -= v
-				neg[int(a)*L+y] -= v
+				st.negTot[a] -= v
+				st.neg[int(a)*L+y] -= v
 			case math.IsNaN(v):
 				return fmt.Errorf("screen: RangeBounds: NaN value of unary attribute %d at position %d", a, r)
 			}
 		}
 		touched = touched[:0]
 	}
-	for a := 0; a < U; a++ {
-		if math.IsInf(abs[a], 0) || math.IsNaN(abs[a]) {
-			return fmt.Errorf("screen: RangeBounds: unary attribute %d has non-finite values", a)
-		}
-		margin := 0.0
-		if s != nil || (inexact != nil && inexact[a]) || abs[a] >= exactBelow {
-			margin = tol * abs[a]
-		}
-		row := blk[a*L : (a+1)*L]
-		for l, pl := range row {
-			var A, C float64
-			if neg == nil {
-				A, C = pl, pos[a]-pl // obs and c_a - obs
-			} else {
-				nl := neg[a*L+l]
-				A, C = pl+(negTot[a]-nl), nl+(pos[a]-pl)
-			}
-			row[l] = max(A, C) + margin
-		}
-	}
 	return nil
+}
+
+// bound turns row (Pl(a, .)) into the bounds of attribute a's features:
+// B = max(A, C) + margin.
+func (st *stateSums) bound(row []float64, a int, margin float64) {
+	L := len(row)
+	for l, pl := range row {
+		var A, C float64
+		if st.neg == nil {
+			A, C = pl, st.pos[a]-pl // obs and c_a - obs
+		} else {
+			nl := st.neg[a*L+l]
+			A, C = pl+(st.negTot[a]-nl), nl+(st.pos[a]-pl)
+		}
+		row[l] = max(A, C) + margin
+	}
 }
 
 // rangeTrans fills the transition block: gold bigram counts against [0,

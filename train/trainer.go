@@ -33,11 +33,12 @@ type trainer struct {
 	fs  *objective.Features // the objective's: only it changes the active set
 	obj *objective.Objective
 
-	betaMax    float64     // ||m(0)||_inf over the feature set
-	pen        penalty     // the penalty of the current solve
-	rnorm      *rnormTable // the Pinsker constants (nil when not screening)
-	rnormMin   float64     // smallest Rnorm over the feature set
-	static     []float64   // full size, the static range bounds B_j (sum form; nil when not screening)
+	betaMax    float64       // ||m(0)||_inf over the feature set
+	later      *laterBetaMax // the beta_max pass running beside the warm start (nil: none; prepare.go)
+	pen        penalty       // the penalty of the current solve
+	rnorm      *rnormTable   // the Pinsker constants (nil when not screening)
+	rnormMin   float64       // smallest Rnorm over the feature set
+	static     []float64     // full size, the static range bounds B_j (sum form; nil when not screening)
 	screenSecs float64
 	// staticCount is the number of features the static rule removed (beyond
 	// those with Rnorm 0) for the current penalty.
@@ -54,8 +55,10 @@ type trainer struct {
 // setup is the one preparation of Train and Path: it checks the options
 // (which it returns with the defaults filled in), the corpus, the initial
 // weights and the memory estimate, then makes the trainer and fixes its
-// feature set, beta_max and screening constants.
-func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) (*trainer, error) {
+// feature set, beta_max and screening constants. single says that one
+// solve follows (Train; a path solves several), which lets beta_max be
+// computed beside the warm start (prepare).
+func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, single bool) (*trainer, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
@@ -78,26 +81,35 @@ func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 		return nil, err
 	}
 	tr := newTrainer(m, c, op)
-	if err := tr.obj.SetWeights(op.Weights); err != nil {
-		return nil, err
-	}
-	if op.Allowed != nil {
-		if err := tr.obj.SetPartial(op.Allowed); err != nil {
-			return nil, err
-		}
-	}
 	if op.Prior != nil {
 		// The solution is written into m.W, which may be the caller's
 		// Prior: keep a copy for finish.
 		tr.op.Prior = slices.Clone(op.Prior)
-		if err := tr.obj.SetPrior(tr.op.Prior); err != nil {
-			return nil, err
-		}
 	}
-	if err := tr.prepare(ctx); err != nil {
+	if err := configure(tr.obj, tr.op); err != nil {
+		return nil, err
+	}
+	if err := tr.prepare(ctx, single); err != nil {
 		return nil, err
 	}
 	return tr, nil
+}
+
+// configure installs the options' sequence weights, label sets and prior
+// on an objective.
+func configure(obj *objective.Objective, op Options) error {
+	if err := obj.SetWeights(op.Weights); err != nil {
+		return err
+	}
+	if op.Allowed != nil {
+		if err := obj.SetPartial(op.Allowed); err != nil {
+			return err
+		}
+	}
+	if op.Prior != nil {
+		return obj.SetPrior(op.Prior)
+	}
+	return nil
 }
 
 // tuning holds the thresholds that choose between two ways to the same
@@ -139,66 +151,6 @@ func (tr *trainer) optSettings() owlqn.Settings {
 // isTransition reports whether feature j is a label-bigram feature.
 func (tr *trainer) isTransition(j int32) bool {
 	return int(j) >= tr.m.Layout.TransOffset() && int(j) < tr.m.Layout.PairOffset()
-}
-
-// prepare fixes the feature set, computes m(0) and beta_max, and the
-// screening constants. With several threads the screening constants (one
-// goroutine) are computed while the beta_max pass runs: they read the
-// layout and the corpus only, so the schedule changes no result.
-func (tr *trainer) prepare(ctx context.Context) error {
-	op, fs := tr.op, tr.fs
-	fs.SetAll(tr.obj.ModelFeatures(op.ObservedPairs))
-	if (op.Screen == ScreenPaper || op.Screen == ScreenBoth) && tr.c.MaxLen() > 1 {
-		return fmt.Errorf("train: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
-	}
-	if op.Screen == ScreenNone {
-		return tr.computeBetaMax(ctx)
-	}
-	if op.Threads <= 1 {
-		if err := tr.computeBetaMax(ctx); err != nil {
-			return err
-		}
-		var err error
-		if tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, tr.op.Weights); err != nil {
-			return err
-		}
-	} else {
-		done := make(chan error, 1)
-		go func() {
-			var err error
-			tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, tr.op.Weights)
-			done <- err
-		}()
-		err := tr.computeBetaMax(ctx)
-		if serr := <-done; err == nil {
-			err = serr
-		}
-		if err != nil {
-			return err
-		}
-	}
-	tr.rnormMin = math.Inf(1)
-	for j := range fs.All {
-		tr.rnormMin = math.Min(tr.rnormMin, tr.rnorm.at(j))
-	}
-	return nil
-}
-
-// screenConstants returns the Pinsker constants of every feature of m
-// and the static range rule's bounds (it reads the layout and the corpus
-// only).
-func screenConstants(m *chain.Model, c *sparse.Corpus, weights []float64) (*rnormTable, []float64, error) {
-	r, err := featureRnorm(m, c, weights)
-	if err != nil {
-		return nil, nil, err
-	}
-	static, err := screen.WeightedRangeBounds(nil, m.Layout, c, weights)
-	if err != nil {
-		return nil, nil, err
-	}
-	t := newRnormTable(r, m.NumLabels(), m.Layout.NumUnary)
-	unscreenBlocks(t, static, c)
-	return t, static, nil
 }
 
 // computeBetaMax sets beta_max = ||m(0)||_inf over the feature set. The
@@ -357,6 +309,9 @@ func checkCorpus(m *chain.Model, c *sparse.Corpus) error {
 func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(warmstart.Point)) (sparsePoint, *WarmStart, error) {
 	p := warmstart.Problem{Model: tr.m, Corpus: tr.c, Weights: tr.op.Weights, L1: tr.pen.l1, L2: tr.pen.l2, Frozen: tr.frozenFeatures(), Free: free}
 	w, info, err := warmstart.Run(ctx, p, warmstart.Settings{Epochs: tr.op.WarmEpochs, Interrupt: tr.op.Interrupt, OnEpoch: onEpoch})
+	if jerr := tr.joinBetaMax(); err == nil {
+		err = jerr
+	}
 	return sparsePoint{idx: w.Idx, val: w.Val}, info, err
 }
 

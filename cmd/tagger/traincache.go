@@ -7,12 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"runtime"
-	"strconv"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/cmd/tagger/internal/clifile"
-	"github.com/sparsetag/sparsetag/cmd/tagger/internal/corpuscache"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/dataset/corpuscache"
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
@@ -50,7 +49,7 @@ func (tf *trainFlags) readTraining(e *env, path string) (m *chain.Model, c *spar
 	ent, err := corpuscache.Read(tf.cache, key)
 	switch {
 	case err == nil:
-		m, c, err = cacheModel(ent)
+		m, c, err = ent.Model()
 		return m, c, nil, ent.Weights, ", from the cache " + tf.cache, err
 	case errors.Is(err, corpuscache.ErrStale), errors.Is(err, fs.ErrNotExist):
 	default:
@@ -59,8 +58,7 @@ func (tf *trainFlags) readTraining(e *env, path string) (m *chain.Model, c *spar
 	if err := encode(); err != nil {
 		return nil, nil, nil, nil, "", err
 	}
-	ent = newCacheEntry(m, c)
-	ent.Weights = weights
+	ent = corpuscache.NewEntry(m, c, weights)
 	if err := corpuscache.Write(tf.cache, key, ent); err != nil {
 		return nil, nil, nil, nil, "", fmt.Errorf("--cache: %w", err)
 	}
@@ -84,8 +82,7 @@ func (tf *trainFlags) cacheKey(e *env, path string) (corpuscache.Key, error) {
 			return corpuscache.Key{}, err
 		}
 	}
-	return corpuscache.NewKey([]byte("train"), []byte(tf.format), []byte(tf.folds), []byte(strconv.Itoa(tf.labelColumn)),
-		[]byte(strconv.Itoa(tf.minFreq)), tmpl, data), nil
+	return corpuscache.TrainKey(tf.format, tf.folds, tf.labelColumn, tf.minFreq, tmpl, data), nil
 }
 
 // readAllOf returns the bytes of path (a file or "embedded:NAME").
@@ -96,27 +93,6 @@ func readAllOf(path string, e *env) ([]byte, error) {
 	}
 	defer r.Close()
 	return io.ReadAll(r)
-}
-
-// newCacheEntry is the cache entry of a model layout m and its corpus c.
-func newCacheEntry(m *chain.Model, c *sparse.Corpus) *corpuscache.Entry {
-	enc := m.Encoder
-	ent := &corpuscache.Entry{Kind: enc.Kind(), Pixels: enc.PixelOptions(), Unary: enc.Unary().Names(), Pair: enc.Pair().Names(),
-		Labels: m.Labels, Corpus: c}
-	if t := enc.Template(); t != nil {
-		ent.Template = t.Source()
-	}
-	return ent
-}
-
-// model is the model layout of a cache entry and its corpus.
-func cacheModel(ent *corpuscache.Entry) (*chain.Model, *sparse.Corpus, error) {
-	enc, err := ent.Encoder()
-	if err != nil {
-		return nil, nil, err
-	}
-	m, err := chain.NewModel(ent.Labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
-	return m, ent.Corpus, err
 }
 
 // encodeThreads is the number of goroutines that encode the training

@@ -16,14 +16,16 @@ import (
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/dataset"
+	"github.com/sparsetag/sparsetag/dataset/corpuscache"
 	"github.com/sparsetag/sparsetag/features"
+	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train"
 	"github.com/sparsetag/sparsetag/train/selection"
 )
 
 func init() {
-	register.DoFn5x1[context.Context, GridPoint, []byte, []byte, func(GridResult), error](&trainFn{})
-	register.DoFn5x1[context.Context, int, func(*GridResult) bool, []byte, func(string), error](&bestFn{})
+	register.DoFn6x1[context.Context, GridPoint, []byte, []byte, []byte, func(GridResult), error](&trainFn{})
+	register.DoFn6x1[context.Context, int, func(*GridResult) bool, []byte, []byte, func(string), error](&bestFn{})
 	register.Function1x1[GridResult, string](formatResult)
 	register.Emitter1[GridResult]()
 	register.Iter1[GridResult]()
@@ -40,6 +42,15 @@ type GridConfig struct {
 	MaxIter  int       // OWL-QN iterations per training (0: the library's default)
 	Model    string    // where to write the best model
 	Report   string    // where to write one line per element (and the choice)
+	// Cache, when not "", is a corpus cache that tagger train --cache wrote
+	// for Train (the same file, --format and template, the default
+	// --label-column and --min-freq): the elements that train on the whole
+	// of Train (every element with Dev, the refit with Folds) read the
+	// encoded corpus from it instead of parsing and encoding the text. A
+	// cache written for other data or options, or corrupt, fails the
+	// element (it is never rebuilt here, nor trusted blindly); a fold's
+	// part is encoded from the text, as tagger train --select-folds does.
+	Cache string
 }
 
 // GridPoint is one element of the grid: a penalty pair and a fold (-1: the
@@ -88,10 +99,15 @@ func Grid(s beam.Scope, cfg GridConfig) beam.PCollection {
 	if cfg.Folds < 2 {
 		dev = readWhole(s, cfg.Dev)
 	}
-	tf := &trainFn{Format: cfg.Format, Template: cfg.Template, Folds: cfg.Folds, MaxIter: cfg.MaxIter}
-	results := beam.ParDo(s, tf, beam.Reshuffle(s, beam.CreateList(s, pts)), beam.SideInput{Input: trainSet}, beam.SideInput{Input: dev})
+	cache := trainSet // unused without a cache, but a side input must exist
+	if cfg.Cache != "" {
+		cache = readWhole(s, cfg.Cache)
+	}
+	tf := &trainFn{Format: cfg.Format, Template: cfg.Template, Folds: cfg.Folds, MaxIter: cfg.MaxIter, UseCache: cfg.Cache != ""}
+	results := beam.ParDo(s, tf, beam.Reshuffle(s, beam.CreateList(s, pts)), beam.SideInput{Input: trainSet}, beam.SideInput{Input: dev},
+		beam.SideInput{Input: cache})
 	grouped := beam.GroupByKey(s, beam.AddFixedKey(s, results))
-	choice := beam.ParDo(s, &bestFn{trainFn: *tf, Model: cfg.Model}, grouped, beam.SideInput{Input: trainSet})
+	choice := beam.ParDo(s, &bestFn{trainFn: *tf, Model: cfg.Model}, grouped, beam.SideInput{Input: trainSet}, beam.SideInput{Input: cache})
 	lines := beam.Flatten(s, beam.ParDo(s, formatResult, results), choice)
 	textio.Write(s, cfg.Report, lines)
 	return results
@@ -134,20 +150,11 @@ func cachedExamples(data []byte, format string) ([]dataset.Example, error) {
 type trainFn struct {
 	Format, Template string
 	Folds, MaxIter   int
+	UseCache         bool // the side input cache is GridConfig.Cache's bytes
 }
 
-func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, trainSet, dev []byte, emit func(GridResult)) error {
-	all, err := cachedExamples(trainSet, fn.Format)
-	if err != nil {
-		return err
-	}
-	tr, held := all, []dataset.Example(nil)
-	if pt.Fold >= 0 {
-		tr, held = selection.Fold(all, fn.Folds, pt.Fold)
-	} else if held, err = cachedExamples(dev, fn.Format); err != nil {
-		return fmt.Errorf("dev: %w", err)
-	}
-	r, m, err := fn.fit(ctx, tr, pt)
+func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, trainSet, dev, cache []byte, emit func(GridResult)) error {
+	r, m, held, err := fn.element(ctx, pt, trainSet, dev, cache)
 	if err != nil {
 		return err
 	}
@@ -167,6 +174,27 @@ func (fn *trainFn) ProcessElement(ctx context.Context, pt GridPoint, trainSet, d
 	return nil
 }
 
+// element trains the model of pt and returns it with its held-out data:
+// the fold's part of the training file, or the whole of it (fitAll) and
+// the dev file.
+func (fn *trainFn) element(ctx context.Context, pt GridPoint, trainSet, dev, cache []byte) (GridResult, *chain.Model, []dataset.Example, error) {
+	if pt.Fold < 0 {
+		held, err := cachedExamples(dev, fn.Format)
+		if err != nil {
+			return GridResult{}, nil, nil, fmt.Errorf("dev: %w", err)
+		}
+		r, m, err := fn.fitAll(ctx, trainSet, cache, pt)
+		return r, m, held, err
+	}
+	all, err := cachedExamples(trainSet, fn.Format)
+	if err != nil {
+		return GridResult{}, nil, nil, err
+	}
+	tr, held := selection.Fold(all, fn.Folds, pt.Fold)
+	r, m, err := fn.fit(ctx, tr, pt)
+	return r, m, held, err
+}
+
 // fit trains a model on exs at the penalties of pt (one thread: the
 // runner's parallelism is the elements).
 func (fn *trainFn) fit(ctx context.Context, exs []dataset.Example, pt GridPoint) (GridResult, *chain.Model, error) {
@@ -179,13 +207,44 @@ func (fn *trainFn) fit(ctx context.Context, exs []dataset.Example, pt GridPoint)
 	if err != nil {
 		return GridResult{}, nil, err
 	}
-	op := train.Options{Problem: train.Problem{SumForm: true, C1: pt.C1, C2: pt.C2}, Stopping: train.Stopping{MaxIter: fn.MaxIter}, Resources: train.Resources{Threads: 1}}
+	return fn.train(ctx, m, c, dataset.SequenceWeights(exs), pt, t0)
+}
+
+// train trains the model layout m on its corpus c (sequence weights w,
+// nil: none) at the penalties of pt, with one thread; t0 is when the
+// element started.
+func (fn *trainFn) train(ctx context.Context, m *chain.Model, c *sparse.Corpus, w []float64, pt GridPoint, t0 time.Time) (GridResult, *chain.Model, error) {
+	op := train.Options{Problem: train.Problem{SumForm: true, C1: pt.C1, C2: pt.C2, Weights: w}, Stopping: train.Stopping{MaxIter: fn.MaxIter},
+		Resources: train.Resources{Threads: 1}}
 	res, err := train.Train(ctx, m, c, op)
 	if err != nil {
 		return GridResult{}, nil, fmt.Errorf("c1 %g, c2 %g, fold %d: %w", pt.C1, pt.C2, pt.Fold, err)
 	}
 	return GridResult{GridPoint: pt, NonZero: res.NonZero, Iterations: res.NumIterations(),
 		Seconds: time.Since(t0).Seconds()}, m, nil
+}
+
+// fitAll trains on the whole training file at pt: from the corpus cache
+// when there is one, else from the text.
+func (fn *trainFn) fitAll(ctx context.Context, trainSet, cache []byte, pt GridPoint) (GridResult, *chain.Model, error) {
+	if !fn.UseCache {
+		all, err := cachedExamples(trainSet, fn.Format)
+		if err != nil {
+			return GridResult{}, nil, err
+		}
+		return fn.fit(ctx, all, pt)
+	}
+	t0 := time.Now()
+	key := corpuscache.TrainKey(fn.Format, "", -1, 1, []byte(fn.Template), trainSet)
+	ent, err := corpuscache.Decode("corpus cache", cache, key)
+	if err != nil {
+		return GridResult{}, nil, fmt.Errorf("%w (write it with tagger train --cache for the same training file, --format and template)", err)
+	}
+	m, c, err := ent.Model()
+	if err != nil {
+		return GridResult{}, nil, fmt.Errorf("corpus cache: %w", err)
+	}
+	return fn.train(ctx, m, c, ent.Weights, pt, t0)
 }
 
 // newEncoder is dataset.NewEncoder with the template given as text (the
@@ -209,7 +268,7 @@ type bestFn struct {
 	Model string
 }
 
-func (fn *bestFn) ProcessElement(ctx context.Context, _ int, iter func(*GridResult) bool, trainSet []byte, emit func(string)) error {
+func (fn *bestFn) ProcessElement(ctx context.Context, _ int, iter func(*GridResult) bool, trainSet, cache []byte, emit func(string)) error {
 	type agg struct {
 		sum  float64
 		n    int
@@ -247,7 +306,7 @@ func (fn *bestFn) ProcessElement(ctx context.Context, _ int, iter func(*GridResu
 			best = k
 		}
 	}
-	model, err := fn.bestModel(ctx, by[best].best, best, trainSet)
+	model, err := fn.bestModel(ctx, by[best].best, best, trainSet, cache)
 	if err != nil {
 		return err
 	}
@@ -260,16 +319,12 @@ func (fn *bestFn) ProcessElement(ctx context.Context, _ int, iter func(*GridResu
 
 // bestModel returns the model file of the chosen pair: the dev-mode
 // element's, or a refit on all of train.
-func (fn *bestFn) bestModel(ctx context.Context, r *GridResult, pt GridPoint, trainSet []byte) ([]byte, error) {
+func (fn *bestFn) bestModel(ctx context.Context, r *GridResult, pt GridPoint, trainSet, cache []byte) ([]byte, error) {
 	if r != nil {
 		return r.Model, nil
 	}
-	all, err := cachedExamples(trainSet, fn.Format)
-	if err != nil {
-		return nil, err
-	}
 	pt.Fold = -1
-	_, m, err := fn.fit(ctx, all, pt)
+	_, m, err := fn.fitAll(ctx, trainSet, cache, pt)
 	if err != nil {
 		return nil, fmt.Errorf("refit: %w", err)
 	}

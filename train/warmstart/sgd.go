@@ -12,6 +12,7 @@ import (
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/l1clip"
 	"github.com/sparsetag/sparsetag/train/objective"
 )
 
@@ -55,11 +56,14 @@ import (
 // the sequence x L) plus the forward-backward; only when a falls below
 // sgdMinScale does an O(d) rescale fold a into v and q.
 //
-// The catch-up (1) and the descent (4) are most of the cost: a step of
+// The catch-up (1) and the descent (4) were most of the cost: a step of
 // CoNLL-2000 touches 343 attribute blocks of 22 weights on average, every
 // weight twice, in two arrays of 20 MB: three quarters of the warm
 // start's CPU, against a sixth for scoring, forward-backward and the
-// gradient (docs/setup.md, which also has what was tried: a step over a
+// gradient. Their arithmetic is now package l1clip's AVX2 kernel (the
+// same bits as the Go loop; the descent one pass over its block), which
+// took the warm start from 2.1-2.5 s to 1.3-1.4 s of CPU (docs/setup.md,
+// which also has what was tried: a step over a
 // batch of sequences at one point pays them once per distinct attribute
 // of the batch, but its start costs the solver far more iterations; the
 // catch-up and the descent over chunks of attributes on two goroutines
@@ -349,16 +353,10 @@ func (s *sgd) clipBlock(lo, hi int) {
 //
 // written without branches (the sign of v_j is unpredictable): with
 // s = sign(v_j), v_j <- s max(0, |v_j| - (u + s q_j)). For v_j = 0 it
-// leaves v_j at (signed) zero and q_j unchanged, as |q_j| <= u.
-func clipRange(v, q []float64, u float64) {
-	q = q[:len(v)]
-	for k, z := range v {
-		sg := math.Copysign(1, z)
-		nz := sg * max(0, math.Abs(z)-(u+sg*q[k]))
-		v[k] = nz
-		q[k] += nz - z
-	}
-}
+// leaves v_j at (signed) zero and q_j unchanged, as |q_j| <= u. The
+// arithmetic is package l1clip's (an AVX2 kernel on amd64, bit-identical
+// to its Go loop).
+func clipRange(v, q []float64, u float64) { l1clip.Clip(v, q, u) }
 
 // score returns the lattice of sequence i at w = a v (it aliases the
 // scratch).
@@ -538,14 +536,9 @@ func (s *sgd) descendBlock(j int, g []float64, step float64, partial bool) {
 	}
 }
 
-// descendRange sets v -= step g and applies the penalty (clipRange).
-func descendRange(v, q, g []float64, step, u float64) {
-	q, g = q[:len(v)], g[:len(v)]
-	for k := range v {
-		v[k] -= step * g[k]
-	}
-	clipRange(v, q, u)
-}
+// descendRange sets v -= step g and applies the penalty (clipRange), in
+// one pass over v (l1clip.Descend).
+func descendRange(v, q, g []float64, step, u float64) { l1clip.Descend(v, q, g, step, u) }
 
 // weights brings every feature up to date and returns the non-zero
 // weights of w = a v (the state is consumed).

@@ -6,6 +6,8 @@
 //	beamtag --mode tag --model chunk.model --input 'corpus/*.txt' --output tagged
 //	beamtag --mode grid --train train.txt --dev dev.txt --template chunking.template \
 //	    --c1s 0.1,0.3,1 --c2s 1 --model best.model --report grid.txt
+//	beamtag --mode grid --train train.txt --dev dev.txt --template chunking.template \
+//	    --cache train.cache --c1s 0.1,0.3,1 --c2s 1 --model best.model --report grid.txt
 package main
 
 import (
@@ -46,6 +48,7 @@ var (
 	c2s      = flag.String("c2s", "1", "grid: comma-separated c2 values")
 	maxIter  = flag.Int("max_iter", 0, "grid: OWL-QN iterations per training (0: the library default)")
 	report   = flag.String("report", "grid.txt", "grid: report file (one line per element and the choice)")
+	cache    = flag.String("cache", "", "grid: corpus cache that tagger train --cache wrote for --train (the same --format and template): the trainings on the whole of --train read it")
 
 	cpuprofile = flag.String("cpuprofile", "", "write a CPU profile of this process to `file` (local runner: the workers run in it)")
 )
@@ -92,7 +95,8 @@ func buildGrid(s beam.Scope) error {
 	if *train == "" || *model == "" || (*dev == "") == (*folds < 2) {
 		return fmt.Errorf("--mode grid needs --train, --model and either --dev or --folds K (K >= 2)")
 	}
-	cfg := beamtag.GridConfig{Train: *train, Dev: *dev, Folds: *folds, Format: *format, MaxIter: *maxIter, Model: *model, Report: *report}
+	cfg := beamtag.GridConfig{Train: *train, Dev: *dev, Folds: *folds, Format: *format, MaxIter: *maxIter, Model: *model, Report: *report,
+		Cache: *cache}
 	if cfg.Format == "" {
 		cfg.Format = "conll"
 	}

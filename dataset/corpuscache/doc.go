@@ -1,7 +1,7 @@
 // Package corpuscache stores an encoded training corpus (the attribute
 // dictionaries, the labels and the sparse rows of every sequence) in a
-// compact binary file, so that a grid search, a --select run or a resumed
-// run reads it instead of parsing and encoding the text again (tagger
+// compact binary file, so that a grid search, a --select run, a resumed
+// run or a Beam grid reads it instead of parsing and encoding the text again (tagger
 // train --cache).
 //
 // A cache file is
@@ -18,6 +18,10 @@
 // cache is never trusted blindly, as a wrong corpus would train a wrong
 // model without a word.
 //
-// It imports the standard library, the toolkit's features and sparse
-// packages, and internal/atomicfile (the file is replaced atomically).
+// TrainKey is the key of tagger train --cache; Decode reads a cache from
+// bytes (the Beam grid of examples/beam gets it as a side input) and
+// Entry.Model turns an entry into the model layout and corpus that
+// encoding the text makes. It imports the standard library, the toolkit's
+// chain, features and sparse packages, and internal/atomicfile (the file
+// is replaced atomically).
 package corpuscache

@@ -124,3 +124,53 @@ func TestWeightsRoundTrip(t *testing.T) {
 		require.ErrorContains(t, err, "corrupt", "weights %v", bad)
 	}
 }
+
+// TestDecode: Decode of a file's bytes is Read of the file, and a flipped
+// byte of the payload is an error naming the source.
+func TestDecode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.cache")
+	key := NewKey([]byte("data"))
+	require.NoError(t, Write(path, key, testEntry()))
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	got, err := Decode("side input", b, key)
+	require.NoError(t, err)
+	assert.Equal(t, testEntry(), got)
+	_, err = Decode("side input", b, NewKey([]byte("other")))
+	assert.ErrorIs(t, err, ErrStale)
+	b[header+3] ^= 1
+	_, err = Decode("side input", b, key)
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, ErrStale)
+	assert.Contains(t, err.Error(), "side input")
+}
+
+// TestTrainKey: every argument of TrainKey changes the key, and the same
+// arguments give the same key.
+func TestTrainKey(t *testing.T) {
+	base := func() Key { return TrainKey("conll", "", -1, 1, []byte("U00:%x[0,0]\n"), []byte("a B\n")) }
+	assert.Equal(t, base(), base())
+	for name, k := range map[string]Key{
+		"format":       TrainKey("conllu", "", -1, 1, []byte("U00:%x[0,0]\n"), []byte("a B\n")),
+		"folds":        TrainKey("conll", "1-9", -1, 1, []byte("U00:%x[0,0]\n"), []byte("a B\n")),
+		"label column": TrainKey("conll", "", 2, 1, []byte("U00:%x[0,0]\n"), []byte("a B\n")),
+		"min freq":     TrainKey("conll", "", -1, 2, []byte("U00:%x[0,0]\n"), []byte("a B\n")),
+		"template":     TrainKey("conll", "", -1, 1, nil, []byte("a B\n")),
+		"data":         TrainKey("conll", "", -1, 1, []byte("U00:%x[0,0]\n"), []byte("a O\n")),
+	} {
+		assert.NotEqual(t, base(), k, name)
+	}
+}
+
+// TestEntryModel: the model layout of an entry has its labels and
+// dictionaries and zero weights, and the corpus is the entry's.
+func TestEntryModel(t *testing.T) {
+	e := testEntry()
+	m, c, err := e.Model()
+	require.NoError(t, err)
+	assert.Same(t, e.Corpus, c)
+	assert.Equal(t, e.Labels, m.Labels)
+	assert.Equal(t, len(e.Unary), m.Layout.NumUnary)
+	assert.Equal(t, e.Unary, m.Encoder.Unary().Names())
+	assert.Zero(t, m.NonZero())
+}

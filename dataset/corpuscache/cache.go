@@ -9,7 +9,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 
+	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/internal/atomicfile"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -46,6 +48,16 @@ func NewKey(parts ...[]byte) Key {
 	return k
 }
 
+// TrainKey is the key under which tagger train --cache writes the corpus
+// of the training file data: its --format, --folds, --label-column and
+// --min-freq, and the template's bytes (nil: none). A pipeline that reads
+// such a cache (examples/beam) forms the key the same way, so that a cache
+// written for other data or options is stale there too.
+func TrainKey(format, folds string, labelColumn, minFreq int, template, data []byte) Key {
+	return NewKey([]byte("train"), []byte(format), []byte(folds), []byte(strconv.Itoa(labelColumn)),
+		[]byte(strconv.Itoa(minFreq)), template, data)
+}
+
 // Entry is what a cache holds: the encoder's kind, template source and
 // pixel options, its dictionaries (names in id order), the model's labels
 // and the encoded corpus.
@@ -65,6 +77,31 @@ type Entry struct {
 // Encoder returns the encoder of e, its dictionaries as they were.
 func (e *Entry) Encoder() (*features.Encoder, error) {
 	return features.NewEncoderFrom(e.Kind, e.Template, e.Pixels, e.Unary, e.Pair)
+}
+
+// NewEntry is the entry of the model layout m (its encoder's
+// dictionaries, template and labels) and its encoded corpus c, with the
+// data's sequence weights (nil: none): what tagger train --cache writes.
+func NewEntry(m *chain.Model, c *sparse.Corpus, weights []float64) *Entry {
+	enc := m.Encoder
+	e := &Entry{Kind: enc.Kind(), Pixels: enc.PixelOptions(), Unary: enc.Unary().Names(), Pair: enc.Pair().Names(),
+		Labels: m.Labels, Corpus: c, Weights: weights}
+	if t := enc.Template(); t != nil {
+		e.Template = t.Source()
+	}
+	return e
+}
+
+// Model returns the model layout of e (zero weights, its encoder with the
+// dictionaries as they were) and its corpus, as encoding the text would
+// have made them.
+func (e *Entry) Model() (*chain.Model, *sparse.Corpus, error) {
+	enc, err := e.Encoder()
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := chain.NewModel(e.Labels, enc.Unary().Len(), enc.Pair().Len(), enc.HasTransitions(), enc)
+	return m, e.Corpus, err
 }
 
 // Write writes e under key to path atomically.
@@ -105,6 +142,14 @@ func Read(path string, key Key) (*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Decode(path, b, key)
+}
+
+// Decode is Read on the bytes b of a cache file (name names it in the
+// errors): for a cache that came another way than a local path, such as a
+// side input of a pipeline (examples/beam). It does not keep b.
+func Decode(name string, b []byte, key Key) (*Entry, error) {
+	path := name
 	corrupt := func(what string) error {
 		return fmt.Errorf("%s: corrupt corpus cache (%s); remove it to rebuild it", path, what)
 	}
