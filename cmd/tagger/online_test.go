@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,7 @@ func TestAlgorithmFlagsRefused(t *testing.T) {
 		{[]string{"--seed", "3"}, "--crfsuite-order are for --algorithm (without"},
 		{[]string{"--crfsuite-order"}, "--crfsuite-order are for --algorithm (without"},
 		{[]string{"--algorithm", "ap", "--crfsuite-order", "--seed", "2"}, "choose the order each"},
+		{[]string{"--algorithm", "ap", "--crfsuite-order=false"}, "--seed N chooses another"},
 		{[]string{"--algorithm", "pa", "-p", "type=3"}, "-p type=3"},
 		{[]string{"--algorithm", "pa", "-p", "c=-1"}, "-p c=-1"},
 		{[]string{"--algorithm", "ap", "-p", "c2=1"}, "does not apply to ap"},
@@ -178,11 +180,16 @@ func TestTrainLBFGSParams(t *testing.T) {
 }
 
 // TestTrainAlgorithmThreads: an online algorithm's model is the same bytes
-// whatever --threads, and another --seed gives another model.
+// whatever --threads; the default order is CRFsuite's (--crfsuite-order and
+// --seed 0 give the same bytes), and a --seed gives another model.
 func TestTrainAlgorithmThreads(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "train.txt")
-	if err := os.WriteFile(data, []byte(strings.Repeat(crfsuiteToy, 4)), 0o644); err != nil {
+	var text strings.Builder // 8 distinct sequences, so that most orders give other models
+	for k := range 4 {
+		text.WriteString(strings.ReplaceAll(crfsuiteToy, "\tw=", fmt.Sprintf("\tw%d=", k)))
+	}
+	if err := os.WriteFile(data, []byte(text.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	train := func(args ...string) string {
@@ -200,6 +207,9 @@ func TestTrainAlgorithmThreads(t *testing.T) {
 	}
 	if train("--seed", "12345") == one {
 		t.Error("another seed trained the same model (the order should differ)")
+	}
+	if train("--crfsuite-order") != one || train("--seed", "0") != one {
+		t.Error("--crfsuite-order or --seed 0 trained another model than the default order")
 	}
 }
 
