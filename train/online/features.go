@@ -295,13 +295,27 @@ type scorer struct {
 	edge  []float64
 	js    []int32   // onPath's slots
 	vs    []float64 // onPath's values
+	mus   []float64 // expect's node marginals times the scale
+	// goldSlot[e] is the slot of the state feature (attribute, gold label)
+	// of entry e of c.Unary (-1: it does not exist), so that goldPath
+	// reads a stream instead of searching each attribute's labels.
+	goldSlot []int32
 }
 
 func newScorer(f *features, c *sparse.Corpus) *scorer {
 	L := f.lay.L
 	T := c.MaxLen()
-	return &scorer{f: f, c: c, trans: make([]float64, L*L), ws: inference.NewWorkspace(T, L),
-		path: make([]int, T), gold: make([]int, T)}
+	s := &scorer{f: f, c: c, trans: make([]float64, L*L), ws: inference.NewWorkspace(T, L),
+		path: make([]int, T), gold: make([]int, T), mus: make([]float64, L)}
+	s.goldSlot = make([]int32, c.Unary.NNZ())
+	for p := 0; p < c.Unary.Rows(); p++ {
+		y, lo := int(c.Labels[p]), int(c.Unary.RowPtr[p])
+		cols, _ := c.Unary.Row(p)
+		for k, a := range cols {
+			s.goldSlot[lo+k] = int32(f.slot(a, y))
+		}
+	}
+	return s
 }
 
 // score returns the lattice of sequence i under the weights scale * w
@@ -395,9 +409,7 @@ func (s *scorer) viterbi(w []float64, scale float64, i int) (*inference.Lattice,
 // pair features).
 func (s *scorer) onPath(i int, y []int) ([]int32, []float64) {
 	f, c := s.f, s.c
-	L := f.lay.L
 	start, T := c.Span(i)
-	pairs := f.lay.NumPair > 0 && c.Pair.Rows() > 0
 	js, vs := s.js[:0], s.vs[:0]
 	for t := 0; t < T; t++ {
 		cols, vals := c.Unary.Row(start + t)
@@ -410,29 +422,64 @@ func (s *scorer) onPath(i int, y []int) ([]int32, []float64) {
 				js, vs = append(js, int32(r)), append(vs, v)
 			}
 		}
-		if t == 0 {
-			continue
-		}
-		if f.lay.Transitions {
-			if r := f.tailSlot(y[t-1]*L + y[t]); r >= 0 {
-				js, vs = append(js, int32(r)), append(vs, 1)
-			}
-		}
-		if pairs {
-			pc, pv := c.Pair.Row(start + t)
-			off := f.lay.PairOffset() - f.lay.StateLen()
-			for k, a := range pc {
-				if r := f.tailSlot(off + int(a)*L*L + y[t-1]*L + y[t]); r >= 0 {
-					v := 1.0
-					if pv != nil {
-						v = pv[k]
-					}
-					js, vs = append(js, int32(r)), append(vs, v)
-				}
-			}
-		}
+		js, vs = s.tailOnPath(js, vs, start, t, y)
 	}
 	s.js, s.vs = js, vs
+	return js, vs
+}
+
+// goldPath is onPath(i, s.gold) (the same slots and values in the same
+// order) with the state features read from goldSlot; score must have
+// scored sequence i last (it fills s.gold).
+func (s *scorer) goldPath(i int) ([]int32, []float64) {
+	c := s.c
+	start, T := c.Span(i)
+	ptr, val := c.Unary.RowPtr, c.Unary.Val
+	js, vs := s.js[:0], s.vs[:0]
+	for t := 0; t < T; t++ {
+		lo, hi := ptr[start+t], ptr[start+t+1]
+		for k, r := range s.goldSlot[lo:hi] {
+			if r >= 0 {
+				v := 1.0
+				if val != nil {
+					v = val[int(lo)+k]
+				}
+				js, vs = append(js, r), append(vs, v)
+			}
+		}
+		js, vs = s.tailOnPath(js, vs, start, t, s.gold)
+	}
+	s.js, s.vs = js, vs
+	return js, vs
+}
+
+// tailOnPath appends to js, vs the transition and pair features that exist
+// on the path y at position t of the sequence starting at start.
+func (s *scorer) tailOnPath(js []int32, vs []float64, start, t int, y []int) ([]int32, []float64) {
+	f, c := s.f, s.c
+	L := f.lay.L
+	if t == 0 {
+		return js, vs
+	}
+	if f.lay.Transitions {
+		if r := f.tailSlot(y[t-1]*L + y[t]); r >= 0 {
+			js, vs = append(js, int32(r)), append(vs, 1)
+		}
+	}
+	if f.lay.NumPair == 0 || c.Pair.Rows() == 0 {
+		return js, vs
+	}
+	pc, pv := c.Pair.Row(start + t)
+	off := f.lay.PairOffset() - f.lay.StateLen()
+	for k, a := range pc {
+		if r := f.tailSlot(off + int(a)*L*L + y[t-1]*L + y[t]); r >= 0 {
+			v := 1.0
+			if pv != nil {
+				v = pv[k]
+			}
+			js, vs = append(js, int32(r)), append(vs, v)
+		}
+	}
 	return js, vs
 }
 
@@ -446,7 +493,7 @@ func (s *scorer) expect(g []float64, scale float64, i int, lat *inference.Lattic
 	node := s.ws.Node()
 	for t := 0; t < T; t++ {
 		cols, vals := c.Unary.Row(start + t)
-		f.addExpect(g, node[t*L:t*L+L:t*L+L], cols, vals, scale)
+		f.addExpect(g, node[t*L:t*L+L:t*L+L], s.mus, cols, vals, scale)
 	}
 	if T > 1 && f.lay.Transitions {
 		for k, p := range s.ws.EdgeSum() {
@@ -481,15 +528,36 @@ func (s *scorer) expect(g []float64, scale float64, i int, lat *inference.Lattic
 
 // addExpect adds to g, for every attribute of cols with value vals[k]
 // (nil: 1), scale * value * mu[y] at the slot of each of its state
-// features (a, y).
-func (f *features) addExpect(g, mu []float64, cols []int32, vals []float64, scale float64) {
+// features (a, y). Binary rows form mu * scale once, into mus (the
+// products scale * mu[y] of every feature: the same bits).
+func (f *features) addExpect(g, mu, mus []float64, cols []int32, vals []float64, scale float64) {
 	L := len(mu)
 	sptr, lab := f.sptr, f.lab
-	for k, a := range cols {
-		v := scale
-		if vals != nil {
-			v *= vals[k]
+	if vals == nil {
+		mus = mus[:L]
+		for y, p := range mu {
+			mus[y] = p * scale
 		}
+		for _, a := range cols {
+			lo, hi := sptr[a], sptr[a+1]
+			gg := g[lo:hi]
+			if len(gg) == L {
+				for y, p := range mus {
+					gg[y] += p
+				}
+				continue
+			}
+			labs := lab[lo:hi]
+			gg = gg[:len(labs)]
+			for q, y := range labs {
+				gg[q] += mus[y]
+			}
+		}
+		return
+	}
+	vals = vals[:len(cols)]
+	for k, a := range cols {
+		v := scale * vals[k]
 		lo, hi := sptr[a], sptr[a+1]
 		gg := g[lo:hi]
 		if len(gg) == L {

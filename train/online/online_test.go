@@ -295,3 +295,36 @@ func TestGlibcRand(t *testing.T) {
 		prev = slices.Clone(r.order)
 	}
 }
+
+// TestGoldPath: goldPath, which reads the precomputed gold slots, gives
+// onPath's slots and values on the gold path in onPath's order, with real
+// and binary values, pair features and feature sets where some gold
+// features do not exist (minfreq) or every one does (dense).
+func TestGoldPath(t *testing.T) {
+	for k, fs := range []FeatureSet{{}, {MinFreq: 2}, {MinFreq: 1.5, PossibleStates: true}, {Dense: true}} {
+		for _, real := range []bool{false, true} {
+			m, c, wts := problemValued(t, uint64(40+k), 6, 4, true, false, real)
+			f := newFeatures(m.Layout, c, wts, fs)
+			sc := newScorer(f, c)
+			w := make([]float64, f.size())
+			missing := 0
+			for i := 0; i < c.Len(); i++ {
+				sc.score(w, 1, i)
+				js, vs := sc.onPath(i, sc.gold)
+				wantJ, wantV := slices.Clone(js), slices.Clone(vs)
+				gotJ, gotV := sc.goldPath(i)
+				if !slices.Equal(gotJ, wantJ) || !slices.Equal(gotV, wantV) {
+					t.Fatalf("set %d, real %v, sequence %d: goldPath %v %v, onPath %v %v", k, real, i, gotJ, gotV, wantJ, wantV)
+				}
+			}
+			for _, r := range sc.goldSlot {
+				if r < 0 {
+					missing++
+				}
+			}
+			if fs.MinFreq > 0 && missing == 0 {
+				t.Errorf("set %d, real %v: every gold feature exists; the test does not check the missing ones", k, real)
+			}
+		}
+	}
+}
