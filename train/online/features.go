@@ -34,12 +34,31 @@ type FeatureSet struct {
 // features of attribute a at [sptr[a], sptr[a+1]) with labels lab[r]
 // (increasing), then the features after the state block (transitions and
 // pairs), dense from ns, with tailOK (nil: all) saying which exist.
+//
+// lab8 is lab as bytes when every label fits in one (L <= 256, nil
+// otherwise): the state scores and expectations read it, a quarter of the
+// cache lines of lab.
 type features struct {
 	lay    sparse.Layout
 	sptr   []int32
 	lab    []int32
+	lab8   []uint8
 	ns     int
 	tailOK []bool
+}
+
+// label is the type of a stored label: a byte (lab8) or an int32 (lab).
+type label interface{ ~uint8 | ~int32 }
+
+// bytes fills lab8 when every label fits in a byte.
+func (f *features) bytes() {
+	if f.lay.L > 256 {
+		return
+	}
+	f.lab8 = make([]uint8, len(f.lab))
+	for r, y := range f.lab {
+		f.lab8[r] = uint8(y)
+	}
 }
 
 // size returns the number of compact slots (state features plus the
@@ -79,6 +98,7 @@ func newFeatures(lay sparse.Layout, c *sparse.Corpus, wts []float64, fs FeatureS
 	f := &features{lay: lay}
 	f.chooseStates(g, fs)
 	f.chooseTail(g, fs)
+	f.bytes()
 	return f
 }
 
@@ -95,6 +115,7 @@ func denseFeatures(lay sparse.Layout) *features {
 		f.sptr[a+1] = int32(len(f.lab))
 	}
 	f.ns = len(f.lab)
+	f.bytes()
 	return f
 }
 
@@ -356,8 +377,17 @@ func (s *scorer) score(w []float64, scale float64, i int) *inference.Lattice {
 // values vals (nil: 1) under the compact weights w, attribute by attribute
 // (the sums of internal/lattice.Score, in the same order: the same bits).
 func (f *features) addStates(row []float64, cols []int32, vals []float64, w []float64) {
+	if f.lab8 != nil {
+		addStates(row, f.sptr, f.lab8, cols, vals, w)
+	} else {
+		addStates(row, f.sptr, f.lab, cols, vals, w)
+	}
+}
+
+// addStates is features.addStates over the feature ranges sptr and the
+// labels lab.
+func addStates[T label](row []float64, sptr []int32, lab []T, cols []int32, vals []float64, w []float64) {
 	L := len(row)
-	sptr, lab := f.sptr, f.lab
 	if vals == nil {
 		for _, a := range cols {
 			lo, hi := sptr[a], sptr[a+1]
@@ -531,8 +561,17 @@ func (s *scorer) expect(g []float64, scale float64, i int, lat *inference.Lattic
 // features (a, y). Binary rows form mu * scale once, into mus (the
 // products scale * mu[y] of every feature: the same bits).
 func (f *features) addExpect(g, mu, mus []float64, cols []int32, vals []float64, scale float64) {
+	if f.lab8 != nil {
+		addExpect(g, mu, mus, f.sptr, f.lab8, cols, vals, scale)
+	} else {
+		addExpect(g, mu, mus, f.sptr, f.lab, cols, vals, scale)
+	}
+}
+
+// addExpect is features.addExpect over the feature ranges sptr and the
+// labels lab.
+func addExpect[T label](g, mu, mus []float64, sptr []int32, lab []T, cols []int32, vals []float64, scale float64) {
 	L := len(mu)
-	sptr, lab := f.sptr, f.lab
 	if vals == nil {
 		mus = mus[:L]
 		for y, p := range mu {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/chaintest"
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -324,6 +325,46 @@ func TestGoldPath(t *testing.T) {
 			}
 			if fs.MinFreq > 0 && missing == 0 {
 				t.Errorf("set %d, real %v: every gold feature exists; the test does not check the missing ones", k, real)
+			}
+		}
+	}
+}
+
+// TestLabelBytes: the state scores and expectations read through the byte
+// labels (lab8) are the bits of those read through the int32 labels (the
+// store of L > 256), on binary and real-valued rows and the dense set.
+func TestLabelBytes(t *testing.T) {
+	for k, fs := range []FeatureSet{{}, {PossibleStates: true}, {Dense: true}} {
+		for _, real := range []bool{false, true} {
+			m, c, wts := problemValued(t, uint64(60+k), 20, 5, false, false, real)
+			rng := rand.New(rand.NewPCG(uint64(k), 3))
+			run := func(bytes bool) ([]float64, []float64) {
+				f := newFeatures(m.Layout, c, wts, fs)
+				if f.lab8 == nil {
+					t.Fatal("no byte labels for L = 5")
+				}
+				if !bytes {
+					f.lab8 = nil
+				}
+				sc := newScorer(f, c)
+				w, g := make([]float64, f.size()), make([]float64, f.size())
+				for j := range w {
+					w[j] = rng.NormFloat64()
+				}
+				var unary []float64
+				for i := 0; i < c.Len(); i++ {
+					lat := sc.score(w, 0.7, i)
+					unary = append(unary, lat.Unary...)
+					inference.ForwardBackward(sc.ws, lat)
+					sc.expect(g, -0.3, i, lat)
+				}
+				return unary, g
+			}
+			u8, g8 := run(true)
+			rng = rand.New(rand.NewPCG(uint64(k), 3))
+			u32, g32 := run(false)
+			if !slices.Equal(u8, u32) || !slices.Equal(g8, g32) {
+				t.Errorf("set %d, real %v: byte and int32 labels give other scores or expectations", k, real)
 			}
 		}
 	}
