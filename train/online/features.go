@@ -346,7 +346,15 @@ func (s *scorer) score(w []float64, scale float64, i int) *inference.Lattice {
 	L := f.lay.L
 	start, T := c.Span(i)
 	unary := s.scr.ZeroUnary(T * L)
-	for t := 0; t < T; t++ {
+	t := 0
+	if c.Unary.Val == nil && f.lab8 != nil {
+		for ; t+1 < T; t += 2 {
+			c0, _ := c.Unary.Row(start + t)
+			c1, _ := c.Unary.Row(start + t + 1)
+			addStatesPair(unary[t*L:t*L+L:t*L+L], unary[t*L+L:t*L+2*L:t*L+2*L], f.sptr, f.lab8, c0, c1, w)
+		}
+	}
+	for ; t < T; t++ {
 		cols, vals := c.Unary.Row(start + t)
 		f.addStates(unary[t*L:t*L+L:t*L+L], cols, vals, w)
 	}
@@ -422,6 +430,41 @@ func addStates[T label](row []float64, sptr []int32, lab []T, cols []int32, vals
 		for q, y := range labs {
 			row[y] += v * ws[q]
 		}
+	}
+}
+
+// addStatesPair is addStates of two positions with binary rows (c0 into
+// r0, c1 into r1), their attributes alternated: each row gets the same
+// sums in the same order, and the processor two independent chains of
+// additions.
+func addStatesPair[T label](r0, r1 []float64, sptr []int32, lab []T, c0, c1 []int32, w []float64) {
+	n := min(len(c0), len(c1))
+	for k := 0; k < n; k++ {
+		addAttr(r0, sptr, lab, c0[k], w)
+		addAttr(r1, sptr, lab, c1[k], w)
+	}
+	for _, a := range c0[n:] {
+		addAttr(r0, sptr, lab, a, w)
+	}
+	for _, a := range c1[n:] {
+		addAttr(r1, sptr, lab, a, w)
+	}
+}
+
+// addAttr adds the weights of attribute a's state features to row.
+func addAttr[T label](row []float64, sptr []int32, lab []T, a int32, w []float64) {
+	lo, hi := sptr[a], sptr[a+1]
+	ws := w[lo:hi]
+	if len(ws) == len(row) {
+		for y, x := range ws[:len(row)] {
+			row[y] += x
+		}
+		return
+	}
+	labs := lab[lo:hi]
+	ws = ws[:len(labs)]
+	for q, y := range labs {
+		row[y] += ws[q]
 	}
 }
 

@@ -331,8 +331,10 @@ func TestGoldPath(t *testing.T) {
 }
 
 // TestLabelBytes: the state scores and expectations read through the byte
-// labels (lab8) are the bits of those read through the int32 labels (the
-// store of L > 256), on binary and real-valued rows and the dense set.
+// labels (lab8; on binary rows, two positions at a time: addStatesPair)
+// are the bits of those read through the int32 labels (the store of L >
+// 256, one position at a time), on binary and real-valued rows and the
+// dense set.
 func TestLabelBytes(t *testing.T) {
 	for k, fs := range []FeatureSet{{}, {PossibleStates: true}, {Dense: true}} {
 		for _, real := range []bool{false, true} {
