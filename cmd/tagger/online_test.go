@@ -99,15 +99,19 @@ func TestSequenceWeightsCLI(t *testing.T) {
 	weighted := filepath.Join(dir, "weighted.txt")
 	side := filepath.Join(dir, "w.txt")
 	bad := filepath.Join(dir, "bad.txt")
-	data := strings.Repeat(crfsuiteToy, 2)
+	// 4 distinct sequences, the third weighted: in CRFsuite's order (the
+	// default) a weight of 5 on the first or the second leaves pa's model
+	// after 3 epochs as it is (pa's updates, on mistakes only, did not
+	// depend on it; checked), on the third or the fourth it changes it.
+	second := strings.ReplaceAll(crfsuiteToy, "\tw=", "\tw1=")
 	write := func(path, text string) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write(plain, data)
-	write(weighted, "@weight:5\n"+data)
-	write(side, "5\n1\n1\n1\n")
+	write(plain, crfsuiteToy+second)
+	write(weighted, crfsuiteToy+"@weight:5\n"+second)
+	write(side, "1\n1\n5\n1\n")
 	write(bad, "5\n1\n0\n1\n")
 	modelWith := func(algo []string, args ...string) []byte {
 		m := filepath.Join(dir, "m.model")
