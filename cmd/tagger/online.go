@@ -36,7 +36,7 @@ func (p *paramFlag) Set(v string) error {
 func algorithmUsage() string {
 	var b strings.Builder
 	b.WriteString("training `algorithm`: lbfgs (the certified elastic net; without --algorithm, its flags above alone) or CRFsuite's l2sgd, ap, pa, arow, " +
-		"each with CRFsuite's parameters set by -p name=value and its default feature set (observed attribute-label pairs and transitions); " +
+		"each with CRFsuite's parameters set by -p name=value, its default feature set (observed attribute-label pairs and transitions) and its order of the sequences (--seed N for another); " +
 		"see docs/crfsuite-algorithms.md. Parameters:\n  lbfgs: CRFsuite's defaults c1 = 0, c2 = 1, observed pairs, delta 1e-5 over period 10; -p " +
 		strings.Join(lbfgsParams, ", "))
 	for _, a := range online.Algorithms {
