@@ -36,7 +36,7 @@ func (p *paramFlag) Set(v string) error {
 func algorithmUsage() string {
 	var b strings.Builder
 	b.WriteString("training `algorithm`: lbfgs (the certified elastic net; without --algorithm, its flags above alone) or CRFsuite's l2sgd, ap, pa, arow, " +
-		"each with CRFsuite's parameters set by -p name=value and its default feature set (observed attribute-label pairs and transitions); " +
+		"each with CRFsuite's parameters set by -p name=value, its default feature set (observed attribute-label pairs and transitions) and its order of the sequences (--seed N for another); " +
 		"see docs/crfsuite-algorithms.md. Parameters:\n  lbfgs: CRFsuite's defaults c1 = 0, c2 = 1, observed pairs, delta 1e-5 over period 10; -p " +
 		strings.Join(lbfgsParams, ", "))
 	for _, a := range online.Algorithms {
@@ -76,6 +76,9 @@ func (tf *trainFlags) checkAlgorithm(set map[string]bool) error {
 	}
 	if set["seed"] && set["crfsuite-order"] {
 		return usagef("--seed and --crfsuite-order choose the order each: give one")
+	}
+	if !tf.crfsuiteOrder {
+		return usagef("--crfsuite-order=false: CRFsuite's order is the default; --seed N chooses another")
 	}
 	for _, kv := range tf.params {
 		name, v, _ := strings.Cut(kv, "=")
@@ -214,12 +217,12 @@ func trainOnline(e *env, path string, tf *trainFlags, m *chain.Model, c *sparse.
 }
 
 // onlineSettings returns the online trainer's settings from the flags:
-// the seed, the interrupt, the progress lines, the heap profile after each
+// the order (--seed; 0: CRFsuite's), the interrupt, the progress lines, the heap profile after each
 // epoch and the holdout evaluation of --valid, whose first error (the
 // evaluation stops at it; training goes on) holdoutErr returns once
 // training is over.
 func onlineSettings(e *env, tf *trainFlags, m *chain.Model) (st online.Settings, holdoutErr func() error, err error) {
-	st = online.Settings{Seed: tf.seed, CRFsuiteOrder: tf.crfsuiteOrder, Interrupt: e.intr.Done()}
+	st = online.Settings{Seed: tf.seed, Interrupt: e.intr.Done()}
 	if !tf.quiet {
 		fmt.Fprintf(e.stderr, "%s: %s\n", tf.onlineParams.Algorithm, strings.Join(tf.params, " "))
 		st.Progress = func(ep online.Epoch) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,7 @@ func TestAlgorithmFlagsRefused(t *testing.T) {
 		{[]string{"--seed", "3"}, "--crfsuite-order are for --algorithm (without"},
 		{[]string{"--crfsuite-order"}, "--crfsuite-order are for --algorithm (without"},
 		{[]string{"--algorithm", "ap", "--crfsuite-order", "--seed", "2"}, "choose the order each"},
+		{[]string{"--algorithm", "ap", "--crfsuite-order=false"}, "--seed N chooses another"},
 		{[]string{"--algorithm", "pa", "-p", "type=3"}, "-p type=3"},
 		{[]string{"--algorithm", "pa", "-p", "c=-1"}, "-p c=-1"},
 		{[]string{"--algorithm", "ap", "-p", "c2=1"}, "does not apply to ap"},
@@ -97,15 +99,19 @@ func TestSequenceWeightsCLI(t *testing.T) {
 	weighted := filepath.Join(dir, "weighted.txt")
 	side := filepath.Join(dir, "w.txt")
 	bad := filepath.Join(dir, "bad.txt")
-	data := strings.Repeat(crfsuiteToy, 2)
+	// 4 distinct sequences, the third weighted: in CRFsuite's order (the
+	// default) a weight of 5 on the first or the second leaves pa's model
+	// after 3 epochs as it is (pa's updates, on mistakes only, did not
+	// depend on it; checked), on the third or the fourth it changes it.
+	second := strings.ReplaceAll(crfsuiteToy, "\tw=", "\tw1=")
 	write := func(path, text string) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write(plain, data)
-	write(weighted, "@weight:5\n"+data)
-	write(side, "5\n1\n1\n1\n")
+	write(plain, crfsuiteToy+second)
+	write(weighted, crfsuiteToy+"@weight:5\n"+second)
+	write(side, "1\n1\n5\n1\n")
 	write(bad, "5\n1\n0\n1\n")
 	modelWith := func(algo []string, args ...string) []byte {
 		m := filepath.Join(dir, "m.model")
@@ -178,11 +184,16 @@ func TestTrainLBFGSParams(t *testing.T) {
 }
 
 // TestTrainAlgorithmThreads: an online algorithm's model is the same bytes
-// whatever --threads, and another --seed gives another model.
+// whatever --threads; the default order is CRFsuite's (--crfsuite-order and
+// --seed 0 give the same bytes), and a --seed gives another model.
 func TestTrainAlgorithmThreads(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "train.txt")
-	if err := os.WriteFile(data, []byte(strings.Repeat(crfsuiteToy, 4)), 0o644); err != nil {
+	var text strings.Builder // 8 distinct sequences, so that most orders give other models
+	for k := range 4 {
+		text.WriteString(strings.ReplaceAll(crfsuiteToy, "\tw=", fmt.Sprintf("\tw%d=", k)))
+	}
+	if err := os.WriteFile(data, []byte(text.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	train := func(args ...string) string {
@@ -200,6 +211,9 @@ func TestTrainAlgorithmThreads(t *testing.T) {
 	}
 	if train("--seed", "12345") == one {
 		t.Error("another seed trained the same model (the order should differ)")
+	}
+	if train("--crfsuite-order") != one || train("--seed", "0") != one {
+		t.Error("--crfsuite-order or --seed 0 trained another model than the default order")
 	}
 }
 

@@ -164,8 +164,8 @@ func declareSolver(fs *flag.FlagSet, tf *trainFlags, d train.Options) {
 	fs.IntVar(&tf.op.Memory, "memory", d.Memory, "L-BFGS memory (number of stored pairs); it costs 2*memory*features*8 bytes")
 	fs.StringVar(&tf.algorithm, "algorithm", "", algorithmUsage())
 	fs.Var(&tf.params, "p", "`name=value`: a parameter of --algorithm under CRFsuite's name (repeatable; see --algorithm)")
-	fs.Uint64Var(&tf.seed, "seed", 0, "seed of the order of the sequences of --algorithm l2sgd, ap, pa and arow (0: a fixed default)")
-	fs.BoolVar(&tf.crfsuiteOrder, "crfsuite-order", false, "visit the sequences of --algorithm l2sgd, ap, pa and arow in CRFsuite 0.12's order (its unseeded C-library rand() of glibc; not with --seed): the run follows CRFsuite's up to rounding, l2sgd stops at CRFsuite's epoch")
+	fs.Uint64Var(&tf.seed, "seed", 0, "visit the sequences of --algorithm l2sgd, ap, pa and arow in a fresh permutation every epoch drawn from seed `N` instead of CRFsuite's order (0: CRFsuite's order, the default)")
+	fs.BoolVar(&tf.crfsuiteOrder, "crfsuite-order", true, "visit the sequences of --algorithm l2sgd, ap, pa and arow in CRFsuite 0.12's order (its unseeded C-library rand() of glibc), so that the run follows CRFsuite's up to rounding and l2sgd stops at CRFsuite's epoch: the default, accepted for scripts that give it (not with --seed)")
 }
 
 // declareOutputs declares the flags of progress, reports, profiles, checkpoints and the cache.

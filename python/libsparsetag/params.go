@@ -58,7 +58,7 @@ func extraParams(algorithm string) []param {
 	}
 	threads.Ignored = "CRFsuite's online algorithms update the weights one sequence at a time: they run on one thread"
 	return []param{threads, template,
-		{Name: "seed", Type: "int", Default: "0", Extra: true, Help: "The seed of the order of the sequences, a new permutation every epoch (0: a fixed default). The model is a function of the data, the parameters and the seed."}}
+		{Name: "seed", Type: "int", Default: "0", Extra: true, Help: "The order of the sequences: 0 (the default) visits them in CRFsuite 0.12's own order (its unseeded C-library rand() of glibc), so that training follows CRFsuite's epochs, losses and model up to rounding; N > 0 draws a new permutation every epoch from seed N instead. The model is a function of the data, the parameters and the seed."}}
 }
 
 // The help texts CRFsuite's online trainers share (train_*.c).

@@ -224,15 +224,21 @@ def test_seed_fixes_the_model(tmpdir):
     X, y = _chunk_data(60)
 
     def train(seed):
-        tr = Trainer("pa", verbose=False, params={"max_iterations": 2, "seed": seed})
+        params = {"max_iterations": 2}
+        if seed is not None:
+            params["seed"] = seed
+        tr = Trainer("pa", verbose=False, params=params)
         for xs, ys in zip(X, y):
             tr.append(xs, ys)
-        path = str(tmpdir.join("m%d" % seed))
+        path = str(tmpdir.join("m%s" % seed))
         tr.train(path)
         return open(path, "rb").read()
 
     assert train(7) == train(7)
     assert train(7) != train(8)  # the order of the sequences matters to PA
+    # The default order is CRFsuite's, seed 0; a seed chooses another.
+    assert train(None) == train(0)
+    assert train(None) != train(7)
 
 
 # --- Sequence weights -------------------------------------------------------

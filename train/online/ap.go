@@ -26,7 +26,7 @@ func (r *run) ap() error {
 		if d > 0 {
 			s := r.weight(i)
 			cs := c * s
-			js, vs := r.sc.onPath(i, r.sc.gold)
+			js, vs := r.sc.goldPath(i)
 			addPath(w, ws, s, cs, js, vs)
 			js, vs = r.sc.onPath(i, r.sc.path)
 			addPath(w, ws, -s, -cs, js, vs)

@@ -35,7 +35,7 @@ func (r *run) arow() error {
 		cost := sv - sc + float64(d)
 		s := r.weight(i)
 		dc.reset()
-		js, vs := r.sc.onPath(i, r.sc.gold)
+		js, vs := r.sc.goldPath(i)
 		dc.add(s, js, vs)
 		js, vs = r.sc.onPath(i, r.sc.path)
 		dc.add(-s, js, vs)

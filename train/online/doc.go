@@ -21,12 +21,12 @@
 // vectors over the features (ap: w, the sum of updates and the averaged
 // model; pa and arow add the difference vector).
 //
-// A run is deterministic for a given input, parameters and seed (the
-// order of the sequences is a fresh permutation every epoch from
-// Settings.Seed), or follows CRFsuite's own order with
-// Settings.CRFsuiteOrder (glibc's unseeded rand() driving CRFsuite's
-// shuffle): then it is CRFsuite's run up to rounding, l2sgd's stopping
-// epoch included. It runs on one goroutine: the updates of
+// A run is deterministic for a given input, parameters and seed. By
+// default (Settings.Seed 0) the sequences are visited in CRFsuite's own
+// order (glibc's unseeded rand() driving CRFsuite's shuffle), so that the
+// run is CRFsuite's up to rounding, l2sgd's stopping epoch included; a
+// non-zero Settings.Seed draws a fresh permutation every epoch from it
+// instead. It runs on one goroutine: the updates of
 // perceptron-like trainers and of SGD are sequential by nature, and a
 // parallel variant (mini-batches, parallel decoding with a merge) would
 // be another algorithm with other models, not CRFsuite's.

@@ -34,12 +34,31 @@ type FeatureSet struct {
 // features of attribute a at [sptr[a], sptr[a+1]) with labels lab[r]
 // (increasing), then the features after the state block (transitions and
 // pairs), dense from ns, with tailOK (nil: all) saying which exist.
+//
+// lab8 is lab as bytes when every label fits in one (L <= 256, nil
+// otherwise): the state scores and expectations read it, a quarter of the
+// cache lines of lab.
 type features struct {
 	lay    sparse.Layout
 	sptr   []int32
 	lab    []int32
+	lab8   []uint8
 	ns     int
 	tailOK []bool
+}
+
+// label is the type of a stored label: a byte (lab8) or an int32 (lab).
+type label interface{ ~uint8 | ~int32 }
+
+// bytes fills lab8 when every label fits in a byte.
+func (f *features) bytes() {
+	if f.lay.L > 256 {
+		return
+	}
+	f.lab8 = make([]uint8, len(f.lab))
+	for r, y := range f.lab {
+		f.lab8[r] = uint8(y)
+	}
 }
 
 // size returns the number of compact slots (state features plus the
@@ -79,6 +98,7 @@ func newFeatures(lay sparse.Layout, c *sparse.Corpus, wts []float64, fs FeatureS
 	f := &features{lay: lay}
 	f.chooseStates(g, fs)
 	f.chooseTail(g, fs)
+	f.bytes()
 	return f
 }
 
@@ -95,6 +115,7 @@ func denseFeatures(lay sparse.Layout) *features {
 		f.sptr[a+1] = int32(len(f.lab))
 	}
 	f.ns = len(f.lab)
+	f.bytes()
 	return f
 }
 
@@ -295,13 +316,27 @@ type scorer struct {
 	edge  []float64
 	js    []int32   // onPath's slots
 	vs    []float64 // onPath's values
+	mus   []float64 // expect's node marginals times the scale
+	// goldSlot[e] is the slot of the state feature (attribute, gold label)
+	// of entry e of c.Unary (-1: it does not exist), so that goldPath
+	// reads a stream instead of searching each attribute's labels.
+	goldSlot []int32
 }
 
 func newScorer(f *features, c *sparse.Corpus) *scorer {
 	L := f.lay.L
 	T := c.MaxLen()
-	return &scorer{f: f, c: c, trans: make([]float64, L*L), ws: inference.NewWorkspace(T, L),
-		path: make([]int, T), gold: make([]int, T)}
+	s := &scorer{f: f, c: c, trans: make([]float64, L*L), ws: inference.NewWorkspace(T, L),
+		path: make([]int, T), gold: make([]int, T), mus: make([]float64, L)}
+	s.goldSlot = make([]int32, c.Unary.NNZ())
+	for p := 0; p < c.Unary.Rows(); p++ {
+		y, lo := int(c.Labels[p]), int(c.Unary.RowPtr[p])
+		cols, _ := c.Unary.Row(p)
+		for k, a := range cols {
+			s.goldSlot[lo+k] = int32(f.slot(a, y))
+		}
+	}
+	return s
 }
 
 // score returns the lattice of sequence i under the weights scale * w
@@ -311,7 +346,15 @@ func (s *scorer) score(w []float64, scale float64, i int) *inference.Lattice {
 	L := f.lay.L
 	start, T := c.Span(i)
 	unary := s.scr.ZeroUnary(T * L)
-	for t := 0; t < T; t++ {
+	t := 0
+	if c.Unary.Val == nil && f.lab8 != nil {
+		for ; t+1 < T; t += 2 {
+			c0, _ := c.Unary.Row(start + t)
+			c1, _ := c.Unary.Row(start + t + 1)
+			addStatesPair(unary[t*L:t*L+L:t*L+L], unary[t*L+L:t*L+2*L:t*L+2*L], f.sptr, f.lab8, c0, c1, w)
+		}
+	}
+	for ; t < T; t++ {
 		cols, vals := c.Unary.Row(start + t)
 		f.addStates(unary[t*L:t*L+L:t*L+L], cols, vals, w)
 	}
@@ -342,8 +385,17 @@ func (s *scorer) score(w []float64, scale float64, i int) *inference.Lattice {
 // values vals (nil: 1) under the compact weights w, attribute by attribute
 // (the sums of internal/lattice.Score, in the same order: the same bits).
 func (f *features) addStates(row []float64, cols []int32, vals []float64, w []float64) {
+	if f.lab8 != nil {
+		addStates(row, f.sptr, f.lab8, cols, vals, w)
+	} else {
+		addStates(row, f.sptr, f.lab, cols, vals, w)
+	}
+}
+
+// addStates is features.addStates over the feature ranges sptr and the
+// labels lab.
+func addStates[T label](row []float64, sptr []int32, lab []T, cols []int32, vals []float64, w []float64) {
 	L := len(row)
-	sptr, lab := f.sptr, f.lab
 	if vals == nil {
 		for _, a := range cols {
 			lo, hi := sptr[a], sptr[a+1]
@@ -381,6 +433,41 @@ func (f *features) addStates(row []float64, cols []int32, vals []float64, w []fl
 	}
 }
 
+// addStatesPair is addStates of two positions with binary rows (c0 into
+// r0, c1 into r1), their attributes alternated: each row gets the same
+// sums in the same order, and the processor two independent chains of
+// additions.
+func addStatesPair[T label](r0, r1 []float64, sptr []int32, lab []T, c0, c1 []int32, w []float64) {
+	n := min(len(c0), len(c1))
+	for k := 0; k < n; k++ {
+		addAttr(r0, sptr, lab, c0[k], w)
+		addAttr(r1, sptr, lab, c1[k], w)
+	}
+	for _, a := range c0[n:] {
+		addAttr(r0, sptr, lab, a, w)
+	}
+	for _, a := range c1[n:] {
+		addAttr(r1, sptr, lab, a, w)
+	}
+}
+
+// addAttr adds the weights of attribute a's state features to row.
+func addAttr[T label](row []float64, sptr []int32, lab []T, a int32, w []float64) {
+	lo, hi := sptr[a], sptr[a+1]
+	ws := w[lo:hi]
+	if len(ws) == len(row) {
+		for y, x := range ws[:len(row)] {
+			row[y] += x
+		}
+		return
+	}
+	labs := lab[lo:hi]
+	ws = ws[:len(labs)]
+	for q, y := range labs {
+		row[y] += ws[q]
+	}
+}
+
 // viterbi returns the best path of sequence i under scale * w (in s.path)
 // and its score.
 func (s *scorer) viterbi(w []float64, scale float64, i int) (*inference.Lattice, float64) {
@@ -395,9 +482,7 @@ func (s *scorer) viterbi(w []float64, scale float64, i int) (*inference.Lattice,
 // pair features).
 func (s *scorer) onPath(i int, y []int) ([]int32, []float64) {
 	f, c := s.f, s.c
-	L := f.lay.L
 	start, T := c.Span(i)
-	pairs := f.lay.NumPair > 0 && c.Pair.Rows() > 0
 	js, vs := s.js[:0], s.vs[:0]
 	for t := 0; t < T; t++ {
 		cols, vals := c.Unary.Row(start + t)
@@ -410,29 +495,64 @@ func (s *scorer) onPath(i int, y []int) ([]int32, []float64) {
 				js, vs = append(js, int32(r)), append(vs, v)
 			}
 		}
-		if t == 0 {
-			continue
-		}
-		if f.lay.Transitions {
-			if r := f.tailSlot(y[t-1]*L + y[t]); r >= 0 {
-				js, vs = append(js, int32(r)), append(vs, 1)
-			}
-		}
-		if pairs {
-			pc, pv := c.Pair.Row(start + t)
-			off := f.lay.PairOffset() - f.lay.StateLen()
-			for k, a := range pc {
-				if r := f.tailSlot(off + int(a)*L*L + y[t-1]*L + y[t]); r >= 0 {
-					v := 1.0
-					if pv != nil {
-						v = pv[k]
-					}
-					js, vs = append(js, int32(r)), append(vs, v)
-				}
-			}
-		}
+		js, vs = s.tailOnPath(js, vs, start, t, y)
 	}
 	s.js, s.vs = js, vs
+	return js, vs
+}
+
+// goldPath is onPath(i, s.gold) (the same slots and values in the same
+// order) with the state features read from goldSlot; score must have
+// scored sequence i last (it fills s.gold).
+func (s *scorer) goldPath(i int) ([]int32, []float64) {
+	c := s.c
+	start, T := c.Span(i)
+	ptr, val := c.Unary.RowPtr, c.Unary.Val
+	js, vs := s.js[:0], s.vs[:0]
+	for t := 0; t < T; t++ {
+		lo, hi := ptr[start+t], ptr[start+t+1]
+		for k, r := range s.goldSlot[lo:hi] {
+			if r >= 0 {
+				v := 1.0
+				if val != nil {
+					v = val[int(lo)+k]
+				}
+				js, vs = append(js, r), append(vs, v)
+			}
+		}
+		js, vs = s.tailOnPath(js, vs, start, t, s.gold)
+	}
+	s.js, s.vs = js, vs
+	return js, vs
+}
+
+// tailOnPath appends to js, vs the transition and pair features that exist
+// on the path y at position t of the sequence starting at start.
+func (s *scorer) tailOnPath(js []int32, vs []float64, start, t int, y []int) ([]int32, []float64) {
+	f, c := s.f, s.c
+	L := f.lay.L
+	if t == 0 {
+		return js, vs
+	}
+	if f.lay.Transitions {
+		if r := f.tailSlot(y[t-1]*L + y[t]); r >= 0 {
+			js, vs = append(js, int32(r)), append(vs, 1)
+		}
+	}
+	if f.lay.NumPair == 0 || c.Pair.Rows() == 0 {
+		return js, vs
+	}
+	pc, pv := c.Pair.Row(start + t)
+	off := f.lay.PairOffset() - f.lay.StateLen()
+	for k, a := range pc {
+		if r := f.tailSlot(off + int(a)*L*L + y[t-1]*L + y[t]); r >= 0 {
+			v := 1.0
+			if pv != nil {
+				v = pv[k]
+			}
+			js, vs = append(js, int32(r)), append(vs, v)
+		}
+	}
 	return js, vs
 }
 
@@ -446,7 +566,7 @@ func (s *scorer) expect(g []float64, scale float64, i int, lat *inference.Lattic
 	node := s.ws.Node()
 	for t := 0; t < T; t++ {
 		cols, vals := c.Unary.Row(start + t)
-		f.addExpect(g, node[t*L:t*L+L:t*L+L], cols, vals, scale)
+		f.addExpect(g, node[t*L:t*L+L:t*L+L], s.mus, cols, vals, scale)
 	}
 	if T > 1 && f.lay.Transitions {
 		for k, p := range s.ws.EdgeSum() {
@@ -481,15 +601,45 @@ func (s *scorer) expect(g []float64, scale float64, i int, lat *inference.Lattic
 
 // addExpect adds to g, for every attribute of cols with value vals[k]
 // (nil: 1), scale * value * mu[y] at the slot of each of its state
-// features (a, y).
-func (f *features) addExpect(g, mu []float64, cols []int32, vals []float64, scale float64) {
+// features (a, y). Binary rows form mu * scale once, into mus (the
+// products scale * mu[y] of every feature: the same bits).
+func (f *features) addExpect(g, mu, mus []float64, cols []int32, vals []float64, scale float64) {
+	if f.lab8 != nil {
+		addExpect(g, mu, mus, f.sptr, f.lab8, cols, vals, scale)
+	} else {
+		addExpect(g, mu, mus, f.sptr, f.lab, cols, vals, scale)
+	}
+}
+
+// addExpect is features.addExpect over the feature ranges sptr and the
+// labels lab.
+func addExpect[T label](g, mu, mus []float64, sptr []int32, lab []T, cols []int32, vals []float64, scale float64) {
 	L := len(mu)
-	sptr, lab := f.sptr, f.lab
-	for k, a := range cols {
-		v := scale
-		if vals != nil {
-			v *= vals[k]
+	if vals == nil {
+		mus = mus[:L]
+		for y, p := range mu {
+			mus[y] = p * scale
 		}
+		for _, a := range cols {
+			lo, hi := sptr[a], sptr[a+1]
+			gg := g[lo:hi]
+			if len(gg) == L {
+				for y, p := range mus {
+					gg[y] += p
+				}
+				continue
+			}
+			labs := lab[lo:hi]
+			gg = gg[:len(labs)]
+			for q, y := range labs {
+				gg[q] += mus[y]
+			}
+		}
+		return
+	}
+	vals = vals[:len(cols)]
+	for k, a := range cols {
+		v := scale * vals[k]
 		lo, hi := sptr[a], sptr[a+1]
 		gg := g[lo:hi]
 		if len(gg) == L {

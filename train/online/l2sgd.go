@@ -97,7 +97,7 @@ func (r *run) sgdEpoch(w []float64, order []int32, t0, lambda float64, t *float6
 		logZ := inference.ForwardBackward(r.sc.ws, lat)
 		loss = (logZ - inference.Score(lat, r.sc.gold)) * s
 		g := gain * s
-		js, vs := r.sc.onPath(i, r.sc.gold)
+		js, vs := r.sc.goldPath(i)
 		vs = vs[:len(js)]
 		for k, j := range js {
 			w[j] += vs[k] * g

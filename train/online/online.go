@@ -13,9 +13,6 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 )
 
-// DefaultSeed is the seed of the sequence order when Settings.Seed is 0.
-const DefaultSeed = 0x0c7f5a17e
-
 // Problem is what a trainer fits: the weights of Model (its layout; the
 // result goes into Model.W, and into Result.Idx and Result.Val) on the
 // labeled Corpus, each sequence i weighted by Weights[i] (nil: 1;
@@ -30,19 +27,17 @@ type Problem struct {
 
 // Settings are the knobs of a run besides CRFsuite's parameters.
 type Settings struct {
-	// Seed chooses the order of the sequences (a new permutation every
-	// epoch); 0 means DefaultSeed. The run is a function of the input,
-	// the parameters and the seed.
+	// Seed chooses the order of the sequences. 0, the default, is the
+	// order of CRFsuite 0.12 built on the GNU C library: its rand(), which
+	// it never seeds (glibcRand), drives its dataset_shuffle (every
+	// position swapped with a uniformly drawn one, in place, from the
+	// previous epoch's order). The run then follows CRFsuite's own up to
+	// rounding (same updates in the same order), and l2sgd's stop, which
+	// the order decides (docs/crfsuite-algorithms.md), falls on CRFsuite's
+	// epoch. Any other value draws a fresh permutation every epoch from
+	// that seed (PCG). Either way the run is a function of the input, the
+	// parameters and the seed.
 	Seed uint64
-	// CRFsuiteOrder, when set, visits the sequences in the order of
-	// CRFsuite 0.12 built on the GNU C library (Seed is then unused): its
-	// rand(), which it never seeds (glibcRand), drives its
-	// dataset_shuffle (every position swapped with a uniformly drawn one,
-	// in place, from the previous epoch's order). The run then follows
-	// CRFsuite's own up to rounding (same updates in the same order), and
-	// l2sgd's stop, which the order decides (docs/crfsuite-algorithms.md),
-	// falls on CRFsuite's epoch.
-	CRFsuiteOrder bool
 	// Interrupt, when closed, ends the run at the next sequence: the
 	// model is that of the last finished epoch (Result.Interrupted).
 	Interrupt <-chan struct{}
@@ -125,19 +120,17 @@ func Train(ctx context.Context, prob Problem, p *Params, st Settings) (*Result, 
 	if err := CheckWeights(prob.Weights, n); err != nil {
 		return nil, err
 	}
-	seed := st.Seed
-	if seed == 0 {
-		seed = DefaultSeed
-	}
 	f := newFeatures(m.Layout, c, prob.Weights, p.Features)
 	r := &run{p: p, f: f, sc: newScorer(f, c), c: c, m: m, wts: prob.Weights, st: st, ctx: ctx, t0: t0,
-		rng: rand.New(rand.NewPCG(seed, uint64(n))), order: make([]int32, n),
-		res: &Result{Algorithm: p.Algorithm, Features: f.count()}}
+		order: make([]int32, n),
+		res:   &Result{Algorithm: p.Algorithm, Features: f.count()}}
 	for i := range r.order {
 		r.order[i] = int32(i)
 	}
-	if st.CRFsuiteOrder {
+	if st.Seed == 0 {
 		r.crs = newGlibcRand()
+	} else {
+		r.rng = rand.New(rand.NewPCG(st.Seed, uint64(n)))
 	}
 	r.out = make([]float64, f.size())
 	var err error
@@ -208,8 +201,8 @@ type run struct {
 	st    Settings
 	ctx   context.Context
 	t0    time.Time
-	rng   *rand.Rand
-	crs   *glibcRand // CRFsuiteOrder's generator, or nil
+	rng   *rand.Rand // the seeded order's generator (Seed > 0), or nil
+	crs   *glibcRand // CRFsuite's order's generator (Seed 0), or nil
 	order []int32
 	out   []float64 // compact weights of the last finished epoch
 	res   *Result

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sparsetag/sparsetag/chain"
+	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/chaintest"
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -60,59 +61,61 @@ func configs() []map[string]string {
 // TestAgainstReference checks every algorithm against the slow reference
 // transcribed from CRFsuite: the same weights after one epoch (and after
 // three) to 1e-12, with and without sequence weights, pair features and
-// the dense feature set.
+// the dense feature set, in CRFsuite's order (seed 0, the default) and in
+// a seeded one.
 func TestAgainstReference(t *testing.T) {
 	for k, cfg := range configs() {
 		for _, epochs := range []int{1, 3} {
-			for _, variant := range []struct {
-				pairs, weights, dense, binary bool
-			}{{false, false, false, false}, {true, true, false, false}, {false, true, true, false}, {true, true, false, true}} {
-				name := fmt.Sprintf("%d-%s-e%d-p%v-w%v-d%v-b%v", k, cfg["algorithm"], epochs, variant.pairs, variant.weights, variant.dense, variant.binary)
-				t.Run(name, func(t *testing.T) {
-					m, c, wts := problemValued(t, uint64(k*10+epochs), 12, 3, variant.pairs, variant.weights, !variant.binary)
-					p, err := NewParams(Algorithm(cfg["algorithm"]))
-					if err != nil {
-						t.Fatal(err)
-					}
-					for name, v := range cfg {
-						if name != "algorithm" {
-							if err := p.Set(name, v); err != nil {
-								t.Fatal(err)
+			for _, seed := range []uint64{0, 99} {
+				for _, variant := range []struct {
+					pairs, weights, dense, binary bool
+				}{{false, false, false, false}, {true, true, false, false}, {false, true, true, false}, {true, true, false, true}} {
+					name := fmt.Sprintf("%d-%s-e%d-s%d-p%v-w%v-d%v-b%v", k, cfg["algorithm"], epochs, seed, variant.pairs, variant.weights, variant.dense, variant.binary)
+					t.Run(name, func(t *testing.T) {
+						m, c, wts := problemValued(t, uint64(k*10+epochs), 12, 3, variant.pairs, variant.weights, !variant.binary)
+						p, err := NewParams(Algorithm(cfg["algorithm"]))
+						if err != nil {
+							t.Fatal(err)
+						}
+						for name, v := range cfg {
+							if name != "algorithm" {
+								if err := p.Set(name, v); err != nil {
+									t.Fatal(err)
+								}
 							}
 						}
-					}
-					p.MaxIterations = epochs
-					p.Features.Dense = variant.dense
-					const seed = 99
-					res, err := Train(context.Background(), Problem{Model: m, Corpus: c, Weights: wts}, p, Settings{Seed: seed})
-					if err != nil {
-						t.Fatal(err)
-					}
-					r := newRef(m, c, wts, p, seed)
-					var want []float64
-					switch p.Algorithm {
-					case AP:
-						want = r.ap()
-					case PA:
-						want = r.pa()
-					case AROW:
-						want = r.arow()
-					case L2SGD:
-						want = r.l2sgd()
-					}
-					nz := 0
-					for j := range want {
-						if want[j] != 0 {
-							nz++
+						p.MaxIterations = epochs
+						p.Features.Dense = variant.dense
+						res, err := Train(context.Background(), Problem{Model: m, Corpus: c, Weights: wts}, p, Settings{Seed: seed})
+						if err != nil {
+							t.Fatal(err)
 						}
-						if d := math.Abs(want[j] - m.W[j]); d > 1e-12*math.Max(1, math.Abs(want[j])) || math.IsNaN(m.W[j]) {
-							t.Fatalf("feature %d (%v): got %.17g, reference %.17g (epochs run %d)", j, m.Layout.Decode(j), m.W[j], want[j], res.Epochs)
+						r := newRef(m, c, wts, p, seed)
+						var want []float64
+						switch p.Algorithm {
+						case AP:
+							want = r.ap()
+						case PA:
+							want = r.pa()
+						case AROW:
+							want = r.arow()
+						case L2SGD:
+							want = r.l2sgd()
 						}
-					}
-					if nz == 0 {
-						t.Fatalf("the reference is all zero: the test checks nothing")
-					}
-				})
+						nz := 0
+						for j := range want {
+							if want[j] != 0 {
+								nz++
+							}
+							if d := math.Abs(want[j] - m.W[j]); d > 1e-12*math.Max(1, math.Abs(want[j])) || math.IsNaN(m.W[j]) {
+								t.Fatalf("feature %d (%v): got %.17g, reference %.17g (epochs run %d)", j, m.Layout.Decode(j), m.W[j], want[j], res.Epochs)
+							}
+						}
+						if nz == 0 {
+							t.Fatalf("the reference is all zero: the test checks nothing")
+						}
+					})
+				}
 			}
 		}
 	}
@@ -269,7 +272,7 @@ func TestLayoutOnly(t *testing.T) {
 	}
 }
 
-// TestGlibcRand: the generator of Settings.CRFsuiteOrder gives the first
+// TestGlibcRand: the generator of the default order (Settings.Seed 0) gives the first
 // values of the GNU C library's rand() without srand (printed by a C
 // program calling rand() five times, glibc 2.x on amd64), and the order
 // it drives is a permutation that changes from epoch to epoch.
@@ -291,5 +294,80 @@ func TestGlibcRand(t *testing.T) {
 			t.Fatalf("epoch %d: the order did not change", e)
 		}
 		prev = slices.Clone(r.order)
+	}
+}
+
+// TestGoldPath: goldPath, which reads the precomputed gold slots, gives
+// onPath's slots and values on the gold path in onPath's order, with real
+// and binary values, pair features and feature sets where some gold
+// features do not exist (minfreq) or every one does (dense).
+func TestGoldPath(t *testing.T) {
+	for k, fs := range []FeatureSet{{}, {MinFreq: 2}, {MinFreq: 1.5, PossibleStates: true}, {Dense: true}} {
+		for _, real := range []bool{false, true} {
+			m, c, wts := problemValued(t, uint64(40+k), 6, 4, true, false, real)
+			f := newFeatures(m.Layout, c, wts, fs)
+			sc := newScorer(f, c)
+			w := make([]float64, f.size())
+			missing := 0
+			for i := 0; i < c.Len(); i++ {
+				sc.score(w, 1, i)
+				js, vs := sc.onPath(i, sc.gold)
+				wantJ, wantV := slices.Clone(js), slices.Clone(vs)
+				gotJ, gotV := sc.goldPath(i)
+				if !slices.Equal(gotJ, wantJ) || !slices.Equal(gotV, wantV) {
+					t.Fatalf("set %d, real %v, sequence %d: goldPath %v %v, onPath %v %v", k, real, i, gotJ, gotV, wantJ, wantV)
+				}
+			}
+			for _, r := range sc.goldSlot {
+				if r < 0 {
+					missing++
+				}
+			}
+			if fs.MinFreq > 0 && missing == 0 {
+				t.Errorf("set %d, real %v: every gold feature exists; the test does not check the missing ones", k, real)
+			}
+		}
+	}
+}
+
+// TestLabelBytes: the state scores and expectations read through the byte
+// labels (lab8; on binary rows, two positions at a time: addStatesPair)
+// are the bits of those read through the int32 labels (the store of L >
+// 256, one position at a time), on binary and real-valued rows and the
+// dense set.
+func TestLabelBytes(t *testing.T) {
+	for k, fs := range []FeatureSet{{}, {PossibleStates: true}, {Dense: true}} {
+		for _, real := range []bool{false, true} {
+			m, c, wts := problemValued(t, uint64(60+k), 20, 5, false, false, real)
+			rng := rand.New(rand.NewPCG(uint64(k), 3))
+			run := func(bytes bool) ([]float64, []float64) {
+				f := newFeatures(m.Layout, c, wts, fs)
+				if f.lab8 == nil {
+					t.Fatal("no byte labels for L = 5")
+				}
+				if !bytes {
+					f.lab8 = nil
+				}
+				sc := newScorer(f, c)
+				w, g := make([]float64, f.size()), make([]float64, f.size())
+				for j := range w {
+					w[j] = rng.NormFloat64()
+				}
+				var unary []float64
+				for i := 0; i < c.Len(); i++ {
+					lat := sc.score(w, 0.7, i)
+					unary = append(unary, lat.Unary...)
+					inference.ForwardBackward(sc.ws, lat)
+					sc.expect(g, -0.3, i, lat)
+				}
+				return unary, g
+			}
+			u8, g8 := run(true)
+			rng = rand.New(rand.NewPCG(uint64(k), 3))
+			u32, g32 := run(false)
+			if !slices.Equal(u8, u32) || !slices.Equal(g8, g32) {
+				t.Errorf("set %d, real %v: byte and int32 labels give other scores or expectations", k, real)
+			}
+		}
 	}
 }

@@ -34,7 +34,7 @@ func (r *run) pa() error {
 			sc := inference.Score(lat, r.sc.gold)
 			cost := paCost(sv-sc, d, r.p.ErrorSensitive)
 			dc.reset()
-			js, vs := r.sc.onPath(i, r.sc.gold)
+			js, vs := r.sc.goldPath(i)
 			dc.add(1, js, vs)
 			js, vs = r.sc.onPath(i, r.sc.path)
 			dc.add(-1, js, vs)

@@ -16,21 +16,28 @@ import (
 // weight vector, with a feature mask computed from the definitions, every
 // path enumerated for Viterbi and the marginals (traintest.Score), and
 // CRFsuite's function names. It shares nothing with the package but the
-// order of the sequences (the same generator, seeded alike).
+// order of the sequences (the same generators, seeded alike: CRFsuite's
+// dataset_shuffle over glibcRand for seed 0, PCG's otherwise).
 
 type ref struct {
 	m      *chain.Model
 	c      *sparse.Corpus
 	wts    []float64
 	exists []bool
-	rng    *rand.Rand
+	rng    *rand.Rand // seed > 0
+	glibc  *glibcRand // seed 0
 	order  []int
 	p      *Params
 }
 
 func newRef(m *chain.Model, c *sparse.Corpus, wts []float64, p *Params, seed uint64) *ref {
 	n := c.Len()
-	r := &ref{m: m, c: c, wts: wts, p: p, rng: rand.New(rand.NewPCG(seed, uint64(n))), order: make([]int, n)}
+	r := &ref{m: m, c: c, wts: wts, p: p, order: make([]int, n)}
+	if seed == 0 {
+		r.glibc = newGlibcRand()
+	} else {
+		r.rng = rand.New(rand.NewPCG(seed, uint64(n)))
+	}
 	for i := range r.order {
 		r.order[i] = i
 	}
@@ -183,6 +190,13 @@ func (r *ref) weight(i int) float64 {
 }
 
 func (r *ref) shuffle() {
+	if r.glibc != nil { // CRFsuite's dataset_shuffle (dataset.c)
+		for i := range r.order {
+			j := int(r.glibc.next()) % len(r.order)
+			r.order[j], r.order[i] = r.order[i], r.order[j]
+		}
+		return
+	}
 	r.rng.Shuffle(len(r.order), func(i, j int) { r.order[i], r.order[j] = r.order[j], r.order[i] })
 }
 
