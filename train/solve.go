@@ -86,7 +86,8 @@ type run struct {
 	dual certificate.History
 	mix  certificate.Mixture
 
-	gauge gaugeState // the gauge step (gauge.go)
+	gauge gaugeState  // the gauge step (gauge.go)
+	nw    newtonState // the Newton candidate (newton.go)
 }
 
 // solveInput is everything a solve starts from besides the trainer's
@@ -145,6 +146,9 @@ func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error
 	for {
 		gap := r.price()
 		if !resumed {
+			if err := r.newton(ctx, &gap); err != nil {
+				return solveOutput{}, err
+			}
 			stop, err := r.fullPass(ctx, &gap)
 			if err != nil || stop {
 				if err != nil {

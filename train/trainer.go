@@ -108,11 +108,12 @@ type tuning struct {
 	fusedBudget     int     // the objective's Settings.FusedBudget (0: its default)
 	wsDenseFraction float64 // see defaultWSDenseFraction
 	wsSwitchMin     int     // see defaultWSSwitchMin
+	newton          newtonTuning
 }
 
 // defaultTuning returns the tuning of every run but a test's.
 func defaultTuning() tuning {
-	return tuning{wsDenseFraction: defaultWSDenseFraction, wsSwitchMin: defaultWSSwitchMin}
+	return tuning{wsDenseFraction: defaultWSDenseFraction, wsSwitchMin: defaultWSSwitchMin, newton: newtonFromEnv()}
 }
 
 // tuned returns the tuning of a run: o.tune, or defaultTuning.
