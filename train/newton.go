@@ -59,6 +59,8 @@ type newtonTuning struct {
 func newtonFromEnv() newtonTuning {
 	nt := newtonTuning{eps: 1e-4, move: true, log: os.Getenv("SPARSETAG_NEWTON_LOG") != ""}
 	switch s := os.Getenv("SPARSETAG_NEWTON"); {
+	case s == "off":
+		nt.mode = newtonOff
 	case s == "lbfgs":
 		nt.mode = newtonLBFGS
 	case len(s) > 3 && s[:3] == "cg:":
