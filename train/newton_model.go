@@ -2,12 +2,22 @@ package train
 
 import "math"
 
+// certRidge is the ridge of certModel, in units of l2.
+const certRidge = 0.01
+
 // certModel is the Newton candidate's model of G(X, p_{X+d}) for d = V c
 // (V orthonormal over the free coordinates F, W = HV over the whole active
 // set A): the KL part c.Sc/2 (S = V'W over F, symmetrized), the
 // coordinate terms of F, (r + Wc)_k^2/(2 l2), and those of the rest of A,
-// whose weights stay 0: (|m_k - (Wc)_k| - l1)_+^2/(2 l2). It is convex and
-// piecewise quadratic in c; minimize takes semismooth Newton steps.
+// whose weights stay 0: (|m_k - (Wc)_k| - l1)_+^2/(2 l2); plus a ridge
+// (ridge l2/2)|c|^2. The model is flat along the null space of H (the
+// likelihood's gauge directions, docs/gauge.md section 2, and any
+// direction the loss does not see), where a step would only move w' by
+// what rounding in W decides: the ridge pins those directions at 0 and
+// changes the step little elsewhere (the model's curvature along an
+// eigenvector of H with eigenvalue h is h (h + l2)/l2, against the ridge's
+// 0.01 l2). It is convex and piecewise quadratic in c; minimize takes
+// semismooth Newton steps.
 type certModel struct {
 	V, W   [][]float64
 	free   []int32   // F: positions in A
@@ -15,7 +25,7 @@ type certModel struct {
 	r      []float64 // over F
 	m      []float64 // m at X over A
 	l1, l2 float64
-	s      []float64 // S, k x k
+	s      []float64 // S plus the ridge, k x k
 	wc     []float64 // Wc over A (scratch)
 }
 
@@ -32,6 +42,7 @@ func (cm *certModel) prepare() {
 			}
 			cm.s[i*k+j] = 0.5 * (a + b)
 		}
+		cm.s[i*k+i] += certRidge * cm.l2
 	}
 	cm.isFree = make([]bool, len(cm.m))
 	for _, p := range cm.free {
