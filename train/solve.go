@@ -22,7 +22,9 @@ import (
 //	start: evaluate at the starting point over the first working set
 //	loop:
 //	  full pass: m over every unscreened feature at X and the gap G of
-//	    the whole problem; unless X is certified, screening with m and G
+//	    the whole problem; near the target, the Newton candidate
+//	    (newton.go: a dual bound, and X moves when it is lower); unless X
+//	    is certified, screening with m and G
 //	    (if it zeroed a weight, X moved: evaluate there and price again);
 //	    the log line, whose gap is G or P(X) minus the best dual bound of
 //	    the earlier passes if smaller (run.certified); the stopping rules;
