@@ -62,7 +62,8 @@ type newtonState struct {
 	v, hv [][]float64 // the Krylov basis over F and H times it over the active set
 	xe    []float64   // points over the active set
 	grad  []float64
-	mU    []float64 // m' over u
+	mU    []float64 // m' over a block of u
+	block int       // features of u per block of m' (0: candidateBlock; tests)
 }
 
 // newtonAttempt decides whether this full pass tries the candidate.
@@ -102,8 +103,7 @@ func (r *run) newton(ctx context.Context, gap *float64) error {
 	if err != nil {
 		return fmt.Errorf("train: newton candidate: %w", err)
 	}
-	ns.mU = tr.obj.Residuals(ns.mU, r.u)
-	cert := r.candidateGap(x, w, r.opt.F(), f1, m1, ns.mU)
+	cert := r.candidateGap(x, w, r.opt.F(), f1, m1)
 	p, p1 := r.opt.Objective(), f1+tr.pen.l1*norm1(w)
 	if b := p - cert; b > r.dualBound {
 		r.dualBound = b
@@ -123,13 +123,15 @@ func (r *run) newton(ctx context.Context, gap *float64) error {
 	return nil
 }
 
-// candidateGap returns the certificate of X at the dual point p_{w'}:
-// G(X, p_{w'}) = D' + sum over u of g(w_j, m'_j), with D' = L(X) - L(w') +
+// candidateGap returns the certificate of X at the dual point p_{w'}, the
+// model distributions of the objective's last evaluation (at w'):
+// G(X, p_{w'}) = D' + sum over u of g(X_j, m'_j), with D' = L(X) - L(w') +
 // m'.(X - w') (the average KL(p_{w'} || p_X)); x and w are X and w' over the
 // active set (zero elsewhere), f and f1 the smooth objective f = L + l2/2
-// ||.||^2 at each, m1 is m' over the active set and mU over u. The
-// coordinate terms take X from r.supp (the pass just priced).
-func (r *run) candidateGap(x, w []float64, f, f1 float64, m1, mU []float64) float64 {
+// ||.||^2 at each, m1 is m' over the active set. The coordinate terms take
+// X from r.supp (the pass just priced) and m' over u from the evaluation's
+// marginals, block after block (no u-sized vector besides the pass's).
+func (r *run) candidateGap(x, w []float64, f, f1 float64, m1 []float64) float64 {
 	l2 := r.tr.pen.l2
 	sq, sq1, d := 0.0, 0.0, 0.0
 	for k, v := range x {
@@ -138,21 +140,34 @@ func (r *run) candidateGap(x, w []float64, f, f1 float64, m1, mU []float64) floa
 		d += m1[k] * (v - w[k])
 	}
 	loss, loss1 := f-0.5*l2*sq, f1-0.5*l2*sq1
-	return max(loss-loss1+d, 0) + r.coordTerms(mU)
+	return max(loss-loss1+d, 0) + r.coordTerms()
 }
 
-// coordTerms returns sum over u of g(w_j, m_j) at X (r.supp) for m over u.
-func (r *run) coordTerms(mU []float64) float64 {
-	tr := r.tr
+// candidateBlock is the number of features of u whose m' coordTerms forms
+// at a time.
+const candidateBlock = 1 << 16
+
+// coordTerms returns sum over u of g(X_j, m'_j), X from r.supp and m' from
+// the objective's last evaluation, in blocks of ns.block features
+// (candidateBlock when 0).
+func (r *run) coordTerms() float64 {
+	tr, ns := r.tr, &r.nw
 	alpha := tr.pen.l2 / tr.pen.l1
+	block := ns.block
+	if block <= 0 {
+		block = candidateBlock
+	}
 	t, s := 0.0, 0
-	for q, m := range mU {
-		w := 0.0
-		if s < len(r.supp) && int(r.supp[s]) == q {
-			w = r.suppW[s]
-			s++
+	for lo := 0; lo < len(r.u); lo += block {
+		ns.mU = tr.obj.Residuals(ns.mU, r.u[lo:min(lo+block, len(r.u))])
+		for i, m := range ns.mU {
+			w := 0.0
+			if s < len(r.supp) && int(r.supp[s]) == lo+i {
+				w = r.suppW[s]
+				s++
+			}
+			t += screen.GapTerm(w, m, alpha, tr.pen.l1)
 		}
-		t += screen.GapTerm(w, m, alpha, tr.pen.l1)
 	}
 	return t
 }

@@ -93,7 +93,7 @@ func TestNewtonCandidateGapBruteForce(t *testing.T) {
 				w1[j] = v + s1*rng.NormFloat64()
 			}
 		}
-		p, p1 := pricePoint(t, tr, w), pricePoint(t, tr, w1)
+		p, p1 := pricePoint(t, tr, w), pricePoint(t, tr, w1) // the objective's last evaluation: at w1
 		x, x1 := make([]float64, len(all)), make([]float64, len(all))
 		sparse.Gather(x, w, all)
 		sparse.Gather(x1, w1, all)
@@ -102,7 +102,8 @@ func TestNewtonCandidateGapBruteForce(t *testing.T) {
 		f := p.loss + 0.5*sp.lam2*floats.Dot(x, x)
 		f1 := p1.loss + 0.5*sp.lam2*floats.Dot(x1, x1)
 		r := supportRun(tr, w)
-		got := r.candidateGap(x, x1, f, f1, m1, m1)
+		r.nw.block = 1 + trial%7 // m' over u in blocks of 1 to 7 features
+		got := r.candidateGap(x, x1, f, f1, m1)
 		pw := sp.primal(p)
 		want := pw + bruteDualAt(m, c, w1, sp.lam1, sp.lam2)
 		assert.InDelta(t, want, got, 1e-10*math.Max(1, want), "trial %d", trial)
