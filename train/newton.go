@@ -44,14 +44,22 @@ import (
 
 // newtonTuning is the Newton candidate's setting (tuning.newton).
 type newtonTuning struct {
-	k    int     // Hessian-vector products (0: no candidate)
-	near float64 // try when the certified gap is at most near x the target (0: at every pass)
-	eps  float64 // finite-difference step along a unit vector
+	k       int     // Hessian-vector products (0: no candidate)
+	near    float64 // try when the certified gap is at most near x the target (0: at every pass)
+	minIter int     // try only after this many iterations of the solve
+	eps     float64 // finite-difference step along a unit vector
 }
 
 // defaultNewton is the candidate of every run but a test's: 10 products,
-// from a certified gap within 2.5x the target.
-func defaultNewton() newtonTuning { return newtonTuning{k: 10, near: 2.5, eps: 1e-4} }
+// from a certified gap within 2.5x the target, in a solve that has run
+// three times the attempt's k + 1 evaluations in iterations. An attempt pays
+// only in a long end game: the solves of a path from a warm start certify
+// in a few iterations each, and an attempt at each of them cost more than
+// it saved (tagger bench paper --scale 0.1 --betas 10, the working-set
+// rows: syn2 0.96 -> 1.54 s without the floor; docs/gauge.md section 7).
+func defaultNewton() newtonTuning {
+	return newtonTuning{k: 10, near: 2.5, minIter: 3 * (10 + 1), eps: 1e-4}
+}
 
 // newtonState is the candidate's working storage, over the free
 // coordinates F (positions in the active set) and over u.
@@ -70,7 +78,7 @@ type newtonState struct {
 func (r *run) newtonAttempt(gap float64) bool {
 	tr := r.tr
 	nt := tr.op.tuned().newton
-	if nt.k <= 0 || r.policy != SolverWorkingSet || tr.op.Certificate == CertificateModel || tr.pen.l1 <= 0 || tr.pen.l2 <= 0 {
+	if nt.k <= 0 || r.iter < nt.minIter || r.policy != SolverWorkingSet || tr.op.Certificate == CertificateModel || tr.pen.l1 <= 0 || tr.pen.l2 <= 0 {
 		return false
 	}
 	if nt.near <= 0 {
