@@ -74,8 +74,8 @@ type newtonState struct {
 	block int       // features of u per block of m' (0: candidateBlock; tests)
 }
 
-// newtonAttempt decides whether this full pass tries the candidate.
-func (r *run) newtonAttempt(gap float64) bool {
+// attempt decides whether this full pass tries the candidate.
+func (ns *newtonState) attempt(r *run, gap float64) bool {
 	tr := r.tr
 	nt := tr.op.tuned().newton
 	if nt.k <= 0 || r.iter < nt.minIter || r.policy != SolverWorkingSet || tr.op.Certificate == CertificateModel || tr.pen.l1 <= 0 || tr.pen.l2 <= 0 {
@@ -89,21 +89,20 @@ func (r *run) newtonAttempt(gap float64) bool {
 	return r.certified(gap) <= nt.near*target && !tr.gapReached(r.certified(gap), p)
 }
 
-// newton tries the candidate at the full pass just priced (gap: its own
+// try tries the candidate at the full pass just priced (gap: its own
 // gap): it raises the solve's dual bound with G(X, p_{w'}), and moves X to
 // w' (pricing it again into gap) when that lowers the objective.
-func (r *run) newton(ctx context.Context, gap *float64) error {
-	if !r.newtonAttempt(*gap) {
+func (ns *newtonState) try(ctx context.Context, r *run, gap *float64) error {
+	if !ns.attempt(r, *gap) {
 		return nil
 	}
 	tr, nt := r.tr, r.tr.op.tuned().newton
-	ns := &r.nw
 	x := r.opt.X()
 	ns.freeSet(x, r.opt.Grad(), tr.pen)
 	if len(ns.free) == 0 {
 		return nil
 	}
-	w, err := r.newtonPoint(ctx, nt)
+	w, err := ns.point(ctx, r, nt)
 	if err != nil {
 		return err
 	}
@@ -111,7 +110,7 @@ func (r *run) newton(ctx context.Context, gap *float64) error {
 	if err != nil {
 		return fmt.Errorf("train: newton candidate: %w", err)
 	}
-	cert := r.candidateGap(x, w, r.opt.F(), f1, m1)
+	cert := ns.candidateGap(r, x, w, r.opt.F(), f1, m1)
 	p, p1 := r.opt.Objective(), f1+tr.pen.l1*norm1(w)
 	if b := p - cert; b > r.dualBound {
 		r.dualBound = b
@@ -139,7 +138,7 @@ func (r *run) newton(ctx context.Context, gap *float64) error {
 // ||.||^2 at each, m1 is m' over the active set. The coordinate terms take
 // X from r.supp (the pass just priced) and m' over u from the evaluation's
 // marginals, block after block (no u-sized vector besides the pass's).
-func (r *run) candidateGap(x, w []float64, f, f1 float64, m1 []float64) float64 {
+func (ns *newtonState) candidateGap(r *run, x, w []float64, f, f1 float64, m1 []float64) float64 {
 	l2 := r.tr.pen.l2
 	sq, sq1, d := 0.0, 0.0, 0.0
 	for k, v := range x {
@@ -148,7 +147,7 @@ func (r *run) candidateGap(x, w []float64, f, f1 float64, m1 []float64) float64 
 		d += m1[k] * (v - w[k])
 	}
 	loss, loss1 := f-0.5*l2*sq, f1-0.5*l2*sq1
-	return max(loss-loss1+d, 0) + r.coordTerms()
+	return max(loss-loss1+d, 0) + ns.coordTerms(r)
 }
 
 // candidateBlock is the number of features of u whose m' coordTerms forms
@@ -158,8 +157,8 @@ const candidateBlock = 1 << 16
 // coordTerms returns sum over u of g(X_j, m'_j), X from r.supp and m' from
 // the objective's last evaluation, in blocks of ns.block features
 // (candidateBlock when 0).
-func (r *run) coordTerms() float64 {
-	tr, ns := r.tr, &r.nw
+func (ns *newtonState) coordTerms(r *run) float64 {
+	tr := r.tr
 	alpha := tr.pen.l2 / tr.pen.l1
 	block := ns.block
 	if block <= 0 {
@@ -210,14 +209,13 @@ func norm1(x []float64) float64 {
 	return s
 }
 
-// newtonPoint returns w' = X + d over the active set (in ns.xe), d from
-// newtonKrylov.
-func (r *run) newtonPoint(ctx context.Context, nt newtonTuning) ([]float64, error) {
-	ns := &r.nw
+// point returns w' = X + d over the active set (in ns.xe), d from
+// krylov.
+func (ns *newtonState) point(ctx context.Context, r *run, nt newtonTuning) ([]float64, error) {
 	x := r.opt.X()
 	ns.xe = resizeFloats(ns.xe, len(x))
 	ns.grad = resizeFloats(ns.grad, len(x))
-	d, err := r.newtonKrylov(ctx, nt)
+	d, err := ns.krylov(ctx, r, nt)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +226,7 @@ func (r *run) newtonPoint(ctx context.Context, nt newtonTuning) ([]float64, erro
 	return ns.xe, nil
 }
 
-// newtonKrylov returns d over F minimizing the model certificate
+// krylov returns d over F minimizing the model certificate
 // (certModel) over the Krylov space of H_FF and r of dimension k at most
 // (Lanczos with full reorthogonalization; H times each basis vector, over
 // the whole active set, by a forward difference of m: one evaluation
@@ -237,8 +235,7 @@ func (r *run) newtonPoint(ctx context.Context, nt newtonTuning) ([]float64, erro
 // directions are rounding and truncation error, and the model's step along
 // them is noise (measured on a small chain: 1.0004x the suboptimality with
 // 8 to 12 products, 1.9e3x with 20 before this check).
-func (r *run) newtonKrylov(ctx context.Context, nt newtonTuning) ([]float64, error) {
-	ns := &r.nw
+func (ns *newtonState) krylov(ctx context.Context, r *run, nt newtonTuning) ([]float64, error) {
 	n := len(ns.free)
 	ns.v, ns.hv = ns.v[:0], ns.hv[:0]
 	v := append([]float64(nil), ns.r...)
@@ -246,7 +243,7 @@ func (r *run) newtonKrylov(ctx context.Context, nt newtonTuning) ([]float64, err
 		if !ns.orthonormalize(v) {
 			break
 		}
-		hv, err := r.hessVec(ctx, v, nt.eps)
+		hv, err := ns.hessVec(ctx, r, v, nt.eps)
 		if err != nil {
 			return nil, err
 		}
@@ -290,8 +287,7 @@ func (ns *newtonState) orthonormalize(v []float64) bool {
 
 // hessVec returns H v over the active set by a forward difference of m: (m(X) -
 // m(X + eps v))/eps, one evaluation over the active set.
-func (r *run) hessVec(ctx context.Context, v []float64, eps float64) ([]float64, error) {
-	ns := &r.nw
+func (ns *newtonState) hessVec(ctx context.Context, r *run, v []float64, eps float64) ([]float64, error) {
 	copy(ns.xe, r.opt.X())
 	for i, k := range ns.free {
 		ns.xe[k] += eps * v[i]

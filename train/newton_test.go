@@ -103,7 +103,7 @@ func TestNewtonCandidateGapBruteForce(t *testing.T) {
 		f1 := p1.loss + 0.5*sp.lam2*floats.Dot(x1, x1)
 		r := supportRun(tr, w)
 		r.nw.block = 1 + trial%7 // m' over u in blocks of 1 to 7 features
-		got := r.candidateGap(x, x1, f, f1, m1)
+		got := r.nw.candidateGap(r, x, x1, f, f1, m1)
 		pw := sp.primal(p)
 		want := pw + bruteDualAt(m, c, w1, sp.lam1, sp.lam2)
 		assert.InDelta(t, want, got, 1e-10*math.Max(1, want), "trial %d", trial)
@@ -264,7 +264,7 @@ func TestNewtonCandidateTight(t *testing.T) {
 		pw := r.opt.Objective()
 		own := fyGap(x, m, sp.lam1, sp.lam2)
 		gap := own
-		require.NoError(t, r.newton(ctx, &gap))
+		require.NoError(t, r.nw.try(ctx, r, &gap))
 		cert := pw - r.dualBound
 		sub := pw - sp.pStar
 		assert.GreaterOrEqual(t, cert, sub*(1-1e-9)-1e-13, "trial %d", trial)

@@ -148,7 +148,7 @@ func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error
 	for {
 		gap := r.price()
 		if !resumed {
-			if err := r.newton(ctx, &gap); err != nil {
+			if err := r.nw.try(ctx, r, &gap); err != nil {
 				return solveOutput{}, err
 			}
 			stop, err := r.fullPass(ctx, &gap)
