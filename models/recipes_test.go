@@ -41,7 +41,7 @@ type recipe struct {
 }
 
 // The penalties trade accuracy for size (CoNLL-2000 test set, gzipped
-// model files; chunk F1 from the POS tags of the c1 = 1 tagger, 92.34 for
+// model files; chunk F1 from the POS tags of the c1 = 1 tagger, 92.36 for
 // the chunker at c1 = 1 from those of the c1 = 0.3 tagger shipped):
 //
 //	POS    c1 = 1: 97.34% (280 KB)   0.3: 97.62% (917 KB)   0.1: 97.65% (1.6 MB)
@@ -165,7 +165,7 @@ func TestModelsCurrent(t *testing.T) {
 // TestAccuracy recomputes it.
 const (
 	wantPOSAccuracy = "0.9762" // POS tags, from the words alone
-	wantChunkF1     = "0.9234" // chunks (conlleval), from the words and the predicted POS tags
+	wantChunkF1     = "0.9236" // chunks (conlleval), from the words and the predicted POS tags
 	wantChunkGold   = "0.9346" // chunks from the words and the gold POS tags
 )
 

@@ -22,7 +22,9 @@ import (
 //	start: evaluate at the starting point over the first working set
 //	loop:
 //	  full pass: m over every unscreened feature at X and the gap G of
-//	    the whole problem; unless X is certified, screening with m and G
+//	    the whole problem; near the target, the Newton candidate
+//	    (newton.go: a dual bound, and X moves when it is lower); unless X
+//	    is certified, screening with m and G
 //	    (if it zeroed a weight, X moved: evaluate there and price again);
 //	    the log line, whose gap is G or P(X) minus the best dual bound of
 //	    the earlier passes if smaller (run.certified); the stopping rules;
@@ -86,7 +88,8 @@ type run struct {
 	dual certificate.History
 	mix  certificate.Mixture
 
-	gauge gaugeState // the gauge step (gauge.go)
+	gauge gaugeState  // the gauge step (gauge.go)
+	nw    newtonState // the Newton candidate (newton.go)
 }
 
 // solveInput is everything a solve starts from besides the trainer's
@@ -145,6 +148,9 @@ func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error
 	for {
 		gap := r.price()
 		if !resumed {
+			if err := r.nw.try(ctx, r, &gap); err != nil {
+				return solveOutput{}, err
+			}
 			stop, err := r.fullPass(ctx, &gap)
 			if err != nil || stop {
 				if err != nil {

@@ -118,14 +118,15 @@ func configure(obj *objective.Objective, op Options) error {
 // fields of its own value (Options.tune) to take the other way on a small
 // problem. It is read only.
 type tuning struct {
-	fusedBudget     int     // the objective's Settings.FusedBudget (0: its default)
-	wsDenseFraction float64 // see defaultWSDenseFraction
-	wsSwitchMin     int     // see defaultWSSwitchMin
+	fusedBudget     int          // the objective's Settings.FusedBudget (0: its default)
+	wsDenseFraction float64      // see defaultWSDenseFraction
+	wsSwitchMin     int          // see defaultWSSwitchMin
+	newton          newtonTuning // the Newton candidate (newton.go)
 }
 
 // defaultTuning returns the tuning of every run but a test's.
 func defaultTuning() tuning {
-	return tuning{wsDenseFraction: defaultWSDenseFraction, wsSwitchMin: defaultWSSwitchMin}
+	return tuning{wsDenseFraction: defaultWSDenseFraction, wsSwitchMin: defaultWSSwitchMin, newton: defaultNewton()}
 }
 
 // tuned returns the tuning of a run: o.tune, or defaultTuning.

@@ -1,0 +1,362 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/sparsetag/sparsetag/screen"
+)
+
+// The Newton candidate (docs/gauge.md, section 7): at a full pass of the
+// working-set solver near the stop, a point w' = X + d ahead of X, d an
+// approximate Newton step on the working set, whose model distribution
+// p_{w'} is a dual point. Any p_{w'} is feasible, so
+//
+//	G(X, p_{w'}) = D' + sum_j g(X_j, m'_j),  D' = L(X) - L(w') + m'.(X - w'),
+//
+// (the mixture certificate with the single component p_{w'}:
+// dual-certificate.md, section 6) bounds P(X) - P* whatever w' is, and
+// P(X) - G(X, p_{w'}) is a lower bound on P* that the loop's best dual bound
+// takes (run.certified). Only the choice of d is approximate; the bound
+// comes from an exact evaluation at w' and m' over every unscreened
+// feature. In the quadratic model around X (H the Hessian of L, r the
+// gradient of P on the free coordinates F: the non-zero weights and the
+// zero weights with |m_j| > l1),
+//
+//	G(X, p_{X+d}) ~ d.Hd/2 + |r + Hd|^2/(2 l2) (+ the violations of the rest),
+//
+// whose minimum r.(H + l2 I)^-1 r/2 is the model's suboptimality of X: the
+// certificate of the exact Newton point is the true suboptimality, where
+// X's own gap, |r|^2/(2 l2), overstates it by up to the condition number
+// (the gauge directions, docs/gauge.md section 2). d minimizes that model
+// (certModel) over the Krylov space of H and r of dimension k (Lanczos; H
+// times a vector by a forward difference of m: one evaluation each). w' is
+// not projected on the orthant: it is a dual point, not an iterate. When
+// P(w') < P(X), X moves there (a primal step as well).
+//
+// Measured on CoNLL-2002 Spanish NER and CoNLL-2000 (docs/gauge.md, section
+// 7): OWL-QN's own next step (its L-BFGS memory, no product) as w' gave
+// certificates worse than the mixture's; the orthant projection broke the
+// model; k = 20 outruns the quadratic model; k = 10, tried once the
+// certified gap is within 2.5x the target, certified NER after 63
+// iterations instead of 93.
+
+// newtonTuning is the Newton candidate's setting (tuning.newton).
+type newtonTuning struct {
+	k       int     // Hessian-vector products (0: no candidate)
+	near    float64 // try when the certified gap is at most near x the target (0: at every pass)
+	minIter int     // try only after this many iterations of the solve
+	eps     float64 // finite-difference step along a unit vector
+}
+
+// defaultNewton is the candidate of every run but a test's: 10 products,
+// from a certified gap within 2.5x the target, in a solve that has run
+// three times the attempt's k + 1 evaluations in iterations. An attempt pays
+// only in a long end game: the solves of a path from a warm start certify
+// in a few iterations each, and an attempt at each of them cost more than
+// it saved (tagger bench paper --scale 0.1 --betas 10, the working-set
+// rows: syn2 0.96 -> 1.54 s without the floor; docs/gauge.md section 7).
+func defaultNewton() newtonTuning {
+	return newtonTuning{k: 10, near: 2.5, minIter: 3 * (10 + 1), eps: 1e-4}
+}
+
+// newtonState is the candidate's working storage, over the free
+// coordinates F (positions in the active set) and over u.
+type newtonState struct {
+	free  []int32
+	r     []float64   // gradient of P over F (orthant of X, or of m at a zero)
+	mA    []float64   // m at X over the active set
+	v, hv [][]float64 // the Krylov basis over F and H times it over the active set
+	xe    []float64   // points over the active set
+	grad  []float64
+	mU    []float64 // m' over a block of u
+	block int       // features of u per block of m' (0: candidateBlock; tests)
+}
+
+// attempt decides whether this full pass tries the candidate.
+func (ns *newtonState) attempt(r *run, gap float64) bool {
+	tr := r.tr
+	nt := tr.op.tuned().newton
+	if nt.k <= 0 || r.iter < nt.minIter || r.policy != SolverWorkingSet || tr.op.Certificate == CertificateModel || tr.pen.l1 <= 0 || tr.pen.l2 <= 0 {
+		return false
+	}
+	if nt.near <= 0 {
+		return true
+	}
+	p := r.opt.Objective()
+	target := math.Max(tr.op.Epsilon, tr.op.RelEpsilon*math.Abs(p))
+	return r.certified(gap) <= nt.near*target && !tr.gapReached(r.certified(gap), p)
+}
+
+// try tries the candidate at the full pass just priced (gap: its own
+// gap): it raises the solve's dual bound with G(X, p_{w'}), and moves X to
+// w' (pricing it again into gap) when that lowers the objective.
+func (ns *newtonState) try(ctx context.Context, r *run, gap *float64) error {
+	if !ns.attempt(r, *gap) {
+		return nil
+	}
+	tr, nt := r.tr, r.tr.op.tuned().newton
+	x := r.opt.X()
+	ns.freeSet(x, r.opt.Grad(), tr.pen)
+	if len(ns.free) == 0 {
+		return nil
+	}
+	w, err := ns.point(ctx, r, nt)
+	if err != nil {
+		return err
+	}
+	f1, m1, err := tr.evaluate(ctx, w, ns.grad)
+	if err != nil {
+		return fmt.Errorf("train: newton candidate: %w", err)
+	}
+	cert := ns.candidateGap(r, x, w, r.opt.F(), f1, m1)
+	p, p1 := r.opt.Objective(), f1+tr.pen.l1*norm1(w)
+	if b := p - cert; b > r.dualBound {
+		r.dualBound = b
+	}
+	if !(p1 < p) {
+		return nil
+	}
+	copy(x, w)
+	for k, v := range w {
+		ns.grad[k] = tr.pen.l2*v - m1[k]
+	}
+	if err := r.opt.Rebase(f1, ns.grad); err != nil {
+		return err
+	}
+	r.m, r.gauge.moved = m1, false
+	*gap = r.price()
+	return nil
+}
+
+// candidateGap returns the certificate of X at the dual point p_{w'}, the
+// model distributions of the objective's last evaluation (at w'):
+// G(X, p_{w'}) = D' + sum over u of g(X_j, m'_j), with D' = L(X) - L(w') +
+// m'.(X - w') (the average KL(p_{w'} || p_X)); x and w are X and w' over the
+// active set (zero elsewhere), f and f1 the smooth objective f = L + l2/2
+// ||.||^2 at each, m1 is m' over the active set. The coordinate terms take
+// X from r.supp (the pass just priced) and m' over u from the evaluation's
+// marginals, block after block (no u-sized vector besides the pass's).
+func (ns *newtonState) candidateGap(r *run, x, w []float64, f, f1 float64, m1 []float64) float64 {
+	l2 := r.tr.pen.l2
+	sq, sq1, d := 0.0, 0.0, 0.0
+	for k, v := range x {
+		sq += v * v
+		sq1 += w[k] * w[k]
+		d += m1[k] * (v - w[k])
+	}
+	loss, loss1 := f-0.5*l2*sq, f1-0.5*l2*sq1
+	return max(loss-loss1+d, 0) + ns.coordTerms(r)
+}
+
+// candidateBlock is the number of features of u whose m' coordTerms forms
+// at a time.
+const candidateBlock = 1 << 16
+
+// coordTerms returns sum over u of g(X_j, m'_j), X from r.supp and m' from
+// the objective's last evaluation, in blocks of ns.block features
+// (candidateBlock when 0).
+func (ns *newtonState) coordTerms(r *run) float64 {
+	tr := r.tr
+	alpha := tr.pen.l2 / tr.pen.l1
+	block := ns.block
+	if block <= 0 {
+		block = candidateBlock
+	}
+	t, s := 0.0, 0
+	for lo := 0; lo < len(r.u); lo += block {
+		ns.mU = tr.obj.Residuals(ns.mU, r.u[lo:min(lo+block, len(r.u))])
+		for i, m := range ns.mU {
+			w := 0.0
+			if s < len(r.supp) && int(r.supp[s]) == lo+i {
+				w = r.suppW[s]
+				s++
+			}
+			t += screen.GapTerm(w, m, alpha, tr.pen.l1)
+		}
+	}
+	return t
+}
+
+// freeSet selects F: the non-zero weights and the zero weights whose
+// pseudo-gradient is not zero (|m_j| > l1), with their orthant o_j (the
+// sign of w_j, or of m_j), and r_j = grad_j + l1 o_j over F; m at X over
+// the active set is l2 x - grad.
+func (ns *newtonState) freeSet(x, grad []float64, pen penalty) {
+	ns.free, ns.r = ns.free[:0], ns.r[:0]
+	ns.mA = resizeFloats(ns.mA, len(x))
+	for k, v := range x {
+		m := pen.l2*v - grad[k]
+		ns.mA[k] = m
+		o := math.Copysign(1, v)
+		if v == 0 {
+			if math.Abs(m) <= pen.l1 {
+				continue
+			}
+			o = math.Copysign(1, m)
+		}
+		ns.free = append(ns.free, int32(k))
+		ns.r = append(ns.r, grad[k]+pen.l1*o)
+	}
+}
+
+func norm1(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += math.Abs(v)
+	}
+	return s
+}
+
+// point returns w' = X + d over the active set (in ns.xe), d from
+// krylov.
+func (ns *newtonState) point(ctx context.Context, r *run, nt newtonTuning) ([]float64, error) {
+	x := r.opt.X()
+	ns.xe = resizeFloats(ns.xe, len(x))
+	ns.grad = resizeFloats(ns.grad, len(x))
+	d, err := ns.krylov(ctx, r, nt)
+	if err != nil {
+		return nil, err
+	}
+	copy(ns.xe, x)
+	for i, k := range ns.free {
+		ns.xe[k] += d[i]
+	}
+	return ns.xe, nil
+}
+
+// krylov returns d over F minimizing the model certificate
+// (certModel) over the Krylov space of H_FF and r of dimension k at most
+// (Lanczos with full reorthogonalization; H times each basis vector, over
+// the whole active set, by a forward difference of m: one evaluation
+// each). The space ends early where the next vector is within the
+// differences' accuracy of it (krylovTol): past that point the new
+// directions are rounding and truncation error, and the model's step along
+// them is noise (measured on a small chain: 1.0004x the suboptimality with
+// 8 to 12 products, 1.9e3x with 20 before this check).
+func (ns *newtonState) krylov(ctx context.Context, r *run, nt newtonTuning) ([]float64, error) {
+	n := len(ns.free)
+	ns.v, ns.hv = ns.v[:0], ns.hv[:0]
+	v := append([]float64(nil), ns.r...)
+	for range nt.k {
+		if !ns.orthonormalize(v) {
+			break
+		}
+		hv, err := ns.hessVec(ctx, r, v, nt.eps)
+		if err != nil {
+			return nil, err
+		}
+		ns.v, ns.hv = append(ns.v, v), append(ns.hv, hv)
+		v = make([]float64, n)
+		for q, k := range ns.free {
+			v[q] = hv[k]
+		}
+	}
+	cm := certModel{V: ns.v, W: ns.hv, free: ns.free, r: ns.r, m: ns.mA, l1: r.tr.pen.l1, l2: r.tr.pen.l2}
+	c, _ := cm.minimize()
+	d := make([]float64, n)
+	for i, b := range ns.v {
+		axpy(d, b, c[i])
+	}
+	return d, nil
+}
+
+// krylovTol is the relative norm below which a Lanczos vector, once
+// orthogonalized, counts as within the basis' span: the forward
+// differences of m are accurate to about eps (1e-4) relative.
+const krylovTol = 1e-3
+
+// orthonormalize orthogonalizes v against the basis (Gram-Schmidt twice)
+// and normalizes it; it reports false when what is left is below
+// krylovTol of v's norm.
+func (ns *newtonState) orthonormalize(v []float64) bool {
+	n0 := math.Sqrt(dot(v, v))
+	for range 2 {
+		for _, b := range ns.v {
+			axpy(v, b, -dot(v, b))
+		}
+	}
+	nv := math.Sqrt(dot(v, v))
+	if !(nv > krylovTol*n0) {
+		return false
+	}
+	scale(v, 1/nv)
+	return true
+}
+
+// hessVec returns H v over the active set by a forward difference of m: (m(X) -
+// m(X + eps v))/eps, one evaluation over the active set.
+func (ns *newtonState) hessVec(ctx context.Context, r *run, v []float64, eps float64) ([]float64, error) {
+	copy(ns.xe, r.opt.X())
+	for i, k := range ns.free {
+		ns.xe[k] += eps * v[i]
+	}
+	_, m, err := r.tr.obj.Loss(ctx, ns.xe)
+	if err != nil {
+		return nil, fmt.Errorf("train: newton: Hessian-vector product: %w", err)
+	}
+	hv := make([]float64, len(m))
+	for k := range hv {
+		hv[k] = (ns.mA[k] - m[k]) / eps
+	}
+	return hv, nil
+}
+
+// gaussSolve solves the k x k system a c = b (row-major a) by Gaussian
+// elimination with partial pivoting; a singular pivot gives 0 for its unknown.
+func gaussSolve(a, b []float64, k int) []float64 {
+	for col := range k {
+		p := col
+		for i := col + 1; i < k; i++ {
+			if math.Abs(a[i*k+col]) > math.Abs(a[p*k+col]) {
+				p = i
+			}
+		}
+		for j := range k {
+			a[col*k+j], a[p*k+j] = a[p*k+j], a[col*k+j]
+		}
+		b[col], b[p] = b[p], b[col]
+		if a[col*k+col] == 0 {
+			continue
+		}
+		for i := col + 1; i < k; i++ {
+			f := a[i*k+col] / a[col*k+col]
+			for j := col; j < k; j++ {
+				a[i*k+j] -= f * a[col*k+j]
+			}
+			b[i] -= f * b[col]
+		}
+	}
+	c := make([]float64, k)
+	for i := k - 1; i >= 0; i-- {
+		s := b[i]
+		for j := i + 1; j < k; j++ {
+			s -= a[i*k+j] * c[j]
+		}
+		if a[i*k+i] != 0 {
+			c[i] = s / a[i*k+i]
+		}
+	}
+	return c
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+func axpy(y, x []float64, a float64) {
+	for i, v := range x {
+		y[i] += a * v
+	}
+}
+
+func scale(x []float64, a float64) {
+	for i := range x {
+		x[i] *= a
+	}
+}

@@ -1,0 +1,134 @@
+package train
+
+import "math"
+
+// certRidge is the ridge of certModel, in units of l2.
+const certRidge = 0.01
+
+// certModel is the Newton candidate's model of G(X, p_{X+d}) for d = V c
+// (V orthonormal over the free coordinates F, W = HV over the whole active
+// set A): the KL part c.Sc/2 (S = V'W over F, symmetrized), the
+// coordinate terms of F, (r + Wc)_k^2/(2 l2), and those of the rest of A,
+// whose weights stay 0: (|m_k - (Wc)_k| - l1)_+^2/(2 l2); plus a ridge
+// (ridge l2/2)|c|^2. The model is flat along the null space of H (the
+// likelihood's gauge directions, docs/gauge.md section 2, and any
+// direction the loss does not see), where a step would only move w' by
+// what rounding in W decides: the ridge pins those directions at 0 and
+// changes the step little elsewhere (the model's curvature along an
+// eigenvector of H with eigenvalue h is h (h + l2)/l2, against the ridge's
+// 0.01 l2). It is convex and piecewise quadratic in c; minimize takes
+// semismooth Newton steps.
+type certModel struct {
+	V, W   [][]float64
+	free   []int32   // F: positions in A
+	isFree []bool    // over A
+	r      []float64 // over F
+	m      []float64 // m at X over A
+	l1, l2 float64
+	s      []float64 // S plus the ridge, k x k
+	wc     []float64 // Wc over A (scratch)
+}
+
+// prepare sizes the scratch and forms S.
+func (cm *certModel) prepare() {
+	k := len(cm.V)
+	cm.s = make([]float64, k*k)
+	for i := range k {
+		for j := range k {
+			a, b := 0.0, 0.0
+			for q, p := range cm.free {
+				a += cm.V[i][q] * cm.W[j][p]
+				b += cm.V[j][q] * cm.W[i][p]
+			}
+			cm.s[i*k+j] = 0.5 * (a + b)
+		}
+		cm.s[i*k+i] += certRidge * cm.l2
+	}
+	cm.isFree = make([]bool, len(cm.m))
+	for _, p := range cm.free {
+		cm.isFree[p] = true
+	}
+	cm.wc = make([]float64, len(cm.m))
+}
+
+// eval returns the model at c, and with grad and hess not nil its gradient
+// and (generalized) Hessian.
+func (cm *certModel) eval(c, grad, hess []float64) float64 {
+	k := len(c)
+	clear(cm.wc)
+	for i, ci := range c {
+		axpy(cm.wc, cm.W[i], ci)
+	}
+	val := 0.0
+	for i := range k {
+		for j := range k {
+			val += 0.5 * c[i] * cm.s[i*k+j] * c[j]
+		}
+	}
+	if grad != nil {
+		for i := range k {
+			grad[i] = dot(cm.s[i*k:(i+1)*k], c)
+			copy(hess[i*k:(i+1)*k], cm.s[i*k:(i+1)*k])
+		}
+	}
+	q := 0
+	for p, mp := range cm.m {
+		var e float64 // the residual of the term, its derivative in Wc is -+1
+		if cm.isFree[p] {
+			e = cm.r[q] + cm.wc[p]
+			q++
+		} else {
+			mm := mp - cm.wc[p]
+			a := math.Abs(mm) - cm.l1
+			if a <= 0 {
+				continue
+			}
+			e = -math.Copysign(a, mm)
+		}
+		val += e * e / (2 * cm.l2)
+		if grad != nil {
+			for i := range k {
+				wi := cm.W[i][p]
+				grad[i] += e * wi / cm.l2
+				for j := range k {
+					hess[i*k+j] += wi * cm.W[j][p] / cm.l2
+				}
+			}
+		}
+	}
+	return val
+}
+
+// minimize returns the c of smallest model value found from c = 0 by
+// semismooth Newton steps with backtracking, and that value.
+func (cm *certModel) minimize() ([]float64, float64) {
+	cm.prepare()
+	k := len(cm.V)
+	c := make([]float64, k)
+	grad, hess := make([]float64, k), make([]float64, k*k)
+	val := cm.eval(c, grad, hess)
+	for range 30 {
+		step := gaussSolve(hess, scaled(grad, -1), k)
+		t, improved := 1.0, false
+		for range 30 {
+			trial := append([]float64(nil), c...)
+			axpy(trial, step, t)
+			if v := cm.eval(trial, nil, nil); v < val {
+				c, val, improved = trial, v, true
+				break
+			}
+			t /= 2
+		}
+		if !improved || dot(grad, grad) == 0 {
+			break
+		}
+		val = cm.eval(c, grad, hess)
+	}
+	return c, val
+}
+
+func scaled(x []float64, a float64) []float64 {
+	y := append([]float64(nil), x...)
+	scale(y, a)
+	return y
+}
