@@ -3,6 +3,7 @@ package warmstart
 import (
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -36,9 +37,11 @@ import (
 // waits only for the batch the helper is in. A helper that is late (not
 // scheduled, or yielding to another goroutine) thus never holds the main
 // goroutine up by more than one batch. Each side spins spinBeforeYield
-// rounds, then yields (runtime.Gosched) every round, and parks on a
-// channel after spinBeforePark rounds (an idle helper between epochs, a
-// helper whose thread the system has descheduled).
+// rounds, then yields (runtime.Gosched, so that the beta_max pass beside
+// the warm start gets a processor) every round, and parks on a channel
+// after spinBeforePark, about two steps (between epochs, or when the
+// system has descheduled the other side's thread: on a loaded machine a
+// spinning helper would take the main goroutine's share of the CPU).
 
 // slotCaught marks, in sgd.slotU, a unary attribute whose block is listed
 // for the helper's catch-up for the next step (-1: not in the current
@@ -46,9 +49,9 @@ import (
 const slotCaught = -2
 
 const (
-	prefetchBatch   = 16      // blocks per claim
-	spinBeforeYield = 64      // rounds a waiting goroutine spins before it yields in each round
-	spinBeforePark  = 1 << 12 // rounds before it parks
+	prefetchBatch   = 16                     // blocks per claim
+	spinBeforeYield = 64                     // rounds a waiting goroutine spins before it yields in each round
+	spinBeforePark  = 100 * time.Microsecond // how long it spins and yields before it parks
 	claimClosed     = 1<<32 - 1
 	cacheLine       = 64
 )
@@ -168,15 +171,7 @@ func (p *prefetch) finish() {
 		p.clip(p.list[next:])
 	}
 	claims := uint64(next / prefetchBatch)
-	for spin := 0; p.finished.Load() != claims; spin++ {
-		switch {
-		case spin < spinBeforeYield:
-		case spin < spinBeforePark:
-			runtime.Gosched()
-		default:
-			park(&p.parkedM, p.wakeM, func() bool { return p.finished.Load() == claims })
-		}
-	}
+	wait(&p.parkedM, p.wakeM, func() bool { return p.finished.Load() == claims })
 }
 
 // clip catches up the blocks of attrs with the job's penalty total.
@@ -206,16 +201,7 @@ func (p *prefetch) run() {
 // await returns the claim word once it holds a job after job (or quit is
 // set), spinning, then yielding, then parked.
 func (p *prefetch) await(job uint64) uint64 {
-	ready := func() bool { return p.claim.Load()>>32 != job || p.quit.Load() }
-	for spin := 0; !ready(); spin++ {
-		switch {
-		case spin < spinBeforeYield:
-		case spin < spinBeforePark:
-			runtime.Gosched()
-		default:
-			park(&p.parkedH, p.wakeH, ready)
-		}
-	}
+	wait(&p.parkedH, p.wakeH, func() bool { return p.claim.Load()>>32 != job || p.quit.Load() })
 	return p.claim.Load()
 }
 
@@ -241,6 +227,25 @@ func (p *prefetch) work(job uint64) {
 		}
 		if done {
 			return
+		}
+	}
+}
+
+// wait returns when ready holds: it spins spinBeforeYield rounds, then
+// yields the processor in each round (runtime.Gosched), and after
+// spinBeforePark of that parks on wake until the other side, which clears
+// parked, sends on it.
+func wait(parked *atomic.Bool, wake chan struct{}, ready func() bool) {
+	var t0 time.Time
+	for spin := 0; !ready(); spin++ {
+		switch {
+		case spin < spinBeforeYield:
+		case spin == spinBeforeYield:
+			t0 = time.Now()
+		case spin%spinBeforeYield != 0 || time.Since(t0) < spinBeforePark:
+			runtime.Gosched()
+		default:
+			park(parked, wake, ready)
 		}
 	}
 }
