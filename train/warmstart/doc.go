@@ -9,12 +9,10 @@
 //
 //   - Run takes a Problem (the model layout, the labeled corpus, the
 //     average-form penalty, the frozen features) and Settings (epochs,
-//     interrupt, a per-epoch callback, threads) and returns a sparse Point and an
+//     interrupt, a per-epoch callback) and returns a sparse Point and an
 //     Info; it never touches the caller's model or feature set.
-//   - It is deterministic: a fixed seed, and the same bits whatever the
-//     caller's number of threads. With Settings.Threads >= 2 a second
-//     goroutine catches up the next sequence's attribute blocks while a
-//     step runs (prefetch.go); the steps themselves stay on one.
+//   - It is deterministic: a fixed seed and one goroutine, whatever the
+//     caller's number of threads.
 //   - It only chooses where the solve begins: the solver loop evaluates
 //     the point and certifies its own result by the duality gap, so no
 //     property of the optimum depends on it. A point that is not finite is

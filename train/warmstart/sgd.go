@@ -141,24 +141,17 @@ type sgd struct {
 	// minScale is the scale a below which v and q are rescaled:
 	// sgdMinScale, or larger in a test that forces rescales.
 	minScale float64
-	// pf is the helper goroutine that catches up the next sequence's
-	// blocks (nil: none, one goroutine).
-	pf *prefetch
 
 	// Scratch of one step. slotU[a] (slotP) is the position of attribute
 	// a in attrs (pairs) while the current sequence is processed, -1
-	// otherwise (slotU: slotCaught for a block the helper caught up for
-	// the next step); gU, gP and gT are the gradient of its NLL on the state
+	// otherwise; gU, gP and gT are the gradient of its NLL on the state
 	// features of attrs, the pair features of pairs and the transitions.
 	slotU, slotP []int32
 	attrs, pairs []int32
-	// stale are the attributes of attrs whose blocks the catch-up brings
-	// up to date: attrs, less those the helper caught up (prefetch.go).
-	stale       []int32
-	gU, gP, gT  []float64
-	trans, edge []float64
-	scr         lattice.Scratch
-	ws          *inference.Workspace
+	gU, gP, gT   []float64
+	trans, edge  []float64
+	scr          lattice.Scratch
+	ws           *inference.Workspace
 }
 
 // newSGD returns the warm start's state at w = 0 for the layout of m on c
@@ -222,19 +215,9 @@ func (s *sgd) reset() {
 
 // step runs step k on sequence i with step size eta and returns NLL_i at
 // the point before the step.
-func (s *sgd) step(i int, eta float64) float64 { return s.stepNext(i, -1, eta) }
-
-// stepNext is step; with a helper goroutine (s.pf) and next >= 0, the
-// helper meanwhile catches up the blocks of sequence next that sequence i
-// does not use (prefetch.go), for step k+1, which must then be on next.
-func (s *sgd) stepNext(i, next int, eta float64) float64 {
+func (s *sgd) step(i int, eta float64) float64 {
 	j := s.sequence(i)
 	s.collect(j)
-	posted := s.pf != nil && next >= 0 && !(s.a < s.minScale) && s.pf.gather(next)
-	if posted {
-		_, u := s.advance(eta)
-		s.pf.post(u)
-	}
 	s.catchUp()
 	lat := s.score(j)
 	logZ := inference.ForwardBackward(s.ws, lat)
@@ -249,9 +232,6 @@ func (s *sgd) stepNext(i, next int, eta float64) float64 {
 		// s_i g (the penalty's share of a step does not change).
 		nll *= s.weight[i]
 		s.descend(eta * s.weight[i] / s.a)
-	}
-	if posted {
-		s.pf.finish()
 	}
 	s.release()
 	return nll
@@ -271,17 +251,15 @@ func (s *sgd) sequence(i int) int {
 
 // collect lists the live unary and pair attributes of sequence i, each
 // once, in attrs and pairs, and sets their slots; it zeroes their
-// gradient buffers. stale gets those of attrs the helper did not catch up
-// (slotCaught).
+// gradient buffers.
 func (s *sgd) collect(i int) {
 	c := s.c
 	start, T := c.Span(i)
 	s.attrs = s.attrs[:0]
-	s.stale = s.stale[:0]
 	s.pairs = s.pairs[:0]
 	for p := start; p < start+T; p++ {
 		cols, _ := c.Unary.Row(p)
-		s.attrs, s.stale = addStateAttrs(s.attrs, s.stale, s.slotU, s.deadU, cols)
+		s.attrs = addAttrs(s.attrs, s.slotU, s.deadU, cols)
 		if c.Pair.Rows() > 0 && p > start {
 			pc, _ := c.Pair.Row(p)
 			s.pairs = addAttrs(s.pairs, s.slotP, s.deadP, pc)
@@ -293,21 +271,6 @@ func (s *sgd) collect(i int) {
 	s.gP = resizeFloats(s.gP, len(s.pairs)*L*L)
 	clear(s.gP)
 	clear(s.gT)
-}
-
-// addStateAttrs is addAttrs on the unary attributes, which also appends
-// to stale those that are not marked slotCaught.
-func addStateAttrs(list, stale, slot []int32, dead []bool, cols []int32) ([]int32, []int32) {
-	for _, a := range cols {
-		if slot[a] < 0 && !dead[a] {
-			if slot[a] != slotCaught {
-				stale = append(stale, a)
-			}
-			slot[a] = int32(len(list))
-			list = append(list, a)
-		}
-	}
-	return list, stale
 }
 
 // addAttrs appends to list the attributes of cols that are not dead and
@@ -334,13 +297,12 @@ func (s *sgd) release() {
 
 // catchUp brings the features of the current sequence up to date: the
 // penalty accumulated since their last visit (those that are frozen hold
-// zero, which the penalty leaves alone); the state blocks the helper
-// caught up are not in stale.
+// zero, which the penalty leaves alone).
 func (s *sgd) catchUp() {
 	m := s.m
 	L := m.NumLabels()
-	s.touch(s.stale)
-	for _, a := range s.stale {
+	s.touch(s.attrs)
+	for _, a := range s.attrs {
 		s.clipBlock(int(s.sptr[a]), int(s.sptr[a+1]))
 	}
 	if m.Layout.Transitions {
@@ -514,15 +476,8 @@ func (s *sgd) shrink(eta float64) {
 	if s.a < s.minScale {
 		s.rescale()
 	}
-	s.a, s.u = s.advance(eta)
-}
-
-// advance returns the scale and the penalty total after the shrink of a
-// step of size eta from the current ones (no rescale): the helper's
-// penalty total for the next step is computed by it, before the step.
-func (s *sgd) advance(eta float64) (a, u float64) {
-	a = s.a * (1 - min(eta*s.l2, sgdMaxL2Shrink))
-	return a, s.u + eta*s.l1/a
+	s.a *= 1 - min(eta*s.l2, sgdMaxL2Shrink)
+	s.u += eta * s.l1 / s.a
 }
 
 // rescale folds the scale into v, q and u (O(d)).
@@ -629,10 +584,7 @@ func (s *sgd) penaltyValue() float64 {
 // epoch runs one step per sequence of order, with step sizes
 // eta0 / (1 + k/n) for k = *k, *k+1, ... (it advances *k), and returns
 // the average NLL over its steps. It stops early, with stopped = true,
-// when ctx is cancelled (err) or intr is closed, which it checks before
-// every 64th step; the helper goroutine (if any) is given the next
-// sequence of each step but the last and those before a check, so that
-// a step it works for always runs.
+// when ctx is cancelled (err) or intr is closed.
 func (s *sgd) epoch(ctx context.Context, intr <-chan struct{}, order []int32, eta0, n float64, k *int) (loss float64, stopped bool, err error) {
 	for q, i := range order {
 		if q&63 == 0 {
@@ -643,11 +595,7 @@ func (s *sgd) epoch(ctx context.Context, intr <-chan struct{}, order []int32, et
 				return 0, true, nil
 			}
 		}
-		next := -1
-		if q+1 < len(order) && (q+1)&63 != 0 {
-			next = int(order[q+1])
-		}
-		loss += s.stepNext(int(i), next, eta0/(1+float64(*k)/n))
+		loss += s.step(int(i), eta0/(1+float64(*k)/n))
 		*k++
 	}
 	return loss / float64(len(order)), false, nil
@@ -752,10 +700,6 @@ type Settings struct {
 	// OnEpoch, when not nil, is called after every epoch with the point
 	// reached (bringing features up to date does not change the run).
 	OnEpoch func(Point)
-	// Threads is the number of goroutines the warm start may keep busy:
-	// with 2 or more, a second goroutine catches up the next sequence's
-	// blocks during each step (prefetch.go); the point is the same bits.
-	Threads int
 }
 
 // Point is a sparse point: the non-zero features (increasing) and their
@@ -767,8 +711,7 @@ type Point struct {
 
 // Run calibrates the step size and runs s.Epochs epochs of SGD with the
 // cumulative L1 penalty from w = 0 (see the comment at the top of the
-// file), deterministically (a fixed seed; the same bits on one goroutine
-// or with the catch-up helper of st.Threads >= 2), and returns the
+// file), deterministically (a fixed seed; one goroutine), and returns the
 // point reached and what it did. A point that is not finite is discarded:
 // Run then returns an empty point and Info.Discarded. It returns ctx's
 // error when ctx is cancelled.
@@ -777,10 +720,6 @@ func Run(ctx context.Context, p Problem, st Settings) (Point, *Info, error) {
 	n := p.Corpus.Len()
 	s := newSGD(p.Model, p.Corpus, p.L1, p.L2, p.Frozen, p.Free)
 	s.weight = p.Weights
-	if st.Threads >= 2 {
-		s.startPrefetch()
-		defer s.stopPrefetch()
-	}
 	rng := rand.New(rand.NewPCG(sgdSeed, uint64(n)))
 	order := make([]int32, n)
 	for i := range order {
