@@ -332,8 +332,9 @@ func addModelSeeds(f *testing.F) {
 }
 
 // FuzzReadModel: any input gives either an error or a model that saves
-// again without error. A version 2 input re-encodes to the same bytes (the
-// format is canonical). A version 1 input re-encodes to a version 2 file
+// again without error. A version 2 or 3 input re-encodes to the same bytes
+// (the format is canonical), but for the version of a version 3 input whose
+// model has no valued column or embeddings, which is written as version 2. A version 1 input re-encodes to a version 2 file
 // that is its compaction: it loads, re-encodes to itself and holds the same
 // labels, encoder and non-zero weights; if the input had no dead attribute,
 // the bytes are the input's with the version changed.
@@ -349,7 +350,14 @@ func FuzzReadModel(f *testing.F) {
 			t.Fatalf("loaded model does not re-encode: %v", err)
 		}
 		if v := binary.LittleEndian.Uint32(in[8:]); v == plainVersion || v == valuedVersion {
-			if !bytes.Equal(out, in) {
+			want := in
+			if v == valuedVersion && m.writeVersion() == plainVersion {
+				// A version 3 file of a model without valued columns or
+				// embeddings is read, and written as what it is: version 2.
+				want = append([]byte(nil), in...)
+				binary.LittleEndian.PutUint32(want[8:], plainVersion)
+			}
+			if !bytes.Equal(out, want) {
 				t.Fatal("loaded model re-encodes to different bytes")
 			}
 			return
