@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -98,7 +97,7 @@ func appendAttrIDs(d *Dictionary, ids []int32, vals []float64, in *AttributeByte
 // values: a stable sort of equal values changes nothing and sums nothing.
 func (e *Encoder) mergeRow(ids []int32, vals []float64) ([]int32, []float64) {
 	if allOnes(vals) {
-		slices.Sort(ids)
+		sortSmall(ids)
 		distinct := true
 		for i := 1; i < len(ids); i++ {
 			if ids[i] == ids[i-1] {

@@ -345,6 +345,17 @@ func sortDedup(ids []int32) []int32 {
 	case n > 8 && n <= 16:
 		return sortDedup16(ids)
 	}
+	sortSmall(ids)
+	return slices.Compact(ids)
+}
+
+// sortSmall sorts ids (repeats kept) by sortDedup's branch-free insertion
+// sort, up to 48 ids; more by slices.Sort.
+func sortSmall(ids []int32) {
+	if len(ids) > 48 {
+		slices.Sort(ids)
+		return
+	}
 	for i := 1; i < len(ids); i++ {
 		x := ids[i]
 		for j := i; j >= 1; j-- {
@@ -352,7 +363,6 @@ func sortDedup(ids []int32) []int32 {
 		}
 		ids[0] = min(ids[0], x)
 	}
-	return slices.Compact(ids)
 }
 
 // count adds one occurrence of every id (a deduplicated row).
