@@ -37,11 +37,17 @@ type CRFsuiteOptions struct {
 // (two TABs in a row) are skipped. Positions with no attribute are allowed.
 // Gzip, CRLF, the line limit, UTF-8 and the scanner contract are as for
 // [CoNLLReader]; an input with no sequence is an ErrEmpty error.
+//
+// Next reads a sequence into the reader's own memory ([RawSequence], no
+// string per name); Sequence makes its strings, once per sequence.
 type CRFsuiteReader struct {
 	lr    *lineReader
 	opts  CRFsuiteOptions
 	spans []span
+	raw   RawSequence
 	seq   Sequence
+	built bool // seq holds raw's strings
+	ok    bool // raw holds a sequence (the last Next that read returned true)
 	count int
 	err   error
 	done  bool
@@ -57,40 +63,26 @@ func (r *CRFsuiteReader) Next() bool {
 	if r.err != nil || r.done {
 		return false
 	}
-	var (
-		flat   []Attr
-		ends   []int // ends[t] = end of position t's attributes in flat
-		labels []string
-		first  int
-		weight float64
-	)
-	emit := func() bool {
-		s := Sequence{Attrs: make([][]Attr, len(ends)), Line: first, Weight: weight}
-		start := 0
-		for t, e := range ends {
-			s.Attrs[t] = flat[start:e:e]
-			start = e
-		}
-		if !r.opts.Unlabeled && !r.opts.IgnoreLabels {
-			s.Labels = labels
-		}
-		r.seq = s
-		r.count++
-		return true
-	}
+	raw := &r.raw
+	raw.reset(!r.opts.Unlabeled && !r.opts.IgnoreLabels)
+	r.built, r.ok, r.seq = false, false, Sequence{}
 	for {
 		line, ok := r.lr.next()
 		if !ok {
-			if r.atEnd(len(ends) > 0, weight) {
-				return emit()
+			if r.atEnd(raw.Len() > 0, raw.Weight) {
+				r.count++
+				r.ok = true
+				return true
 			}
 			return false
 		}
 		if isBlank(line) {
-			if len(ends) > 0 {
-				return emit()
+			if raw.Len() > 0 {
+				r.count++
+				r.ok = true
+				return true
 			}
-			if weight != 0 {
+			if raw.Weight != 0 {
 				r.fail(1, errorf(ErrSyntax, "a @weight line with no sequence after it"))
 				return false
 			}
@@ -99,21 +91,20 @@ func (r *CRFsuiteReader) Next() bool {
 		if line[0] == '@' {
 			// A declaration (CRFsuite's frontend/reader.c): @weight:w
 			// weighs the sequence it is in; no other is known.
-			w, col, err := parseWeightDecl(string(line), weight != 0)
+			w, col, err := parseWeightDecl(string(line), raw.Weight != 0)
 			if err != nil {
 				r.fail(col, err)
 				return false
 			}
-			weight = w
+			raw.Weight = w
 			continue
 		}
-		if labels, flat, ok = r.item(line, labels, flat); !ok {
+		if !r.item(line) {
 			return false
 		}
-		if len(ends) == 0 {
-			first = r.lr.line
+		if raw.Len() == 1 {
+			raw.Line = r.lr.line
 		}
-		ends = append(ends, len(flat))
 	}
 }
 
@@ -139,46 +130,50 @@ func (r *CRFsuiteReader) atEnd(held bool, weight float64) bool {
 }
 
 // item parses one item line (label, then attributes, tab-separated) and
-// appends its label and attributes; it reports false after recording an
-// error (r.fail).
-func (r *CRFsuiteReader) item(line []byte, labels []string, flat []Attr) ([]string, []Attr, bool) {
+// appends its label and attributes to r.raw; it reports false after
+// recording an error (r.fail).
+func (r *CRFsuiteReader) item(line []byte) bool {
 	if col := checkUTF8(line); col > 0 {
 		r.fail(col, errorf(ErrInvalidUTF8, "invalid UTF-8"))
-		return labels, flat, false
+		return false
 	}
 	sp := splitExact(r.spans[:0], line, '\t')
 	r.spans = sp
-	s := string(line)
+	raw := &r.raw
 	switch {
 	case r.opts.IgnoreLabels && !r.opts.Unlabeled:
 		sp = sp[1:]
 	case !r.opts.Unlabeled:
 		if sp[0].start == sp[0].end || isBlank(line[sp[0].start:sp[0].end]) {
 			r.fail(1, errorf(ErrMissingLabel, "expected a label in the first field"))
-			return labels, flat, false
+			return false
 		}
 		if bytes.HasPrefix(line[sp[0].start:], utf8BOM) {
 			// Only a file's first line may open with a BOM (skipped);
 			// one here is most likely a second file concatenated to
 			// the first, and the label would silently be a new one.
 			r.fail(sp[0].start+1, errorf(ErrSyntax, "label starts with a byte-order mark (U+FEFF) inside the file: concatenated files?"))
-			return labels, flat, false
+			return false
 		}
-		labels = append(labels, s[sp[0].start:sp[0].end])
+		raw.Labels = append(raw.Labels, line[sp[0].start:sp[0].end]...)
+		raw.LabelPtr = append(raw.LabelPtr, len(raw.Labels))
 		sp = sp[1:]
 	}
 	for _, f := range sp {
 		if f.start == f.end {
 			continue
 		}
-		a, col, err := parseAttr(s[f.start:f.end])
+		names, v, col, err := appendAttr(raw.Names, line[f.start:f.end])
 		if err != nil {
 			r.fail(f.start+col, err)
-			return labels, flat, false
+			return false
 		}
-		flat = append(flat, a)
+		raw.Names = names
+		raw.NamePtr = append(raw.NamePtr, len(names))
+		raw.Values = append(raw.Values, v)
 	}
-	return labels, flat, true
+	raw.PosPtr = append(raw.PosPtr, len(raw.NamePtr)-1)
+	return true
 }
 
 // MaxWeight bounds a sequence weight (@weight:w): a larger one would
@@ -222,57 +217,40 @@ func parseWeightDecl(line string, again bool) (float64, int, error) {
 	return w, 0, nil
 }
 
-// parseAttr parses one `name[:value]` field. On error it returns the 1-based
-// column of the problem inside the field.
-func parseAttr(f string) (Attr, int, error) {
+// appendAttr parses one `name[:value]` field f: it appends the name,
+// unescaped, to dst and returns it with the value (1 when f gives none).
+// On error it returns the 1-based column of the problem inside the field.
+func appendAttr(dst, f []byte) ([]byte, float64, int, error) {
+	start := len(dst)
 	colon := -1
-	escaped := false
 	for i := 0; i < len(f); i++ {
 		c := f[i]
 		if c == '\\' {
 			if i+1 >= len(f) || (f[i+1] != ':' && f[i+1] != '\\') {
-				return Attr{}, i + 1, errorf(ErrSyntax, `bad escape in attribute name: only \: and \\ are allowed`)
+				return dst[:start], 0, i + 1, errorf(ErrSyntax, `bad escape in attribute name: only \: and \\ are allowed`)
 			}
-			escaped = true
 			i++
+			dst = append(dst, f[i])
 			continue
 		}
 		if c == ':' {
 			colon = i
 			break
 		}
+		dst = append(dst, c)
 	}
-	name, value := f, ""
-	if colon >= 0 {
-		name, value = f[:colon], f[colon+1:]
-	}
-	if name == "" {
-		return Attr{}, 1, errorf(ErrSyntax, "empty attribute name")
-	}
-	if escaped {
-		name = unescapeAttr(name)
+	if len(dst) == start {
+		return dst, 0, 1, errorf(ErrSyntax, "empty attribute name")
 	}
 	if colon < 0 {
-		return Attr{Name: name, Value: 1}, 0, nil
+		return dst, 1, 0, nil
 	}
-	v, err := strconv.ParseFloat(value, 64)
+	value := f[colon+1:]
+	v, err := strconv.ParseFloat(string(value), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return Attr{}, colon + 2, errorf(ErrBadValue, "attribute %q: expected a finite number after ':', got %q", name, value)
+		return dst[:start], 0, colon + 2, errorf(ErrBadValue, "attribute %q: expected a finite number after ':', got %q", dst[start:], value)
 	}
-	return Attr{Name: name, Value: v}, 0, nil
-}
-
-// unescapeAttr resolves `\:` and `\\` (the only escapes parseAttr accepts).
-func unescapeAttr(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
+	return dst, v, 0, nil
 }
 
 // escapeAttr escapes ':' and '\' in an attribute name.
@@ -294,9 +272,22 @@ func (r *CRFsuiteReader) fail(col int, err error) {
 	r.err = &ParseError{File: r.lr.name, Line: r.lr.line, Column: col, Err: err}
 }
 
-// Sequence returns the sequence read by the last successful call to Next.
-// Its Attrs is set and its Tokens is nil.
-func (r *CRFsuiteReader) Sequence() Sequence { return r.seq }
+// Sequence returns the sequence read by the last successful call to Next
+// (the zero Sequence after a Next that failed on bad input). Its Attrs is
+// set and its Tokens is nil. Its slices and strings are its own: they are
+// not reused.
+func (r *CRFsuiteReader) Sequence() Sequence {
+	if !r.built && r.ok {
+		r.seq = r.raw.sequence()
+		r.built = true
+	}
+	return r.seq
+}
+
+// Raw returns the sequence read by the last successful call to Next as
+// bytes, in the reader's memory: the next Next overwrites it. Reading it
+// allocates nothing.
+func (r *CRFsuiteReader) Raw() *RawSequence { return &r.raw }
 
 // Err returns the first error met, nil at a clean end of input.
 func (r *CRFsuiteReader) Err() error { return r.err }

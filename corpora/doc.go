@@ -32,6 +32,10 @@
 //     expected", wrapping one of the sentinel errors; readers never panic on
 //     input.
 //
+// [CRFsuiteReader.Raw] also gives each sequence as bytes in the reader's
+// buffers ([RawSequence]), for a consumer that looks names up without
+// making strings (streamed training reads attribute files so).
+//
 // [ReadOCR] returns []Word in one call (the words can only be assembled once
 // every letter is read) but streams the lines too.
 //

@@ -72,6 +72,11 @@ func FuzzCRFsuite(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// The bytes read hold what the strings do.
+		r := NewCRFsuiteReader("f", bytes.NewReader(in), opts)
+		for i := 0; r.Next(); i++ {
+			rawMatches(t, r.Raw(), seqs[i])
+		}
 		var buf bytes.Buffer
 		for _, s := range seqs {
 			if len(s.Attrs) == 0 || s.Tokens != nil || (!unlabeled && len(s.Labels) != len(s.Attrs)) {

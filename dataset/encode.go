@@ -42,6 +42,14 @@ func (l *Labels) ID(name string) int32 {
 	return id
 }
 
+// idBytes is ID for the bytes of a name: only a new name becomes a string.
+func (l *Labels) idBytes(name []byte) int32 {
+	if id, ok := l.ids[string(name)]; ok {
+		return id
+	}
+	return l.ID(string(name))
+}
+
 // Lookup returns the id of name and whether it is in the set.
 func (l *Labels) Lookup(name string) (int32, bool) {
 	id, ok := l.ids[name]

@@ -219,9 +219,10 @@ type Reader struct {
 	next  func() bool
 	seq   func() corpora.Sequence
 	err   func() error
-	words []corpora.Word       // OCR
-	conll *corpora.CoNLLReader // CoNLL, for NextInto
-	text  *corpora.TextReader  // raw text, for the tokens' offsets
+	words []corpora.Word          // OCR
+	conll *corpora.CoNLLReader    // CoNLL, for NextInto
+	crf   *corpora.CRFsuiteReader // CRFsuite, for nextRaw
+	text  *corpora.TextReader     // raw text, for the tokens' offsets
 	ex    Example
 	count int
 	fail  error
@@ -258,6 +259,7 @@ func NewReader(name string, r io.Reader, opts Options) (*Reader, error) {
 		cr := corpora.NewCRFsuiteReader(name, r, corpora.CRFsuiteOptions{IgnoreLabels: !labeled})
 		sr.next, sr.seq = cr.Next, cr.Sequence
 		sr.err = cr.Err
+		sr.crf = cr
 	case OCR:
 		words, err := corpora.ReadOCR(name, r, corpora.OCROptions{Folds: opts.Folds})
 		if err != nil {
@@ -330,6 +332,25 @@ func (r *Reader) read(b *Buffer) bool {
 	if n := r.ex.Len(); n > MaxSequenceLen {
 		r.fail = fmt.Errorf("%s: sequence of %d positions, more than the limit %d (missing blank lines between sentences?)", r.ex.where(), n, MaxSequenceLen)
 		r.ex = Example{}
+		return false
+	}
+	return true
+}
+
+// nextRaw is Next for CRFsuite input without the strings of an Example:
+// the sequence is r.crf.Raw(), in the reader's memory until the next call,
+// and Example returns the zero Example.
+func (r *Reader) nextRaw() bool {
+	if r.fail != nil {
+		return false
+	}
+	r.ex = Example{}
+	if !r.crf.Next() {
+		return r.end()
+	}
+	r.count++
+	if raw := r.crf.Raw(); raw.Len() > MaxSequenceLen {
+		r.fail = fmt.Errorf("%s:%d: sequence of %d positions, more than the limit %d (missing blank lines between sentences?)", r.name, raw.Line, raw.Len(), MaxSequenceLen)
 		return false
 	}
 	return true

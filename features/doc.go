@@ -21,7 +21,9 @@
 //     columns of name:value items and word vectors read by %v
 //     ([WithValued], [Valued], [Embeddings]).
 //   - KindAttributes (NewAttributeEncoder) reads [Attributes]: name:value
-//     attributes per position, as in CRFsuite's item format.
+//     attributes per position, as in CRFsuite's item format; or, through
+//     [Encoder.EncodeBytes], [AttributeBytes]: the same names as bytes (a
+//     reader's buffers), looked up without a string for each.
 //   - KindPixels (NewPixelEncoder) reads [Pixels]: 16×8 binary OCR images
 //     (see PixelOptions).
 //

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/sparsetag/sparsetag/sparse"
@@ -344,6 +345,17 @@ func sortDedup(ids []int32) []int32 {
 	case n > 8 && n <= 16:
 		return sortDedup16(ids)
 	}
+	sortSmall(ids)
+	return slices.Compact(ids)
+}
+
+// sortSmall sorts ids (repeats kept) by sortDedup's branch-free insertion
+// sort, up to 48 ids; more by slices.Sort.
+func sortSmall(ids []int32) {
+	if len(ids) > 48 {
+		slices.Sort(ids)
+		return
+	}
 	for i := 1; i < len(ids); i++ {
 		x := ids[i]
 		for j := i; j >= 1; j-- {
@@ -351,7 +363,6 @@ func sortDedup(ids []int32) []int32 {
 		}
 		ids[0] = min(ids[0], x)
 	}
-	return slices.Compact(ids)
 }
 
 // count adds one occurrence of every id (a deduplicated row).
@@ -652,8 +663,10 @@ func (e *Encoder) attributes(dst *sparse.Corpus, names [][]string, values [][]fl
 				if !grow {
 					continue
 				}
+				// A copy: s may be a window of a longer string (a
+				// reader's whole sequence), which the key would pin.
 				var err error
-				if id, err = d.insert(s); err != nil {
+				if id, err = d.insert(strings.Clone(s)); err != nil {
 					return err
 				}
 			}
@@ -665,9 +678,12 @@ func (e *Encoder) attributes(dst *sparse.Corpus, names [][]string, values [][]fl
 		if vs == nil {
 			ids = sortDedup(ids)
 		} else {
-			ids, vals = e.sortMerge(ids, vals)
+			ids, vals = e.mergeRow(ids, vals)
 		}
-		e.ids, e.vals = ids, vals
+		e.ids = ids
+		if vals != nil {
+			e.vals = vals
+		}
 		if grow {
 			count(d, ids)
 		}
@@ -675,7 +691,7 @@ func (e *Encoder) attributes(dst *sparse.Corpus, names [][]string, values [][]fl
 			continue
 		}
 		startRow(&dst.Unary)
-		if vs == nil || allOnes(vals) {
+		if vs == nil || vals == nil {
 			// A row of values 1 (after merging repeats) is a binary row:
 			// attribute files give every value, mostly 1, and a binary
 			// matrix stores none of them (4 B per entry instead of 12).
