@@ -21,16 +21,8 @@ func vectorCorpora(t *testing.T, rng *rand.Rand, n, maxT, L int) (sp, dn *sparse
 	t.Helper()
 	words := []string{"the", "Dog", "cat", "ran", "sat", "emu", "owl"}
 	const dim = 4
-	vecs := make([]float64, (len(words)-1)*dim)
-	for k := range vecs {
-		if rng.IntN(5) > 0 {
-			vecs[k] = 3 * rng.NormFloat64()
-		}
-	}
-	emb, err := features.NewEmbeddings(words[:len(words)-1], vecs, dim)
-	if err != nil {
-		t.Fatal(err)
-	}
+	emb := randomEmbeddings(t, rng, words, dim)
+	var err error
 	var encs [2]*features.Encoder
 	for k := range encs {
 		if encs[k], err = features.WithValued(features.NewTemplateEncoder(features.MustCompile(vectorTemplate)),

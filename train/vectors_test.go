@@ -21,14 +21,11 @@ import (
 // a pair attribute: every way a template reaches real, signed values.
 const vectorTemplate = "U00:%x[0,0]\nUV:%v[0,0]\nUP:%v[-1,0]\nUF:%x[0,1]\nUW:%x[0,0]/%x[0,1]\nB\nB01:%x[0,1]\n"
 
-// vectorCorpus encodes n random labelled sentences of 1 to maxT tokens
-// through the template encoder with random signed word vectors (dimension
-// 3, one word of the sentences without a vector) and a valued column of
-// signed values. It returns the corpus and a model for it.
-func vectorCorpus(t *testing.T, rng *rand.Rand, n, maxT, L int) (*sparse.Corpus, *chain.Model) {
+// randomEmbeddings returns random signed vectors of dimension dim for
+// every word but the last (a word without a vector); a fifth of the
+// coordinates are 0.
+func randomEmbeddings(t *testing.T, rng *rand.Rand, words []string, dim int) *features.Embeddings {
 	t.Helper()
-	words := []string{"the", "Dog", "cat", "ran", "sat", "emu"}
-	const dim = 3
 	vecs := make([]float64, (len(words)-1)*dim)
 	for k := range vecs {
 		if rng.IntN(5) > 0 {
@@ -39,6 +36,18 @@ func vectorCorpus(t *testing.T, rng *rand.Rand, n, maxT, L int) (*sparse.Corpus,
 	if err != nil {
 		t.Fatal(err)
 	}
+	return emb
+}
+
+// vectorCorpus encodes n random labelled sentences of 1 to maxT tokens
+// through the template encoder with random signed word vectors (dimension
+// 3, one word of the sentences without a vector) and a valued column of
+// signed values. It returns the corpus and a model for it.
+func vectorCorpus(t *testing.T, rng *rand.Rand, n, maxT, L int) (*sparse.Corpus, *chain.Model) {
+	t.Helper()
+	words := []string{"the", "Dog", "cat", "ran", "sat", "emu"}
+	const dim = 3
+	emb := randomEmbeddings(t, rng, words, dim)
 	enc, err := features.WithValued(features.NewTemplateEncoder(features.MustCompile(vectorTemplate)),
 		features.Valued{Columns: []int{1}, Embeddings: emb})
 	if err != nil {
