@@ -25,7 +25,7 @@ import (
 //     goroutines over the attributes), then the beta_max
 //     pass on a second objective of Threads-1 goroutines beside the warm
 //     start (one goroutine), joined when the warm start ends
-//     (joinBetaMax);
+//     (laterBetaMax.join);
 //   - several threads otherwise: Rnorm and the range rule (one goroutine)
 //     beside the beta_max pass.
 //
@@ -53,7 +53,7 @@ func (tr *trainer) prepare(ctx context.Context, single bool) error {
 		}
 	case single && op.SumForm && op.WarmEpochs > 0 && op.Init == nil && op.Resume == nil:
 		if tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, op.Threads-1); err == nil {
-			tr.startBetaMax(ctx)
+			tr.later = startBetaMax(ctx, tr.m, tr.c, op)
 		}
 	default:
 		done := make(chan error, 1)
@@ -113,24 +113,25 @@ func screenConstants(m *chain.Model, c *sparse.Corpus, weights []float64, thread
 }
 
 // laterBetaMax is a beta_max pass running in the background: its result
-// (betaMax, valid after done has delivered err).
+// (betaMax and err, valid once joined).
 type laterBetaMax struct {
 	done    chan error
 	betaMax float64
+	joined  bool
+	err     error
 }
 
 // startBetaMax starts the sum form's beta_max pass (computeBetaMax) on a
-// second objective of the same problem with Threads-1 goroutines; the
+// second objective of the same problem with op.Threads-1 goroutines; the
 // trainer's objective stays free for the solve.
-func (tr *trainer) startBetaMax(ctx context.Context) {
+func startBetaMax(ctx context.Context, m *chain.Model, c *sparse.Corpus, op Options) *laterBetaMax {
 	l := &laterBetaMax{done: make(chan error, 1)}
-	tr.later = l
 	go func() {
-		obj := objective.New(tr.m, tr.c, objective.Settings{Threads: tr.op.Threads - 1, FusedBudget: tr.op.tuned().fusedBudget})
-		err := configure(obj, tr.op)
+		obj := objective.New(m, c, objective.Settings{Threads: op.Threads - 1, FusedBudget: op.tuned().fusedBudget})
+		err := configure(obj, op)
 		if err == nil {
 			fs := obj.Features()
-			fs.SetAll(obj.ModelFeatures(tr.op.ObservedPairs))
+			fs.SetAll(obj.ModelFeatures(op.ObservedPairs))
 			obj.SetActive(nil, false)
 			if _, _, err = obj.Loss(ctx, nil); err == nil {
 				l.betaMax = obj.MaxAbsResidual(fs.All)
@@ -138,19 +139,23 @@ func (tr *trainer) startBetaMax(ctx context.Context) {
 		}
 		l.done <- err
 	}()
+	return l
 }
 
-// joinBetaMax waits for the background beta_max pass, if one runs, and
-// sets beta_max; it returns the pass's error. It may be called again.
-func (tr *trainer) joinBetaMax() error {
-	l := tr.later
+// join waits for the background beta_max pass, if one runs (l may be nil),
+// sets *betaMax to its result and returns its error; later calls return
+// the same error.
+func (l *laterBetaMax) join(betaMax *float64) error {
 	if l == nil {
 		return nil
 	}
-	tr.later = nil
-	if err := <-l.done; err != nil {
-		return fmt.Errorf("train: beta_max: %w", err)
+	if !l.joined {
+		l.joined = true
+		if err := <-l.done; err != nil {
+			l.err = fmt.Errorf("train: beta_max: %w", err)
+		} else {
+			*betaMax = l.betaMax
+		}
 	}
-	tr.betaMax = l.betaMax
-	return nil
+	return l.err
 }

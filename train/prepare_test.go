@@ -67,7 +67,7 @@ func TestBetaMaxLater(t *testing.T) {
 	if err != nil || tr.later == nil || tr.betaMax != 0 {
 		t.Fatalf("2 threads: err %v, later %v, beta_max %v before the join", err, tr.later, tr.betaMax)
 	}
-	if err := tr.joinBetaMax(); err != nil || tr.betaMax != ref.betaMax || tr.later != nil {
+	if err := tr.later.join(&tr.betaMax); err != nil || tr.betaMax != ref.betaMax || !tr.later.joined {
 		t.Fatalf("join: err %v, beta_max %v, want %v", err, tr.betaMax, ref.betaMax)
 	}
 	for name, op := range map[string]Options{

@@ -36,7 +36,7 @@ func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 		out: m.W, last: true})
 	// beta_max may have been computed beside the warm start (prepare.go):
 	// the result started without it.
-	if jerr := tr.joinBetaMax(); err == nil {
+	if jerr := tr.later.join(&tr.betaMax); err == nil {
 		err = jerr
 	}
 	if err != nil {

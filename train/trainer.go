@@ -310,7 +310,7 @@ func checkCorpus(m *chain.Model, c *sparse.Corpus) error {
 func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(warmstart.Point)) (sparsePoint, *WarmStart, error) {
 	p := warmstart.Problem{Model: tr.m, Corpus: tr.c, Weights: tr.op.Weights, L1: tr.pen.l1, L2: tr.pen.l2, Frozen: tr.frozenFeatures(), Free: free}
 	w, info, err := warmstart.Run(ctx, p, warmstart.Settings{Epochs: tr.op.WarmEpochs, Interrupt: tr.op.Interrupt, OnEpoch: onEpoch})
-	if jerr := tr.joinBetaMax(); err == nil {
+	if jerr := tr.later.join(&tr.betaMax); err == nil {
 		err = jerr
 	}
 	return sparsePoint{idx: w.Idx, val: w.Val}, info, err
