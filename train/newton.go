@@ -84,9 +84,8 @@ func (ns *newtonState) attempt(r *run, gap float64) bool {
 	if nt.near <= 0 {
 		return true
 	}
-	p := r.opt.Objective()
-	target := math.Max(tr.op.Epsilon, tr.op.RelEpsilon*math.Abs(p))
-	return r.certified(gap) <= nt.near*target && !tr.gapReached(r.certified(gap), p)
+	p, cert := r.opt.Objective(), r.certified(gap)
+	return cert <= nt.near*tr.op.gapTarget(p) && !tr.gapReached(cert, p)
 }
 
 // try tries the candidate at the full pass just priced (gap: its own

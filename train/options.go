@@ -151,6 +151,12 @@ type Stopping struct {
 	MaxIter int // OWL-QN iterations at most; 0 means 1000
 }
 
+// gapTarget is the gap at which a solve whose objective is primal stops:
+// the larger of Epsilon and RelEpsilon times |primal|.
+func (s Stopping) gapTarget(primal float64) float64 {
+	return math.Max(s.Epsilon, s.RelEpsilon*math.Abs(primal))
+}
+
 // Method is the part of Options that says how the optimum is reached: the
 // solver, the screening rule, the optimizer's memory and the starting
 // point. It changes the path to the optimum, not the optimum.

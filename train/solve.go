@@ -468,8 +468,7 @@ func (r *run) innerStalled(i int) bool {
 	}
 	obj := r.hist[len(r.hist)-1]
 	gain := r.hist[len(r.hist)-1-stallWindow] - obj
-	tol := math.Max(tr.op.Epsilon, tr.op.RelEpsilon*math.Abs(obj))
-	return gain < 0.25*tol
+	return gain < 0.25*tr.op.gapTarget(obj)
 }
 
 // stallWindow is the number of inner iterations innerStalled looks back.
@@ -591,7 +590,7 @@ func (tr *trainer) gapReached(gap, primal float64) bool {
 	if tr.op.Allowed != nil {
 		return false // not convex: the gap certifies nothing
 	}
-	return gap <= tr.op.Epsilon || gap <= tr.op.RelEpsilon*math.Abs(primal)
+	return gap <= tr.op.gapTarget(primal)
 }
 
 // passLine logs a full pass at X whose own gap is gap: the line carries
