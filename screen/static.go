@@ -138,8 +138,7 @@ func weightedRangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus, s [
 	if c.Labels == nil && c.Positions() > 0 {
 		return dst, errors.New("screen: RangeBounds needs gold labels")
 	}
-	dst = resize(dst, d)
-	clear(dst)
+	dst = resizeZero(dst, d)
 	if L < 2 || c.Len() == 0 {
 		return dst, nil
 	}
