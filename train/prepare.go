@@ -38,7 +38,7 @@ import (
 // constants.
 func (tr *trainer) prepare(ctx context.Context) error {
 	op, fs := tr.op, tr.fs
-	fs.SetAll(tr.obj.ModelFeatures(op.ObservedPairs))
+	tr.obj.SetModelFeatures(op.ObservedPairs)
 	if (op.Screen == ScreenPaper || op.Screen == ScreenBoth) && tr.c.MaxLen() > 1 {
 		return fmt.Errorf("train: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sparsetag/sparsetag/chain"
@@ -133,5 +134,33 @@ func TestUniformBetaMaxFallsBack(t *testing.T) {
 	q.fs.SetAll(q.ModelFeatures(false))
 	if _, ok := q.UniformBetaMax(); ok {
 		t.Fatal("a closed form with a NaN value")
+	}
+}
+
+// TestSetModelFeatures: the set SetModelFeatures writes is
+// SetAll(ModelFeatures(...))'s, with and without transitions, pair
+// attributes and the observed-pairs restriction (weighted counts, real
+// values).
+func TestSetModelFeatures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 48))
+	for _, trans := range []bool{true, false} {
+		for _, pair := range []int{0, 2} {
+			c := randomCorpus(rng, 12, 4, 6, pair, 4, true)
+			m, err := chain.NewModel(labelNames(4), 8, pair, trans, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, observed := range []bool{true, false} {
+				o := New(m, c, Settings{})
+				if err := o.SetWeights(randomWeights(rng, c.Len())); err != nil {
+					t.Fatal(err)
+				}
+				want := o.ModelFeatures(observed)
+				o.SetModelFeatures(observed)
+				if got := o.fs.AllSlice(); !slices.Equal(got, want) || o.fs.Size() != len(want) {
+					t.Fatalf("transitions %v, pairs %d, observed %v: %d features %v, want %d %v", trans, pair, observed, o.fs.Size(), got, len(want), want)
+				}
+			}
+		}
 	}
 }
