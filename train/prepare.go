@@ -77,7 +77,8 @@ func (tr *trainer) prepare(ctx context.Context) error {
 }
 
 // screenConstants returns the Pinsker constants of every feature of m
-// and the static range rule's bounds (it reads the layout and the corpus
+// (one per attribute for the state block, never the model's size) and the
+// static range rule's bounds (it reads the layout and the corpus
 // only). With threads >= 1 the range rule runs beside Rnorm (on this
 // goroutine), on threads goroutines (screen.WeightedRangeBoundsThreads,
 // the same bits); with threads 0 after it. Split, the rule costs 1.37x its
@@ -95,7 +96,7 @@ func screenConstants(m *chain.Model, c *sparse.Corpus, weights []float64, thread
 	if threads >= 1 {
 		go rangeRule()
 	}
-	r, err := featureRnorm(m, c, weights)
+	state, tail, err := screen.WeightedRnormParts(m.Layout, c, weights)
 	if threads < 1 {
 		rangeRule()
 	}
@@ -106,7 +107,7 @@ func screenConstants(m *chain.Model, c *sparse.Corpus, weights []float64, thread
 	if err != nil {
 		return nil, nil, err
 	}
-	t := newRnormTable(r, m.NumLabels(), m.Layout.NumUnary)
+	t := &rnormTable{L: m.NumLabels(), stateLen: m.Layout.StateLen(), attr: state, full: tail}
 	unscreenBlocks(t, static, c)
 	return t, static, nil
 }

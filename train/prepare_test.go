@@ -120,9 +120,10 @@ func TestSetupCancelled(t *testing.T) {
 	}
 }
 
-// TestRnormMin: the smallest Rnorm over the feature set (rnormTable.min)
-// is the minimum over every feature of the set, for compressed and full
-// tables, on sets with whole attributes, single labels and none of an
+// TestRnormMin: setup's per-attribute Rnorm table holds the full
+// vector's values, and the smallest Rnorm over the feature set
+// (rnormTable.min) is the minimum over every feature of the set, for
+// compressed and full tables, on sets with whole attributes, single labels and none of an
 // attribute's features (whose value must then not count).
 func TestRnormMin(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
@@ -140,6 +141,12 @@ func TestRnormMin(t *testing.T) {
 		t.Fatal(err)
 	}
 	full := &rnormTable{L: 3, stateLen: m.Layout.StateLen(), full: r}
+	for j := range len(m.W) {
+		// The per-attribute table setup made holds the full vector's values.
+		if a, b := tr.rnorm.at(int32(j)), full.at(int32(j)); math.Float64bits(a) != math.Float64bits(b) {
+			t.Fatalf("Rnorm of feature %d: %v, the full vector's %v", j, a, b)
+		}
+	}
 	U := m.Layout.NumUnary
 	for trial := range 200 + U {
 		var set []int32
