@@ -226,10 +226,12 @@ func (e *Encoder) hasPair() bool { return e.tmpl != nil && len(e.tmpl.pair) > 0 
 
 // Freeze freezes both dictionaries, first removing attributes counted fewer
 // than minFreq times (see Dictionary.Freeze). Corpora encoded before a
-// pruning Freeze must be encoded again.
+// pruning Freeze must be encoded again. It lets the growing encoder's
+// cache go (growindex.go).
 func (e *Encoder) Freeze(minFreq int) {
 	e.unary.Freeze(minFreq)
 	e.pair.Freeze(minFreq)
+	e.gidx = nil // the cache serves growing dictionaries only
 }
 
 // mark records the lengths of a corpus' slices so that a failed encode can
