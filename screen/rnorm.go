@@ -161,6 +161,23 @@ func stateRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs int, s
 	for i := 0; i+1 < len(seqPtr); i++ {
 		for r := int(seqPtr[i]); r < int(seqPtr[i+1]); r++ {
 			cols, vals := x.Row(r)
+			if increasing(cols) {
+				// No attribute twice in the row (the encoders' rows):
+				// x_{t,a} is the entry itself, with no staging (the same
+				// additions in the same order).
+				for k, a := range cols {
+					v := 1.0
+					if vals != nil {
+						v = vals[k]
+					}
+					if !inSeq[a] {
+						inSeq[a] = true
+						touched = append(touched, a)
+					}
+					acc[a] += math.Abs(v)
+				}
+				continue
+			}
 			for k, a := range cols {
 				v := 1.0
 				if vals != nil {
@@ -372,4 +389,14 @@ func checkRows(x *sparse.Matrix, seqPtr []int32, fn string) {
 	if seqPtr[0] != 0 || int(seqPtr[len(seqPtr)-1]) != x.Rows() {
 		panic("screen: " + fn + ": seqPtr does not cover the rows of x")
 	}
+}
+
+// increasing reports whether ids are strictly increasing (so none repeats).
+func increasing(ids []int32) bool {
+	for k := 1; k < len(ids); k++ {
+		if ids[k] <= ids[k-1] {
+			return false
+		}
+	}
+	return true
 }
