@@ -82,7 +82,7 @@ func TestMixtureBregmanIsKL(t *testing.T) {
 		m, err := chain.NewModel(labelNames(3), 5, tc.pair, true, nil)
 		require.NoError(t, err)
 		tr := newTrainer(m, c, (&Options{Resources: Resources{Threads: 1}}).defaults())
-		tr.fs.SetAll(tr.obj.ModelFeatures(tr.op.ObservedPairs))
+		tr.fs.SetModel(tr.op.ObservedPairs)
 		for range 3 {
 			w, wk := make([]float64, len(m.W)), make([]float64, len(m.W))
 			for j := range w {

@@ -38,11 +38,14 @@ import (
 // constants.
 func (tr *trainer) prepare(ctx context.Context) error {
 	op, fs := tr.op, tr.fs
-	tr.obj.SetModelFeatures(op.ObservedPairs)
+	fs.SetModel(op.ObservedPairs)
 	if (op.Screen == ScreenPaper || op.Screen == ScreenBoth) && tr.c.MaxLen() > 1 {
 		return fmt.Errorf("train: screening rule %q needs T = 1 (enumerable label space); use %q on chains", op.Screen, ScreenPinsker)
 	}
-	counted := tr.countBetaMax()
+	b, counted := countedBetaMax(tr.obj, op)
+	if counted {
+		tr.betaMax = b
+	}
 	if op.Screen == ScreenNone {
 		if counted {
 			return nil

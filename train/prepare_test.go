@@ -87,7 +87,7 @@ func TestBetaMaxSchedule(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if got := tr.countBetaMax(); got != tc.counted {
+		if _, got := countedBetaMax(tr.obj, tr.op); got != tc.counted {
 			t.Fatalf("%s: from counts %v, want %v", tc.name, got, tc.counted)
 		}
 		want := pass(tc.op)

@@ -151,25 +151,21 @@ func (tr *trainer) isTransition(j int32) bool {
 	return int(j) >= tr.m.Layout.TransOffset() && int(j) < tr.m.Layout.PairOffset()
 }
 
-// countBetaMax sets beta_max from counts (objective.UniformBetaMax) where
-// only the sum form reports it, and reports whether it did: the paper
+// countedBetaMax returns beta_max from counts (objective.UniformBetaMax)
+// where only the sum form reports it, and whether it could: the paper
 // form's penalty is a fraction of beta_max, whose bits then come from the
 // pass (computeBetaMax) as always.
-func (tr *trainer) countBetaMax() bool {
-	if !tr.op.SumForm {
-		return false
+func countedBetaMax(obj *objective.Objective, op Options) (float64, bool) {
+	if !op.SumForm {
+		return 0, false
 	}
-	b, ok := tr.obj.UniformBetaMax()
-	if ok {
-		tr.betaMax = b
-	}
-	return ok
+	return obj.UniformBetaMax()
 }
 
 // computeBetaMax sets beta_max = ||m(0)||_inf over the feature set from a
 // pass at w = 0. The paper form needs its exact value (beta is a fraction
 // of it), computed as always with every feature active; the sum form (with
-// a prior or partial labels, where countBetaMax cannot) only reports it,
+// a prior or partial labels, where countedBetaMax cannot) only reports it,
 // and gets it from one pass with no active feature and the expectations
 // of every feature (no full-size m or references).
 func (tr *trainer) computeBetaMax(ctx context.Context) error {

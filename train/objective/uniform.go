@@ -33,18 +33,17 @@ type uniformCounts struct {
 	pair  []float64
 }
 
-// uniformCounts returns the expected counts at w = 0 of o's corpus and
-// sequence weights.
-func (o *Objective) uniformCounts() uniformCounts {
-	c, lay := o.c, o.m.Layout
+// uniformCountsOf returns the expected counts at w = 0 of corpus c with
+// the layout lay and the sequence weights s (nil: unit).
+func uniformCountsOf(c *sparse.Corpus, lay sparse.Layout, s []float64) uniformCounts {
 	L := float64(lay.L)
 	u := uniformCounts{state: make([]float64, lay.NumUnary), pair: make([]float64, lay.NumPair)}
 	pairs := lay.NumPair > 0 && c.Pair.Rows() > 0
 	for i := 0; i < c.Len(); i++ {
 		start, T := c.Span(i)
 		sw := 1.0
-		if o.weights != nil {
-			sw = o.weights[i]
+		if s != nil {
+			sw = s[i]
 		}
 		for p := start; p < start+T; p++ {
 			addRow(u.state, &c.Unary, p, sw)
@@ -100,7 +99,7 @@ func (o *Objective) UniformBetaMax() (float64, bool) {
 	if o.prior != nil || o.partial != nil {
 		return 0, false
 	}
-	u := o.uniformCounts()
+	u := uniformCountsOf(o.c, o.m.Layout, o.weights)
 	lay := o.m.Layout
 	L := lay.L
 	r := spanMax{in: o.fs.inSet, cur: o.obs.cursor(), inv: 1 / o.n}

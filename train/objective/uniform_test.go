@@ -71,7 +71,8 @@ func checkUniform(t *testing.T, m *chain.Model, c *sparse.Corpus, s []float64) {
 	if _, _, err := o.Loss(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	all := o.ModelFeatures(false)
+	o.fs.SetModel(false)
+	all := o.fs.AllSlice()
 	pass := o.Residuals(nil, all)
 	brute := centralM(func(w []float64) float64 { return traintest.WeightedNLL(m, w, c.Expanded(), s) },
 		make([]float64, len(m.W)), all)
@@ -109,7 +110,7 @@ func TestUniformBetaMaxFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := New(m, c, Settings{})
-	o.fs.SetAll(o.ModelFeatures(false))
+	o.fs.SetModel(false)
 	if _, ok := o.UniformBetaMax(); !ok {
 		t.Fatal("no closed form without a prior")
 	}
@@ -122,7 +123,7 @@ func TestUniformBetaMaxFallsBack(t *testing.T) {
 		t.Fatal("a closed form with a prior")
 	}
 	p := New(m, c, Settings{})
-	p.fs.SetAll(p.ModelFeatures(false))
+	p.fs.SetModel(false)
 	if err := p.SetPartial(randomSets(rng, c, 3)); err != nil {
 		t.Fatal(err)
 	}
@@ -131,17 +132,17 @@ func TestUniformBetaMaxFallsBack(t *testing.T) {
 	}
 	c.Unary.Val[0] = math.NaN()
 	q := New(m, c, Settings{})
-	q.fs.SetAll(q.ModelFeatures(false))
+	q.fs.SetModel(false)
 	if _, ok := q.UniformBetaMax(); ok {
 		t.Fatal("a closed form with a NaN value")
 	}
 }
 
-// TestSetModelFeatures: the set SetModelFeatures writes is
-// SetAll(ModelFeatures(...))'s, with and without transitions, pair
-// attributes and the observed-pairs restriction (weighted counts, real
-// values).
-func TestSetModelFeatures(t *testing.T) {
+// TestSetModel: the feature set SetModel writes is every feature, less
+// the transitions when the model has none, and with observedPairs less
+// the state and pair features whose (weighted) observed count is 0, with
+// and without transitions and pair attributes (real values).
+func TestSetModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(47, 48))
 	for _, trans := range []bool{true, false} {
 		for _, pair := range []int{0, 2} {
@@ -150,13 +151,21 @@ func TestSetModelFeatures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			s := randomWeights(rng, c.Len())
+			obs := ObservedCounts(m, c) // zero where the weighted counts are (real values: no cancellation)
 			for _, observed := range []bool{true, false} {
 				o := New(m, c, Settings{})
-				if err := o.SetWeights(randomWeights(rng, c.Len())); err != nil {
+				if err := o.SetWeights(s); err != nil {
 					t.Fatal(err)
 				}
-				want := o.ModelFeatures(observed)
-				o.SetModelFeatures(observed)
+				var want []int32
+				for j := range len(m.W) {
+					isTrans := j >= m.Layout.TransOffset() && j < m.Layout.PairOffset()
+					if (!isTrans || trans) && (isTrans || !observed || obs[j] != 0) {
+						want = append(want, int32(j))
+					}
+				}
+				o.fs.SetModel(observed)
 				if got := o.fs.AllSlice(); !slices.Equal(got, want) || o.fs.Size() != len(want) {
 					t.Fatalf("transitions %v, pairs %d, observed %v: %d features %v, want %d %v", trans, pair, observed, o.fs.Size(), got, len(want), want)
 				}
