@@ -165,3 +165,57 @@ func BenchmarkFrozenIndex(b *testing.B) {
 		newFrozenIndex(tm, e.Unary(), e.Pair())
 	}
 }
+
+// BenchmarkEncodeCoNLL2000Floor is the floor of BenchmarkEncodeCoNLL2000's
+// dictionary work: the same attribute strings (built beforehand, one per U
+// line and position, in encoding order) through a map, without templates,
+// rows or counts. "lookup" finds each in a map that holds them all already
+// (the map look-ups alone); "grow" interns them into an empty map in
+// first-seen order, as the training encoder's dictionary does (a look-up
+// per string, an insertion per new one).
+func BenchmarkEncodeCoNLL2000Floor(b *testing.B) {
+	sents, _ := readCoNLL(b, conllTrain)
+	tm := readTemplate(b, "testdata/chunking.template")
+	var names []string
+	var buf []byte
+	for _, s := range sents {
+		for t := range s.cols {
+			for k := range tm.unary {
+				buf = appendRule(buf[:0], &tm.unary[k], s.cols, t)
+				names = append(names, string(buf))
+			}
+		}
+	}
+	full := map[string]int32{}
+	for _, s := range names {
+		if _, ok := full[s]; !ok {
+			full[s] = int32(len(full))
+		}
+	}
+	b.Run("lookup", func(b *testing.B) {
+		for b.Loop() {
+			sum := int32(0)
+			for _, s := range names {
+				sum += full[s]
+			}
+			if sum < 0 {
+				b.Fatal(sum)
+			}
+		}
+		b.ReportMetric(float64(len(names)), "lookups")
+	})
+	b.Run("grow", func(b *testing.B) {
+		for b.Loop() {
+			m := map[string]int32{}
+			for _, s := range names {
+				if _, ok := m[s]; !ok {
+					m[s] = int32(len(m))
+				}
+			}
+			if len(m) != len(full) {
+				b.Fatal(len(m))
+			}
+		}
+		b.ReportMetric(float64(len(full)), "names")
+	})
+}

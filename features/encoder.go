@@ -76,6 +76,7 @@ type Encoder struct {
 	unary *Dictionary
 	pair  *Dictionary
 	lazy  *lazyIndex // the frozen lookup of a template encoder, shared by clones
+	gidx  *growIndex // the growing template encoder's cache (nil until used; growindex.go)
 	val   *valued    // valued columns and word vectors (WithValued), nil without
 
 	// scratch, reused across calls
@@ -225,10 +226,12 @@ func (e *Encoder) hasPair() bool { return e.tmpl != nil && len(e.tmpl.pair) > 0 
 
 // Freeze freezes both dictionaries, first removing attributes counted fewer
 // than minFreq times (see Dictionary.Freeze). Corpora encoded before a
-// pruning Freeze must be encoded again.
+// pruning Freeze must be encoded again. It lets the growing encoder's
+// cache go (growindex.go).
 func (e *Encoder) Freeze(minFreq int) {
 	e.unary.Freeze(minFreq)
 	e.pair.Freeze(minFreq)
+	e.gidx = nil // the cache serves growing dictionaries only
 }
 
 // mark records the lengths of a corpus' slices so that a failed encode can
@@ -522,8 +525,24 @@ func (e *Encoder) columns(dst *sparse.Corpus, cols [][]string, grow bool) error 
 	}
 	tm := e.tmpl
 	pair := e.hasPair()
+	g := e.gidx
+	if g == nil && !(e.unary.frozen && e.pair.frozen) {
+		g = newGrowIndex(tm)
+		e.gidx = g
+	}
+	if g != nil {
+		g.setCells(cols)
+	}
+	// A growing dictionary's rules go through the cache, a frozen one's
+	// (here only beside a growing one) through the strings.
+	expand := func(set int, rules []rule, d *Dictionary, t int) ([]int32, error) {
+		if g != nil && !d.frozen {
+			return g.expand(e, set, rules, d, cols, t, grow)
+		}
+		return e.expand(rules, d, cols, t, grow)
+	}
 	for t := range cols {
-		ids, err := e.expand(tm.unary, e.unary, cols, t, grow)
+		ids, err := expand(0, tm.unary, e.unary, t)
 		if err != nil {
 			return err
 		}
@@ -535,7 +554,7 @@ func (e *Encoder) columns(dst *sparse.Corpus, cols [][]string, grow bool) error 
 		}
 		ids = e.ids[:0]
 		if t > 0 {
-			if ids, err = e.expand(tm.pair, e.pair, cols, t, grow); err != nil {
+			if ids, err = expand(1, tm.pair, e.pair, t); err != nil {
 				return err
 			}
 		}

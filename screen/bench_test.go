@@ -2,7 +2,10 @@ package screen
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/sparsetag/sparsetag/sparse"
 )
 
 // benchVectors returns a realistic screening state of dimension d: 2% of the
@@ -62,4 +65,55 @@ func TestNoAllocs(t *testing.T) {
 	}); a != 0 {
 		t.Fatalf("%v allocations per check, want 0", a)
 	}
+}
+
+// benchCorpus is a binary corpus shaped like CoNLL-2000 under the CRF++
+// chunking template: 8,936 sequences of 12 to 36 positions (211 k), 19
+// attributes per position drawn from 338 k with a heavy head (Zipf), 22
+// labels; rows sorted, without repeats, as the encoder writes them.
+func benchCorpus() (*sparse.Corpus, sparse.Layout) {
+	const U, L = 338_551, 22
+	rng := rand.New(rand.NewPCG(2, 2))
+	z := rand.NewZipf(rng, 1.1, 8, U-1)
+	c := &sparse.Corpus{NumUnary: U}
+	for range 8936 {
+		T := 12 + rng.IntN(25)
+		unary := make([][]int32, T)
+		labels := make([]int32, T)
+		for t := range T {
+			for len(unary[t]) < 19 {
+				a := int32(z.Uint64())
+				if !slices.Contains(unary[t], a) {
+					unary[t] = append(unary[t], a)
+				}
+			}
+			slices.Sort(unary[t])
+			labels[t] = int32(rng.IntN(L))
+		}
+		c.AppendSequence(unary, nil, nil, nil, labels)
+	}
+	return c, sparse.Layout{NumUnary: U, L: L, Transitions: true}
+}
+
+// BenchmarkConstants computes the screening constants of benchCorpus: the
+// Pinsker constants (WeightedRnormParts) and the static range rule's
+// bounds (WeightedRangeBounds), each serially.
+func BenchmarkConstants(b *testing.B) {
+	c, lay := benchCorpus()
+	b.Run("rnorm", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := WeightedRnormParts(lay, c, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("range", func(b *testing.B) {
+		var dst []float64
+		for b.Loop() {
+			var err error
+			if dst, err = WeightedRangeBounds(dst, lay, c, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

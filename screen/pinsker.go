@@ -131,3 +131,15 @@ func resize(s []float64, n int) []float64 {
 	}
 	return s[:n]
 }
+
+// resizeZero is resize with every value 0: a new slice is zero already,
+// so only reused storage is cleared (the range rule's vector is the
+// model's size: 60 MB on CoNLL-2000, cleared once, not twice).
+func resizeZero(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}

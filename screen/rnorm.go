@@ -36,39 +36,48 @@ func Rnorm(dst []float64, lay sparse.Layout, c *sparse.Corpus) ([]float64, error
 // objective (1/n) sum_i s_i NLL_i (docs/crfsuite-algorithms.md, "The
 // weighted dual"). It returns an error if s has the wrong length.
 func WeightedRnorm(dst []float64, lay sparse.Layout, c *sparse.Corpus, s []float64) ([]float64, error) {
-	if err := checkLayout(lay, c); err != nil {
-		return dst, err
-	}
-	if err := checkWeights(s, c); err != nil {
+	state, tail, err := WeightedRnormParts(lay, c, s)
+	if err != nil {
 		return dst, err
 	}
 	dst = resize(dst, lay.Dim())
-	L := lay.L
-	if len(c.SeqPtr) < 2 || L < 2 {
-		clear(dst)
-		return dst, nil
-	}
-	state := stateRnorm(nil, &c.Unary, c.SeqPtr, lay.NumUnary, s)
 	for a, r := range state {
 		row := dst[lay.StateIndex(a, 0):lay.StateIndex(a+1, 0)]
 		for y := range row {
 			row[y] = r
 		}
 	}
+	copy(dst[lay.StateLen():], tail)
+	return dst, nil
+}
+
+// WeightedRnormParts is WeightedRnorm in O(U + L*L + P*L*L) memory instead
+// of the model's size: state[a] is the Rnorm of every state feature (a, y)
+// of attribute a, tail the transition and pair blocks (WeightedRnorm's
+// vector after the state block), the same values.
+func WeightedRnormParts(lay sparse.Layout, c *sparse.Corpus, s []float64) (state, tail []float64, err error) {
+	if err := checkLayout(lay, c); err != nil {
+		return nil, nil, err
+	}
+	if err := checkWeights(s, c); err != nil {
+		return nil, nil, err
+	}
+	L := lay.L
+	tail = make([]float64, lay.Dim()-lay.StateLen())
+	if len(c.SeqPtr) < 2 || L < 2 {
+		return make([]float64, lay.NumUnary), tail, nil
+	}
+	state = stateRnorm(nil, &c.Unary, c.SeqPtr, lay.NumUnary, s)
 	diag, off := transitionRnorm(c.SeqPtr, s)
-	fillPairBlock(dst[lay.TransOffset():lay.PairOffset()], L, diag, off)
-	if lay.NumPair > 0 {
-		po := lay.PairOffset()
-		if c.Pair.Rows() == 0 {
-			clear(dst[po:])
-		} else {
-			pr := pairRnorm(nil, &c.Pair, c.SeqPtr, lay.NumPair, L, s)
-			for a := 0; a < lay.NumPair; a++ {
-				fillPairBlock(dst[lay.PairIndex(a, 0, 0):lay.PairIndex(a+1, 0, 0)], L, pr[2*a], pr[2*a+1])
-			}
+	fillPairBlock(tail[:L*L], L, diag, off)
+	if lay.NumPair > 0 && c.Pair.Rows() > 0 {
+		pr := pairRnorm(nil, &c.Pair, c.SeqPtr, lay.NumPair, L, s)
+		po := lay.PairOffset() - lay.StateLen()
+		for a := 0; a < lay.NumPair; a++ {
+			fillPairBlock(tail[po+a*L*L:po+(a+1)*L*L], L, pr[2*a], pr[2*a+1])
 		}
 	}
-	return dst, nil
+	return state, tail, nil
 }
 
 // checkWeights returns an error unless s is nil or holds one finite
@@ -152,6 +161,23 @@ func stateRnorm(dst []float64, x *sparse.Matrix, seqPtr []int32, numAttrs int, s
 	for i := 0; i+1 < len(seqPtr); i++ {
 		for r := int(seqPtr[i]); r < int(seqPtr[i+1]); r++ {
 			cols, vals := x.Row(r)
+			if increasing(cols) {
+				// No attribute twice in the row (the encoders' rows):
+				// x_{t,a} is the entry itself, with no staging (the same
+				// additions in the same order).
+				for k, a := range cols {
+					v := 1.0
+					if vals != nil {
+						v = vals[k]
+					}
+					if !inSeq[a] {
+						inSeq[a] = true
+						touched = append(touched, a)
+					}
+					acc[a] += math.Abs(v)
+				}
+				continue
+			}
 			for k, a := range cols {
 				v := 1.0
 				if vals != nil {
@@ -363,4 +389,14 @@ func checkRows(x *sparse.Matrix, seqPtr []int32, fn string) {
 	if seqPtr[0] != 0 || int(seqPtr[len(seqPtr)-1]) != x.Rows() {
 		panic("screen: " + fn + ": seqPtr does not cover the rows of x")
 	}
+}
+
+// increasing reports whether ids are strictly increasing (so none repeats).
+func increasing(ids []int32) bool {
+	for k := 1; k < len(ids); k++ {
+		if ids[k] <= ids[k-1] {
+			return false
+		}
+	}
+	return true
 }

@@ -1,7 +1,9 @@
 package screen
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sparsetag/sparsetag/internal/numtest"
@@ -89,4 +91,75 @@ func TestRnormLayout(t *testing.T) {
 	numtest.RequireSlices(t, []float64{1, 0.5, 0.5}, with[lay.TransIndex(0, 0):lay.TransIndex(1, 0)], 0, 0, "transition block")
 	// Attribute 2 never fires: its state features have Rnorm 0.
 	numtest.RequireSlices(t, []float64{0, 0, 0}, with[lay.StateIndex(2, 0):lay.TransOffset()], 0, 0, "unused attribute")
+}
+
+// TestConstantsRowOrder: a row whose attributes are increasing takes the
+// constants' loop without staging (increasing), any other the staged one;
+// the two give the same bits. The same corpus with every row reversed
+// (each attribute still once per row, so every sum gets the same additions
+// in the same order) must give WeightedRnorm's and the range rule's bounds
+// bit for bit, with signed real values, sequence weights and the range
+// rule split over goroutines.
+func TestConstantsRowOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(50, 51))
+	const U, L = 9, 3
+	var fwd, rev sparse.Corpus
+	fwd.NumUnary, rev.NumUnary = U, U
+	for range 40 {
+		T := 1 + rng.IntN(6)
+		var uf, ur [][]int32
+		var vf, vr [][]float64
+		labels := make([]int32, T)
+		for t := range T {
+			var ids []int32
+			var vals []float64
+			for a := range U {
+				if rng.IntN(2) == 0 {
+					ids, vals = append(ids, int32(a)), append(vals, rng.NormFloat64())
+				}
+			}
+			uf, vf = append(uf, ids), append(vf, vals)
+			ri, rv := slices.Clone(ids), slices.Clone(vals)
+			slices.Reverse(ri)
+			slices.Reverse(rv)
+			ur, vr = append(ur, ri), append(vr, rv)
+			labels[t] = int32(rng.IntN(L))
+		}
+		fwd.AppendSequence(uf, vf, nil, nil, labels)
+		rev.AppendSequence(ur, vr, nil, nil, labels)
+	}
+	lay := sparse.Layout{NumUnary: U, L: L, Transitions: true}
+	s := make([]float64, fwd.Len())
+	for i := range s {
+		s[i] = 0.5 + rng.Float64()
+	}
+	for _, w := range [][]float64{nil, s} {
+		a, err := WeightedRnorm(nil, lay, &fwd, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := WeightedRnorm(nil, lay, &rev, w)
+		requireBits(t, "Rnorm", a, b)
+		for _, threads := range []int{1, 3} {
+			a, err := weightedRangeBounds(nil, lay, &fwd, w, threads, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := weightedRangeBounds(nil, lay, &rev, w, threads, 2)
+			requireBits(t, "range bounds", a, b)
+		}
+	}
+}
+
+// requireBits fails unless a and b hold the same bits.
+func requireBits(t *testing.T, name string, a, b []float64) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Fatalf("%s: lengths %d and %d", name, len(a), len(b))
+	}
+	for j := range a {
+		if math.Float64bits(a[j]) != math.Float64bits(b[j]) {
+			t.Fatalf("%s[%d]: %v and %v", name, j, a[j], b[j])
+		}
+	}
 }

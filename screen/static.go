@@ -138,8 +138,7 @@ func weightedRangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus, s [
 	if c.Labels == nil && c.Positions() > 0 {
 		return dst, errors.New("screen: RangeBounds needs gold labels")
 	}
-	dst = resize(dst, d)
-	clear(dst)
+	dst = resizeZero(dst, d)
 	if L < 2 || c.Len() == 0 {
 		return dst, nil
 	}
@@ -233,6 +232,12 @@ func (st *stateSums) scan(blk []float64, L int, c *sparse.Corpus, rw []float64, 
 	for r := 0; r < x.Rows(); r++ {
 		cols, vals := x.Row(r)
 		y := int(c.Labels[r])
+		if increasing(cols) {
+			if err := st.scanRow(blk, L, r, y, cols, vals, rw, parts, g); err != nil {
+				return err
+			}
+			continue
+		}
 		for k, a := range cols {
 			if !parts.owns(g, a) {
 				continue
@@ -266,6 +271,37 @@ func (st *stateSums) scan(blk []float64, L int, c *sparse.Corpus, rw []float64, 
 			}
 		}
 		touched = touched[:0]
+	}
+	return nil
+}
+
+// scanRow is scan's loop for row r (label y) when no attribute repeats in
+// it (increasing): each entry is the attribute's value in the row, added
+// at once instead of staged in rowAcc (every sum gets the same additions
+// in the same order; a NaN gives the same error).
+func (st *stateSums) scanRow(blk []float64, L, r, y int, cols []int32, vals, rw []float64, parts stateParts, g int) error {
+	for k, a := range cols {
+		if !parts.owns(g, a) {
+			continue
+		}
+		v := 1.0
+		if vals != nil {
+			v = vals[k]
+		}
+		if rw != nil {
+			v *= rw[r]
+		}
+		st.abs[a] += math.Abs(v)
+		switch {
+		case v > 0:
+			st.pos[a] += v
+			blk[int(a)*L+y] += v
+		case v < 0:
+			st.negTot[a] -= v
+			st.neg[int(a)*L+y] -= v
+		case math.IsNaN(v):
+			return fmt.Errorf("screen: RangeBounds: NaN value of unary attribute %d at position %d", a, r)
+		}
 	}
 	return nil
 }

@@ -142,7 +142,12 @@ func TestRangeBoundsExact(t *testing.T) {
 		for trial := 0; trial < 4; trial++ {
 			b := cfg.build(rng)
 			_, _, _, exact := b.bruteRange()
-			got, err := RangeBounds(nil, b.lay, b.corpus)
+			// Into reused storage full of other values: the same bounds.
+			dirty := make([]float64, b.d+3)
+			for j := range dirty {
+				dirty[j] = rng.NormFloat64()
+			}
+			got, err := RangeBounds(dirty, b.lay, b.corpus)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,8 +29,8 @@ type MemoryEstimate struct {
 // buffer the trainer allocates has a term here, sized for the worst case
 // of the run (the full solver before any screening; the working-set
 // solver's full-pass vectors before the first Pinsker test). Transient
-// allocations at preparation (the static bounds, the full Rnorm vector)
-// count too.
+// allocations at preparation (the static bounds, the Rnorm table) count
+// too.
 func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate {
 	op = op.defaults()
 	d := int64(len(m.W))
@@ -56,7 +56,8 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 		add("stochastic warm start (weights and penalty records, 2 x 8 B x unscreened features at most, before the solve)", 16*d)
 	}
 	if op.Screen != ScreenNone {
-		add("screening bounds at preparation (Rnorm and static range bounds, 2 x 8 B x features)", 16*d)
+		add("screening bounds at preparation (static range bounds, 8 B x features; Rnorm, 8 B x attributes and the blocks after the state block)",
+			8*d+8*(d-int64(m.Layout.StateLen())+int64(m.Layout.NumUnary)))
 		add("screening scratch (Rnorm of the unscreened features, 8 B x features)", 8*d)
 	}
 	if full {

@@ -82,7 +82,7 @@ func TestMixtureBregmanIsKL(t *testing.T) {
 		m, err := chain.NewModel(labelNames(3), 5, tc.pair, true, nil)
 		require.NoError(t, err)
 		tr := newTrainer(m, c, (&Options{Resources: Resources{Threads: 1}}).defaults())
-		tr.fs.SetAll(tr.obj.ModelFeatures(tr.op.ObservedPairs))
+		tr.fs.SetModel(tr.op.ObservedPairs)
 		for range 3 {
 			w, wk := make([]float64, len(m.W)), make([]float64, len(m.W))
 			for j := range w {
@@ -120,7 +120,7 @@ func newSolvedProblem(t *testing.T, rng *rand.Rand, n, attrs int) *solvedProblem
 	require.NoError(t, err)
 	sp := &solvedProblem{m: m, c: c, wStar: append([]float64(nil), m.W...)}
 	sp.tr = newTrainer(m, c, op.defaults())
-	require.NoError(t, sp.tr.prepare(context.Background(), false))
+	require.NoError(t, sp.tr.prepare(context.Background()))
 	pen, err := sp.tr.lambdas(0, op.BetaRatio)
 	require.NoError(t, err)
 	sp.lam1, sp.lam2 = pen.l1, pen.l2
@@ -285,7 +285,7 @@ func TestInnerSolveStopsOnDualBound(t *testing.T) {
 		eps := rel * sp.pStar
 		op := keepWorkingSet(Options{Problem: Problem{BetaRatio: 0.05}, Stopping: Stopping{Epsilon: eps, MaxIter: 5000}, Method: Method{Solver: SolverWorkingSet, ColdStart: true}})
 		tr := newTrainer(sp.m, sp.c, op.defaults())
-		require.NoError(t, tr.prepare(ctx, false))
+		require.NoError(t, tr.prepare(ctx))
 		tr.setPenalty(penalty{l1: sp.lam1, l2: sp.lam2}, false)
 		r := tr.newRun(solveInput{})
 		require.NoError(t, r.start(ctx, sparsePoint{}, nil))

@@ -104,7 +104,7 @@ func Path(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, p
 	if opts.Allowed != nil {
 		return nil, errors.New("train: Path does not take partial labels (train one penalty with Train)")
 	}
-	tr, err := setup(ctx, m, c, opts, false)
+	tr, err := setup(ctx, m, c, opts)
 	if err != nil {
 		return nil, err
 	}

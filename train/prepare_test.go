@@ -10,12 +10,11 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 )
 
-// TestBetaMaxBesideWarmStart checks the schedule of prepare.go: with
-// several threads a sum-form Train computes beta_max on a second objective
-// beside the warm start, and the result (beta_max, every weight) is the
-// one thread's bit for bit, with and without sequence weights (which the
-// second objective must be given too).
-func TestBetaMaxBesideWarmStart(t *testing.T) {
+// TestBetaMaxAcrossThreads: a sum-form Train (beta_max from counts, Rnorm
+// beside the range rule) gives the one thread's result (beta_max, every
+// weight) bit for bit at 2 and 3 threads, with and without sequence
+// weights.
+func TestBetaMaxAcrossThreads(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	c := randomCorpus(rng, 120, 6, 10, 0, 4, false)
 	weights := make([]float64, c.Len())
@@ -47,44 +46,66 @@ func TestBetaMaxBesideWarmStart(t *testing.T) {
 	}
 }
 
-// TestBetaMaxLater checks that the schedule is taken: with 2 threads the
-// sum form's setup leaves the pass running and beta_max unset until the
-// join, which sets the one thread's value; a path (not single) and the
-// paper form compute it at once.
-func TestBetaMaxLater(t *testing.T) {
+// TestBetaMaxSchedule checks which way prepare takes to beta_max: from
+// counts in the sum form, at 1 and 2 threads, agreeing with the pass to
+// 1e-12 relative; from the pass, bit for bit, in the paper form (whose
+// penalty is a fraction of it) and in the sum form with a prior (the model
+// at w = 0 is not uniform).
+func TestBetaMaxSchedule(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	c := randomCorpus(rng, 80, 5, 8, 0, 3, false)
+	c := randomCorpus(rng, 80, 5, 8, 0, 3, true)
 	m, err := chain.NewModel(labelNames(3), 8, c.NumPair, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	ctx := context.Background()
+	pass := func(op Options) float64 {
+		tr, err := setup(ctx, m, c, op)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.computeBetaMax(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return tr.betaMax
+	}
 	sum := Problem{C1: 1, C2: 1}
-	ref, err := setup(context.Background(), m, c, Options{Problem: sum, Resources: Resources{Threads: 1}}, true)
-	if err != nil || ref.later != nil || !(ref.betaMax > 0) {
-		t.Fatalf("1 thread: err %v, later %v, beta_max %v", err, ref.later, ref.betaMax)
-	}
-	tr, err := setup(context.Background(), m, c, Options{Problem: sum, Resources: Resources{Threads: 2}}, true)
-	if err != nil || tr.later == nil || tr.betaMax != 0 {
-		t.Fatalf("2 threads: err %v, later %v, beta_max %v before the join", err, tr.later, tr.betaMax)
-	}
-	if err := tr.later.join(&tr.betaMax); err != nil || tr.betaMax != ref.betaMax || !tr.later.joined {
-		t.Fatalf("join: err %v, beta_max %v, want %v", err, tr.betaMax, ref.betaMax)
-	}
-	for name, op := range map[string]Options{
-		"path":  {Problem: sum, Resources: Resources{Threads: 2}},
-		"paper": {Problem: Problem{BetaRatio: 0.2}, Resources: Resources{Threads: 2}},
+	prior := make([]float64, len(m.W))
+	prior[1] = 0.3
+	for _, tc := range []struct {
+		name    string
+		op      Options
+		counted bool
+	}{
+		{"sum, 1 thread", Options{Problem: sum, Resources: Resources{Threads: 1}}, true},
+		{"sum, 2 threads", Options{Problem: sum, Resources: Resources{Threads: 2}}, true},
+		{"paper, 1 thread", Options{Problem: Problem{BetaRatio: 0.2}, Resources: Resources{Threads: 1}}, false},
+		{"paper, 2 threads", Options{Problem: Problem{BetaRatio: 0.2}, Resources: Resources{Threads: 2}}, false},
+		{"sum, prior", Options{Problem: Problem{C1: 1, C2: 1, Prior: prior}, Resources: Resources{Threads: 2}}, false},
 	} {
-		tr, err := setup(context.Background(), m, c, op, name == "paper")
-		if err != nil || tr.later != nil || !(tr.betaMax > 0) {
-			t.Fatalf("%s: err %v, later %v, beta_max %v", name, err, tr.later, tr.betaMax)
+		tr, err := setup(ctx, m, c, tc.op)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if _, got := countedBetaMax(tr.obj, tr.op); got != tc.counted {
+			t.Fatalf("%s: from counts %v, want %v", tc.name, got, tc.counted)
+		}
+		want := pass(tc.op)
+		switch {
+		case !(want > 0):
+			t.Fatalf("%s: the pass's beta_max %v", tc.name, want)
+		case tc.counted && math.Abs(tr.betaMax-want) > 1e-12*want:
+			t.Fatalf("%s: beta_max %v, the pass %v", tc.name, tr.betaMax, want)
+		case !tc.counted && math.Float64bits(tr.betaMax) != math.Float64bits(want):
+			t.Fatalf("%s: beta_max %v, the pass %v (bits)", tc.name, tr.betaMax, want)
 		}
 	}
 }
 
-// TestBetaMaxLaterCancelled: a cancelled run with the beta_max pass in the
-// background returns the context's error (the pass is joined, not left
-// running).
-func TestBetaMaxLaterCancelled(t *testing.T) {
+// TestSetupCancelled: a run cancelled before it starts returns the
+// context's error (beta_max from counts does not look at the context; the
+// warm start does).
+func TestSetupCancelled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	c := randomCorpus(rng, 60, 5, 8, 0, 3, false)
 	m, err := chain.NewModel(labelNames(3), 8, c.NumPair, true, nil)
@@ -96,5 +117,57 @@ func TestBetaMaxLaterCancelled(t *testing.T) {
 	_, err = Train(ctx, m, c, Options{Problem: Problem{C1: 1, C2: 1}, Resources: Resources{Threads: 2}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
+	}
+}
+
+// TestRnormMin: setup's per-attribute Rnorm table holds the full
+// vector's values, and the smallest Rnorm over the feature set
+// (rnormTable.min) is the minimum over every feature of the set, for
+// compressed and full tables, on sets with whole attributes, single labels and none of an
+// attribute's features (whose value must then not count).
+func TestRnormMin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	c := randomCorpus(rng, 40, 5, 8, 2, 3, true)
+	m, err := chain.NewModel(labelNames(3), 8, c.NumPair, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := setup(context.Background(), m, c, Options{Problem: Problem{C1: 1, C2: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := featureRnorm(m, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := &rnormTable{L: 3, stateLen: m.Layout.StateLen(), full: r}
+	for j := range len(m.W) {
+		// The per-attribute table setup made holds the full vector's values.
+		if a, b := tr.rnorm.at(int32(j)), full.at(int32(j)); math.Float64bits(a) != math.Float64bits(b) {
+			t.Fatalf("Rnorm of feature %d: %v, the full vector's %v", j, a, b)
+		}
+	}
+	U := m.Layout.NumUnary
+	for trial := range 200 + U {
+		var set []int32
+		for j := range len(m.W) {
+			// Every feature but attribute trial-200's, or a random quarter.
+			if (trial >= 200 && j/3 != trial-200) || rng.IntN(4) == 0 {
+				set = append(set, int32(j))
+			}
+		}
+		if trial%50 == 0 {
+			set = set[:0]
+		}
+		tr.fs.SetAll(set)
+		for _, tab := range []*rnormTable{tr.rnorm, full} {
+			want := math.Inf(1)
+			for _, j := range set {
+				want = math.Min(want, tab.at(j))
+			}
+			if got := tab.min(tr.fs); got != want {
+				t.Fatalf("trial %d (compressed %v): min %v, want %v", trial, tab.attr != nil, got, want)
+			}
+		}
 	}
 }

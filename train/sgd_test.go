@@ -57,7 +57,7 @@ func plantedCorpus(seed uint64, n, numAttr, L int) *sparse.Corpus {
 func preparedTrainer(t testing.TB, m *chain.Model, c *sparse.Corpus, op Options) (*trainer, float64, float64) {
 	t.Helper()
 	tr := newTrainer(m, c, op.defaults())
-	if err := tr.prepare(context.Background(), false); err != nil {
+	if err := tr.prepare(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	pen, err := tr.lambdas(tr.op.Beta, tr.op.BetaRatio)

@@ -21,7 +21,7 @@ var errNonFinite = objective.ErrNonFinite
 // leaves m unchanged.
 func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) (*Result, error) {
 	t0 := time.Now()
-	tr, err := setup(ctx, m, c, opts, true)
+	tr, err := setup(ctx, m, c, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -34,16 +34,10 @@ func Train(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) 
 	// then, as the solve's errors all come before it.
 	out, err := tr.solve(ctx, solveInput{pen: pen, init: op.Init, resume: op.Resume, warm: op.WarmEpochs > 0,
 		out: m.W, last: true})
-	// beta_max may have been computed beside the warm start (prepare.go):
-	// the result started without it.
-	if jerr := tr.later.join(&tr.betaMax); err == nil {
-		err = jerr
-	}
 	if err != nil {
 		return nil, err
 	}
 	res := out.res
-	res.BetaMax = tr.betaMax
 	res.NonZero = m.NonZero()
 	res.Seconds = time.Since(t0).Seconds()
 	res.Warnings = warnings(m, res, c.Len())

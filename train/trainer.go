@@ -33,12 +33,11 @@ type trainer struct {
 	fs  *objective.Features // the objective's: only it changes the active set
 	obj *objective.Objective
 
-	betaMax    float64       // ||m(0)||_inf over the feature set
-	later      *laterBetaMax // the beta_max pass running beside the warm start (nil: none; prepare.go)
-	pen        penalty       // the penalty of the current solve
-	rnorm      *rnormTable   // the Pinsker constants (nil when not screening)
-	rnormMin   float64       // smallest Rnorm over the feature set
-	static     []float64     // full size, the static range bounds B_j (sum form; nil when not screening)
+	betaMax    float64     // ||m(0)||_inf over the feature set
+	pen        penalty     // the penalty of the current solve
+	rnorm      *rnormTable // the Pinsker constants (nil when not screening)
+	rnormMin   float64     // smallest Rnorm over the feature set
+	static     []float64   // full size, the static range bounds B_j (sum form; nil when not screening)
 	screenSecs float64
 	// staticCount is the number of features the static rule removed (beyond
 	// those with Rnorm 0) for the current penalty.
@@ -55,10 +54,8 @@ type trainer struct {
 // setup is the one preparation of Train and Path: it checks the options
 // (which it returns with the defaults filled in), the corpus, the initial
 // weights and the memory estimate, then makes the trainer and fixes its
-// feature set, beta_max and screening constants. single says that one
-// solve follows (Train; a path solves several), which lets beta_max be
-// computed beside the warm start (prepare).
-func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, single bool) (*trainer, error) {
+// feature set, beta_max and screening constants.
+func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options) (*trainer, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
@@ -89,7 +86,7 @@ func setup(ctx context.Context, m *chain.Model, c *sparse.Corpus, opts Options, 
 	if err := configure(tr.obj, tr.op); err != nil {
 		return nil, err
 	}
-	if err := tr.prepare(ctx, single); err != nil {
+	if err := tr.prepare(ctx); err != nil {
 		return nil, err
 	}
 	return tr, nil
@@ -154,11 +151,23 @@ func (tr *trainer) isTransition(j int32) bool {
 	return int(j) >= tr.m.Layout.TransOffset() && int(j) < tr.m.Layout.PairOffset()
 }
 
-// computeBetaMax sets beta_max = ||m(0)||_inf over the feature set. The
-// paper form needs its exact value (beta is a fraction of it), computed as
-// always with every feature active; the sum form only reports it, and gets
-// it from one pass with no active feature and the expectations of every
-// feature (no full-size m or references).
+// countedBetaMax returns beta_max from counts (objective.UniformBetaMax)
+// where only the sum form reports it, and whether it could: the paper
+// form's penalty is a fraction of beta_max, whose bits then come from the
+// pass (computeBetaMax) as always.
+func countedBetaMax(obj *objective.Objective, op Options) (float64, bool) {
+	if !op.SumForm {
+		return 0, false
+	}
+	return obj.UniformBetaMax()
+}
+
+// computeBetaMax sets beta_max = ||m(0)||_inf over the feature set from a
+// pass at w = 0. The paper form needs its exact value (beta is a fraction
+// of it), computed as always with every feature active; the sum form (with
+// a prior or partial labels, where countedBetaMax cannot) only reports it,
+// and gets it from one pass with no active feature and the expectations
+// of every feature (no full-size m or references).
 func (tr *trainer) computeBetaMax(ctx context.Context) error {
 	fs := tr.fs
 	if !tr.op.SumForm {
@@ -310,9 +319,6 @@ func checkCorpus(m *chain.Model, c *sparse.Corpus) error {
 func (tr *trainer) warmStart(ctx context.Context, free []int32, onEpoch func(warmstart.Point)) (sparsePoint, *WarmStart, error) {
 	p := warmstart.Problem{Model: tr.m, Corpus: tr.c, Weights: tr.op.Weights, L1: tr.pen.l1, L2: tr.pen.l2, Frozen: tr.frozenFeatures(), Free: free}
 	w, info, err := warmstart.Run(ctx, p, warmstart.Settings{Epochs: tr.op.WarmEpochs, Interrupt: tr.op.Interrupt, OnEpoch: onEpoch})
-	if jerr := tr.later.join(&tr.betaMax); err == nil {
-		err = jerr
-	}
 	return sparsePoint{idx: w.Idx, val: w.Val}, info, err
 }
 

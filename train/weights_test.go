@@ -121,7 +121,7 @@ func TestWeightedMixtureCertifies(t *testing.T) {
 	prob := Problem{BetaRatio: 0.05}
 	m, wStar, pStar, _ := weightedOptimum(t, c, s, attrs, prob)
 	prob.Weights = s
-	tr, err := setup(context.Background(), m, c, Options{Problem: prob, Method: Method{Screen: ScreenNone, Solver: SolverFull}}, false)
+	tr, err := setup(context.Background(), m, c, Options{Problem: prob, Method: Method{Screen: ScreenNone, Solver: SolverFull}})
 	require.NoError(t, err)
 	pen, err := tr.lambdas(0, prob.BetaRatio)
 	require.NoError(t, err)

@@ -12,7 +12,9 @@
 //     backward per shard, reduce the shards in shard order, and the
 //     expected state counts attribute by attribute; m over the active set
 //     (Evaluate, Loss, M), and over any other features from the same
-//     marginals (Residuals, MaxAbsResidual: a full pass).
+//     marginals (Residuals, MaxAbsResidual: a full pass); beta_max =
+//     max |m_j(0)| from counts alone where the model at w = 0 is uniform
+//     (UniformBetaMax: no prior, no partial labels).
 //   - Its share of a run's memory estimate (Memory, ActiveMemory).
 //
 // # Contract

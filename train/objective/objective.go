@@ -247,6 +247,7 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	o.attrCum = attributeCounts(&c.Unary, m.Layout.NumUnary)
 	o.attrSplit = attrParts(o.attrCum, o.threads)
 	o.obs = observedCounts(o.m, o.c, o.attrCum, o.fused, nil)
+	fs.obs = &o.obs
 	o.live = c
 	o.liveAttrs = m.Layout.NumUnary
 	return o
@@ -370,25 +371,6 @@ func (o *Objective) Release() {
 	for s := range o.shard {
 		o.shard[s] = shardState{}
 	}
-}
-
-// ModelFeatures returns the feature set of the model: every feature, or
-// with observedPairs the state and pair features seen in the training
-// data only, and always the transitions when the model has them.
-func (o *Objective) ModelFeatures(observedPairs bool) []int32 {
-	m := o.m
-	obs := o.obs.cursor()
-	lo, hi := m.Layout.TransOffset(), m.Layout.PairOffset()
-	var all []int32
-	for j := int32(0); int(j) < len(m.W); j++ {
-		isTrans := int(j) >= lo && int(j) < hi
-		switch {
-		case isTrans && !m.Layout.Transitions:
-		case isTrans || !observedPairs || obs.at(j) != 0:
-			all = append(all, j)
-		}
-	}
-	return all
 }
 
 // AttrStarts returns, for the increasing features ids, the starts ptr

@@ -21,8 +21,11 @@ import (
 // evaluation; the node marginals (Stats) are then the weighted ones.
 func (o *Objective) SetWeights(s []float64) error {
 	if s == nil {
+		if o.weights != nil || o.partial != nil {
+			// New's counts, unless weights or partial labels replaced them.
+			o.obs = observedCounts(o.m, o.c, o.attrCum, o.fused, nil)
+		}
 		o.weights = nil
-		o.obs = observedCounts(o.m, o.c, o.attrCum, o.fused, nil)
 		return nil
 	}
 	if err := CheckWeights(s, o.c.Len()); err != nil {

@@ -1,0 +1,158 @@
+package features
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/sparsetag/sparsetag/sparse"
+)
+
+// growTemplate reads every kind of rule the cache treats apart: one macro
+// (a slice), two and three (a table), none, four (always the string path),
+// adjacent macros (a name with several tuples: "ab"+"c" and "a"+"bc"), a
+// boundary three rows out, a derived column, a repeated name, and pair
+// rules.
+const growTemplate = `U00:%x[0,0]
+U01:%x[-1,0]/%x[0,0]
+U02:%x[0,0]%x[1,0]
+U03:%x[-2,1]/%x[-1,1]/%x[0,1]
+U04:%x[0,0]/%x[0,1]/%x[1,0]/%x[1,1]
+U05:constant
+U06:%l[0,0]
+U07:%x[-3,0]
+U00:%x[0,0]
+U08:%x[1,0]%x[2,0]%x[3,1]
+B
+B01:%x[0,1]/%x[-1,1]
+B02:%x[0,0]
+`
+
+// growCells are the cell values of the test: prefixes of each other, a
+// literal of the template inside, boundary strings, letter case, empty.
+var growCells = []string{"a", "b", "ab", "bc", "c", "a/b", "_B-1", "_B+1", "_B+2", "_B-2", "_B+0", "A", "", "x%"}
+
+// TestGrowIndexMatchesStrings encodes random sequences with a growing
+// encoder (the cache) and checks every row, the names and the counts of
+// both dictionaries against a reference built from Template.Expand's
+// strings and a plain map in first-seen order; then sequences with
+// grow=false (unknown names skipped, nothing added or counted), and with
+// the cache's tables over many keys (so they grow).
+func TestGrowIndexMatchesStrings(t *testing.T) {
+	tm := MustCompile(growTemplate)
+	rng := rand.New(rand.NewPCG(40, 44))
+	e := NewTemplateEncoder(tm)
+	ref := [2]*refDict{newRefDict(), newRefDict()}
+	var c sparse.Corpus
+	var want [2][][]int32
+	for i := range 2000 {
+		grow := i%5 != 4
+		cols := make([][]string, 1+rng.IntN(6))
+		for k := range cols {
+			cols[k] = []string{growCells[rng.IntN(len(growCells))], growCells[rng.IntN(len(growCells))]}
+			if i >= 1000 { // many distinct values: the tables grow
+				cols[k][0] += string(rune('a' + rng.IntN(26)))
+			}
+		}
+		if err := e.Encode(&c, Columns(cols), nil, grow); err != nil {
+			t.Fatal(err)
+		}
+		for pos := range cols {
+			u, p, err := tm.Expand(cols, pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[0] = append(want[0], ref[0].row(u, grow))
+			if pos > 0 {
+				want[1] = append(want[1], ref[1].row(p, grow))
+			} else {
+				want[1] = append(want[1], nil)
+			}
+		}
+	}
+	for set, m := range []*sparse.Matrix{&c.Unary, &c.Pair} {
+		for r := range want[set] {
+			if got, _ := m.Row(r); !slices.Equal(got, want[set][r]) {
+				t.Fatalf("set %d row %d: %v, want %v", set, r, got, want[set][r])
+			}
+		}
+		d := []*Dictionary{e.Unary(), e.Pair()}[set]
+		if !slices.Equal(d.Names(), ref[set].names) {
+			t.Fatalf("set %d: names %q, want %q", set, d.Names(), ref[set].names)
+		}
+		for id, n := range ref[set].counts {
+			if d.Count(int32(id)) != n {
+				t.Fatalf("set %d: count of %q %d, want %d", set, ref[set].names[id], d.Count(int32(id)), n)
+			}
+		}
+	}
+}
+
+// refDict is the reference dictionary: names in first-seen order, and
+// their counts (once per row).
+type refDict struct {
+	ids    map[string]int32
+	names  []string
+	counts []int64
+}
+
+func newRefDict() *refDict { return &refDict{ids: map[string]int32{}} }
+
+// row returns the sorted distinct ids of names, adding and counting them
+// when grow (else skipping unknown ones).
+func (d *refDict) row(names []string, grow bool) []int32 {
+	var ids []int32
+	for _, n := range names {
+		id, ok := d.ids[n]
+		if !ok {
+			if !grow {
+				continue
+			}
+			id = int32(len(d.names))
+			d.ids[n] = id
+			d.names = append(d.names, n)
+			d.counts = append(d.counts, 0)
+		}
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if grow {
+		for _, id := range ids {
+			d.counts[id]++
+		}
+	}
+	return ids
+}
+
+// TestGrowTable checks the cache's hash table against a map over keys of
+// the full 63 bits, including 0, through several doublings.
+func TestGrowTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 46))
+	var tab growTable
+	ref := map[uint64]int32{}
+	for i := range 5000 {
+		key := rng.Uint64() >> 1
+		if i%7 == 0 {
+			key = uint64(i % 50) // small keys, 0 among them
+		}
+		if _, ok := ref[key]; !ok {
+			tab.put(key, int32(i))
+			ref[key] = int32(i)
+		}
+		probe := rng.Uint64() >> 1
+		if id, ok := tab.get(probe); ok != (ref[probe] != 0 || hasKey(ref, probe)) || (ok && id != ref[probe]) {
+			t.Fatalf("get(%d) = %d, %v", probe, id, ok)
+		}
+	}
+	for key, want := range ref {
+		if id, ok := tab.get(key); !ok || id != want {
+			t.Fatalf("get(%d) = %d, %v, want %d", key, id, ok, want)
+		}
+	}
+}
+
+func hasKey(m map[uint64]int32, k uint64) bool {
+	_, ok := m[k]
+	return ok
+}
