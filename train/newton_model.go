@@ -1,6 +1,9 @@
 package train
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // certRidge is the ridge of certModel, in units of l2.
 const certRidge = 0.01
@@ -99,12 +102,13 @@ func (cm *certModel) eval(c, grad, hess []float64) float64 {
 	return val
 }
 
-// minimize returns the c of smallest model value found from c = 0 by
-// semismooth Newton steps with backtracking, and that value.
-func (cm *certModel) minimize() ([]float64, float64) {
+// minimize returns the c of smallest model value found from c0 (len(V)
+// coefficients, which it takes over) by semismooth Newton steps with
+// backtracking, and that value.
+func (cm *certModel) minimize(c0 []float64) ([]float64, float64) {
 	cm.prepare()
 	k := len(cm.V)
-	c := make([]float64, k)
+	c := c0
 	grad, hess := make([]float64, k), make([]float64, k*k)
 	val := cm.eval(c, grad, hess)
 	for range 30 {
@@ -131,4 +135,19 @@ func scaled(x []float64, a float64) []float64 {
 	y := append([]float64(nil), x...)
 	scale(y, a)
 	return y
+}
+
+// sub returns the quadratic model's suboptimality of X over the basis,
+// b.(S + l2 I)^-1 b/2 with b = V'r (S without the ridge; prepare has
+// run): the decrease of the smooth model of P on F over span V, which the
+// CG/Lanczos iterations estimate from below as the basis grows (it leaves
+// out the rest of the active set and the orthants).
+func (cm *certModel) sub() float64 {
+	k := len(cm.V)
+	a, b := slices.Clone(cm.s), make([]float64, k)
+	for i := range k {
+		b[i] = dot(cm.V[i], cm.r)
+		a[i*k+i] += (1 - certRidge) * cm.l2
+	}
+	return 0.5 * dot(gaussSolve(a, slices.Clone(b), k), b)
 }
