@@ -209,30 +209,7 @@ func TestCertModelMinimize(t *testing.T) {
 			}
 		}
 		c, val := cm.minimize(make([]float64, len(cm.V)))
-		// The model at random c against its terms summed coordinate by
-		// coordinate.
-		for range 5 {
-			cr := make([]float64, len(cm.V))
-			for i := range cr {
-				cr[i] = rng.NormFloat64()
-			}
-			d, wc := make([]float64, len(free)), make([]float64, nA)
-			for i, ci := range cr {
-				floats.AddScaled(d, ci, cm.V[i])
-				floats.AddScaled(wc, ci, cm.W[i])
-			}
-			want := 0.5 * certRidge * cm.l2 * floats.Dot(cr, cr)
-			q := 0
-			for p := range nA {
-				if isFree[int32(p)] {
-					want += 0.5*d[q]*wc[p] + (cm.r[q]+wc[p])*(cm.r[q]+wc[p])/(2*cm.l2)
-					q++
-				} else if e := math.Abs(cm.m[p]-wc[p]) - cm.l1; e > 0 {
-					want += e * e / (2 * cm.l2)
-				}
-			}
-			assert.InDelta(t, want, cm.eval(cr, nil, nil), 1e-10*math.Max(1, want), "trial %d: the model's value", trial)
-		}
+		checkModelValue(t, rng, &cm, isFree, trial)
 		assert.InDelta(t, zero, cm.eval(make([]float64, len(c)), nil, nil), 1e-9*zero, "trial %d", trial)
 		assert.InDelta(t, val, cm.eval(c, nil, nil), 1e-12*math.Max(1, val))
 		h := 1e-6
@@ -250,6 +227,34 @@ func TestCertModelMinimize(t *testing.T) {
 			}
 			assert.GreaterOrEqual(t, cm.eval(cp, nil, nil), val*(1-1e-12), "trial %d", trial)
 		}
+	}
+}
+
+// checkModelValue checks the model (prepared) at random coefficients
+// against its terms summed coordinate by coordinate.
+func checkModelValue(t *testing.T, rng *rand.Rand, cm *certModel, isFree map[int32]bool, trial int) {
+	t.Helper()
+	for range 5 {
+		cr := make([]float64, len(cm.V))
+		for i := range cr {
+			cr[i] = rng.NormFloat64()
+		}
+		d, wc := make([]float64, len(cm.free)), make([]float64, len(cm.m))
+		for i, ci := range cr {
+			floats.AddScaled(d, ci, cm.V[i])
+			floats.AddScaled(wc, ci, cm.W[i])
+		}
+		want := 0.5 * certRidge * cm.l2 * floats.Dot(cr, cr)
+		q := 0
+		for p := range cm.m {
+			if isFree[int32(p)] {
+				want += 0.5*d[q]*wc[p] + (cm.r[q]+wc[p])*(cm.r[q]+wc[p])/(2*cm.l2)
+				q++
+			} else if e := math.Abs(cm.m[p]-wc[p]) - cm.l1; e > 0 {
+				want += e * e / (2 * cm.l2)
+			}
+		}
+		assert.InDelta(t, want, cm.eval(cr, nil, nil), 1e-10*math.Max(1, want), "trial %d: the model's value", trial)
 	}
 }
 
