@@ -289,7 +289,7 @@ func TestInnerSolveStopsOnDualBound(t *testing.T) {
 		tr.setPenalty(penalty{l1: sp.lam1, l2: sp.lam2}, false)
 		r := tr.newRun(solveInput{})
 		require.NoError(t, r.start(ctx, sparsePoint{}, nil))
-		gap := r.price()
+		gap := r.price(false)
 		stop, err := r.fullPass(ctx, &gap)
 		require.NoError(t, err)
 		require.False(t, stop)

@@ -38,27 +38,36 @@ import (
 // Measured on CoNLL-2002 Spanish NER and CoNLL-2000 (docs/gauge.md, section
 // 7): OWL-QN's own next step (its L-BFGS memory, no product) as w' gave
 // certificates worse than the mixture's; the orthant projection broke the
-// model; k = 20 outruns the quadratic model; k = 10, tried once the
-// certified gap is within 2.5x the target, certified NER after 63
-// iterations instead of 93.
+// model; k = 20 without the span check outran the quadratic model; k = 10,
+// tried once the certified gap is within 2.5x the target, certified NER
+// after 63 iterations instead of 93, with a certificate 2.9x the true
+// suboptimality. The size of the space is chosen per attempt from the
+// model's own prediction (section 8): 17 products on NER (1.9x), 13 on
+// CoNLL-2000; a diagonal preconditioner of the basis made it worse.
 
 // newtonTuning is the Newton candidate's setting (tuning.newton).
 type newtonTuning struct {
 	k       int     // Hessian-vector products (0: no candidate)
+	kMax    int     // extend the basis past k up to kMax products until enough (at most k: k products)
+	ratio   float64 // enough: also the model's certificate within ratio x its suboptimality (0: not)
 	near    float64 // try when the certified gap is at most near x the target (0: at every pass)
 	minIter int     // try only after this many iterations of the solve
 	eps     float64 // finite-difference step along a unit vector
 }
 
-// defaultNewton is the candidate of every run but a test's: 10 products,
-// from a certified gap within 2.5x the target, in a solve that has run
-// three times the attempt's k + 1 evaluations in iterations. An attempt pays
-// only in a long end game: the solves of a path from a warm start certify
-// in a few iterations each, and an attempt at each of them cost more than
-// it saved (tagger bench paper --scale 0.1 --betas 10, the working-set
-// rows: syn2 0.96 -> 1.54 s without the floor; docs/gauge.md section 7).
+// defaultNewton is the candidate of every run but a test's: from 10 to
+// 20 products, as many as the model needs to predict a certificate
+// within the target and within 2.5x its own suboptimality estimate (on
+// NER that gives a certificate within 2x the true suboptimality at the
+// stop; docs/gauge.md section 8), from a certified gap within 2.5x the
+// target, in a solve that has run three times the attempt's first k + 1
+// evaluations in iterations. An attempt pays only in a long end game: the
+// solves of a path from a warm start certify in a few iterations each,
+// and an attempt at each of them cost more than it saved (tagger bench
+// paper --scale 0.1 --betas 10, the working-set rows: syn2 0.96 -> 1.54 s
+// without the floor; docs/gauge.md section 7).
 func defaultNewton() newtonTuning {
-	return newtonTuning{k: 10, near: 2.5, minIter: 3 * (10 + 1), eps: 1e-4}
+	return newtonTuning{k: 10, kMax: 20, ratio: 2.5, near: 2.5, minIter: 3 * (10 + 1), eps: 1e-4}
 }
 
 // newtonState is the candidate's working storage, over the free
@@ -101,7 +110,7 @@ func (ns *newtonState) try(ctx context.Context, r *run, gap *float64) error {
 	if len(ns.free) == 0 {
 		return nil
 	}
-	w, err := ns.point(ctx, r, nt)
+	w, err := ns.point(ctx, r, nt, tr.op.gapTarget(r.opt.Objective()))
 	if err != nil {
 		return err
 	}
@@ -109,12 +118,20 @@ func (ns *newtonState) try(ctx context.Context, r *run, gap *float64) error {
 	if err != nil {
 		return fmt.Errorf("train: newton candidate: %w", err)
 	}
-	cert := ns.candidateGap(r, x, w, r.opt.F(), f1, m1)
 	p, p1 := r.opt.Objective(), f1+tr.pen.l1*norm1(w)
+	move := p1 < p
+	if move {
+		// X moves to w': the pass's m over u at w' is m', formed once
+		// for the certificate and the pricing at w' (the pass at X
+		// committed to the history first, as price does).
+		r.dual.Commit(r.mU)
+		r.mU = tr.obj.Residuals(r.mU, r.u)
+	}
+	cert := ns.candidateGap(r, x, w, r.opt.F(), f1, m1, move)
 	if b := p - cert; b > r.dualBound {
 		r.dualBound = b
 	}
-	if !(p1 < p) {
+	if !move {
 		return nil
 	}
 	copy(x, w)
@@ -125,7 +142,7 @@ func (ns *newtonState) try(ctx context.Context, r *run, gap *float64) error {
 		return err
 	}
 	r.m, r.gauge.moved = m1, false
-	*gap = r.price()
+	*gap = r.price(true)
 	return nil
 }
 
@@ -137,7 +154,7 @@ func (ns *newtonState) try(ctx context.Context, r *run, gap *float64) error {
 // ||.||^2 at each, m1 is m' over the active set. The coordinate terms take
 // X from r.supp (the pass just priced) and m' over u from the evaluation's
 // marginals, block after block (no u-sized vector besides the pass's).
-func (ns *newtonState) candidateGap(r *run, x, w []float64, f, f1 float64, m1 []float64) float64 {
+func (ns *newtonState) candidateGap(r *run, x, w []float64, f, f1 float64, m1 []float64, formed bool) float64 {
 	l2 := r.tr.pen.l2
 	sq, sq1, d := 0.0, 0.0, 0.0
 	for k, v := range x {
@@ -146,6 +163,9 @@ func (ns *newtonState) candidateGap(r *run, x, w []float64, f, f1 float64, m1 []
 		d += m1[k] * (v - w[k])
 	}
 	loss, loss1 := f-0.5*l2*sq, f1-0.5*l2*sq1
+	if formed {
+		return max(loss-loss1+d, 0) + coordTermsOf(r, r.mU)
+	}
 	return max(loss-loss1+d, 0) + ns.coordTerms(r)
 }
 
@@ -166,16 +186,31 @@ func (ns *newtonState) coordTerms(r *run) float64 {
 	t, s := 0.0, 0
 	for lo := 0; lo < len(r.u); lo += block {
 		ns.mU = tr.obj.Residuals(ns.mU, r.u[lo:min(lo+block, len(r.u))])
-		for i, m := range ns.mU {
-			w := 0.0
-			if s < len(r.supp) && int(r.supp[s]) == lo+i {
-				w = r.suppW[s]
-				s++
-			}
-			t += screen.GapTerm(w, m, alpha, tr.pen.l1)
-		}
+		t, s = addGapTerms(r, lo, ns.mU, t, s, alpha)
 	}
 	return t
+}
+
+// coordTermsOf returns sum over u of g(X_j, m_j), X from r.supp, m over u.
+func coordTermsOf(r *run, m []float64) float64 {
+	t, _ := addGapTerms(r, 0, m, 0, 0, r.tr.pen.l2/r.tr.pen.l1)
+	return t
+}
+
+// addGapTerms adds to t the terms g(X_j, m_j) of the features lo, lo+1, ...
+// of u (m: their m'), X from r.supp from its position s on; it returns
+// the sum and the position in r.supp after them.
+func addGapTerms(r *run, lo int, m []float64, t float64, s int, alpha float64) (float64, int) {
+	l1 := r.tr.pen.l1
+	for i, v := range m {
+		w := 0.0
+		if s < len(r.supp) && int(r.supp[s]) == lo+i {
+			w = r.suppW[s]
+			s++
+		}
+		t += screen.GapTerm(w, v, alpha, l1)
+	}
+	return t, s
 }
 
 // freeSet selects F: the non-zero weights and the zero weights whose
@@ -210,11 +245,11 @@ func norm1(x []float64) float64 {
 
 // point returns w' = X + d over the active set (in ns.xe), d from
 // krylov.
-func (ns *newtonState) point(ctx context.Context, r *run, nt newtonTuning) ([]float64, error) {
+func (ns *newtonState) point(ctx context.Context, r *run, nt newtonTuning, target float64) ([]float64, error) {
 	x := r.opt.X()
 	ns.xe = resizeFloats(ns.xe, len(x))
 	ns.grad = resizeFloats(ns.grad, len(x))
-	d, err := ns.krylov(ctx, r, nt)
+	d, err := ns.krylov(ctx, r, nt, target)
 	if err != nil {
 		return nil, err
 	}
@@ -226,19 +261,23 @@ func (ns *newtonState) point(ctx context.Context, r *run, nt newtonTuning) ([]fl
 }
 
 // krylov returns d over F minimizing the model certificate
-// (certModel) over the Krylov space of H_FF and r of dimension k at most
-// (Lanczos with full reorthogonalization; H times each basis vector, over
-// the whole active set, by a forward difference of m: one evaluation
-// each). The space ends early where the next vector is within the
-// differences' accuracy of it (krylovTol): past that point the new
+// (certModel) over the Krylov space of H_FF and r (Lanczos with full
+// reorthogonalization; H times each basis vector, over the whole active
+// set, by a forward difference of m: one evaluation each). The space has
+// nt.k vectors, or with nt.kMax > nt.k grows from nt.k until the model
+// says it is enough (enough: the model's certificate of X at most the
+// target and within nt.ratio of the model's suboptimality of X over the
+// space), nt.kMax at most. It ends early where the next vector is within
+// the differences' accuracy of it (krylovTol): past that point the new
 // directions are rounding and truncation error, and the model's step along
 // them is noise (measured on a small chain: 1.0004x the suboptimality with
 // 8 to 12 products, 1.9e3x with 20 before this check).
-func (ns *newtonState) krylov(ctx context.Context, r *run, nt newtonTuning) ([]float64, error) {
+func (ns *newtonState) krylov(ctx context.Context, r *run, nt newtonTuning, target float64) ([]float64, error) {
 	n := len(ns.free)
 	ns.v, ns.hv = ns.v[:0], ns.hv[:0]
 	v := append([]float64(nil), ns.r...)
-	for range nt.k {
+	var c []float64
+	for j := 1; j <= max(nt.k, nt.kMax); j++ {
 		if !ns.orthonormalize(v) {
 			break
 		}
@@ -247,18 +286,57 @@ func (ns *newtonState) krylov(ctx context.Context, r *run, nt newtonTuning) ([]f
 			return nil, err
 		}
 		ns.v, ns.hv = append(ns.v, v), append(ns.hv, hv)
+		if j >= nt.k {
+			var g, sub float64
+			c, g, sub = ns.model(r, append(c, make([]float64, len(ns.v)-len(c))...))
+			if nt.kMax <= nt.k || enough(nt, g, sub, target) {
+				break
+			}
+		}
 		v = make([]float64, n)
 		for q, k := range ns.free {
 			v[q] = hv[k]
 		}
 	}
-	cm := certModel{V: ns.v, W: ns.hv, free: ns.free, r: ns.r, m: ns.mA, l1: r.tr.pen.l1, l2: r.tr.pen.l2}
-	c, _ := cm.minimize()
+	if len(c) != len(ns.v) {
+		c, _, _ = ns.model(r, make([]float64, len(ns.v)))
+	}
 	d := make([]float64, n)
 	for i, b := range ns.v {
 		axpy(d, b, c[i])
 	}
 	return d, nil
+}
+
+// model returns the minimizer over the basis of the model certificate
+// (certModel), from c0, its value, and the model's suboptimality of X over
+// the basis (certModel.sub).
+func (ns *newtonState) model(r *run, c0 []float64) ([]float64, float64, float64) {
+	cm := certModel{V: ns.v, W: ns.hv, free: ns.free, r: ns.r, m: ns.mA, l1: r.tr.pen.l1, l2: r.tr.pen.l2}
+	c, g := cm.minimize(c0)
+	return c, g, cm.sub()
+}
+
+// enough reports whether the basis is large enough: the model's
+// certificate g is at most the target and, with nt.ratio > 0, at most
+// nt.ratio times the model's suboptimality sub.
+func enough(nt newtonTuning, g, sub, target float64) bool {
+	return g <= target && (nt.ratio <= 0 || g <= nt.ratio*sub)
+}
+
+// spanEnded reports whether the basis holds the whole Krylov space: the
+// next vector, H times the last one over F, is within krylovTol of its
+// span (krylov would stop there).
+func (ns *newtonState) spanEnded() bool {
+	if len(ns.v) == 0 {
+		return true
+	}
+	last := ns.hv[len(ns.hv)-1]
+	v := make([]float64, len(ns.free))
+	for q, k := range ns.free {
+		v[q] = last[k]
+	}
+	return !ns.orthonormalize(v)
 }
 
 // krylovTol is the relative norm below which a Lanczos vector, once

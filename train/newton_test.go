@@ -103,10 +103,13 @@ func TestNewtonCandidateGapBruteForce(t *testing.T) {
 		f1 := p1.loss + 0.5*sp.lam2*floats.Dot(x1, x1)
 		r := supportRun(tr, w)
 		r.nw.block = 1 + trial%7 // m' over u in blocks of 1 to 7 features
-		got := r.nw.candidateGap(r, x, x1, f, f1, m1)
+		got := r.nw.candidateGap(r, x, x1, f, f1, m1, false)
 		pw := sp.primal(p)
 		want := pw + bruteDualAt(m, c, w1, sp.lam1, sp.lam2)
 		assert.InDelta(t, want, got, 1e-10*math.Max(1, want), "trial %d", trial)
+		// The same with m' over u formed at once in r.mU (the move's way).
+		r.mU = tr.obj.Residuals(nil, r.u)
+		assert.InDelta(t, got, r.nw.candidateGap(r, x, x1, f, f1, m1, true), 1e-13*math.Max(1, got), "trial %d: m' over u at once", trial)
 		assert.GreaterOrEqual(t, got, (pw-sp.pStar)*(1-1e-9)-1e-13, "trial %d: below the suboptimality", trial)
 		if s1 == 0 {
 			// D(p_{w*}) = -P*: the candidate at the optimum certifies the
@@ -116,11 +119,11 @@ func TestNewtonCandidateGapBruteForce(t *testing.T) {
 	}
 }
 
-// newtonTuned returns op with the Newton candidate of k products from a
-// certified gap within near x the target (0: at every full pass).
-func newtonTuned(op Options, k int, near float64) Options {
+// newtonTuned returns op with the Newton candidate nt (eps 1e-4).
+func newtonTuned(op Options, nt newtonTuning) Options {
+	nt.eps = 1e-4
 	return withTuning(keepWorkingSet(op), func(tu *tuning) {
-		tu.newton = newtonTuning{k: k, near: near, eps: 1e-4}
+		tu.newton = nt
 	})
 }
 
@@ -141,11 +144,9 @@ func TestNewtonBoundSafeInSolve(t *testing.T) {
 			base := Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-10, MaxIter: 20000}, Method: Method{Solver: SolverWorkingSet}}
 			_, rt := trainTiny(t, c, 3, 30, Options{Problem: Problem{BetaRatio: ratio}, Stopping: Stopping{Epsilon: 1e-13, MaxIter: 20000}, Method: Method{Screen: ScreenNone, Solver: SolverFull}})
 			require.True(t, rt.Converged)
-			for _, v := range []struct {
-				k    int
-				near float64
-			}{{1, 0}, {3, 0}, {5, 0}, {10, 2.5}, {10, 0}} {
-				_, res := trainTiny(t, c, 3, 30, newtonTuned(base, v.k, v.near))
+			for _, v := range []newtonTuning{{k: 1}, {k: 3}, {k: 5}, {k: 10, near: 2.5}, {k: 10},
+				{k: 2, kMax: 10, ratio: 2.5}, {k: 1, kMax: 8}, {k: 10, kMax: 20, ratio: 2.5, near: 2.5}} {
+				_, res := trainTiny(t, c, 3, 30, newtonTuned(base, v))
 				require.True(t, res.Converged, "%s %g %v", tc.name, ratio, v)
 				for _, it := range res.Iterations {
 					if it.Pass {
@@ -207,7 +208,8 @@ func TestCertModelMinimize(t *testing.T) {
 				zero += e * e / (2 * cm.l2)
 			}
 		}
-		c, val := cm.minimize()
+		c, val := cm.minimize(make([]float64, len(cm.V)))
+		checkModelValue(t, rng, &cm, isFree, trial)
 		assert.InDelta(t, zero, cm.eval(make([]float64, len(c)), nil, nil), 1e-9*zero, "trial %d", trial)
 		assert.InDelta(t, val, cm.eval(c, nil, nil), 1e-12*math.Max(1, val))
 		h := 1e-6
@@ -228,6 +230,75 @@ func TestCertModelMinimize(t *testing.T) {
 	}
 }
 
+// checkModelValue checks the model (prepared) at random coefficients
+// against its terms summed coordinate by coordinate.
+func checkModelValue(t *testing.T, rng *rand.Rand, cm *certModel, isFree map[int32]bool, trial int) {
+	t.Helper()
+	for range 5 {
+		cr := make([]float64, len(cm.V))
+		for i := range cr {
+			cr[i] = rng.NormFloat64()
+		}
+		d, wc := make([]float64, len(cm.free)), make([]float64, len(cm.m))
+		for i, ci := range cr {
+			floats.AddScaled(d, ci, cm.V[i])
+			floats.AddScaled(wc, ci, cm.W[i])
+		}
+		want := 0.5 * certRidge * cm.l2 * floats.Dot(cr, cr)
+		q := 0
+		for p := range cm.m {
+			if isFree[int32(p)] {
+				want += 0.5*d[q]*wc[p] + (cm.r[q]+wc[p])*(cm.r[q]+wc[p])/(2*cm.l2)
+				q++
+			} else if e := math.Abs(cm.m[p]-wc[p]) - cm.l1; e > 0 {
+				want += e * e / (2 * cm.l2)
+			}
+		}
+		assert.InDelta(t, want, cm.eval(cr, nil, nil), 1e-10*math.Max(1, want), "trial %d: the model's value", trial)
+	}
+}
+
+// newtonAt returns a run of sp's problem at the full-size point w (every
+// feature active, the pass priced) after the candidate of tuning nt has
+// been tried there at a gap target eps (tr.op.Epsilon), and P and the own
+// gap at w (the try may have moved X).
+func newtonAt(t *testing.T, sp *solvedProblem, w []float64, nt newtonTuning, eps float64) (*run, float64, float64) {
+	t.Helper()
+	tr := sp.tr
+	all := tr.fs.AllSlice()
+	ctx := context.Background()
+	tu := tr.op.tuned()
+	tu.newton = nt
+	tr.op.tune = &tu
+	tr.op.Epsilon, tr.op.RelEpsilon = eps, 0
+	tr.obj.SetActive(slices.Clone(all), true)
+	x := make([]float64, len(all))
+	sparse.Gather(x, w, all)
+	grad := make([]float64, len(x))
+	f, m, err := tr.evaluate(ctx, x, grad)
+	require.NoError(t, err)
+	r := supportRun(tr, w)
+	r.policy, r.dualBound = SolverWorkingSet, math.Inf(-1)
+	r.m, r.mU = m, append([]float64(nil), m...)
+	r.opt, err = owlqn.New(x, f, grad, tr.optSettings())
+	require.NoError(t, err)
+	own := fyGap(x, m, sp.lam1, sp.lam2)
+	gap, pw := own, r.opt.Objective()
+	require.NoError(t, r.nw.try(ctx, r, &gap))
+	return r, pw, own
+}
+
+// perturbed returns w* with each non-zero weight scaled by 1 + s N(0, 1).
+func perturbed(sp *solvedProblem, rng *rand.Rand, s float64) []float64 {
+	w := make([]float64, len(sp.wStar))
+	for j, v := range sp.wStar {
+		if v != 0 {
+			w[j] = v * (1 + s*rng.NormFloat64())
+		}
+	}
+	return w
+}
+
 // TestNewtonCandidateTight: near the optimum of a small chain problem, the
 // candidate with a Krylov space as large as the free set (the quadratic
 // model's exact Newton step) certifies within 1.5x the true suboptimality,
@@ -236,35 +307,10 @@ func TestCertModelMinimize(t *testing.T) {
 func TestNewtonCandidateTight(t *testing.T) {
 	rng := rand.New(rand.NewPCG(47, 48))
 	sp := newSolvedProblem(t, rng, 60, 12)
-	tr := sp.tr
-	all := tr.fs.AllSlice()
-	ctx := context.Background()
 	for trial := range 6 {
-		w := make([]float64, len(sp.wStar))
-		for j, v := range sp.wStar {
-			if v != 0 {
-				w[j] = v * (1 + 0.01*rng.NormFloat64())
-			}
-		}
+		w := perturbed(sp, rng, 0.01)
 		k := []int{1, 200}[trial%2]
-		tu := tr.op.tuned()
-		tu.newton = newtonTuning{k: k, eps: 1e-4}
-		tr.op.tune = &tu
-		tr.obj.SetActive(slices.Clone(all), true)
-		x := make([]float64, len(all))
-		sparse.Gather(x, w, all)
-		grad := make([]float64, len(x))
-		f, m, err := tr.evaluate(ctx, x, grad)
-		require.NoError(t, err)
-		r := supportRun(tr, w)
-		r.policy, r.dualBound = SolverWorkingSet, math.Inf(-1)
-		r.m, r.mU = m, append([]float64(nil), m...)
-		r.opt, err = owlqn.New(x, f, grad, tr.optSettings())
-		require.NoError(t, err)
-		pw := r.opt.Objective()
-		own := fyGap(x, m, sp.lam1, sp.lam2)
-		gap := own
-		require.NoError(t, r.nw.try(ctx, r, &gap))
+		r, pw, own := newtonAt(t, sp, w, newtonTuning{k: k, eps: 1e-4}, 1e-13)
 		cert := pw - r.dualBound
 		sub := pw - sp.pStar
 		assert.GreaterOrEqual(t, cert, sub*(1-1e-9)-1e-13, "trial %d", trial)
@@ -274,4 +320,88 @@ func TestNewtonCandidateTight(t *testing.T) {
 		}
 		t.Logf("k %d (basis %d of %d free): own gap %.3e, candidate %.3e, suboptimality %.3e", k, len(r.nw.v), len(r.nw.free), own, cert, sub)
 	}
+}
+
+// prefixModel returns the model certificate's minimum over the first i
+// vectors of the attempt's basis and the model's suboptimality there,
+// from a cold start.
+func prefixModel(r *run, i int) (float64, float64) {
+	ns := &r.nw
+	cm := certModel{V: ns.v[:i], W: ns.hv[:i], free: ns.free, r: ns.r, m: ns.mA, l1: r.tr.pen.l1, l2: r.tr.pen.l2}
+	_, g := cm.minimize(make([]float64, i))
+	return g, cm.sub()
+}
+
+// TestNewtonAdaptiveBasis: with kMax > k the attempt's basis is the
+// smallest of at least k vectors at which the model says enough (its
+// certificate within the target and within ratio x its suboptimality),
+// kMax, or the end of the Krylov space; over the nested bases the model's
+// certificate does not rise and its suboptimality does not fall; and with
+// the whole space the suboptimality is r.(H_FF + l2 I)^-1 r/2, H_FF formed
+// column by column from forward differences of m along unit vectors.
+func TestNewtonAdaptiveBasis(t *testing.T) {
+	rng := rand.New(rand.NewPCG(49, 50))
+	sp := newSolvedProblem(t, rng, 60, 12)
+	checked := 0
+	for trial := range 12 {
+		w := perturbed(sp, rng, 0.02)
+		sub := sp.primal(pricePoint(t, sp.tr, w)) - sp.pStar
+		nt := newtonTuning{k: 1 + trial%3, kMax: 4 + trial%5*4, ratio: []float64{0, 1.3, 2.5, 5}[trial%4], eps: 1e-4}
+		eps := sub * []float64{1.05, 2, 20}[trial%3]
+		r, _, _ := newtonAt(t, sp, w, nt, eps)
+		j := len(r.nw.v)
+		require.GreaterOrEqual(t, j, 1)
+		enoughAt := func(i int) (bool, float64, float64) {
+			g, s := prefixModel(r, i)
+			return g <= eps*(1-1e-7) && (nt.ratio == 0 || g <= nt.ratio*s*(1-1e-7)), g, s
+		}
+		prevG, prevS := math.Inf(1), 0.0
+		for i := max(nt.k, 1); i <= j; i++ {
+			ok, g, s := enoughAt(i)
+			if i < j {
+				assert.False(t, ok, "trial %d: enough at %d of %d (model %g, sub %g, target %g)", trial, i, j, g, s, eps)
+			}
+			assert.LessOrEqual(t, g, prevG*(1+1e-9), "trial %d: the model's certificate rose at %d", trial, i)
+			assert.GreaterOrEqual(t, s, prevS*(1-1e-9), "trial %d: the model's suboptimality fell at %d", trial, i)
+			prevG, prevS = g, s
+		}
+		if j < nt.kMax && !r.nw.spanEnded() {
+			g, s := prefixModel(r, j)
+			assert.True(t, g <= eps*(1+1e-7) && (nt.ratio == 0 || g <= nt.ratio*s*(1+1e-7)),
+				"trial %d: stopped at %d without enough (model %g, sub %g, target %g)", trial, j, g, s, eps)
+			checked++
+		}
+	}
+	assert.Greater(t, checked, 3, "too few attempts stopped by the rule")
+
+	// The model's suboptimality over the whole space against H_FF.
+	w := perturbed(sp, rng, 0.02)
+	all := sp.tr.fs.AllSlice()
+	x := make([]float64, len(all))
+	sparse.Gather(x, w, all)
+	r, pw, _ := newtonAt(t, sp, w, newtonTuning{k: 200, eps: 1e-4}, 1e-13)
+	ns := &r.nw
+	require.True(t, ns.spanEnded(), "the basis should span the Krylov space")
+	n := len(ns.free)
+	h := make([]float64, n*n)
+	for q, k := range ns.free {
+		xe := slices.Clone(x)
+		xe[k] += 1e-4
+		_, m, err := sp.tr.obj.Loss(context.Background(), xe)
+		require.NoError(t, err)
+		for q2, p := range ns.free {
+			h[q2*n+q] = (ns.mA[p] - m[p]) / 1e-4
+		}
+	}
+	for q := range n {
+		for q2 := range q {
+			a := 0.5 * (h[q*n+q2] + h[q2*n+q])
+			h[q*n+q2], h[q2*n+q] = a, a
+		}
+		h[q*n+q] += sp.lam2
+	}
+	want := 0.5 * dot(gaussSolve(h, slices.Clone(ns.r), n), ns.r)
+	_, got := prefixModel(r, len(ns.v))
+	assert.InDelta(t, want, got, 1e-5*want, "basis %d of %d free", len(ns.v), n)
+	t.Logf("model suboptimality %.6e over the Krylov space (%d of %d), %.6e from H_FF; true %.6e", got, len(ns.v), n, want, pw-sp.pStar)
 }

@@ -47,7 +47,7 @@ func (tr *trainer) screenPass(ctx context.Context, r *run, gap *float64) error {
 		// The full policy's gap is a blocked sum over the active set:
 		// recompute it on the smaller set. The working set's sum over u
 		// only lost exact zeros unless X moved.
-		*gap = r.price()
+		*gap = r.price(false)
 	}
 	return nil
 }

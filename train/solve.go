@@ -146,7 +146,7 @@ func (tr *trainer) solve(ctx context.Context, in solveInput) (solveOutput, error
 	// solve: a resumed run prices X again (same m, same gap) and goes on.
 	resumed := in.resume != nil
 	for {
-		gap := r.price()
+		gap := r.price(false)
 		if !resumed {
 			if err := r.nw.try(ctx, r, &gap); err != nil {
 				return solveOutput{}, err
@@ -302,8 +302,10 @@ func (r *run) reevaluate(ctx context.Context) error {
 // price returns the gap of the whole problem at X: with the full policy
 // from m over the active set (every unscreened feature); with the working
 // set from m over every unscreened feature, formed from the marginals of
-// the last evaluation (no extra forward-backward), w_j = 0 outside W.
-func (r *run) price() float64 {
+// the last evaluation (no extra forward-backward), w_j = 0 outside W;
+// formed says r.mU holds it already (the Newton candidate's move, which
+// also committed the last pass's m).
+func (r *run) price(formed bool) float64 {
 	tr := r.tr
 	if r.policy == SolverFull {
 		if tr.pen.l2 == 0 {
@@ -311,8 +313,10 @@ func (r *run) price() float64 {
 		}
 		return fyGap(r.opt.X(), r.m, tr.pen.l1, tr.pen.l2)
 	}
-	r.dual.Commit(r.mU) // the last pass's m, before it is overwritten
-	r.mU = tr.obj.Residuals(r.mU, r.u)
+	if !formed {
+		r.dual.Commit(r.mU) // the last pass's m, before it is overwritten
+		r.mU = tr.obj.Residuals(r.mU, r.u)
+	}
 	gap := r.supportAndGap()
 	r.mix.Forget()
 	if tr.op.Certificate == CertificateModel {
