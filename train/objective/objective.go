@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -105,6 +105,9 @@ type Objective struct {
 	// liveRows is live without its dense blocks (which blockState.score
 	// scores), for lattice.Score.
 	liveRows sparse.Corpus
+	// cSplit and liveSplit are where each scatter worker's attributes
+	// start in the rows of c and of live (rowSplitOf).
+	cSplit, liveSplit splitCache
 
 	// prior, when not nil, is the fixed offset w0 of every evaluation
 	// (SetPrior).
@@ -183,6 +186,7 @@ type tuning struct {
 	sparseLabelFraction float64
 	residualBlock       int
 	liveKeep            float64
+	elemBlock           int // the blocks of the element-wise loops (parallel.go)
 }
 
 type shardState struct {
@@ -225,7 +229,7 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	tail := len(m.W) - m.Layout.StateLen()
 	o := &Objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len()),
 		tune: tuning{sparseLabelFraction: defaultSparseLabelFraction, residualBlock: defaultResidualBlock,
-			liveKeep: defaultLiveKeep}}
+			liveKeep: defaultLiveKeep, elemBlock: defaultElemBlock}}
 	o.wtail = make([]float64, tail)
 	o.eTail = make([]float64, tail)
 	o.shard = make([]shardState, numShards)
@@ -341,6 +345,9 @@ func (o *Objective) follow(keep []int32) {
 	}
 	o.liveRows = *o.live
 	o.liveRows.Dense = nil
+	if o.live != o.c {
+		o.liveSplit = splitCache{} // a new copy (or the old one's rows rewritten)
+	}
 	o.refSpan = o.refSpan[:0]
 	if o.sparseLabels || o.refFused {
 		o.refSpan = refSpans(o.refSpan, o.live.Unary.Col, o.fs.refPtr)
@@ -367,6 +374,7 @@ func (o *Objective) Release() {
 	o.mu, o.wfull, o.exp, o.mvec, o.refSpan, o.uPtr, o.counted = nil, nil, nil, nil, nil, nil, nil
 	o.expFresh = false
 	o.live = o.c
+	o.cSplit, o.liveSplit = splitCache{}, splitCache{}
 	for s := range o.shard {
 		o.shard[s] = shardState{}
 	}
@@ -400,13 +408,7 @@ func AttrStarts(ptr, ids []int32, U, L int) []int32 {
 		ptr = make([]int32, U+1)
 	}
 	ptr = ptr[:U+1]
-	k := 0
-	for a := 0; a <= U; a++ {
-		for k < len(ids) && int(ids[k]) < a*L {
-			k++
-		}
-		ptr[a] = int32(k)
-	}
+	attrStartsRange(ptr, ids, L, 0, U+1)
 	return ptr
 }
 
@@ -622,7 +624,7 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 		o.blk.expectations(o.fs, o.exp)
 	}
 	o.expFresh = true
-	o.obs.residuals(o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
+	o.residualsPar(o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	inv := 1 / o.n
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return loss * inv, o.mvec, ErrNonFinite
@@ -642,21 +644,16 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 // again: in a working-set solve's end game that is most of the scatter.
 func (o *Objective) Residuals(dst []float64, idx []int32) []float64 {
 	dst = resizeFloats(dst, len(idx))
-	o.uPtr = AttrStarts(o.uPtr, idx, o.m.Layout.NumUnary, o.m.NumLabels())
+	o.uPtr = o.attrStartsPar(o.uPtr, idx)
 	counted := o.countedAttrs(idx)
 	o.scatterExpectations(o.c, o.uPtr, idx, dst, counted)
 	if counted != nil {
-		ptr, refPtr := o.uPtr, o.fs.refPtr
-		for a, ok := range counted {
-			if ok {
-				copy(dst[ptr[a]:ptr[a+1]], o.exp[refPtr[a]:refPtr[a+1]])
-			}
-		}
+		o.copyCounted(dst, counted)
 	}
 	if o.blk != nil {
 		o.blk.residuals(dst, idx, o.uPtr, counted)
 	}
-	o.obs.residuals(dst, idx, dst, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
+	o.residualsPar(dst, idx, dst, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	return dst
 }
 
@@ -674,14 +671,14 @@ func (o *Objective) countedAttrs(idx []int32) []bool {
 	if cap(o.counted) < U {
 		o.counted = make([]bool, U)
 	}
-	counted, ptr, refPtr, act := o.counted[:U], o.uPtr, o.fs.refPtr, o.fs.active
-	found := false
-	for a := range counted {
-		lo, hi := ptr[a], ptr[a+1]
-		counted[a] = hi > lo && slices.Equal(idx[lo:hi], act[refPtr[a]:refPtr[a+1]])
-		found = found || counted[a]
-	}
-	if !found {
+	counted := o.counted[:U]
+	var found atomic.Bool
+	o.forBlocks(U, func(lo, hi int) {
+		if countedRange(counted, idx, o.fs.active, o.uPtr, o.fs.refPtr, lo, hi) {
+			found.Store(true)
+		}
+	})
+	if !found.Load() {
 		return nil
 	}
 	return counted
@@ -1074,9 +1071,9 @@ func reduceStateShards(exp []float64, shard []shardState, fs *Features, a int) {
 // (which missed the cache on every frequent attribute). Attributes a with
 // skip[a] (skip may be nil) are left out: their counts stay 0.
 func (o *Objective) scatterExpectations(c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool) {
-	parts := o.attrSplit
+	parts, split := o.attrSplit, o.rowSplitOf(c)
 	par.For(len(parts)-1, len(parts)-1, func(k int) {
-		scatterRange(o.mu, o.m.NumLabels(), c, ptr, ids, dst, skip, parts[k], parts[k+1])
+		scatterRange(o.mu, o.m.NumLabels(), c, ptr, ids, dst, skip, parts[k], parts[k+1], split, k)
 	})
 }
 
@@ -1101,13 +1098,22 @@ func attrParts(attrCum []int32, threads int) []int32 {
 }
 
 // scatterRange is scatterExpectations for the attributes [alo, ahi), with
-// the node marginals mu (positions x L).
-func scatterRange(mu []float64, L int, c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool, alo, ahi int32) {
+// the node marginals mu (positions x L), over the entries of each row
+// where split says that this range (part) is (every entry when split is
+// nil; filtered by [alo, ahi) either way).
+func scatterRange(mu []float64, L int, c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool, alo, ahi int32,
+	split *rowSplit, part int) {
 	nodes := mu
 	clear(dst[ptr[alo]:ptr[ahi]])
 	var full fullSpans
-	for p := 0; p < c.Unary.Rows(); p++ {
-		cols, vals := c.Unary.Row(p)
+	x := &c.Unary
+	for p := 0; p < x.Rows(); p++ {
+		from, to := split.bounds(x, part, p)
+		cols := x.Col[from:to]
+		var vals []float64
+		if x.Val != nil {
+			vals = x.Val[from:to]
+		}
 		mu := nodes[p*L : p*L+L]
 		for k, a := range cols {
 			if a < alo || a >= ahi {
@@ -1138,23 +1144,6 @@ func scatterRange(mu []float64, L int, c *sparse.Corpus, ptr, ids []int32, dst [
 			}
 		}
 		full.flush(dst, mu)
-	}
-}
-
-// residuals writes m_j = (obs_j - e_j) * inv into dst[k] for the features
-// idx[k] (increasing), where obs_j are the counts c, e_j is exp[k] for a
-// state feature (j < off, the state block's length) and eTail[j-off]
-// otherwise; dst may be exp itself. inv is 1/n.
-func (c *counts) residuals(dst []float64, idx []int32, exp, eTail []float64, off int32, inv float64) {
-	cur := c.cursor()
-	for k, j := range idx {
-		e := 0.0
-		if j < off {
-			e = exp[k]
-		} else {
-			e = eTail[j-off]
-		}
-		dst[k] = (cur.at(j) - e) * inv
 	}
 }
 
