@@ -188,6 +188,7 @@ func (tr *trainer) newRun(in solveInput) *run {
 		dualBound: math.Inf(-1)}
 	r.policy, r.res = tr.choosePolicy()
 	r.u = tr.fs.Unscreened(nil)
+	r.dual.Threads, r.mix.Threads = tr.op.Threads, tr.op.Threads
 	r.ws.carry, r.ws.prevLam1 = in.carry, in.prevLam1
 	return r
 }
@@ -845,6 +846,7 @@ func (r *run) resume(ctx context.Context, ck *Checkpoint) error {
 	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps
 	r.ws.size, r.ws.floor, r.ws.reached = l.wsSize, l.wsFloor, l.reached
 	r.dual = ck.dual.Clone()
+	r.dual.Threads = tr.op.Threads
 	for _, it := range r.res.Iterations {
 		if it.Pass {
 			r.raiseDualBound(it) // as logLine formed it
