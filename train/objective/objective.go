@@ -341,7 +341,7 @@ func (o *Objective) follow(keep []int32) {
 	case fs.live == o.m.Layout.NumUnary:
 		o.live, o.liveAttrs = o.c, fs.live
 	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
-		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive, o.tune.liveKeep), fs.live
+		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive, o.tune.liveKeep, o.threads), fs.live
 	}
 	o.liveRows = *o.live
 	o.liveRows.Dense = nil
@@ -350,21 +350,25 @@ func (o *Objective) follow(keep []int32) {
 	}
 	o.refSpan = o.refSpan[:0]
 	if o.sparseLabels || o.refFused {
-		o.refSpan = refSpans(o.refSpan, o.live.Unary.Col, o.fs.refPtr)
+		o.refSpan = o.refSpans(o.refSpan, o.live.Unary.Col, o.fs.refPtr)
 	}
 }
 
 // refSpans returns, in dst's storage when it is large enough, the
 // reference range (ptr[a], ptr[a+1]) of the attribute a = col[k] of every
-// occurrence k of a corpus's unary rows (refSpan).
-func refSpans(dst, col, ptr []int32) []int32 {
+// occurrence k of a corpus's unary rows (refSpan), on the objective's
+// goroutines.
+func (o *Objective) refSpans(dst, col, ptr []int32) []int32 {
 	if cap(dst) < 2*len(col) {
 		dst = make([]int32, 2*len(col))
 	}
 	dst = dst[:2*len(col)]
-	for k, a := range col {
-		dst[2*k], dst[2*k+1] = ptr[a], ptr[a+1]
-	}
+	o.forBlocks(len(col), func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			a := col[k]
+			dst[2*k], dst[2*k+1] = ptr[a], ptr[a+1]
+		}
+	})
 	return dst
 }
 
@@ -548,46 +552,64 @@ func fullRun(span []int32, k, end int32, L int) int32 {
 // span, or zero weights). Sequences,
 // labels and pair rows are shared with c. The rows of the copy it replaces
 // are reused when they have room (a working-set solve compacts at every
-// full pass).
-func liveCorpus(c, old *sparse.Corpus, live []bool, keep float64) *sparse.Corpus {
+// full pass). The rows are counted, then copied, in fixed blocks of rows
+// on threads goroutines (each block at the offset the counts give it).
+func liveCorpus(c, old *sparse.Corpus, live []bool, keep float64, threads int) *sparse.Corpus {
 	x := &c.Unary
 	out := *c
-	nnz := 0
-	for _, a := range x.Col {
-		if live[a] {
-			nnz++
+	nb := (x.Rows() + liveRowBlock - 1) / liveRowBlock
+	at := make([]int32, nb+1) // entries kept before each block
+	par.For(threads, nb, func(b int) {
+		n := int32(0)
+		for _, a := range x.Col[x.RowPtr[b*liveRowBlock]:x.RowPtr[min(x.Rows(), (b+1)*liveRowBlock)]] {
+			if live[a] {
+				n++
+			}
 		}
+		at[b+1] = n
+	})
+	for b := range nb {
+		at[b+1] += at[b]
 	}
+	nnz := int(at[nb])
 	if float64(nnz) >= keep*float64(len(x.Col)) {
 		return c
 	}
 	var nx sparse.Matrix
 	if old != c && cap(old.Unary.RowPtr) > x.Rows() && cap(old.Unary.Col) >= nnz &&
 		(x.Val == nil || cap(old.Unary.Val) >= nnz) {
-		nx = sparse.Matrix{RowPtr: old.Unary.RowPtr[:1], Col: old.Unary.Col[:0], Val: old.Unary.Val[:0]}
-	} else {
-		nx = sparse.Matrix{RowPtr: make([]int32, 1, x.Rows()+1), Col: make([]int32, 0, nnz)}
+		nx = sparse.Matrix{RowPtr: old.Unary.RowPtr[:x.Rows()+1], Col: old.Unary.Col[:nnz]}
 		if x.Val != nil {
-			nx.Val = make([]float64, 0, nnz)
+			nx.Val = old.Unary.Val[:nnz]
+		}
+	} else {
+		nx = sparse.Matrix{RowPtr: make([]int32, x.Rows()+1), Col: make([]int32, nnz)}
+		if x.Val != nil {
+			nx.Val = make([]float64, nnz)
 		}
 	}
-	if x.Val == nil {
-		nx.Val = nil
-	}
-	for p := 0; p < x.Rows(); p++ {
-		for k := x.RowPtr[p]; k < x.RowPtr[p+1]; k++ {
-			if a := x.Col[k]; live[a] {
-				nx.Col = append(nx.Col, a)
-				if x.Val != nil {
-					nx.Val = append(nx.Val, x.Val[k])
+	nx.RowPtr[0] = 0
+	par.For(threads, nb, func(b int) {
+		q := at[b]
+		for p := b * liveRowBlock; p < min(x.Rows(), (b+1)*liveRowBlock); p++ {
+			for k := x.RowPtr[p]; k < x.RowPtr[p+1]; k++ {
+				if a := x.Col[k]; live[a] {
+					nx.Col[q] = a
+					if x.Val != nil {
+						nx.Val[q] = x.Val[k]
+					}
+					q++
 				}
 			}
+			nx.RowPtr[p+1] = q
 		}
-		nx.RowPtr = append(nx.RowPtr, int32(len(nx.Col)))
-	}
+	})
 	out.Unary = nx
 	return &out
 }
+
+// liveRowBlock is the number of rows of one block of liveCorpus.
+const liveRowBlock = 4096
 
 // Evaluate is the smooth part of the training objective for the
 // optimizer: over the active set, it returns f(x) = L(x) + (l2/2)||x||^2,

@@ -146,3 +146,51 @@ func TestRowSplit(t *testing.T) {
 	}
 	require.Nil(t, newRowSplit(&shuffledRows(c, false).Unary, attrParts(cum, 3)))
 }
+
+// TestLiveCorpusBlocks: the live copy over several blocks of rows on 1 to
+// 5 goroutines holds, row by row, exactly the entries of the live
+// attributes in order (binary and real values), also when it reuses the
+// rows of an older, larger copy.
+func TestLiveCorpusBlocks(t *testing.T) {
+	const U = 12
+	for _, real := range []bool{false, true} {
+		rng := rand.New(rand.NewPCG(45, 46))
+		c := randomCorpus(rng, 3000, 6, U, 0, 2, real)
+		require.Greater(t, c.Unary.Rows(), 2*liveRowBlock)
+		x := &c.Unary
+		wider := make([]bool, U) // an older copy with more live attributes
+		live := make([]bool, U)
+		for a := range U {
+			wider[a] = a%4 != 0
+			live[a] = a%4 == 1 || a == 6
+		}
+		var want sparse.Matrix
+		want.RowPtr = []int32{0}
+		for p := range x.Rows() {
+			cols, vals := x.Row(p)
+			for k, a := range cols {
+				if live[a] {
+					want.Col = append(want.Col, a)
+					if vals != nil {
+						want.Val = append(want.Val, vals[k])
+					}
+				}
+			}
+			want.RowPtr = append(want.RowPtr, int32(len(want.Col)))
+		}
+		for threads := 1; threads <= 5; threads++ {
+			for _, reuse := range []bool{false, true} {
+				old := c
+				if reuse {
+					old = liveCorpus(c, c, wider, 1, threads)
+					require.NotSame(t, c, old)
+				}
+				got := liveCorpus(c, old, live, 1, threads)
+				require.Equal(t, want.RowPtr, got.Unary.RowPtr, "threads %d, reuse %v", threads, reuse)
+				require.Equal(t, want.Col, got.Unary.Col, "threads %d, reuse %v", threads, reuse)
+				require.Equal(t, want.Val, got.Unary.Val, "threads %d, reuse %v", threads, reuse)
+			}
+		}
+		require.Same(t, c, liveCorpus(c, c, live, 0.1, 2), "kept when the live entries are enough")
+	}
+}
