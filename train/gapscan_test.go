@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/train/internal/blocks"
 	"github.com/stretchr/testify/require"
@@ -98,48 +97,5 @@ func TestGapScanSerialBits(t *testing.T) {
 		require.Equal(t, math.Float64bits(wantC), math.Float64bits(got), "threads %d: coordinate terms %v, want %v", threads, got, wantC)
 		require.Equal(t, math.Float64bits(want), math.Float64bits(got), "the same sum")
 		require.True(t, slices.IndexFunc(terms, func(v float64) bool { return v == 0 }) < 0, "zeros kept")
-	}
-}
-
-// TestPriorityFrom: the working-set priority of every position, from a
-// walk started at any position lo (a part of the parallel selection), is
-// the walk from 0's: -Inf on the support (here at both ends of every
-// stretch), the transitions and the strong rule's features, the scaled
-// distance to the threshold elsewhere.
-func TestPriorityFrom(t *testing.T) {
-	rng := rand.New(rand.NewPCG(40, 6))
-	m, err := chain.NewModel([]string{"a", "b", "c"}, 30, 0, true, nil)
-	require.NoError(t, err)
-	d := len(m.W)
-	rn := make([]float64, d)
-	for j := range rn {
-		rn[j] = 0.5 + rng.Float64()
-		if j%7 == 0 {
-			rn[j] = 0
-		}
-	}
-	tr := &trainer{m: m, pen: penalty{l1: 0.3, l2: 0.1}, rnorm: newRnormTable(rn, 3, 30)}
-	r := &run{tr: tr}
-	for j := 0; j < d; j += 1 + rng.IntN(2) {
-		r.u = append(r.u, int32(j))
-		r.mU = append(r.mU, 0.6*(rng.Float64()-0.5))
-	}
-	for q := range r.u {
-		if q%5 == 0 || q%5 == 1 || rng.IntN(6) == 0 {
-			r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, 1)
-		}
-	}
-	st := &wsState{strongThr: 0.27}
-	serial := st.priorityFrom(r, 0)
-	want := make([]float64, len(r.u))
-	for q := range want {
-		want[q] = serial(q)
-	}
-	require.Contains(t, want, math.Inf(-1))
-	for lo := range r.u {
-		prio := st.priorityFrom(r, lo)
-		for q := lo; q < len(r.u); q++ {
-			require.Equal(t, math.Float64bits(want[q]), math.Float64bits(prio(q)), "from %d, position %d", lo, q)
-		}
 	}
 }

@@ -711,7 +711,7 @@ func (r *run) allScreened(ctx context.Context, in solveInput) (solveOutput, erro
 // system (one forced collection).
 func (r *run) release() {
 	tr := r.tr
-	r.dual, r.mix, r.mU, r.ws.sel = certificate.History{}, certificate.Mixture{}, nil, topk.Parts{}
+	r.dual, r.mix, r.mU, r.ws.sel = certificate.History{}, certificate.Mixture{}, nil, topk.Smallest{}
 	r.gapScan = gapScan{}
 	r.hist, r.grad = nil, nil
 	tr.obj.Release()

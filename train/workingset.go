@@ -39,9 +39,9 @@ const (
 
 // wsState is what the working-set policy remembers between full passes.
 type wsState struct {
-	size  int        // size of the last working set
-	floor int        // smallest working set: wsInitialSize, or the strong rule's set along a path
-	sel   topk.Parts // scratch of choose
+	size  int           // size of the last working set
+	floor int           // smallest working set: wsInitialSize, or the strong rule's set along a path
+	sel   topk.Smallest // scratch of choose
 	// reached: the last inner solve met its target (a slow full gap then
 	// means the set was too small, not the solve too short).
 	reached bool
@@ -233,6 +233,8 @@ func (st *wsState) choose(r *run) (ws []int32, x, mw []float64) {
 	if r.passes >= 2 && st.reached && r.gaps[1] > wsInnerFraction*r.gaps[0] {
 		size = max(size, 2*st.size)
 	}
+	s := 0
+	prio := func(q int) float64 { return st.priority(r, q, &s) }
 	setSize := func(must int) int {
 		if strong {
 			// The strong rule's set (Tibshirani et al., JRSS-B 2012): the
@@ -245,8 +247,7 @@ func (st *wsState) choose(r *run) (ws []int32, x, mw []float64) {
 	}
 	ws, x, mw = make([]int32, 0, size), make([]float64, 0, size), make([]float64, 0, size)
 	sp := 0 // walks r.supp
-	prioFrom := func(lo int) func(q int) float64 { return st.priorityFrom(r, lo) }
-	st.sel.Pick(tr.op.Threads, len(r.u), size, prioFrom, setSize, func(q int) {
+	st.sel.Pick(len(r.u), size, prio, setSize, func(q int) {
 		for sp < len(r.supp) && int(r.supp[sp]) < q {
 			sp++
 		}
@@ -258,14 +259,6 @@ func (st *wsState) choose(r *run) (ws []int32, x, mw []float64) {
 	})
 	st.size = len(ws)
 	return ws, x, mw
-}
-
-// priorityFrom returns the priority of the positions lo, lo+1, ... of u,
-// to be called in that order (a part of topk.Parts.Pick), with its walk of
-// the support seeded where a walk from 0 would stand at lo.
-func (st *wsState) priorityFrom(r *run, lo int) func(q int) float64 {
-	s, _ := slices.BinarySearch(r.supp, int32(lo))
-	return func(q int) float64 { return st.priority(r, q, &s) }
 }
 
 // priority returns the working-set priority of u[q]: -Inf for the support
