@@ -64,6 +64,9 @@ var ErrNonFinite = errors.New("train: objective is not finite (NaN or Inf)")
 // pass forms m over the unscreened features in the caller's buffer
 // (Residuals, with one bool per attribute to mark the counts it takes
 // from the evaluation); nothing else of the model's full size is needed.
+// With more than one thread, the scatter's row splits take 4 B per
+// position and worker boundary (rowSplit; not in Memory, which does not
+// know the thread count: 0.85 MB per boundary on CoNLL-2000).
 type Objective struct {
 	m       *chain.Model // layout only (labels, counts, transitions)
 	fs      *Features
@@ -105,9 +108,11 @@ type Objective struct {
 	// liveRows is live without its dense blocks (which blockState.score
 	// scores), for lattice.Score.
 	liveRows sparse.Corpus
-	// cSplit and liveSplit are where each scatter worker's attributes
-	// start in the rows of c and of live (rowSplitOf).
-	cSplit, liveSplit splitCache
+	// splits are where each scatter worker's attributes start in the rows
+	// of c and of live.
+	splits rowSplits
+	// elems runs the element-wise loops (parallel.go).
+	elems elemLoops
 
 	// prior, when not nil, is the fixed offset w0 of every evaluation
 	// (SetPrior).
@@ -186,7 +191,6 @@ type tuning struct {
 	sparseLabelFraction float64
 	residualBlock       int
 	liveKeep            float64
-	elemBlock           int // the blocks of the element-wise loops (parallel.go)
 }
 
 type shardState struct {
@@ -229,7 +233,8 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	tail := len(m.W) - m.Layout.StateLen()
 	o := &Objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len()),
 		tune: tuning{sparseLabelFraction: defaultSparseLabelFraction, residualBlock: defaultResidualBlock,
-			liveKeep: defaultLiveKeep, elemBlock: defaultElemBlock}}
+			liveKeep: defaultLiveKeep}}
+	o.elems = elemLoops{threads: o.threads, block: defaultElemBlock}
 	o.wtail = make([]float64, tail)
 	o.eTail = make([]float64, tail)
 	o.shard = make([]shardState, numShards)
@@ -346,24 +351,24 @@ func (o *Objective) follow(keep []int32) {
 	o.liveRows = *o.live
 	o.liveRows.Dense = nil
 	if o.live != o.c {
-		o.liveSplit = splitCache{} // a new copy (or the old one's rows rewritten)
+		o.splits.live = splitCache{} // a new copy (or the old one's rows rewritten)
 	}
 	o.refSpan = o.refSpan[:0]
 	if o.sparseLabels || o.refFused {
-		o.refSpan = o.refSpans(o.refSpan, o.live.Unary.Col, o.fs.refPtr)
+		o.refSpan = refSpans(o.elems, o.refSpan, o.live.Unary.Col, o.fs.refPtr)
 	}
 }
 
 // refSpans returns, in dst's storage when it is large enough, the
 // reference range (ptr[a], ptr[a+1]) of the attribute a = col[k] of every
 // occurrence k of a corpus's unary rows (refSpan), on the objective's
-// goroutines.
-func (o *Objective) refSpans(dst, col, ptr []int32) []int32 {
+// goroutines (e).
+func refSpans(e elemLoops, dst, col, ptr []int32) []int32 {
 	if cap(dst) < 2*len(col) {
 		dst = make([]int32, 2*len(col))
 	}
 	dst = dst[:2*len(col)]
-	o.forBlocks(len(col), func(lo, hi int) {
+	e.run(len(col), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			a := col[k]
 			dst[2*k], dst[2*k+1] = ptr[a], ptr[a+1]
@@ -378,7 +383,7 @@ func (o *Objective) Release() {
 	o.mu, o.wfull, o.exp, o.mvec, o.refSpan, o.uPtr, o.counted = nil, nil, nil, nil, nil, nil, nil
 	o.expFresh = false
 	o.live = o.c
-	o.cSplit, o.liveSplit = splitCache{}, splitCache{}
+	o.splits = rowSplits{}
 	for s := range o.shard {
 		o.shard[s] = shardState{}
 	}
@@ -646,7 +651,7 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 		o.blk.expectations(o.fs, o.exp)
 	}
 	o.expFresh = true
-	o.residualsPar(o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
+	o.obs.residuals(o.elems, o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	inv := 1 / o.n
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return loss * inv, o.mvec, ErrNonFinite
@@ -666,16 +671,16 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 // again: in a working-set solve's end game that is most of the scatter.
 func (o *Objective) Residuals(dst []float64, idx []int32) []float64 {
 	dst = resizeFloats(dst, len(idx))
-	o.uPtr = o.attrStartsPar(o.uPtr, idx)
+	o.uPtr = attrStartsBlocks(o.elems, o.uPtr, idx, o.m.Layout.NumUnary, o.m.NumLabels())
 	counted := o.countedAttrs(idx)
 	o.scatterExpectations(o.c, o.uPtr, idx, dst, counted)
 	if counted != nil {
-		o.copyCounted(dst, counted)
+		copyCounted(o.elems, dst, o.exp, counted, o.uPtr, o.fs.refPtr)
 	}
 	if o.blk != nil {
 		o.blk.residuals(dst, idx, o.uPtr, counted)
 	}
-	o.residualsPar(dst, idx, dst, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
+	o.obs.residuals(o.elems, dst, idx, dst, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	return dst
 }
 
@@ -695,7 +700,7 @@ func (o *Objective) countedAttrs(idx []int32) []bool {
 	}
 	counted := o.counted[:U]
 	var found atomic.Bool
-	o.forBlocks(U, func(lo, hi int) {
+	o.elems.run(U, func(lo, hi int) {
 		if countedRange(counted, idx, o.fs.active, o.uPtr, o.fs.refPtr, lo, hi) {
 			found.Store(true)
 		}
@@ -1093,7 +1098,7 @@ func reduceStateShards(exp []float64, shard []shardState, fs *Features, a int) {
 // (which missed the cache on every frequent attribute). Attributes a with
 // skip[a] (skip may be nil) are left out: their counts stay 0.
 func (o *Objective) scatterExpectations(c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool) {
-	parts, split := o.attrSplit, o.rowSplitOf(c)
+	parts, split := o.attrSplit, o.splits.of(c, o.c, o.live, o.attrSplit)
 	par.For(len(parts)-1, len(parts)-1, func(k int) {
 		scatterRange(o.mu, o.m.NumLabels(), c, ptr, ids, dst, skip, parts[k], parts[k+1], split, k)
 	})

@@ -17,30 +17,30 @@ import (
 // attribute's first feature) by a binary search.
 
 // defaultElemBlock is the number of elements of one block of those loops
-// (tuning.elemBlock); lists shorter than two blocks, and every list at one
+// (elemLoops.block); lists shorter than two blocks, and every list at one
 // thread, run serially.
 const defaultElemBlock = 1 << 14
 
-// forBlocks calls f(lo, hi) over [0, n) in blocks of tuning.elemBlock
-// elements, on the objective's goroutines, or once over [0, n) when that
-// is not worth a hand-off.
-func (o *Objective) forBlocks(n int, f func(lo, hi int)) {
-	b := o.tune.elemBlock
-	if o.threads <= 1 || n < 2*b {
+// elemLoops runs the element-wise loops: threads goroutines, blocks of
+// block elements (the objective's elems; a test sets a small block).
+type elemLoops struct{ threads, block int }
+
+// run calls f(lo, hi) over [0, n) in blocks, on the goroutines, or once
+// over [0, n) when that is not worth a hand-off.
+func (e elemLoops) run(n int, f func(lo, hi int)) {
+	b := e.block
+	if e.threads <= 1 || n < 2*b {
 		f(0, n)
 		return
 	}
-	par.For(o.threads, (n+b-1)/b, func(k int) {
+	par.For(e.threads, (n+b-1)/b, func(k int) {
 		f(k*b, min(n, (k+1)*b))
 	})
 }
 
-// residualsPar is counts.residualsRange over all of idx, on the
-// objective's goroutines.
-func (o *Objective) residualsPar(dst []float64, idx []int32, exp, eTail []float64, off int32, inv float64) {
-	o.forBlocks(len(idx), func(lo, hi int) {
-		o.obs.residualsRange(dst, idx, exp, eTail, off, inv, lo, hi)
-	})
+// residuals is residualsRange over all of idx, on e's goroutines.
+func (c *counts) residuals(e elemLoops, dst []float64, idx []int32, exp, eTail []float64, off int32, inv float64) {
+	e.run(len(idx), func(lo, hi int) { c.residualsRange(dst, idx, exp, eTail, off, inv, lo, hi) })
 }
 
 // residualsRange writes m_j = (obs_j - e_j) * inv into dst[k] for the
@@ -65,15 +65,14 @@ func (c *counts) residualsRange(dst []float64, idx []int32, exp, eTail []float64
 	}
 }
 
-// attrStartsPar is AttrStarts on the objective's goroutines, over blocks
-// of attributes.
-func (o *Objective) attrStartsPar(ptr, ids []int32) []int32 {
-	U, L := o.m.Layout.NumUnary, o.m.NumLabels()
+// attrStartsBlocks is AttrStarts on e's goroutines, over blocks of
+// attributes.
+func attrStartsBlocks(e elemLoops, ptr, ids []int32, U, L int) []int32 {
 	if cap(ptr) < U+1 {
 		ptr = make([]int32, U+1)
 	}
 	ptr = ptr[:U+1]
-	o.forBlocks(U+1, func(lo, hi int) { attrStartsRange(ptr, ids, L, lo, hi) })
+	e.run(U+1, func(lo, hi int) { attrStartsRange(ptr, ids, L, lo, hi) })
 	return ptr
 }
 
@@ -101,14 +100,14 @@ func countedRange(counted []bool, idx, act, ptr, refPtr []int32, lo, hi int) boo
 	return found
 }
 
-// copyCounted copies the evaluation's counts of the counted attributes
-// into dst (Residuals), on the objective's goroutines.
-func (o *Objective) copyCounted(dst []float64, counted []bool) {
-	ptr, refPtr := o.uPtr, o.fs.refPtr
-	o.forBlocks(len(counted), func(lo, hi int) {
+// copyCounted copies the evaluation's counts exp (by references refPtr)
+// of the counted attributes into dst (by ranges ptr; Residuals), on e's
+// goroutines.
+func copyCounted(e elemLoops, dst, exp []float64, counted []bool, ptr, refPtr []int32) {
+	e.run(len(counted), func(lo, hi int) {
 		for a := lo; a < hi; a++ {
 			if counted[a] {
-				copy(dst[ptr[a]:ptr[a+1]], o.exp[refPtr[a]:refPtr[a+1]])
+				copy(dst[ptr[a]:ptr[a+1]], exp[refPtr[a]:refPtr[a+1]])
 			}
 		}
 	})
@@ -172,18 +171,22 @@ type splitCache struct {
 	done bool
 }
 
-// rowSplitOf returns the split of c's rows at the scatter's attribute
-// ranges (o.attrSplit): c is the objective's corpus or its scoring copy.
-func (o *Objective) rowSplitOf(c *sparse.Corpus) *rowSplit {
-	sc := &o.cSplit
+// rowSplits are the row splits of the objective's corpus and of its
+// scoring copy, each built on first use.
+type rowSplits struct{ c, live splitCache }
+
+// of returns the split of the rows of c (the corpus full, or its scoring
+// copy live) at the scatter's attribute ranges parts.
+func (rs *rowSplits) of(c, full, live *sparse.Corpus, parts []int32) *rowSplit {
+	sc := &rs.c
 	switch {
-	case c == o.live && c != o.c:
-		sc = &o.liveSplit
-	case c != o.c:
+	case c == live && c != full:
+		sc = &rs.live
+	case c != full:
 		return nil
 	}
 	if !sc.done {
-		sc.s, sc.done = newRowSplit(&c.Unary, o.attrSplit), true
+		sc.s, sc.done = newRowSplit(&c.Unary, parts), true
 	}
 	return sc.s
 }

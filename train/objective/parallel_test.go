@@ -90,7 +90,7 @@ func TestElementLoopsSameBits(t *testing.T) {
 			for _, ws := range []bool{false, true} {
 				run := func(threads, block int) (mv, mAll, mSub []float64) {
 					o := New(m, corpus.c, Settings{Threads: threads, FusedBudget: -1})
-					o.tune.elemBlock = block
+					o.elems.block = block
 					o.SetActive(slices.Clone(act), ws)
 					require.Equal(t, ws, o.refFused)
 					_, mv, err := o.Loss(context.Background(), x)
