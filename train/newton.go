@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sparsetag/sparsetag/screen"
+	"github.com/sparsetag/sparsetag/train/internal/blocks"
 )
 
 // The Newton candidate (docs/gauge.md, section 7): at a full pass of the
@@ -80,7 +82,9 @@ type newtonState struct {
 	xe    []float64   // points over the active set
 	grad  []float64
 	mU    []float64 // m' over a block of u
-	block int       // features of u per block of m' (0: candidateBlock; tests)
+	terms []float64 // coordTerms: the non-zero terms so far, in the order of u
+	sum   blocks.Sum
+	block int // features of u per block of m' (0: candidateBlock; tests)
 }
 
 // attempt decides whether this full pass tries the candidate.
@@ -164,7 +168,7 @@ func (ns *newtonState) candidateGap(r *run, x, w []float64, f, f1 float64, m1 []
 	}
 	loss, loss1 := f-0.5*l2*sq, f1-0.5*l2*sq1
 	if formed {
-		return max(loss-loss1+d, 0) + coordTermsOf(r, r.mU)
+		return max(loss-loss1+d, 0) + ns.coordTermsOf(r, r.mU)
 	}
 	return max(loss-loss1+d, 0) + ns.coordTerms(r)
 }
@@ -175,7 +179,9 @@ const candidateBlock = 1 << 16
 
 // coordTerms returns sum over u of g(X_j, m'_j), X from r.supp and m' from
 // the objective's last evaluation, in blocks of ns.block features
-// (candidateBlock when 0).
+// (candidateBlock when 0). The terms of a block are formed on the run's
+// threads (train/internal/blocks), and the non-zero ones are added in the
+// order of u at the end: the serial loop's bits.
 func (ns *newtonState) coordTerms(r *run) float64 {
 	tr := r.tr
 	alpha := tr.pen.l2 / tr.pen.l1
@@ -183,34 +189,51 @@ func (ns *newtonState) coordTerms(r *run) float64 {
 	if block <= 0 {
 		block = candidateBlock
 	}
-	t, s := 0.0, 0
+	t := 0.0
 	for lo := 0; lo < len(r.u); lo += block {
 		ns.mU = tr.obj.Residuals(ns.mU, r.u[lo:min(lo+block, len(r.u))])
-		t, s = addGapTerms(r, lo, ns.mU, t, s, alpha)
+		t = ns.addGapTerms(r, lo, ns.mU, t, alpha)
 	}
 	return t
 }
 
 // coordTermsOf returns sum over u of g(X_j, m_j), X from r.supp, m over u.
-func coordTermsOf(r *run, m []float64) float64 {
-	t, _ := addGapTerms(r, 0, m, 0, 0, r.tr.pen.l2/r.tr.pen.l1)
-	return t
+func (ns *newtonState) coordTermsOf(r *run, m []float64) float64 {
+	return ns.addGapTerms(r, 0, m, 0, r.tr.pen.l2/r.tr.pen.l1)
 }
 
 // addGapTerms adds to t the terms g(X_j, m_j) of the features lo, lo+1, ...
-// of u (m: their m'), X from r.supp from its position s on; it returns
-// the sum and the position in r.supp after them.
-func addGapTerms(r *run, lo int, m []float64, t float64, s int, alpha float64) (float64, int) {
-	l1 := r.tr.pen.l1
-	for i, v := range m {
-		w := 0.0
-		if s < len(r.supp) && int(r.supp[s]) == lo+i {
-			w = r.suppW[s]
-			s++
-		}
-		t += screen.GapTerm(w, v, alpha, l1)
+// of u (m: their m'), X from r.supp: formed on the run's threads
+// (appendGapTerms), the non-zero ones added in the order of u, so the
+// serial loop's bits.
+func (ns *newtonState) addGapTerms(r *run, lo int, m []float64, t, alpha float64) float64 {
+	ns.terms = appendGapTerms(ns.terms[:0], &ns.sum, r.tr.op.Threads, lo, m, r.supp, r.suppW, alpha, r.tr.pen.l1)
+	for _, v := range ns.terms {
+		t += v
 	}
-	return t, s
+	return t
+}
+
+// appendGapTerms appends to dst the non-zero screen.GapTerm(w_j, m[i]) of
+// the features j at positions lo+i of u, in order, w_j from the support
+// (supp: positions in u, increasing; suppW: its weights), on threads
+// goroutines.
+func appendGapTerms(dst []float64, sum *blocks.Sum, threads, lo int, m []float64, supp []int32, suppW []float64,
+	alpha, l1 float64) []float64 {
+	return sum.Append(dst, threads, len(m), func(blo, bhi int, terms []float64) []float64 {
+		s, _ := slices.BinarySearch(supp, int32(lo+blo))
+		for i := blo; i < bhi; i++ {
+			w := 0.0
+			if s < len(supp) && int(supp[s]) == lo+i {
+				w = suppW[s]
+				s++
+			}
+			if t := screen.GapTerm(w, m[i], alpha, l1); t != 0 {
+				terms = append(terms, t)
+			}
+		}
+		return terms
+	})
 }
 
 // freeSet selects F: the non-zero weights and the zero weights whose

@@ -61,10 +61,11 @@ type run struct {
 	grad   []float64 // gradient of evaluations outside the line search
 	m      []float64 // m = -∇L over the active set at X (aliases the objective's)
 
-	u     []int32   // unscreened features, increasing
-	mU    []float64 // m over u at the last full pass (working-set policy)
-	supp  []int32   // positions in u of the non-zero weights at the last full pass
-	suppW []float64 // their weights
+	u       []int32   // unscreened features, increasing
+	mU      []float64 // m over u at the last full pass (working-set policy)
+	supp    []int32   // positions in u of the non-zero weights at the last full pass
+	suppW   []float64 // their weights
+	gapScan gapScan   // supportAndGap's scratch
 
 	iter         int        // OWL-QN iterations so far
 	passes       int        // full passes so far
@@ -187,6 +188,7 @@ func (tr *trainer) newRun(in solveInput) *run {
 		dualBound: math.Inf(-1)}
 	r.policy, r.res = tr.choosePolicy()
 	r.u = tr.fs.Unscreened(nil)
+	r.dual.Threads, r.mix.Threads = tr.op.Threads, tr.op.Threads
 	r.ws.carry, r.ws.prevLam1 = in.carry, in.prevLam1
 	return r
 }
@@ -714,6 +716,7 @@ func (r *run) allScreened(ctx context.Context, in solveInput) (solveOutput, erro
 func (r *run) release() {
 	tr := r.tr
 	r.dual, r.mix, r.mU, r.ws.sel = certificate.History{}, certificate.Mixture{}, nil, topk.Smallest{}
+	r.gapScan = gapScan{}
 	r.hist, r.grad = nil, nil
 	tr.obj.Release()
 	tr.static, tr.wMon, tr.rnorm = nil, nil, nil
@@ -847,6 +850,7 @@ func (r *run) resume(ctx context.Context, ck *Checkpoint) error {
 	r.passes, r.stalls, r.gaps = l.passes, l.stalls, l.gaps
 	r.ws.size, r.ws.floor, r.ws.reached = l.wsSize, l.wsFloor, l.reached
 	r.dual = ck.dual.Clone()
+	r.dual.Threads = tr.op.Threads
 	for _, it := range r.res.Iterations {
 		if it.Pass {
 			r.raiseDualBound(it) // as logLine formed it

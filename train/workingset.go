@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/sparsetag/sparsetag/screen"
+	"github.com/sparsetag/sparsetag/train/internal/blocks"
 	"github.com/sparsetag/sparsetag/train/internal/owlqn"
 	"github.com/sparsetag/sparsetag/train/internal/topk"
 )
@@ -86,25 +87,64 @@ func (tr *trainer) initialSet(u, nz []int32) []int32 {
 // supportAndGap records the support of w over u (positions and values) and
 // returns the Fenchel-Young gap of the whole problem: the sum over every
 // unscreened feature of screen.GapTerm(w_j, m_j), w_j = 0 outside the
-// working set.
+// working set, in the order of u. The blocks of u run on the run's
+// threads (train/internal/blocks: each seeds its walk of the active set by
+// a search, and keeps its support and its non-zero terms; the sum adds
+// them in order: the serial loop's bits).
 func (r *run) supportAndGap() float64 {
 	tr := r.tr
-	act, x := tr.fs.Active(), r.opt.X()
-	alpha := tr.pen.l2 / tr.pen.l1
-	r.supp, r.suppW = r.supp[:0], r.suppW[:0]
-	gap, k := 0.0, 0
-	for q, j := range r.u {
-		w := 0.0
-		if k < len(act) && act[k] == j {
-			w = x[k]
-			k++
-		}
-		if w != 0 {
-			r.supp, r.suppW = append(r.supp, int32(q)), append(r.suppW, w)
-		}
-		gap += screen.GapTerm(w, r.mU[q], alpha, tr.pen.l1)
-	}
+	var gap float64
+	r.supp, r.suppW, gap = r.gapScan.supportAndGap(tr.op.Threads, r.u, tr.fs.Active(), r.opt.X(), r.mU, tr.pen,
+		r.supp[:0], r.suppW[:0])
 	return gap
+}
+
+// gapScan is the scratch of supportAndGap's blocks.
+type gapScan struct {
+	blk []supportBlock
+	sum blocks.Sum
+}
+
+// supportAndGap appends to supp and suppW the positions in u and values of
+// the non-zero weights of x (over act, a subset of u, both increasing) and
+// returns them with the sum of screen.GapTerm(w_j, m_j) over u in order (m
+// over u), on threads goroutines.
+func (g *gapScan) supportAndGap(threads int, u, act []int32, x, m []float64, pen penalty, supp []int32,
+	suppW []float64) ([]int32, []float64, float64) {
+	alpha := pen.l2 / pen.l1
+	nb := blocks.Count(len(u))
+	if len(g.blk) < nb {
+		g.blk = append(g.blk, make([]supportBlock, nb-len(g.blk))...)
+	}
+	gap := g.sum.Run(threads, len(u), func(b, lo, hi int, terms []float64) []float64 {
+		sb := &g.blk[b]
+		sb.q, sb.w = sb.q[:0], sb.w[:0]
+		k, _ := slices.BinarySearch(act, u[lo])
+		for q := lo; q < hi; q++ {
+			w := 0.0
+			if k < len(act) && act[k] == u[q] {
+				w = x[k]
+				k++
+			}
+			if w != 0 {
+				sb.q, sb.w = append(sb.q, int32(q)), append(sb.w, w)
+			}
+			if t := screen.GapTerm(w, m[q], alpha, pen.l1); t != 0 {
+				terms = append(terms, t)
+			}
+		}
+		return terms
+	})
+	for _, sb := range g.blk[:nb] {
+		supp, suppW = append(supp, sb.q...), append(suppW, sb.w...)
+	}
+	return supp, suppW, gap
+}
+
+// supportBlock is the support of w over one block of u (supportAndGap).
+type supportBlock struct {
+	q []int32
+	w []float64
 }
 
 // next chooses the next working set from the last full pass

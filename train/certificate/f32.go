@@ -2,8 +2,10 @@ package certificate
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/sparsetag/sparsetag/screen"
+	"github.com/sparsetag/sparsetag/train/internal/blocks"
 )
 
 // The history of the mixture certificate is stored in float32 (half the
@@ -57,19 +59,31 @@ func ErrorBound(s float64) float64 { return math.Abs(s)*0x1p-24 + f32Abs }
 // Narrow stores float32(m) into dst (resized) and reports whether
 // every value stays finite. A value beyond the float32 range (or NaN) has
 // no error bound: then dst is returned untouched and false.
-func Narrow(dst []float32, m []float64) ([]float32, bool) {
-	for _, v := range m {
-		if s := float64(float32(v)); math.IsInf(s, 0) || s != s {
-			return dst, false
+func Narrow(dst []float32, m []float64) ([]float32, bool) { return narrow(dst, m, 1) }
+
+// narrow is Narrow over fixed blocks of m on threads goroutines.
+func narrow(dst []float32, m []float64, threads int) ([]float32, bool) {
+	var bad atomic.Bool
+	blocks.For(threads, len(m), func(_, lo, hi int) {
+		for _, v := range m[lo:hi] {
+			if s := float64(float32(v)); math.IsInf(s, 0) || s != s {
+				bad.Store(true)
+				return
+			}
 		}
+	})
+	if bad.Load() {
+		return dst, false
 	}
 	if cap(dst) < len(m) {
 		dst = make([]float32, len(m))
 	}
 	dst = dst[:len(m)]
-	for i, v := range m {
-		dst[i] = float32(v)
-	}
+	blocks.For(threads, len(m), func(_, lo, hi int) {
+		for i, v := range m[lo:hi] {
+			dst[lo+i] = float32(v)
+		}
+	})
 	return dst, true
 }
 

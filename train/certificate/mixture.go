@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/sparsetag/sparsetag/screen"
+	"github.com/sparsetag/sparsetag/train/internal/blocks"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -69,6 +70,10 @@ type Pass struct {
 // weighted, and no u-sized M of the mixture is ever stored (the caller's
 // screening forms it per feature: Mixture.WorstAbsM).
 type History struct {
+	// Threads is the number of goroutines of the per-feature loops (0 or
+	// 1: the calling one); the results do not depend on it.
+	Threads int
+
 	m    [][]float32
 	loss []float64
 	mw   []float64
@@ -100,7 +105,7 @@ func (h *History) Commit(mU []float64) {
 
 // Clone returns a deep copy.
 func (h *History) Clone() History {
-	var c History
+	c := History{Threads: h.Threads}
 	for k := range h.m {
 		c.m = append(c.m, slices.Clone(h.m[k]))
 	}
@@ -118,7 +123,7 @@ func (h *History) Push(m []float64, loss, mw float64) {
 	if len(h.m) == mixPasses {
 		buf = h.m[mixPasses-1] // reuse the oldest
 	}
-	buf, ok := Narrow(buf, m)
+	buf, ok := narrow(buf, m, h.Threads)
 	if !ok {
 		return
 	}
@@ -151,7 +156,12 @@ func (h *History) Compact(drop []bool) {
 // in [-l1, l1] and g(0, .) vanishes with its derivative, so Phi and its
 // derivatives (and their bounds, mixture_f32.go) only need J.
 type Mixture struct {
+	// Threads is the number of goroutines of the per-feature loops over u
+	// (0 or 1: the calling one); the results do not depend on it.
+	Threads int
+
 	idx   []int32     // J: positions in u
+	part  [][]int32   // gather: J's positions in each block of u
 	w     []float64   // w over J
 	ms    [][]float64 // m_0 (this pass), the stored m_1.. (widened), gold, over J
 	buf   []float64   // storage of ms
@@ -166,28 +176,7 @@ type Mixture struct {
 
 // gather selects J and copies w and every m_k over it.
 func (mx *Mixture) gather(r Pass, hist [][]float32) {
-	mx.idx = mx.idx[:0]
-	s := 0
-	for q := range r.M {
-		in := s < len(r.Supp) && int(r.Supp[s]) == q
-		if in {
-			s++
-		}
-		if !in {
-			in = math.Abs(r.M[q]) > mx.l1
-		}
-		if !in {
-			for _, mk := range hist {
-				if v := float64(mk[q]); math.Abs(v)+ErrorBound(v) > mx.l1 {
-					in = true
-					break
-				}
-			}
-		}
-		if in {
-			mx.idx = append(mx.idx, int32(q))
-		}
-	}
+	mx.selectJ(r, hist)
 	n, K := len(mx.idx), len(hist)+1
 	mx.buf = resizeFloats(mx.buf, n*(K+1))
 	mx.ms = mx.ms[:0]
@@ -221,6 +210,45 @@ func (mx *Mixture) gather(r Pass, hist [][]float32) {
 			i++
 		}
 		mx.w[i] = r.SuppW[s]
+	}
+}
+
+// selectJ sets mx.idx to J, the positions q of u where w_q != 0 or some
+// |m_k,q| may exceed l1, in increasing order: over fixed blocks of u on
+// mx.Threads goroutines, each block's positions appended in block order.
+func (mx *Mixture) selectJ(r Pass, hist [][]float32) {
+	nb := blocks.Count(len(r.M))
+	if len(mx.part) < nb {
+		mx.part = append(mx.part, make([][]int32, nb-len(mx.part))...)
+	}
+	blocks.For(mx.Threads, len(r.M), func(b, lo, hi int) {
+		out := mx.part[b][:0]
+		s, _ := slices.BinarySearch(r.Supp, int32(lo))
+		for q := lo; q < hi; q++ {
+			in := s < len(r.Supp) && int(r.Supp[s]) == q
+			if in {
+				s++
+			}
+			if !in {
+				in = math.Abs(r.M[q]) > mx.l1
+			}
+			if !in {
+				for _, mk := range hist {
+					if v := float64(mk[q]); math.Abs(v)+ErrorBound(v) > mx.l1 {
+						in = true
+						break
+					}
+				}
+			}
+			if in {
+				out = append(out, int32(q))
+			}
+		}
+		mx.part[b] = out
+	})
+	mx.idx = mx.idx[:0]
+	for _, p := range mx.part[:nb] {
+		mx.idx = append(mx.idx, p...)
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -64,6 +64,9 @@ var ErrNonFinite = errors.New("train: objective is not finite (NaN or Inf)")
 // pass forms m over the unscreened features in the caller's buffer
 // (Residuals, with one bool per attribute to mark the counts it takes
 // from the evaluation); nothing else of the model's full size is needed.
+// With more than one thread, the scatter's row splits take 4 B per
+// position and worker boundary (rowSplit; not in Memory, which does not
+// know the thread count: 0.85 MB per boundary on CoNLL-2000).
 type Objective struct {
 	m       *chain.Model // layout only (labels, counts, transitions)
 	fs      *Features
@@ -105,6 +108,11 @@ type Objective struct {
 	// liveRows is live without its dense blocks (which blockState.score
 	// scores), for lattice.Score.
 	liveRows sparse.Corpus
+	// splits are where each scatter worker's attributes start in the rows
+	// of c and of live.
+	splits rowSplits
+	// elems runs the element-wise loops (parallel.go).
+	elems elemLoops
 
 	// prior, when not nil, is the fixed offset w0 of every evaluation
 	// (SetPrior).
@@ -226,6 +234,7 @@ func New(m *chain.Model, c *sparse.Corpus, s Settings) *Objective {
 	o := &Objective{m: m, fs: fs, c: c, threads: max(threads, 1), n: float64(c.Len()),
 		tune: tuning{sparseLabelFraction: defaultSparseLabelFraction, residualBlock: defaultResidualBlock,
 			liveKeep: defaultLiveKeep}}
+	o.elems = elemLoops{threads: o.threads, block: defaultElemBlock}
 	o.wtail = make([]float64, tail)
 	o.eTail = make([]float64, tail)
 	o.shard = make([]shardState, numShards)
@@ -338,27 +347,34 @@ func (o *Objective) follow(keep []int32) {
 	case fs.live == o.m.Layout.NumUnary:
 		o.live, o.liveAttrs = o.c, fs.live
 	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
-		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive, o.tune.liveKeep), fs.live
+		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive, o.tune.liveKeep, o.threads), fs.live
 	}
 	o.liveRows = *o.live
 	o.liveRows.Dense = nil
+	if o.live != o.c {
+		o.splits.live = splitCache{} // a new copy (or the old one's rows rewritten)
+	}
 	o.refSpan = o.refSpan[:0]
 	if o.sparseLabels || o.refFused {
-		o.refSpan = refSpans(o.refSpan, o.live.Unary.Col, o.fs.refPtr)
+		o.refSpan = refSpans(o.elems, o.refSpan, o.live.Unary.Col, o.fs.refPtr)
 	}
 }
 
 // refSpans returns, in dst's storage when it is large enough, the
 // reference range (ptr[a], ptr[a+1]) of the attribute a = col[k] of every
-// occurrence k of a corpus's unary rows (refSpan).
-func refSpans(dst, col, ptr []int32) []int32 {
+// occurrence k of a corpus's unary rows (refSpan), on the objective's
+// goroutines (e).
+func refSpans(e elemLoops, dst, col, ptr []int32) []int32 {
 	if cap(dst) < 2*len(col) {
 		dst = make([]int32, 2*len(col))
 	}
 	dst = dst[:2*len(col)]
-	for k, a := range col {
-		dst[2*k], dst[2*k+1] = ptr[a], ptr[a+1]
-	}
+	e.run(len(col), func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			a := col[k]
+			dst[2*k], dst[2*k+1] = ptr[a], ptr[a+1]
+		}
+	})
 	return dst
 }
 
@@ -368,6 +384,7 @@ func (o *Objective) Release() {
 	o.mu, o.wfull, o.exp, o.mvec, o.refSpan, o.uPtr, o.counted = nil, nil, nil, nil, nil, nil, nil
 	o.expFresh = false
 	o.live = o.c
+	o.splits = rowSplits{}
 	for s := range o.shard {
 		o.shard[s] = shardState{}
 	}
@@ -382,13 +399,7 @@ func AttrStarts(ptr, ids []int32, U, L int) []int32 {
 		ptr = make([]int32, U+1)
 	}
 	ptr = ptr[:U+1]
-	k := 0
-	for a := 0; a <= U; a++ {
-		for k < len(ids) && int(ids[k]) < a*L {
-			k++
-		}
-		ptr[a] = int32(k)
-	}
+	attrStartsRange(ptr, ids, L, 0, U+1)
 	return ptr
 }
 
@@ -528,46 +539,64 @@ func fullRun(span []int32, k, end int32, L int) int32 {
 // span, or zero weights). Sequences,
 // labels and pair rows are shared with c. The rows of the copy it replaces
 // are reused when they have room (a working-set solve compacts at every
-// full pass).
-func liveCorpus(c, old *sparse.Corpus, live []bool, keep float64) *sparse.Corpus {
+// full pass). The rows are counted, then copied, in fixed blocks of rows
+// on threads goroutines (each block at the offset the counts give it).
+func liveCorpus(c, old *sparse.Corpus, live []bool, keep float64, threads int) *sparse.Corpus {
 	x := &c.Unary
 	out := *c
-	nnz := 0
-	for _, a := range x.Col {
-		if live[a] {
-			nnz++
+	nb := (x.Rows() + liveRowBlock - 1) / liveRowBlock
+	at := make([]int32, nb+1) // entries kept before each block
+	par.For(threads, nb, func(b int) {
+		n := int32(0)
+		for _, a := range x.Col[x.RowPtr[b*liveRowBlock]:x.RowPtr[min(x.Rows(), (b+1)*liveRowBlock)]] {
+			if live[a] {
+				n++
+			}
 		}
+		at[b+1] = n
+	})
+	for b := range nb {
+		at[b+1] += at[b]
 	}
+	nnz := int(at[nb])
 	if float64(nnz) >= keep*float64(len(x.Col)) {
 		return c
 	}
 	var nx sparse.Matrix
 	if old != c && cap(old.Unary.RowPtr) > x.Rows() && cap(old.Unary.Col) >= nnz &&
 		(x.Val == nil || cap(old.Unary.Val) >= nnz) {
-		nx = sparse.Matrix{RowPtr: old.Unary.RowPtr[:1], Col: old.Unary.Col[:0], Val: old.Unary.Val[:0]}
-	} else {
-		nx = sparse.Matrix{RowPtr: make([]int32, 1, x.Rows()+1), Col: make([]int32, 0, nnz)}
+		nx = sparse.Matrix{RowPtr: old.Unary.RowPtr[:x.Rows()+1], Col: old.Unary.Col[:nnz]}
 		if x.Val != nil {
-			nx.Val = make([]float64, 0, nnz)
+			nx.Val = old.Unary.Val[:nnz]
+		}
+	} else {
+		nx = sparse.Matrix{RowPtr: make([]int32, x.Rows()+1), Col: make([]int32, nnz)}
+		if x.Val != nil {
+			nx.Val = make([]float64, nnz)
 		}
 	}
-	if x.Val == nil {
-		nx.Val = nil
-	}
-	for p := 0; p < x.Rows(); p++ {
-		for k := x.RowPtr[p]; k < x.RowPtr[p+1]; k++ {
-			if a := x.Col[k]; live[a] {
-				nx.Col = append(nx.Col, a)
-				if x.Val != nil {
-					nx.Val = append(nx.Val, x.Val[k])
+	nx.RowPtr[0] = 0
+	par.For(threads, nb, func(b int) {
+		q := at[b]
+		for p := b * liveRowBlock; p < min(x.Rows(), (b+1)*liveRowBlock); p++ {
+			for k := x.RowPtr[p]; k < x.RowPtr[p+1]; k++ {
+				if a := x.Col[k]; live[a] {
+					nx.Col[q] = a
+					if x.Val != nil {
+						nx.Val[q] = x.Val[k]
+					}
+					q++
 				}
 			}
+			nx.RowPtr[p+1] = q
 		}
-		nx.RowPtr = append(nx.RowPtr, int32(len(nx.Col)))
-	}
+	})
 	out.Unary = nx
 	return &out
 }
+
+// liveRowBlock is the number of rows of one block of liveCorpus.
+const liveRowBlock = 4096
 
 // Evaluate is the smooth part of the training objective for the
 // optimizer: over the active set, it returns f(x) = L(x) + (l2/2)||x||^2,
@@ -604,7 +633,7 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 		o.blk.expectations(o.fs, o.exp)
 	}
 	o.expFresh = true
-	o.obs.residuals(o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
+	o.obs.residuals(o.elems, o.mvec, o.fs.active, o.exp, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	inv := 1 / o.n
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return loss * inv, o.mvec, ErrNonFinite
@@ -624,21 +653,16 @@ func (o *Objective) Loss(ctx context.Context, x []float64) (float64, []float64, 
 // again: in a working-set solve's end game that is most of the scatter.
 func (o *Objective) Residuals(dst []float64, idx []int32) []float64 {
 	dst = resizeFloats(dst, len(idx))
-	o.uPtr = AttrStarts(o.uPtr, idx, o.m.Layout.NumUnary, o.m.NumLabels())
+	o.uPtr = attrStartsBlocks(o.elems, o.uPtr, idx, o.m.Layout.NumUnary, o.m.NumLabels())
 	counted := o.countedAttrs(idx)
 	o.scatterExpectations(o.c, o.uPtr, idx, dst, counted)
 	if counted != nil {
-		ptr, refPtr := o.uPtr, o.fs.refPtr
-		for a, ok := range counted {
-			if ok {
-				copy(dst[ptr[a]:ptr[a+1]], o.exp[refPtr[a]:refPtr[a+1]])
-			}
-		}
+		copyCounted(o.elems, dst, o.exp, counted, o.uPtr, o.fs.refPtr)
 	}
 	if o.blk != nil {
 		o.blk.residuals(dst, idx, o.uPtr, counted)
 	}
-	o.obs.residuals(dst, idx, dst, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
+	o.obs.residuals(o.elems, dst, idx, dst, o.eTail, int32(o.m.Layout.StateLen()), 1/o.n)
 	return dst
 }
 
@@ -656,14 +680,14 @@ func (o *Objective) countedAttrs(idx []int32) []bool {
 	if cap(o.counted) < U {
 		o.counted = make([]bool, U)
 	}
-	counted, ptr, refPtr, act := o.counted[:U], o.uPtr, o.fs.refPtr, o.fs.active
-	found := false
-	for a := range counted {
-		lo, hi := ptr[a], ptr[a+1]
-		counted[a] = hi > lo && slices.Equal(idx[lo:hi], act[refPtr[a]:refPtr[a+1]])
-		found = found || counted[a]
-	}
-	if !found {
+	counted := o.counted[:U]
+	var found atomic.Bool
+	o.elems.run(U, func(lo, hi int) {
+		if countedRange(counted, idx, o.fs.active, o.uPtr, o.fs.refPtr, lo, hi) {
+			found.Store(true)
+		}
+	})
+	if !found.Load() {
 		return nil
 	}
 	return counted
@@ -1056,9 +1080,9 @@ func reduceStateShards(exp []float64, shard []shardState, fs *Features, a int) {
 // (which missed the cache on every frequent attribute). Attributes a with
 // skip[a] (skip may be nil) are left out: their counts stay 0.
 func (o *Objective) scatterExpectations(c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool) {
-	parts := o.attrSplit
+	parts, split := o.attrSplit, o.splits.of(c, o.c, o.live, o.attrSplit)
 	par.For(len(parts)-1, len(parts)-1, func(k int) {
-		scatterRange(o.mu, o.m.NumLabels(), c, ptr, ids, dst, skip, parts[k], parts[k+1])
+		scatterRange(o.mu, o.m.NumLabels(), c, ptr, ids, dst, skip, parts[k], parts[k+1], split, k)
 	})
 }
 
@@ -1083,13 +1107,22 @@ func attrParts(attrCum []int32, threads int) []int32 {
 }
 
 // scatterRange is scatterExpectations for the attributes [alo, ahi), with
-// the node marginals mu (positions x L).
-func scatterRange(mu []float64, L int, c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool, alo, ahi int32) {
+// the node marginals mu (positions x L), over the entries of each row
+// where split says that this range (part) is (every entry when split is
+// nil; filtered by [alo, ahi) either way).
+func scatterRange(mu []float64, L int, c *sparse.Corpus, ptr, ids []int32, dst []float64, skip []bool, alo, ahi int32,
+	split *rowSplit, part int) {
 	nodes := mu
 	clear(dst[ptr[alo]:ptr[ahi]])
 	var full fullSpans
-	for p := 0; p < c.Unary.Rows(); p++ {
-		cols, vals := c.Unary.Row(p)
+	x := &c.Unary
+	for p := 0; p < x.Rows(); p++ {
+		from, to := split.bounds(x, part, p)
+		cols := x.Col[from:to]
+		var vals []float64
+		if x.Val != nil {
+			vals = x.Val[from:to]
+		}
 		mu := nodes[p*L : p*L+L]
 		for k, a := range cols {
 			if a < alo || a >= ahi {
@@ -1120,23 +1153,6 @@ func scatterRange(mu []float64, L int, c *sparse.Corpus, ptr, ids []int32, dst [
 			}
 		}
 		full.flush(dst, mu)
-	}
-}
-
-// residuals writes m_j = (obs_j - e_j) * inv into dst[k] for the features
-// idx[k] (increasing), where obs_j are the counts c, e_j is exp[k] for a
-// state feature (j < off, the state block's length) and eTail[j-off]
-// otherwise; dst may be exp itself. inv is 1/n.
-func (c *counts) residuals(dst []float64, idx []int32, exp, eTail []float64, off int32, inv float64) {
-	cur := c.cursor()
-	for k, j := range idx {
-		e := 0.0
-		if j < off {
-			e = exp[k]
-		} else {
-			e = eTail[j-off]
-		}
-		dst[k] = (cur.at(j) - e) * inv
 	}
 }
 

@@ -37,7 +37,7 @@ func TestScoreSparseMatchesReference(t *testing.T) {
 			o := New(m, c, Settings{Threads: 1})
 			o.SetActive(act, true)
 			o.sparseLabels = true // the label-list scorer whatever the density
-			o.refSpan = refSpans(o.refSpan, o.live.Unary.Col, o.fs.refPtr)
+			o.refSpan = refSpans(o.elems, o.refSpan, o.live.Unary.Col, o.fs.refPtr)
 			x := make([]float64, len(act))
 			for k := range x {
 				x[k] = rng.NormFloat64()

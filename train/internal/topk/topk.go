@@ -52,6 +52,20 @@ func (s *Smallest) add(v float64, q int) {
 		return
 	}
 	h[0] = entry{v, int32(q)}
+	s.down()
+}
+
+// pop removes the largest entry (the root).
+func (s *Smallest) pop() {
+	last := len(s.h) - 1
+	s.h[0] = s.h[last]
+	s.h = s.h[:last]
+	s.down()
+}
+
+// down restores the heap order from the root down.
+func (s *Smallest) down() {
+	h := s.h
 	for i := 0; ; {
 		c := 2*i + 1
 		if c >= len(h) {
@@ -99,10 +113,12 @@ func (s *Smallest) Pick(n, initial int, prio func(q int) float64, size func(must
 	if k-must > s.k {
 		panic("topk: Smallest.Pick: the set's size exceeds the heap's capacity")
 	}
-	// The k - must smallest entries, then in position order, merged with
-	// the must positions (increasing).
-	slices.SortFunc(s.h, entryOrder)
-	sel := s.h[:k-must]
+	// The k - must smallest entries (the heap less its largest), then in
+	// position order, merged with the must positions (increasing).
+	for len(s.h) > k-must {
+		s.pop()
+	}
+	sel := s.h
 	slices.SortFunc(sel, func(a, b entry) int { return cmp.Compare(a.q, b.q) })
 	i := 0
 	for _, q := range s.must {
