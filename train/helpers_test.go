@@ -10,6 +10,8 @@ import (
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/features"
 	"github.com/sparsetag/sparsetag/internal/chaintest"
+	"github.com/sparsetag/sparsetag/screen"
+	"github.com/sparsetag/sparsetag/sparse"
 )
 
 // The shared test data and checks (internal/chaintest).
@@ -86,4 +88,29 @@ func everyFeature(d int) []int32 {
 		all[j] = int32(j)
 	}
 	return all
+}
+
+// featureRnorm returns the Pinsker constants Rnorm_j of every feature of the
+// model layout (section 4 of the design note), with the sequence weights
+// s (nil: unit) of the weighted objective.
+func featureRnorm(m *chain.Model, c *sparse.Corpus, s []float64) ([]float64, error) {
+	return screen.WeightedRnorm(nil, m.Layout, c, s)
+}
+
+// newRnormTable compresses a full-size Rnorm vector.
+func newRnormTable(r []float64, L, numUnary int) *rnormTable {
+	t := &rnormTable{L: L, stateLen: L * numUnary}
+	attr := make([]float64, numUnary)
+	for a := range attr {
+		attr[a] = r[a*L]
+		for y := 1; y < L; y++ {
+			if r[a*L+y] != attr[a] {
+				t.full = r
+				return t
+			}
+		}
+	}
+	t.attr = attr
+	t.full = append([]float64(nil), r[t.stateLen:]...)
+	return t
 }

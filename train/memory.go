@@ -44,6 +44,10 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 	full := op.Solver == SolverFull || op.Screen == ScreenPaper || op.Screen == ScreenBoth || op.Resume != nil
 	add("model weights (8 B x features)", 8*d)
 	objective.Memory(m, c, add)
+	if op.Threads > 1 {
+		add(fmt.Sprintf("scatter row splits of the corpus and its scoring copy (2 x 4 B x positions x %d worker boundaries)", op.Threads-1),
+			8*int64(c.Positions())*int64(op.Threads-1))
+	}
 	if op.Allowed != nil {
 		add("partial labels: allowed label sets (8 B x positions per 64 labels) and the constrained lattices (2 x 8 B x positions x labels per shard, at most)",
 			8*int64(c.Positions())*int64((m.NumLabels()+63)/64)+16*int64(c.MaxLen())*int64(m.NumLabels())*64)

@@ -157,7 +157,9 @@ func (ns *newtonState) try(ctx context.Context, r *run, gap *float64) error {
 // active set (zero elsewhere), f and f1 the smooth objective f = L + l2/2
 // ||.||^2 at each, m1 is m' over the active set. The coordinate terms take
 // X from r.supp (the pass just priced) and m' over u from the evaluation's
-// marginals, block after block (no u-sized vector besides the pass's).
+// marginals, block after block (no u-sized vector besides the pass's); when
+// formed, m' over u is already in the pass's buffer r.mU (a moving attempt
+// formed it once for this and for the pricing at w') and is read there.
 func (ns *newtonState) candidateGap(r *run, x, w []float64, f, f1 float64, m1 []float64, formed bool) float64 {
 	l2 := r.tr.pen.l2
 	sq, sq1, d := 0.0, 0.0, 0.0
@@ -345,21 +347,6 @@ func (ns *newtonState) model(r *run, c0 []float64) ([]float64, float64, float64)
 // nt.ratio times the model's suboptimality sub.
 func enough(nt newtonTuning, g, sub, target float64) bool {
 	return g <= target && (nt.ratio <= 0 || g <= nt.ratio*sub)
-}
-
-// spanEnded reports whether the basis holds the whole Krylov space: the
-// next vector, H times the last one over F, is within krylovTol of its
-// span (krylov would stop there).
-func (ns *newtonState) spanEnded() bool {
-	if len(ns.v) == 0 {
-		return true
-	}
-	last := ns.hv[len(ns.hv)-1]
-	v := make([]float64, len(ns.free))
-	for q, k := range ns.free {
-		v[q] = last[k]
-	}
-	return !ns.orthonormalize(v)
 }
 
 // krylovTol is the relative norm below which a Lanczos vector, once

@@ -405,3 +405,18 @@ func TestNewtonAdaptiveBasis(t *testing.T) {
 	assert.InDelta(t, want, got, 1e-5*want, "basis %d of %d free", len(ns.v), n)
 	t.Logf("model suboptimality %.6e over the Krylov space (%d of %d), %.6e from H_FF; true %.6e", got, len(ns.v), n, want, pw-sp.pStar)
 }
+
+// spanEnded reports whether the basis holds the whole Krylov space: the
+// next vector, H times the last one over F, is within krylovTol of its
+// span (krylov would stop there).
+func (ns *newtonState) spanEnded() bool {
+	if len(ns.v) == 0 {
+		return true
+	}
+	last := ns.hv[len(ns.hv)-1]
+	v := make([]float64, len(ns.free))
+	for q, k := range ns.free {
+		v[q] = last[k]
+	}
+	return !ns.orthonormalize(v)
+}

@@ -9,30 +9,13 @@ import (
 // rnormTable holds the Pinsker constants Rnorm_j of a model layout in
 // O(U + L*L + P*L*L) memory: the Rnorm of a state feature (a, y) depends on
 // the attribute a only (the range of its count over label sequences), so
-// the state block keeps one value per attribute. If a state block ever
-// differed across labels, the table keeps it whole.
+// the state block keeps one value per attribute (attr, filled from
+// screen.WeightedRnormParts). A table with attr nil holds the whole vector
+// in full: only the tests build one (newRnormTable), to compare the two.
 type rnormTable struct {
 	L, stateLen int
 	attr        []float64 // per attribute (nil: full holds the state block)
 	full        []float64 // the whole vector, or only the blocks after the state block
-}
-
-// newRnormTable compresses a full-size Rnorm vector.
-func newRnormTable(r []float64, L, numUnary int) *rnormTable {
-	t := &rnormTable{L: L, stateLen: L * numUnary}
-	attr := make([]float64, numUnary)
-	for a := range attr {
-		attr[a] = r[a*L]
-		for y := 1; y < L; y++ {
-			if r[a*L+y] != attr[a] {
-				t.full = r
-				return t
-			}
-		}
-	}
-	t.attr = attr
-	t.full = append([]float64(nil), r[t.stateLen:]...)
-	return t
 }
 
 // at returns Rnorm_j.

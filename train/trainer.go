@@ -165,7 +165,8 @@ func countedBetaMax(obj *objective.Objective, op Options) (float64, bool) {
 // computeBetaMax sets beta_max = ||m(0)||_inf over the feature set from a
 // pass at w = 0. The paper form needs its exact value (beta is a fraction
 // of it), computed as always with every feature active; the sum form (with
-// a prior or partial labels, where countedBetaMax cannot) only reports it,
+// a prior or partial labels, or counts that give a non-finite value, where
+// countedBetaMax cannot) only reports it,
 // and gets it from one pass with no active feature and the expectations
 // of every feature (no full-size m or references).
 func (tr *trainer) computeBetaMax(ctx context.Context) error {
@@ -236,13 +237,6 @@ func (tr *trainer) newResult() *Result {
 		res.Alpha = tr.pen.l2 / tr.pen.l1
 	}
 	return res
-}
-
-// featureRnorm returns the Pinsker constants Rnorm_j of every feature of the
-// model layout (section 4 of the design note), with the sequence weights
-// s (nil: unit) of the weighted objective.
-func featureRnorm(m *chain.Model, c *sparse.Corpus, s []float64) ([]float64, error) {
-	return screen.WeightedRnorm(nil, m.Layout, c, s)
 }
 
 // fyGap is the Fenchel-Young duality gap of the average-form problem with

@@ -65,8 +65,9 @@ var ErrNonFinite = errors.New("train: objective is not finite (NaN or Inf)")
 // (Residuals, with one bool per attribute to mark the counts it takes
 // from the evaluation); nothing else of the model's full size is needed.
 // With more than one thread, the scatter's row splits take 4 B per
-// position and worker boundary (rowSplit; not in Memory, which does not
-// know the thread count: 0.85 MB per boundary on CoNLL-2000).
+// position and worker boundary, for the corpus and for its scoring copy
+// (rowSplit; not in Memory, which does not know the thread count, but in
+// train.EstimateMemory: 0.85 MB per boundary on CoNLL-2000).
 type Objective struct {
 	m       *chain.Model // layout only (labels, counts, transitions)
 	fs      *Features
@@ -348,12 +349,10 @@ func (o *Objective) follow(keep []int32) {
 		o.live, o.liveAttrs = o.c, fs.live
 	case keep == nil || float64(fs.live) < 0.9*float64(o.liveAttrs):
 		o.live, o.liveAttrs = liveCorpus(o.c, o.live, fs.attrLive, o.tune.liveKeep, o.threads), fs.live
+		o.splits.live.done = false // a new copy (or the old one's rows rewritten): split again
 	}
 	o.liveRows = *o.live
 	o.liveRows.Dense = nil
-	if o.live != o.c {
-		o.splits.live = splitCache{} // a new copy (or the old one's rows rewritten)
-	}
 	o.refSpan = o.refSpan[:0]
 	if o.sparseLabels || o.refFused {
 		o.refSpan = refSpans(o.elems, o.refSpan, o.live.Unary.Col, o.fs.refPtr)

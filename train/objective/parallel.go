@@ -125,14 +125,20 @@ type rowSplit struct {
 }
 
 // newRowSplit returns the split of x's rows at parts, or nil when a row is
-// not sorted (the workers then filter every entry) or there is one range.
-func newRowSplit(x *sparse.Matrix, parts []int32) *rowSplit {
+// not sorted (the workers then filter every entry) or there is one range;
+// it reuses the storage of old (may be nil) when it is large enough.
+func newRowSplit(old *rowSplit, x *sparse.Matrix, parts []int32) *rowSplit {
 	n := len(parts) - 1
 	if n < 2 {
 		return nil
 	}
 	rows := x.Rows()
-	s := &rowSplit{off: make([]int32, (n-1)*rows), rows: rows}
+	s := &rowSplit{rows: rows}
+	if old != nil && cap(old.off) >= (n-1)*rows {
+		s.off = old.off[:(n-1)*rows]
+	} else {
+		s.off = make([]int32, (n-1)*rows)
+	}
 	for p := range rows {
 		lo, hi := x.RowPtr[p], x.RowPtr[p+1]
 		if !slices.IsSorted(x.Col[lo:hi]) {
@@ -186,7 +192,7 @@ func (rs *rowSplits) of(c, full, live *sparse.Corpus, parts []int32) *rowSplit {
 		return nil
 	}
 	if !sc.done {
-		sc.s, sc.done = newRowSplit(&c.Unary, parts), true
+		sc.s, sc.done = newRowSplit(sc.s, &c.Unary, parts), true
 	}
 	return sc.s
 }

@@ -126,7 +126,7 @@ func TestRowSplit(t *testing.T) {
 	cum := attributeCounts(x, 30)
 	for threads := 1; threads <= 6; threads++ {
 		parts := attrParts(cum, threads)
-		s := newRowSplit(x, parts)
+		s := newRowSplit(nil, x, parts)
 		require.Equal(t, len(parts) > 2, s != nil, "%d ranges", len(parts)-1)
 		for p := range x.Rows() {
 			for k := range len(parts) - 1 {
@@ -144,7 +144,7 @@ func TestRowSplit(t *testing.T) {
 			}
 		}
 	}
-	require.Nil(t, newRowSplit(&shuffledRows(c, false).Unary, attrParts(cum, 3)))
+	require.Nil(t, newRowSplit(nil, &shuffledRows(c, false).Unary, attrParts(cum, 3)))
 }
 
 // TestLiveCorpusBlocks: the live copy over several blocks of rows on 1 to

@@ -165,6 +165,49 @@ func TestPartialSingletonsAreFullLabels(t *testing.T) {
 	approxEqual(t, "m", ms[0], ms[1], 1e-12, 1e-12)
 }
 
+// TestPartialKeepsCountsAfterNilWeights: SetWeights(nil) after SetPartial
+// leaves the partial-label objective as it was (its observed counts stay
+// SetPartial's): the loss and m are the same bits with and without the call.
+func TestPartialKeepsCountsAfterNilWeights(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	c := randomCorpus(rng, 15, 5, 4, 0, 3, true)
+	m, _ := chain.NewModel(labelNames(3), 4, 0, true, nil)
+	x := make([]float64, len(m.W))
+	for j := range x {
+		x[j] = rng.NormFloat64()
+	}
+	sets := NewLabelSets(c.Positions(), 3)
+	for p := range c.Positions() {
+		sets.Allow(p, int(c.Labels[p]))
+		if p%3 == 0 {
+			sets.Allow(p, (int(c.Labels[p])+1)%3)
+		}
+	}
+	var f [2]float64
+	var ms [2][]float64
+	for k := range 2 {
+		o := New(m, c, Settings{Threads: 1})
+		if err := o.SetPartial(sets); err != nil {
+			t.Fatal(err)
+		}
+		if k == 1 {
+			if err := o.SetWeights(nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o.SetActive(everyFeature(len(m.W)), false)
+		ms[k] = make([]float64, len(x))
+		var err error
+		if f[k], err = o.evalM(context.Background(), x, ms[k]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if math.Float64bits(f[0]) != math.Float64bits(f[1]) {
+		t.Fatalf("loss %v after SetWeights(nil), want %v", f[1], f[0])
+	}
+	approxEqual(t, "m", ms[1], ms[0], 0, 0)
+}
+
 // TestPartialRefused: empty sets, mismatched sizes and pair attributes are
 // errors, and an evaluation in which a sequence's sets admit no path of
 // finite score returns ErrNoPath.

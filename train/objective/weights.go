@@ -21,8 +21,10 @@ import (
 // evaluation; the node marginals (Stats) are then the weighted ones.
 func (o *Objective) SetWeights(s []float64) error {
 	if s == nil {
-		if o.weights != nil || o.partial != nil {
-			// New's counts, unless weights or partial labels replaced them.
+		if o.weights != nil && o.partial == nil {
+			// Back to New's counts. With partial labels the observed
+			// counts stay SetPartial's (the constrained marginals take
+			// their place).
 			o.obs = observedCounts(o.m, o.c, o.attrCum, o.fused, nil)
 		}
 		o.weights = nil
