@@ -131,10 +131,13 @@ func TestPartialAgainstBruteForce(t *testing.T) {
 	}
 }
 
-// TestPartialSingletonsAreFullLabels: sets holding the gold label alone
-// give the fully labeled loss and m.
-func TestPartialSingletonsAreFullLabels(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 12))
+// evalTwoWays evaluates the loss and m at a random point of a random chain
+// twice, with the objective configured by set(o, k) for k = 0 and 1; sets
+// gets the gold label of every position and, when wider, a second label at
+// every third position.
+func evalTwoWays(t *testing.T, seed uint64, wider bool, set func(o *Objective, sets *LabelSets, k int) error) (f [2]float64, ms [2][]float64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, seed+1))
 	c := randomCorpus(rng, 15, 5, 4, 0, 3, true)
 	m, _ := chain.NewModel(labelNames(3), 4, 0, true, nil)
 	x := make([]float64, len(m.W))
@@ -144,15 +147,14 @@ func TestPartialSingletonsAreFullLabels(t *testing.T) {
 	sets := NewLabelSets(c.Positions(), 3)
 	for p := range c.Positions() {
 		sets.Allow(p, int(c.Labels[p]))
+		if wider && p%3 == 0 {
+			sets.Allow(p, (int(c.Labels[p])+1)%3)
+		}
 	}
-	var f [2]float64
-	var ms [2][]float64
 	for k := range 2 {
 		o := New(m, c, Settings{Threads: 1})
-		if k == 1 {
-			if err := o.SetPartial(sets); err != nil {
-				t.Fatal(err)
-			}
+		if err := set(o, sets, k); err != nil {
+			t.Fatal(err)
 		}
 		o.SetActive(everyFeature(len(m.W)), false)
 		ms[k] = make([]float64, len(x))
@@ -161,6 +163,18 @@ func TestPartialSingletonsAreFullLabels(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return f, ms
+}
+
+// TestPartialSingletonsAreFullLabels: sets holding the gold label alone
+// give the fully labeled loss and m.
+func TestPartialSingletonsAreFullLabels(t *testing.T) {
+	f, ms := evalTwoWays(t, 11, false, func(o *Objective, sets *LabelSets, k int) error {
+		if k == 1 {
+			return o.SetPartial(sets)
+		}
+		return nil
+	})
 	approxScalar(t, "loss", f[0], f[1], 1e-12, 1e-12)
 	approxEqual(t, "m", ms[0], ms[1], 1e-12, 1e-12)
 }
@@ -169,39 +183,12 @@ func TestPartialSingletonsAreFullLabels(t *testing.T) {
 // leaves the partial-label objective as it was (its observed counts stay
 // SetPartial's): the loss and m are the same bits with and without the call.
 func TestPartialKeepsCountsAfterNilWeights(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 14))
-	c := randomCorpus(rng, 15, 5, 4, 0, 3, true)
-	m, _ := chain.NewModel(labelNames(3), 4, 0, true, nil)
-	x := make([]float64, len(m.W))
-	for j := range x {
-		x[j] = rng.NormFloat64()
-	}
-	sets := NewLabelSets(c.Positions(), 3)
-	for p := range c.Positions() {
-		sets.Allow(p, int(c.Labels[p]))
-		if p%3 == 0 {
-			sets.Allow(p, (int(c.Labels[p])+1)%3)
+	f, ms := evalTwoWays(t, 13, true, func(o *Objective, sets *LabelSets, k int) error {
+		if err := o.SetPartial(sets); err != nil || k == 0 {
+			return err
 		}
-	}
-	var f [2]float64
-	var ms [2][]float64
-	for k := range 2 {
-		o := New(m, c, Settings{Threads: 1})
-		if err := o.SetPartial(sets); err != nil {
-			t.Fatal(err)
-		}
-		if k == 1 {
-			if err := o.SetWeights(nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-		o.SetActive(everyFeature(len(m.W)), false)
-		ms[k] = make([]float64, len(x))
-		var err error
-		if f[k], err = o.evalM(context.Background(), x, ms[k]); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return o.SetWeights(nil)
+	})
 	if math.Float64bits(f[0]) != math.Float64bits(f[1]) {
 		t.Fatalf("loss %v after SetWeights(nil), want %v", f[1], f[0])
 	}
