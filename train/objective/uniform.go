@@ -110,14 +110,10 @@ func (o *Objective) UniformBetaMax() (float64, bool) {
 	for a, e := range u.pair {
 		r.span(lay.PairIndex(a, 0, 0), lay.PairIndex(a+1, 0, 0), e)
 	}
-	best := r.best
-	if r.nan {
-		best = math.NaN()
-	}
-	if math.IsNaN(best) || math.IsInf(best, 0) {
+	if r.nan || math.IsInf(r.best, 0) {
 		return 0, false
 	}
-	return best, true
+	return r.best, true
 }
 
 // spanMax is UniformBetaMax's running max_j |m_j(0)| over the features of

@@ -20,12 +20,8 @@ type entry struct {
 	q int32
 }
 
-// entryOrder is the (priority, position) order of entries (no NaN
-// priority enters: pick maps it to +Inf).
-func entryOrder(a, b entry) int { return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.q, b.q)) }
-
-// above reports whether a comes after b in entryOrder (the heap's
-// comparison, written out).
+// above reports whether a comes after b in the (priority, position) order
+// of entries (no NaN priority enters: pick maps it to +Inf).
 func (a entry) above(b entry) bool { return a.p > b.p || (a.p == b.p && a.q > b.q) }
 
 // reset empties the heap and sets its capacity k >= 1.

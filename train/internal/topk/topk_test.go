@@ -1,6 +1,7 @@
 package topk
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -113,3 +114,7 @@ func TestPick(t *testing.T) {
 		}
 	}
 }
+
+// entryOrder is the (priority, position) order of entries, which the heap's
+// comparison (entry.above) writes out.
+func entryOrder(a, b entry) int { return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.q, b.q)) }
