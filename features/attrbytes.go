@@ -58,11 +58,7 @@ func (e *Encoder) EncodeBytes(dst *sparse.Corpus, in AttributeBytes, labels []in
 			count(e.unary, ids)
 		}
 		startRow(&dst.Unary)
-		if vals == nil {
-			dst.Unary.AppendRow(ids, nil)
-		} else {
-			dst.Unary.AppendRow(ids, vals)
-		}
+		dst.Unary.AppendRow(ids, vals)
 	}
 	e.finish(dst, n, labels)
 	return nil

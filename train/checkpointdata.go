@@ -58,10 +58,7 @@ func digestData(c *sparse.Corpus, wts, prior []float64) dataDigest {
 	d := dataDigest{sequences: c.Len(), positions: c.Positions()}
 	h := newDigest()
 	for _, v := range [][]int32{c.SeqPtr, c.Unary.RowPtr, c.Unary.Col, c.Pair.RowPtr, c.Pair.Col, c.Labels} {
-		h.uint64(uint64(len(v)))
-		for _, x := range v {
-			h.w.Write(binary.LittleEndian.AppendUint32(h.buf[:0], uint32(x)))
-		}
+		h.int32s(v)
 	}
 	for _, v := range [][]float64{c.Unary.Val, c.Pair.Val} {
 		h.floats(v)
@@ -112,6 +109,14 @@ func newDigest() *digest {
 
 // uint64 writes x, little-endian.
 func (d *digest) uint64(x uint64) { d.w.Write(binary.LittleEndian.AppendUint64(d.buf[:0], x)) }
+
+// int32s writes the length of v and each value, little-endian.
+func (d *digest) int32s(v []int32) {
+	d.uint64(uint64(len(v)))
+	for _, x := range v {
+		d.w.Write(binary.LittleEndian.AppendUint32(d.buf[:0], uint32(x)))
+	}
+}
 
 // floats writes the length and the bits of v.
 func (d *digest) floats(v []float64) {

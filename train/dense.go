@@ -1,7 +1,6 @@
 package train
 
 import (
-	"encoding/binary"
 	"math"
 
 	"github.com/sparsetag/sparsetag/sparse"
@@ -57,12 +56,8 @@ func expandedOnce(cache **sparse.Corpus, c *sparse.Corpus) *sparse.Corpus {
 func digestDense(h *digest, c *sparse.Corpus) {
 	for k := range c.Dense {
 		b := &c.Dense[k]
-		for _, v := range [][]int32{b.Attrs, b.Word} {
-			h.uint64(uint64(len(v)))
-			for _, x := range v {
-				h.w.Write(binary.LittleEndian.AppendUint32(h.buf[:0], uint32(x)))
-			}
-		}
+		h.int32s(b.Attrs)
+		h.int32s(b.Word)
 		h.floats(b.Table)
 	}
 }

@@ -141,9 +141,9 @@ func trainOnlineStreamed(e *env, path string, tf *trainFlags, t0 time.Time) (*ch
 	// dictionary (CoNLL-2000: 11 instead of 35, 0.1 s less CPU), and the
 	// heap while reading stays below its size while training and saving
 	// (peak RSS unchanged: docs/crfsuite-algorithms.md, round 5, reading).
-	debug.SetGCPercent(100)
+	gc := debug.SetGCPercent(100)
 	m, c, weights, err := dataset.ReadTrainingModel(rd, enc)
-	debug.SetGCPercent(25)
+	debug.SetGCPercent(gc)
 	closer.Close()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -104,8 +104,13 @@ func (e *Entry) Model() (*chain.Model, *sparse.Corpus, error) {
 	return m, e.Corpus, err
 }
 
-// Write writes e under key to path atomically.
+// Write writes e under key to path atomically. A corpus with dense blocks
+// (word vectors, features.Encoder.DenseVectors) is refused: the cache
+// keeps the sparse rows only.
 func Write(path string, key Key, e *Entry) error {
+	if e.Corpus.HasDense() {
+		return fmt.Errorf("corpuscache: %s: the corpus has dense blocks (word vectors), which the cache does not keep", path)
+	}
 	var p bytes.Buffer
 	w := writer{&p}
 	w.uint(uint64(e.Kind))

@@ -44,6 +44,18 @@ func TestRoundTrip(t *testing.T) {
 	assert.Equal(t, "U00:c", enc.Unary().Name(2))
 }
 
+// TestDenseRefused: a corpus with dense blocks is an error, not a cache
+// that silently loses the word vectors, and no file is written.
+func TestDenseRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.cache")
+	e := testEntry()
+	e.Corpus.Dense = []sparse.Dense{{D: 1, Table: []float64{0.5}, Attrs: []int32{0}, Word: []int32{0, -1, 0}}}
+	err := Write(path, NewKey([]byte("data")), e)
+	require.ErrorContains(t, err, "dense blocks")
+	_, err = os.Stat(path)
+	assert.True(t, errors.Is(err, fs.ErrNotExist), "no file written: %v", err)
+}
+
 // TestStale: another key (other data, template or options) or version is
 // stale, not an error to stop on; a missing file is fs.ErrNotExist.
 func TestStale(t *testing.T) {

@@ -468,11 +468,7 @@ func buildColumns(x *sparse.Matrix, cum []int32) columns {
 // ObservedCounts returns F(x, y_gold) summed over the corpus, full size:
 // the state block position by position, then tailCounts.
 func ObservedCounts(m *chain.Model, c *sparse.Corpus) []float64 {
-	obs := weightedObserved(m, c, nil)
-	if c.HasDense() {
-		blockObserved(&counts{dense: obs}, m, c, nil)
-	}
-	return obs
+	return observedCounts(m, c, nil, true, nil).dense
 }
 
 // scoreSparse is lattice.Score for the training objective in label-list
