@@ -61,15 +61,18 @@ type newtonTuning struct {
 // 20 products, as many as the model needs to predict a certificate
 // within the target and within 2.5x its own suboptimality estimate (on
 // NER that gives a certificate within 2x the true suboptimality at the
-// stop; docs/gauge.md section 8), from a certified gap within 2.5x the
-// target, in a solve that has run three times the attempt's first k + 1
+// stop; docs/gauge.md section 8), from a certified gap within 4x the
+// target (the mixture's certificate is 5-15x the suboptimality in the end
+// game, the candidate's about 2x: at 2.5x a pass whose mixture lagged
+// missed the attempt it would have passed, 5-15 iterations each on NER and
+// CoNLL-2000 from the diagonal start; docs/gauge.md section 9), in a solve that has run three times the attempt's first k + 1
 // evaluations in iterations. An attempt pays only in a long end game: the
 // solves of a path from a warm start certify in a few iterations each,
 // and an attempt at each of them cost more than it saved (tagger bench
 // paper --scale 0.1 --betas 10, the working-set rows: syn2 0.96 -> 1.54 s
 // without the floor; docs/gauge.md section 7).
 func defaultNewton() newtonTuning {
-	return newtonTuning{k: 10, kMax: 20, ratio: 2.5, near: 2.5, minIter: 3 * (10 + 1), eps: 1e-4}
+	return newtonTuning{k: 10, kMax: 20, ratio: 2.5, near: 4, minIter: 3 * (10 + 1), eps: 1e-4}
 }
 
 // newtonState is the candidate's working storage, over the free

@@ -190,6 +190,7 @@ func (tr *trainer) newRun(in solveInput) *run {
 	r.u = tr.fs.Unscreened(nil)
 	r.dual.Threads, r.mix.Threads = tr.op.Threads, tr.op.Threads
 	r.ws.carry, r.ws.prevLam1 = in.carry, in.prevLam1
+	r.ws.diagonal = !in.path
 	return r
 }
 

@@ -53,6 +53,12 @@ type wsState struct {
 	// coefficient (0: none), the strong rule's.
 	carry    *carriedState
 	prevLam1 float64
+	// diagonal: an inner solve that starts without memory starts from the
+	// diagonal (diagonalStart); not along a path, whose solves carry the
+	// previous beta's memory and whose first one, at the largest beta, is
+	// nearly empty (tagger bench paper with it: 2 more iterations on
+	// syn1, 1 on syn2, 8 on ocr-letters, 7 fewer on ocr).
+	diagonal bool
 }
 
 // carriedState is the L-BFGS memory a working-set solve ended with, over
@@ -154,7 +160,8 @@ type supportBlock struct {
 // is known and its gradient over the new set is l2 x - m, with m from the
 // full pass: no evaluation. The optimizer starts with the curvature of the
 // last inner solve (or of the previous beta along a path) embedded into the
-// new set (carriedMemory).
+// new set (carriedMemory); without one, from a diagonal estimate of it
+// (diagonalStart).
 func (st *wsState) next(ctx context.Context, r *run) error {
 	tr := r.tr
 	ws, x, mw := st.choose(r)
@@ -178,8 +185,13 @@ func (st *wsState) next(ctx context.Context, r *run) error {
 	if err != nil {
 		return err
 	}
-	if mem != nil {
+	switch {
+	case mem != nil:
 		if err := opt.SetMemory(*mem); err != nil {
+			return err
+		}
+	case st.diagonal && r.policy == SolverWorkingSet && tr.pen.l2 > 0:
+		if err := r.diagonalStart(opt, ws, mw); err != nil {
 			return err
 		}
 	}

@@ -30,7 +30,9 @@
 //
 //  1. the pseudo-gradient ◇F(x) [3, sec. 3, p. 35] (pseudoGradient);
 //  2. the L-BFGS two-loop recursion on ◇F(x) [1, p. 779], with the initial
-//     scaling H0 = (s·y / y·y) I of [2, p. 515] (twoLoop);
+//     scaling H0 = (s·y / y·y) I of [2, p. 515] (twoLoop), or, for the
+//     iterations SetDiagonal asks, γ diag(h) with γ = s·y / (y·diag(h) y)
+//     (twoLoopDiag; with an empty memory d = -diag(h) ◇F);
 //  3. the direction projection p = π(d; -◇F(x)) [3, p. 35]
 //     (projectDirection), zeroing d_j wherever d_j*◇F_j >= 0;
 //  4. a backtracking line search along the orthant-projected path

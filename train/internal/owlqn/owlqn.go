@@ -108,7 +108,8 @@ type Optimizer struct {
 	d      []float64 // search direction
 	mem    memory
 
-	f, obj float64 // f(x) and F(x)
+	f, obj float64   // f(x) and F(x)
+	diag   diagStart // SetDiagonal's initial inverse Hessian, while it lasts
 	iter   int
 
 	// The line search in progress (searching: a trial was handed out and
@@ -216,7 +217,11 @@ func (o *Optimizer) startIteration() (bool, error) {
 	if math.IsNaN(pgNorm) || math.IsInf(pgNorm, 0) {
 		return false, ErrNotFinite
 	}
-	twoLoop(o.ops, o.d, o.pg, &o.mem)
+	if o.diag.h != nil {
+		twoLoopDiag(o.d, o.pg, &o.mem, o.diag.h)
+	} else {
+		twoLoop(o.ops, o.d, o.pg, &o.mem)
+	}
 	// With l1 > 0, projectDirection; then d·pg, in the same pass. After
 	// projection every non-zero d_j has the sign of -pg_j, so d·pg < 0
 	// unless d vanished; without l1, d·g < 0 as long as H stays positive
@@ -224,13 +229,17 @@ func (o *Optimizer) startIteration() (bool, error) {
 	// an empty memory.
 	if !(o.ops.projectDot(o.d, o.pg, l1 > 0) < 0) {
 		o.mem.reset()
+		o.diag = diagStart{}
 		o.ops.lin(o.d, o.pg, 0, nil, -1, nil)
 	}
 	// First step: 1/||◇F|| when the memory is empty (the direction is
 	// then -◇F, so the first trial moves x by a distance of 1), the
 	// natural quasi-Newton step 1 otherwise.
 	o.step = 1.0
-	if o.mem.count == 0 {
+	switch {
+	case o.mem.count == 0 && o.diag.h != nil:
+		o.step = o.diag.step0
+	case o.mem.count == 0:
 		o.step = 1 / pgNorm
 	}
 	o.searching, o.told, o.tries = true, true, 0
@@ -258,6 +267,7 @@ func (o *Optimizer) Tell(f float64) (accepted bool) {
 		return false
 	}
 	o.mem.update(o.ops, o.xt, o.x, o.gt, o.g)
+	o.diag.accepted()
 	o.x, o.xt = o.xt, o.x
 	o.g, o.gt = o.gt, o.g
 	o.f, o.obj = f, objt
@@ -325,7 +335,8 @@ func (o *Optimizer) Iterations() int { return o.iter }
 //
 // If resetMemory is true the memory is cleared; otherwise each pair is
 // compacted, its curvature s·y recomputed on the surviving coordinates, and
-// pairs whose curvature is no longer positive are dropped.
+// pairs whose curvature is no longer positive are dropped. A diagonal
+// start (SetDiagonal) still in force ends.
 //
 // Compact panics if keep is not strictly increasing within [0, len(X)).
 func (o *Optimizer) Compact(keep []int32, resetMemory bool) (moved bool) {
@@ -346,6 +357,7 @@ func (o *Optimizer) Compact(keep []int32, resetMemory bool) (moved bool) {
 	if resetMemory {
 		o.mem.reset()
 	}
+	o.diag = diagStart{} // SetDiagonal's h is over the old coordinates
 	o.mem.compact(o.ops, keep, o.x, o.g)
 	m := len(keep)
 	o.x, o.g = o.x[:m], o.g[:m]
