@@ -171,6 +171,7 @@ func EncodeTrainingThreads(enc *features.Encoder, exs []Example, minFreq, thread
 		grow = false
 	}
 	c := &sparse.Corpus{}
+	reserve(c, enc, exs)
 	if err := encodeRange(enc, c, exs, ids, 0, grow); err != nil {
 		return nil, nil, err
 	}
@@ -178,6 +179,26 @@ func EncodeTrainingThreads(enc *features.Encoder, exs []Example, minFreq, thread
 		enc.Freeze(0)
 	}
 	return c, labels.Names(), nil
+}
+
+// reserve sizes c for the labeled examples exs as enc encodes them
+// (features.EntryBound), so that its rows are appended into storage
+// allocated once instead of grown by doubling and copied again and again;
+// without a bound it leaves c as it is. The encoding is the same.
+func reserve(c *sparse.Corpus, enc *features.Encoder, exs []Example) {
+	var positions, unary, pair int
+	for i := range exs {
+		in := exs[i].Input()
+		u, p, ok := features.EntryBound(enc, in)
+		if !ok {
+			return
+		}
+		positions += in.Len()
+		unary += u
+		pair += p
+	}
+	pairRows := enc.Template() != nil && enc.Template().NumPair() > 0
+	c.Grow(len(exs), positions, unary, pair, pairRows, true)
 }
 
 // minPartSeqs is the fewest sequences of a part of a parallel encoding.
@@ -209,6 +230,9 @@ func encodeParts(enc *features.Encoder, exs []Example, ids [][]int32, parts int)
 		encs[k], cs[k] = enc, &sparse.Corpus{}
 		if k > 0 {
 			encs[k], _ = enc.Part()
+			reserve(cs[k], encs[k], exs[lo:hi])
+		} else {
+			reserve(cs[k], enc, exs) // the others are appended to it
 		}
 		wg.Add(1)
 		go func() {

@@ -3,6 +3,7 @@ package features
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 )
 
@@ -20,17 +21,73 @@ var ErrFrozen = errors.New("features: dictionary is frozen")
 //
 // A frozen Dictionary is safe for concurrent use by multiple goroutines; a
 // growing one is not.
+//
+// Names are found through a 64-bit hash of them (index: a map without
+// pointers, cheaper to grow than a map of strings and nothing for the
+// garbage collector to scan) and a comparison with the stored name; the
+// rare name whose hash another name has is in clash. Ids do not depend on
+// the hash.
 type Dictionary struct {
-	ids    map[string]int32
-	names  []string // id -> name
-	counts []int64  // id -> occurrences, while growing
+	index  map[uint64]int32 // hash -> id of the first name with that hash
+	clash  map[string]int32 // names whose hash an earlier name has (nil: none)
+	names  []string         // id -> name
+	counts []int64          // id -> occurrences, while growing
 	frozen bool
+	weak   bool // tests: a hash of the length only, so that names clash
+}
+
+// nameSeed seeds the names' hashes (per process: no id depends on it).
+var nameSeed = maphash.MakeSeed()
+
+// hash returns the hash of name.
+func (d *Dictionary) hash(name string) uint64 {
+	if d.weak {
+		return uint64(len(name))
+	}
+	return maphash.String(nameSeed, name)
+}
+
+// get returns the id of name, whose hash is h.
+func (d *Dictionary) get(h uint64, name string) (int32, bool) {
+	id, ok := d.index[h]
+	if !ok {
+		return 0, false
+	}
+	if d.names[id] == name {
+		return id, true
+	}
+	id, ok = d.clash[name]
+	return id, ok
+}
+
+// put records that name, which d does not hold, has id.
+func (d *Dictionary) put(name string, id int32) {
+	h := d.hash(name)
+	if d.index == nil {
+		d.index = make(map[uint64]int32)
+	}
+	if _, taken := d.index[h]; !taken {
+		d.index[h] = id
+		return
+	}
+	if d.clash == nil {
+		d.clash = make(map[string]int32)
+	}
+	d.clash[name] = id
+}
+
+// reindex rebuilds the index of the names.
+func (d *Dictionary) reindex() {
+	d.index, d.clash = make(map[uint64]int32, len(d.names)), nil
+	for id, name := range d.names {
+		d.put(name, int32(id))
+	}
 }
 
 // NewDictionary returns an empty, growing dictionary. The zero Dictionary is
 // also empty and growing.
 func NewDictionary() *Dictionary {
-	return &Dictionary{ids: make(map[string]int32)}
+	return &Dictionary{index: make(map[uint64]int32)}
 }
 
 // NewDictionaryFrom returns a frozen dictionary in which names[i] has id i,
@@ -40,12 +97,12 @@ func NewDictionaryFrom(names []string) (*Dictionary, error) {
 	if len(names) > math.MaxInt32 {
 		return nil, fmt.Errorf("features: NewDictionaryFrom: %d names, more than the limit %d", len(names), math.MaxInt32)
 	}
-	d := &Dictionary{ids: make(map[string]int32, len(names)), names: append([]string(nil), names...), frozen: true}
+	d := &Dictionary{index: make(map[uint64]int32, len(names)), names: append([]string(nil), names...), frozen: true}
 	for i, s := range d.names {
-		if j, dup := d.ids[s]; dup {
+		if j, dup := d.get(d.hash(s), s); dup {
 			return nil, fmt.Errorf("features: NewDictionaryFrom: name %q at index %d repeats index %d", s, i, j)
 		}
-		d.ids[s] = int32(i)
+		d.put(s, int32(i))
 	}
 	return d, nil
 }
@@ -58,8 +115,7 @@ func (d *Dictionary) Frozen() bool { return d.frozen }
 
 // ID returns the id of name and whether it is known.
 func (d *Dictionary) ID(name string) (int32, bool) {
-	id, ok := d.ids[name]
-	return id, ok
+	return d.get(d.hash(name), name)
 }
 
 // Name returns the string of id. It panics if id is out of range.
@@ -82,7 +138,7 @@ func (d *Dictionary) Count(id int32) int64 {
 // dictionary is growing. On a frozen dictionary it returns ErrFrozen for an
 // unknown name, and the id without error for a known one.
 func (d *Dictionary) Add(name string) (int32, error) {
-	if id, ok := d.ids[name]; ok {
+	if id, ok := d.ID(name); ok {
 		if !d.frozen {
 			d.counts[id]++
 		}
@@ -100,29 +156,39 @@ func (d *Dictionary) Add(name string) (int32, error) {
 
 // insert adds name with a count of 0; callers count occurrences themselves.
 func (d *Dictionary) insert(name string) (int32, error) {
-	if d.ids == nil {
-		d.ids = make(map[string]int32)
-	}
 	if len(d.names) >= math.MaxInt32 {
 		return -1, fmt.Errorf("features: dictionary full (%d attributes)", len(d.names))
 	}
 	id := int32(len(d.names))
-	d.ids[name] = id
 	d.names = append(d.names, name)
+	d.put(name, id)
 	d.counts = append(d.counts, 0)
 	return id, nil
 }
 
 // lookup returns the id of the string in b without allocating.
 func (d *Dictionary) lookup(b []byte) (int32, bool) {
-	id, ok := d.ids[string(b)]
+	h := uint64(len(b))
+	if !d.weak {
+		h = maphash.Bytes(nameSeed, b)
+	}
+	// get's steps, so that string(b) is only compared and used as a map
+	// key, which allocates nothing.
+	id, ok := d.index[h]
+	if !ok {
+		return 0, false
+	}
+	if d.names[id] == string(b) {
+		return id, true
+	}
+	id, ok = d.clash[string(b)]
 	return id, ok
 }
 
 // addBytes is Add for a byte slice; it allocates only for a new name. It does
 // not count: callers count once per position after removing duplicates.
 func (d *Dictionary) addBytes(b []byte) (int32, error) {
-	if id, ok := d.ids[string(b)]; ok {
+	if id, ok := d.lookup(b); ok {
 		return id, nil
 	}
 	if d.frozen {
@@ -153,18 +219,17 @@ func (d *Dictionary) Freeze(minFreq int) []int32 {
 	for id, c := range d.counts {
 		if c < int64(minFreq) {
 			remap[id] = -1
-			delete(d.ids, d.names[id])
 			continue
 		}
 		remap[id] = n
 		d.names[n] = d.names[id]
 		d.counts[n] = c
-		d.ids[d.names[n]] = n
 		n++
 	}
 	clear(d.names[n:])
 	d.names = d.names[:n:n]
 	d.counts = d.counts[:n:n]
+	d.reindex()
 	return remap
 }
 
@@ -184,10 +249,8 @@ func (d *Dictionary) Subset(keep func(id int32) bool) (*Dictionary, []int32) {
 		remap[id] = int32(len(names))
 		names = append(names, d.names[id])
 	}
-	s := &Dictionary{ids: make(map[string]int32, len(names)), names: names, frozen: true}
-	for id, name := range names {
-		s.ids[name] = int32(id)
-	}
+	s := &Dictionary{names: names, frozen: true, weak: d.weak}
+	s.reindex()
 	return s, remap
 }
 
@@ -203,7 +266,7 @@ func (d *Dictionary) Merge(src *Dictionary) ([]int32, error) {
 	}
 	remap := make([]int32, len(src.names))
 	for i, name := range src.names {
-		id, ok := d.ids[name]
+		id, ok := d.ID(name)
 		if !ok {
 			var err error
 			if id, err = d.insert(name); err != nil {

@@ -677,7 +677,7 @@ func (e *Encoder) attributes(dst *sparse.Corpus, names [][]string, values [][]fl
 		}
 		ids, vals := e.ids[:0], e.vals[:0]
 		for j, s := range row {
-			id, ok := d.ids[s]
+			id, ok := d.ID(s)
 			if !ok {
 				if !grow {
 					continue
@@ -782,7 +782,7 @@ func (e *Encoder) pixels(dst *sparse.Corpus, images [][]byte, grow bool) error {
 		e.strs = pn.appendAttrs(e.strs[:0], im, e.pix)
 		ids := e.ids[:0]
 		for _, s := range e.strs {
-			id, ok := d.ids[s]
+			id, ok := d.ID(s)
 			if !ok {
 				if !grow {
 					continue

@@ -27,6 +27,7 @@ import (
 // rule of more macros, or a tuple with a value id of 2^21 or more, takes
 // the string path every time.
 type growIndex struct {
+	own   [2]int             // by rule set: the names this cache added to the set's dictionary
 	vocab []map[string]int32 // by column of the rows the macros read: value ids (nil: unread)
 	bnd   []map[int]int32    // by column: value id of the boundary cell at offset k (<0: _B-k, >0: _B+k)
 	rules [2][]growRule      // by rule set (0 unary, 1 pair) and rule
@@ -41,6 +42,7 @@ type growRule struct {
 	direct []int32   // one macro: id by value id, -1 unknown
 	table  growTable // no macro, two or three: id by key
 	string bool      // more than three macros: always the string path
+	fresh  bool      // a new tuple is a new name (freshRules)
 }
 
 // growMacro is one macro of a rule: the row offset and column it reads.
@@ -68,8 +70,48 @@ func newGrowIndex(t *Template) *growIndex {
 			}
 			r.string = len(r.macros) > 3
 		}
+		for k, fresh := range freshRules(rules) {
+			g.rules[set][k].fresh = fresh
+		}
 	}
 	return g
+}
+
+// freshRules reports, rule by rule, whether a tuple the rule's cache has
+// not seen is a name its dictionary does not hold, so that the string
+// path may add it without looking it up: a rule of one macro, whose name
+// is prefix + cell + suffix (one name per cell value, and value ids and
+// cells are one-to-one), and whose prefix (its text before the macro) is
+// not a prefix of another rule's, nor another's of it: a name of such a
+// rule differs from every other rule's within both prefixes. It holds
+// while every name of the dictionary was added through the cache (own;
+// expand checks it).
+func freshRules(rules []rule) []bool {
+	prefix := make([]string, len(rules))
+	for k := range rules {
+		for _, s := range rules[k].segs {
+			if s.macro {
+				break
+			}
+			prefix[k] += s.lit
+		}
+	}
+	fresh := make([]bool, len(rules))
+	for k := range rules {
+		macros := 0
+		for _, s := range rules[k].segs {
+			if s.macro {
+				macros++
+			}
+		}
+		fresh[k] = macros == 1
+		for q := range rules {
+			if q != k && (strings.HasPrefix(prefix[q], prefix[k]) || strings.HasPrefix(prefix[k], prefix[q])) {
+				fresh[k] = false
+			}
+		}
+	}
+	return fresh
 }
 
 // intern returns the value id of s in column col, adding it (a copy: the
@@ -176,7 +218,12 @@ func (g *growIndex) expand(e *Encoder, set int, rules []rule, d *Dictionary, col
 		}
 		if !ok {
 			e.buf = appendRule(e.buf[:0], &rules[k], cols, t)
-			if id, ok = d.lookup(e.buf); !ok {
+			// A fresh rule's new tuple is a new name while every name came
+			// through the cache (freshRules): no look-up.
+			if !r.fresh || d.Len() != g.own[set] {
+				id, ok = d.lookup(e.buf)
+			}
+			if !ok {
 				if !grow {
 					continue
 				}
@@ -184,6 +231,7 @@ func (g *growIndex) expand(e *Encoder, set int, rules []rule, d *Dictionary, col
 				if id, err = d.insert(string(e.buf)); err != nil {
 					return nil, err
 				}
+				g.own[set]++
 			}
 			if cached {
 				r.put(key, id)

@@ -156,3 +156,125 @@ func hasKey(m map[uint64]int32, k uint64) bool {
 	_, ok := m[k]
 	return ok
 }
+
+// freshTemplate has rules whose prefixes are prefixes of each other ("U:"
+// and "U:a": cell "ab" of the first and "b" of the second give one name),
+// rules with prefixes apart ("Ub:", "B03:" and "B0:"), and rules of two
+// macros and of none.
+const freshTemplate = `U:%x[0,0]
+U:a%x[0,0]
+Ub:%x[0,1]
+Uc:%x[0,1]/%x[1,0]
+Ud:x
+B03:%x[0,0]
+B0:%x[0,1]
+`
+
+// TestFreshRules checks which rules add a new tuple's name without a
+// look-up, and that the names, rows and counts are the string path's
+// (Template.Expand and a plain map) with them: in one encoder, and in one
+// that goes on growing after merging a part (whose names its cache has
+// not seen), where no rule may skip the look-up any more.
+func TestFreshRules(t *testing.T) {
+	tm := MustCompile(freshTemplate)
+	if got := freshRules(tm.unary); !slices.Equal(got, []bool{false, false, true, false, false}) {
+		t.Fatalf("unary rules fresh %v", got)
+	}
+	if got := freshRules(tm.pair); !slices.Equal(got, []bool{true, true}) {
+		t.Fatalf("pair rules fresh %v", got)
+	}
+	cells := []string{"a", "b", "ab", "a/b", "_B+1", "x", "ax", ""}
+	rng := rand.New(rand.NewPCG(40, 47))
+	ref := [2]*refDict{newRefDict(), newRefDict()}
+	var want, got [2][][]int32
+	// encode encodes n random sequences with enc, appends their rows (ids
+	// mapped by remap, nil: none) to got and the reference's to want.
+	encode := func(enc *Encoder, n int, remap [2][]int32) {
+		var c sparse.Corpus
+		for range n {
+			cols := make(Columns, 1+rng.IntN(5))
+			for k := range cols {
+				cols[k] = []string{cells[rng.IntN(len(cells))], cells[rng.IntN(len(cells))] + string(rune('a'+rng.IntN(20)))}
+			}
+			if err := enc.Encode(&c, cols, nil, true); err != nil {
+				t.Fatal(err)
+			}
+			appendWant(t, tm, ref, &want, cols)
+		}
+		for set, m := range []*sparse.Matrix{&c.Unary, &c.Pair} {
+			for r := range m.Rows() {
+				ids, _ := m.Row(r)
+				row := slices.Clone(ids)
+				if remap[set] != nil {
+					for k, id := range row {
+						row[k] = remap[set][id]
+					}
+					slices.Sort(row)
+				}
+				got[set] = append(got[set], row)
+			}
+		}
+	}
+	e := NewTemplateEncoder(tm)
+	encode(e, 300, [2][]int32{})
+	if e.gidx.own[0] != e.Unary().Len() || e.gidx.own[1] != e.Pair().Len() {
+		t.Fatalf("the cache added %v names of %d and %d", e.gidx.own, e.Unary().Len(), e.Pair().Len())
+	}
+	p, _ := e.Part()
+	var pending [2][][]int32
+	saved := got
+	got = pending
+	encode(p, 100, [2][]int32{})
+	pending, got = got, saved
+	ru, rp, err := e.MergePart(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for set, remap := range [2][]int32{ru, rp} {
+		for _, row := range pending[set] {
+			for k, id := range row {
+				row[k] = remap[id]
+			}
+			slices.Sort(row)
+			got[set] = append(got[set], row)
+		}
+	}
+	encode(e, 300, [2][]int32{}) // names the cache has not seen are in the dictionary now
+	for set := range 2 {
+		if len(got[set]) != len(want[set]) {
+			t.Fatalf("set %d: %d rows, want %d", set, len(got[set]), len(want[set]))
+		}
+		for r := range want[set] {
+			if !slices.Equal(got[set][r], want[set][r]) {
+				t.Fatalf("set %d row %d: %v, want %v", set, r, got[set][r], want[set][r])
+			}
+		}
+		d := []*Dictionary{e.Unary(), e.Pair()}[set]
+		if !slices.Equal(d.Names(), ref[set].names) {
+			t.Fatalf("set %d: names %q, want %q", set, d.Names(), ref[set].names)
+		}
+		for id, n := range ref[set].counts {
+			if d.Count(int32(id)) != n {
+				t.Fatalf("set %d: count of %q %d, want %d", set, ref[set].names[id], d.Count(int32(id)), n)
+			}
+		}
+	}
+}
+
+// appendWant appends the reference rows of cols (Template.Expand's names
+// through ref, growing) to want.
+func appendWant(t *testing.T, tm *Template, ref [2]*refDict, want *[2][][]int32, cols Columns) {
+	t.Helper()
+	for pos := range cols {
+		u, p, err := tm.Expand(cols, pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[0] = append(want[0], ref[0].row(u, true))
+		var pr []int32
+		if pos > 0 {
+			pr = ref[1].row(p, true)
+		}
+		want[1] = append(want[1], pr)
+	}
+}

@@ -3,6 +3,7 @@ package sparse
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Matrix is a compressed sparse row matrix: one row per sequence position,
@@ -62,6 +63,20 @@ func (m *Matrix) AppendRow(cols []int32, vals []float64) {
 		}
 	}
 	m.RowPtr = append(m.RowPtr, int32(len(m.Col)))
+}
+
+// Grow makes room for rows more rows and nnz more entries, so that as
+// many AppendRow calls of that size reallocate nothing (slices.Grow); a
+// valued matrix grows its values too. The rows are unchanged.
+func (m *Matrix) Grow(rows, nnz int) {
+	if len(m.RowPtr) == 0 {
+		rows++ // the leading 0
+	}
+	m.RowPtr = slices.Grow(m.RowPtr, rows)
+	m.Col = slices.Grow(m.Col, nnz)
+	if m.Val != nil {
+		m.Val = slices.Grow(m.Val, nnz)
+	}
 }
 
 // Validate checks the structural invariants: RowPtr starts at 0, never
@@ -147,6 +162,24 @@ func (c *Corpus) MaxLen() int {
 		}
 	}
 	return best
+}
+
+// Grow makes room for seqs more sequences of positions positions in all,
+// with unary and pair more entries (pair rows only when pairRows: a corpus
+// has a pair row at every position or none) and labels when labeled, so
+// that appending them reallocates nothing. The corpus is unchanged.
+func (c *Corpus) Grow(seqs, positions, unary, pair int, pairRows, labeled bool) {
+	if len(c.SeqPtr) == 0 {
+		seqs++ // the leading 0
+	}
+	c.SeqPtr = slices.Grow(c.SeqPtr, seqs)
+	c.Unary.Grow(positions, unary)
+	if pairRows {
+		c.Pair.Grow(positions, pair)
+	}
+	if labeled {
+		c.Labels = slices.Grow(c.Labels, positions)
+	}
 }
 
 // AppendSequence appends one sequence. unary[t] (and pair[t], when pair is

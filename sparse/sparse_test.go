@@ -56,3 +56,36 @@ func TestBitsetAndRemap(t *testing.T) {
 	}
 	assert.Equal(t, []float64{11, 13}, Compact(src, keep), "Compact")
 }
+
+// TestGrow checks that appending what Corpus.Grow made room for keeps the
+// storage (no reallocation: the sizes are size classes of the allocator,
+// where one element more would not fit) and changes no row.
+func TestGrow(t *testing.T) {
+	for _, rows := range []int{8, 1024} {
+		c := &Corpus{}
+		c.Grow(2, rows, 8*rows, 16*rows, true, true)
+		first := func() [5]*int32 {
+			return [5]*int32{&c.SeqPtr[:1][0], &c.Unary.RowPtr[:1][0], &c.Unary.Col[:1][0], &c.Pair.Col[:1][0], &c.Labels[:1][0]}
+		}
+		before := first()
+		unary, pair := make([][]int32, rows/2), make([][]int32, rows/2)
+		for t := range unary {
+			unary[t], pair[t] = []int32{0, 1, 2, 3, 4, 5, 6, 7}, make([]int32, 16)
+		}
+		labels := make([]int32, rows/2)
+		c.AppendSequence(unary, nil, pair, nil, labels)
+		c.AppendSequence(unary, nil, pair, nil, labels)
+		if first() != before {
+			t.Fatalf("%d rows: the corpus was reallocated while appending what Grow made room for", rows)
+		}
+		if c.Len() != 2 || c.Positions() != rows || c.Unary.NNZ() != 8*rows || c.Pair.NNZ() != 16*rows {
+			t.Fatalf("%d rows: corpus of %d sequences, %d positions", rows, c.Len(), c.Positions())
+		}
+	}
+	m := &Matrix{}
+	m.AppendRow([]int32{1}, []float64{2})
+	m.Grow(1, 3)
+	if cap(m.Val)-len(m.Val) < 3 || len(m.Val) != 1 || m.Val[0] != 2 {
+		t.Fatalf("a valued matrix's values: len %d, cap %d after Grow", len(m.Val), cap(m.Val))
+	}
+}

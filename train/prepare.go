@@ -3,10 +3,12 @@ package train
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/screen"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/objective"
 )
 
 // The schedule of the setup. Three pieces of it read the options, the
@@ -55,16 +57,16 @@ func (tr *trainer) prepare(ctx context.Context) error {
 	var err error
 	switch {
 	case counted:
-		tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, op.Threads-1)
+		tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, goldCounts(tr.obj, tr.c, op.Weights), op.Threads-1)
 	case op.Threads <= 1:
 		if err = tr.computeBetaMax(ctx); err == nil {
-			tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, 0)
+			tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, goldCounts(tr.obj, tr.c, op.Weights), 0)
 		}
 	default:
 		done := make(chan error, 1)
 		go func() {
 			var err error
-			tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, 0)
+			tr.rnorm, tr.static, err = screenConstants(tr.m, tr.c, op.Weights, goldCounts(tr.obj, tr.c, op.Weights), 0)
 			done <- err
 		}()
 		err = tr.computeBetaMax(ctx)
@@ -79,21 +81,42 @@ func (tr *trainer) prepare(ctx context.Context) error {
 	return nil
 }
 
+// goldCounts returns obj's gold state counts where the static
+// range rule can take its state block from them
+// (screen.CountedRangeBounds: a binary corpus c without dense blocks,
+// unit weights, no partial labels), else nil.
+func goldCounts(obj *objective.Objective, c *sparse.Corpus, weights []float64) iter.Seq2[int32, float64] {
+	if weights != nil || c.Unary.Val != nil || c.HasDense() {
+		return nil
+	}
+	gold, ok := objective.GoldStateCounts(obj)
+	if !ok {
+		return nil
+	}
+	return gold
+}
+
 // screenConstants returns the Pinsker constants of every feature of m
 // (one per attribute for the state block, never the model's size) and the
-// static range rule's bounds (it reads the layout and the corpus
-// only). With threads >= 1 the range rule runs beside Rnorm (on this
-// goroutine), on threads goroutines (screen.WeightedRangeBoundsThreads,
+// static range rule's bounds (it reads the layout and the corpus only;
+// with gold, the objective's gold state counts, its state block comes
+// from them, screen.CountedRangeBounds: the same bits without a scan of
+// the corpus). With threads >= 1 the range rule runs beside Rnorm (on
+// this goroutine), on threads goroutines (screen.WeightedRangeBoundsThreads,
 // the same bits); with threads 0 after it. Split, the rule costs 1.37x its
 // serial CPU (every goroutine reads the whole matrix; docs/setup.md), so
 // at --threads 2 it stays on one goroutine beside Rnorm, which balances
 // the two cores already.
-func screenConstants(m *chain.Model, c *sparse.Corpus, weights []float64, threads int) (*rnormTable, []float64, error) {
+func screenConstants(m *chain.Model, c *sparse.Corpus, weights []float64, gold iter.Seq2[int32, float64], threads int) (*rnormTable, []float64, error) {
 	var static []float64
 	var serr error
 	done := make(chan struct{})
 	rangeRule := func() {
-		static, serr = screen.WeightedRangeBoundsThreads(nil, m.Layout, c, weights, max(threads, 1))
+		if gold != nil {
+			static, serr = screen.CountedRangeBounds(nil, m.Layout, c, gold)
+		} else {
+			static, serr = screen.WeightedRangeBoundsThreads(nil, m.Layout, c, weights, max(threads, 1))
+		}
 		close(done)
 	}
 	if threads >= 1 {

@@ -2,6 +2,7 @@ package objective
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
@@ -124,12 +125,19 @@ func (fs *Features) Active() []int32 { return fs.active }
 // Screened returns the number of screened features.
 func (fs *Features) Screened() int { return fs.screened.Count() }
 
-// Unscreened returns the features of the set that are not screened.
+// Unscreened returns the features of the set that are not screened
+// (increasing), in dst's storage when it has room for them: a word of the
+// two bit sets at a time, counted first so that the result is allocated
+// once (2.6 M features on CoNLL-2000, grown by appending before).
 func (fs *Features) Unscreened(dst []int32) []int32 {
-	dst = dst[:0]
-	for j := range fs.All {
-		if !fs.screened.Has(int(j)) {
-			dst = append(dst, j)
+	n := 0
+	for k, w := range fs.inSet {
+		n += bits.OnesCount64(w &^ fs.screened[k])
+	}
+	dst = slices.Grow(dst[:0], n)
+	for k, w := range fs.inSet {
+		for w &^= fs.screened[k]; w != 0; w &= w - 1 {
+			dst = append(dst, int32(k<<6+bits.TrailingZeros64(w)))
 		}
 	}
 	return dst

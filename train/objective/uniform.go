@@ -104,7 +104,7 @@ func (o *Objective) UniformBetaMax() (float64, bool) {
 	L := lay.L
 	r := spanMax{in: o.fs.inSet, cur: o.obs.cursor(), inv: 1 / o.n}
 	for a, e := range u.state {
-		r.span(a*L, (a+1)*L, e)
+		r.stateRow(a*L, L, e)
 	}
 	r.span(lay.TransOffset(), lay.PairOffset(), u.trans)
 	for a, e := range u.pair {
@@ -124,6 +124,52 @@ type spanMax struct {
 	inv  float64
 	best float64
 	nan  bool
+}
+
+// stateRow is span for the L state features of an attribute, [lo, lo+L):
+// when all of them are in the set and the counts are sparse, every
+// feature without a count has the one value |(0 - e) inv|, taken once,
+// and the others are read from the counts in order: the same values, so
+// the same maximum and NaN flag, without a look-up per feature.
+func (r *spanMax) stateRow(lo, L int, e float64) {
+	c := r.cur.c
+	if c.dense != nil || !allIn(r.in, lo, L) {
+		r.span(lo, lo+L, e)
+		return
+	}
+	k, best, seen := r.cur.k, r.best, 0
+	for k < len(c.stIdx) && c.stIdx[k] < int32(lo) {
+		k++
+	}
+	take := func(v float64) {
+		if v > best {
+			best = v
+		} else if v != v {
+			r.nan = true
+		}
+	}
+	for ; k < len(c.stIdx) && c.stIdx[k] < int32(lo+L); k++ {
+		take(math.Abs((c.stVal[k] - e) * r.inv))
+		seen++
+	}
+	if seen < L {
+		take(math.Abs((0 - e) * r.inv))
+	}
+	r.cur.k, r.best = k, best
+}
+
+// allIn reports whether the bits [lo, lo+n) of b are all set.
+func allIn(b sparse.Bitset, lo, n int) bool {
+	for i := lo; i < lo+n; {
+		w, bit := i>>6, uint(i&63)
+		span := min(64-int(bit), lo+n-i)
+		mask := (^uint64(0) >> (64 - uint(span))) << bit
+		if b[w]&mask != mask {
+			return false
+		}
+		i += span
+	}
+	return true
 }
 
 // span takes the features [lo, hi) of the set, whose expected count is e.

@@ -124,6 +124,14 @@ func (sh *shardState) weigh(node []float64, sw, nll float64) {
 // them) and the transition and pair blocks of
 // ObservedCounts on a model with no unary attribute.
 func sparseObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32, s []float64) counts {
+	if s == nil && c.Unary.Val == nil && m.NumLabels() <= maxByteLabels {
+		return binaryObserved(m, c, attrCum) // the same counts, sooner
+	}
+	return columnObserved(m, c, attrCum, s)
+}
+
+// columnObserved is sparseObserved through the column-major copy.
+func columnObserved(m *chain.Model, c *sparse.Corpus, attrCum []int32, s []float64) counts {
 	L := m.NumLabels()
 	pw := seqWeights(c, s)
 	out := counts{stateLen: m.Layout.NumUnary * L}
