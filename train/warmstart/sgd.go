@@ -12,6 +12,7 @@ import (
 	"github.com/sparsetag/sparsetag/inference"
 	"github.com/sparsetag/sparsetag/internal/lattice"
 	"github.com/sparsetag/sparsetag/sparse"
+	"github.com/sparsetag/sparsetag/train/internal/blocksum"
 	"github.com/sparsetag/sparsetag/train/internal/l1clip"
 	"github.com/sparsetag/sparsetag/train/objective"
 )
@@ -84,9 +85,19 @@ import (
 // attribute, in the order of the unscreened features u) and every feature
 // after the state block (dense): 16 B x (unscreened state features +
 // transitions + pair features). The starting point handed to the solver
-// loop is the list of its non-zero features (Point). The rest is
+// loop is the list of its non-zero features (Point). The sequences'
+// attribute lists (attrlist.go) take 4 B per row entry and per distinct
+// attribute of a sequence (at most MaxListed entries). The rest is
 // O(attributes) (two int32 slots per unary attribute, one per pair
 // attribute) and O(longest sequence x L^2).
+//
+// Round six (docs/setup.md) made an epoch cheaper without changing a bit:
+// the lists replace the per-step dedup of the rows; each step prefetches
+// the next step's blocks (package prefetch) during its scoring and
+// gradient instead of touching its own blocks before the catch-up; the
+// per-position sums of the scoring and the gradient run in package
+// blocksum's kernel; and a calibration trial clears and sums the blocks
+// of its sample only.
 
 // Calibration and numerical constants of the warm start.
 const (
@@ -123,8 +134,6 @@ type sgd struct {
 	l1, l2 float64       // the average-form penalty
 	weight []float64     // sequence weights (nil: unit)
 	frozen sparse.Bitset // features kept at zero (nil: none)
-	deadU  []bool        // unary attributes all of whose features are frozen
-	deadP  []bool        // pair attributes all of whose features are frozen
 	partP  []bool        // pair attributes some (not all) of whose features are frozen
 	partT  bool          // some transitions are frozen
 
@@ -142,16 +151,32 @@ type sgd struct {
 	// sgdMinScale, or larger in a test that forces rescales.
 	minScale float64
 
-	// Scratch of one step. slotU[a] (slotP) is the position of attribute
-	// a in attrs (pairs) while the current sequence is processed, -1
-	// otherwise; gU, gP and gT are the gradient of its NLL on the state
-	// features of attrs, the pair features of pairs and the transitions.
-	slotU, slotP []int32
+	// Scratch of one step. attrs (pairs) are the live unary (pair)
+	// attributes of the current sequence, each once; gU, gP and gT are the
+	// gradient of its NLL on the state features of attrs, the pair
+	// features of pairs and the transitions. sl holds the slots of the
+	// dedup (sl.slotP those of pairs during a step).
+	sl           slots
 	attrs, pairs []int32
-	gU, gP, gT   []float64
-	trans, edge  []float64
-	scr          lattice.Scratch
-	ws           *inference.Workspace
+	// lists are the sequences' attribute lists made in advance (attrlist.go).
+	lists attrLists
+	// prefetched says the blocks of the current step's attributes were
+	// prefetched during the previous step (catchUp then does not touch
+	// them); pf prefetches the next step's.
+	prefetched bool
+	pf         prefetcher
+	// touched (increasing; nil: all) lists the unary attributes whose
+	// blocks may be non-zero during the calibration (forLive).
+	touched []int32
+	// loc holds the slot of every entry of the current sequence's unary
+	// rows (-1: dead), from lists or locBuf; blo the start of the block of
+	// each attribute of attrs in v, -1 when some of its labels are frozen.
+	loc, locBuf, blo []int32
+	rb               rowBlocks // the blocks of one position for package blocksum
+	gU, gP, gT       []float64
+	trans, edge      []float64
+	scr              lattice.Scratch
+	ws               *inference.Workspace
 }
 
 // newSGD returns the warm start's state at w = 0 for the layout of m on c
@@ -164,23 +189,17 @@ func newSGD(m *chain.Model, c *sparse.Corpus, l1, l2 float64, frozen sparse.Bits
 	n := ns + len(m.W) - m.Layout.StateLen()
 	s := &sgd{m: m, c: c, l1: l1, l2: l2, frozen: frozen, a: 1, minScale: sgdMinScale, feat: free[:ns], ns: ns,
 		sptr: sptr, v: make([]float64, n), q: make([]float64, n),
-		slotU: make([]int32, m.Layout.NumUnary), slotP: make([]int32, m.Layout.NumPair),
 		gT: make([]float64, L*L), trans: make([]float64, L*L), edge: make([]float64, L*L),
 		ws: inference.NewWorkspace(c.MaxLen(), L)}
 	if c.HasDense() {
 		s.full = c
 	}
-	for a := range s.slotU {
-		s.slotU[a] = -1
+	deadU := make([]bool, m.Layout.NumUnary)
+	for a := range deadU {
+		deadU[a] = sptr[a] == sptr[a+1]
 	}
-	for a := range s.slotP {
-		s.slotP[a] = -1
-	}
-	s.deadU = make([]bool, m.Layout.NumUnary)
-	for a := range s.deadU {
-		s.deadU[a] = sptr[a] == sptr[a+1]
-	}
-	s.deadP, s.partP = frozenBlocks(frozen, m.Layout.PairOffset(), m.Layout.NumPair, L*L)
+	deadP, partP := frozenBlocks(frozen, m.Layout.PairOffset(), m.Layout.NumPair, L*L)
+	s.sl, s.partP = newSlots(deadU, deadP), partP
 	_, partT := frozenBlocks(frozen, m.Layout.TransOffset(), 1, L*L)
 	s.partT = partT[0]
 	return s
@@ -206,24 +225,49 @@ func frozenBlocks(frozen sparse.Bitset, off, count, size int) (dead, partial []b
 	return dead, partial
 }
 
-// reset returns the state to w = 0 (O(d)).
+// reset returns the state to w = 0 (O(d), or O(blocks of touched)).
 func (s *sgd) reset() {
-	clear(s.v)
-	clear(s.q)
+	s.forLive(func(lo, hi int) {
+		clear(s.v[lo:hi])
+		clear(s.q[lo:hi])
+	})
 	s.a, s.u = 1, 0
 }
 
+// forLive calls f on increasing disjoint ranges of v outside which every
+// weight and penalty record is +0: the blocks of the unary attributes of
+// touched and the features after the state block, or all of v when
+// touched is nil.
+func (s *sgd) forLive(f func(lo, hi int)) {
+	if s.touched == nil {
+		f(0, len(s.v))
+		return
+	}
+	for _, a := range s.touched {
+		f(int(s.sptr[a]), int(s.sptr[a+1]))
+	}
+	f(s.ns, len(s.v))
+}
+
 // step runs step k on sequence i with step size eta and returns NLL_i at
-// the point before the step.
-func (s *sgd) step(i int, eta float64) float64 {
+// the point before the step; next is the sequence of step k+1 (-1: not
+// known), whose blocks it prefetches when next is listed.
+func (s *sgd) step(i, next int, eta float64) float64 {
 	j := s.sequence(i)
-	s.collect(j)
+	s.collect(i, j)
 	s.catchUp()
-	lat := s.score(j)
-	logZ := inference.ForwardBackward(s.ws, lat)
+	s.pf = prefetcher{v: s.v, q: s.q, sptr: s.sptr}
+	if next >= 0 && s.lists.listed(next) {
+		s.pf.list = s.lists.unary(next)
+	}
 	start, T := s.c.Span(j)
+	// Half the next blocks during the scoring, half during the gradient, a
+	// share after each position (docs/setup.md, round six).
+	per := (len(s.pf.list) + 2*T - 1) / max(1, 2*T)
+	lat := s.score(j, per)
+	logZ := inference.ForwardBackward(s.ws, lat)
 	nll := logZ - objective.GoldScore(lat, s.c.Labels[start:start+T])
-	s.gradient(j, lat)
+	s.gradient(j, lat, per)
 	s.shrink(eta)
 	if s.weight == nil {
 		s.descend(eta / s.a)
@@ -233,7 +277,9 @@ func (s *sgd) step(i int, eta float64) float64 {
 		nll *= s.weight[i]
 		s.descend(eta * s.weight[i] / s.a)
 	}
-	s.release()
+	s.pf.next(len(s.pf.list))
+	s.prefetched = s.pf.list != nil
+	s.sl.clear(nil, s.pairs)
 	return nll
 }
 
@@ -249,50 +295,36 @@ func (s *sgd) sequence(i int) int {
 	return 0
 }
 
-// collect lists the live unary and pair attributes of sequence i, each
-// once, in attrs and pairs, and sets their slots; it zeroes their
-// gradient buffers.
-func (s *sgd) collect(i int) {
-	c := s.c
-	start, T := c.Span(i)
-	s.attrs = s.attrs[:0]
-	s.pairs = s.pairs[:0]
-	for p := start; p < start+T; p++ {
-		cols, _ := c.Unary.Row(p)
-		s.attrs = addAttrs(s.attrs, s.slotU, s.deadU, cols)
-		if c.Pair.Rows() > 0 && p > start {
-			pc, _ := c.Pair.Row(p)
-			s.pairs = addAttrs(s.pairs, s.slotP, s.deadP, pc)
-		}
+// collect lists the live unary and pair attributes of sequence i of the
+// corpus (j in s.c), each once, in attrs and pairs, the slot of each entry
+// of its unary rows in loc, and sets the pair attributes' slots: the lists
+// made in advance when i has them, or the dedup of its rows; it records
+// the start of every full block of attrs (blo) and zeroes the gradient
+// buffers.
+func (s *sgd) collect(i, j int) {
+	if s.lists.listed(i) {
+		s.attrs, s.pairs, s.loc = s.lists.unary(i), s.lists.pair(i), s.lists.locs(i)
+		s.sl.setPairs(s.pairs)
+	} else {
+		s.attrs, s.pairs = s.sl.dedup(s.c, j)
+		s.locBuf = s.sl.appendLocs(s.locBuf[:0], s.c, j)
+		s.loc = s.locBuf
+		s.sl.clear(s.attrs, nil)
 	}
 	L := s.m.NumLabels()
+	s.blo = s.blo[:0]
+	for _, a := range s.attrs {
+		lo := s.sptr[a]
+		if s.sptr[a+1]-lo != int32(L) {
+			lo = -1
+		}
+		s.blo = append(s.blo, lo)
+	}
 	s.gU = resizeFloats(s.gU, len(s.attrs)*L)
 	clear(s.gU)
 	s.gP = resizeFloats(s.gP, len(s.pairs)*L*L)
 	clear(s.gP)
 	clear(s.gT)
-}
-
-// addAttrs appends to list the attributes of cols that are not dead and
-// not yet in it, recording their positions in slot.
-func addAttrs(list, slot []int32, dead []bool, cols []int32) []int32 {
-	for _, a := range cols {
-		if slot[a] < 0 && !dead[a] {
-			slot[a] = int32(len(list))
-			list = append(list, a)
-		}
-	}
-	return list
-}
-
-// release clears the slots of the current sequence.
-func (s *sgd) release() {
-	for _, a := range s.attrs {
-		s.slotU[a] = -1
-	}
-	for _, a := range s.pairs {
-		s.slotP[a] = -1
-	}
 }
 
 // catchUp brings the features of the current sequence up to date: the
@@ -301,7 +333,9 @@ func (s *sgd) release() {
 func (s *sgd) catchUp() {
 	m := s.m
 	L := m.NumLabels()
-	s.touch(s.attrs)
+	if !s.prefetched {
+		s.touch(s.attrs)
+	}
 	for _, a := range s.attrs {
 		s.clipBlock(int(s.sptr[a]), int(s.sptr[a+1]))
 	}
@@ -359,25 +393,16 @@ func (s *sgd) clipBlock(lo, hi int) {
 func clipRange(v, q []float64, u float64) { l1clip.Clip(v, q, u) }
 
 // score returns the lattice of sequence i at w = a v (it aliases the
-// scratch).
-func (s *sgd) score(i int) *inference.Lattice {
+// scratch); after each position it prefetches per more blocks of pf.
+func (s *sgd) score(i, per int) *inference.Lattice {
 	m, c := s.m, s.c
 	L := m.NumLabels()
 	start, T := c.Span(i)
 	unary := s.scr.ZeroUnary(T * L)
+	loc := s.loc
 	for t := 0; t < T; t++ {
-		row := unary[t*L : t*L+L]
-		cols, vals := c.Unary.Row(start + t)
-		for k, a := range cols {
-			if s.slotU[a] < 0 {
-				continue // dead: every weight is zero
-			}
-			v := 1.0
-			if vals != nil {
-				v = vals[k]
-			}
-			s.addState(row, a, v)
-		}
+		loc = s.scoreRow(unary[t*L:t*L+L], start+t, loc)
+		s.pf.next(per)
 	}
 	floats.Scale(s.a, unary)
 	lat := lattice.FinishTail(&s.scr, m.Layout, s.v[s.ns:], c, i, unary)
@@ -389,6 +414,35 @@ func (s *sgd) score(i int) *inference.Lattice {
 		floats.Scale(s.a, lat.TransAt)
 	}
 	return lat
+}
+
+// scoreRow adds to row the weights (in v's units) of the live attributes
+// of position p of s.c times their values, in the row's order: the full
+// blocks (every label unfrozen) in runs of package blocksum's kernel,
+// the others by addState. loc starts with the slots of the row's entries;
+// it returns the rest of loc.
+func (s *sgd) scoreRow(row []float64, p int, loc []int32) []int32 {
+	cols, vals := s.c.Unary.Row(p)
+	offs, vv := s.rb.offs[:0], s.rb.vals[:0]
+	for k, l := range loc[:len(cols)] {
+		if l < 0 {
+			continue // dead: every weight is zero
+		}
+		v := 1.0
+		if vals != nil {
+			v = vals[k]
+		}
+		if lo := s.blo[l]; lo >= 0 {
+			offs, vv = append(offs, lo), append(vv, v)
+			continue
+		}
+		blocksum.AddBlocks(row, s.v, offs, vv)
+		offs, vv = offs[:0], vv[:0]
+		s.addState(row, cols[k], v)
+	}
+	blocksum.AddBlocks(row, s.v, offs, vv)
+	s.rb.offs, s.rb.vals = offs, vv
+	return loc[len(cols):]
 }
 
 // addState adds val times the weights (in v's units) of attribute a to
@@ -411,17 +465,21 @@ func (s *sgd) addState(row []float64, a int32, val float64) {
 }
 
 // gradient writes grad NLL_i = expected - observed counts of sequence i
-// into gU, gT and gP, after forward-backward on its lattice.
-func (s *sgd) gradient(i int, lat *inference.Lattice) {
+// into gU, gT and gP, after forward-backward on its lattice; after each
+// position it prefetches per more blocks of pf.
+func (s *sgd) gradient(i int, lat *inference.Lattice, per int) {
 	c := s.c
 	L := s.m.NumLabels()
 	start, T := c.Span(i)
 	node := s.ws.Node()
+	loc := s.loc
 	for t := 0; t < T; t++ {
 		mu := node[t*L : t*L+L]
 		y := int(c.Labels[start+t])
 		cols, vals := c.Unary.Row(start + t)
-		addCounts(s.gU, s.slotU, cols, vals, mu, y)
+		s.rb.addCountsLoc(s.gU, loc[:len(cols)], vals, mu, y)
+		loc = loc[len(cols):]
+		s.pf.next(per)
 	}
 	if T > 1 && s.m.Layout.Transitions {
 		floats.Add(s.gT, s.ws.EdgeSum())
@@ -447,26 +505,7 @@ func (s *sgd) pairGradient(lat *inference.Lattice, start, T int) {
 		}
 		e := s.ws.EdgeAt(s.edge, lat, t)
 		obs := int(c.Labels[start+t-1])*L + int(c.Labels[start+t])
-		addCounts(s.gP, s.slotP, pc, pv, e[:LL], obs)
-	}
-}
-
-// addCounts adds, for each attribute a of one position (values vals, nil:
-// 1) that has a gradient slot, its expected minus observed counts into the
-// slot's block of g: the marginals marg scaled by the value, less the value
-// at the observed outcome obs.
-func addCounts(g []float64, slot, cols []int32, vals, marg []float64, obs int) {
-	n := len(marg)
-	for k, a := range cols {
-		if q := slot[a]; q >= 0 {
-			v := 1.0
-			if vals != nil {
-				v = vals[k]
-			}
-			blk := g[int(q)*n : int(q)*n+n]
-			floats.AddScaled(blk, v, marg)
-			blk[obs] -= v
-		}
+		s.rb.addCounts(s.gP, s.sl.slotP, pc, pv, e[:LL], obs)
 	}
 }
 
@@ -570,14 +609,20 @@ func (s *sgd) point() Point {
 
 // penaltyValue returns l2/2 ||w||^2 + l1 ||w||_1 at the current point
 // (bringing every feature up to date).
+//
+// Only the ranges of forLive are visited: elsewhere the weights are +0,
+// which the penalty leaves at +0 and which add +0 to both sums (neither
+// of which is ever -0), so the sums are those over all of v, bit for bit.
 func (s *sgd) penaltyValue() float64 {
-	clipRange(s.v, s.q, s.u)
 	sq, abs := 0.0, 0.0
-	for j := range s.v {
-		w := s.a * s.v[j]
-		sq += w * w
-		abs += math.Abs(w)
-	}
+	s.forLive(func(lo, hi int) {
+		clipRange(s.v[lo:hi], s.q[lo:hi], s.u)
+		for _, v := range s.v[lo:hi] {
+			w := s.a * v
+			sq += w * w
+			abs += math.Abs(w)
+		}
+	})
 	return s.l2/2*sq + s.l1*abs
 }
 
@@ -595,7 +640,11 @@ func (s *sgd) epoch(ctx context.Context, intr <-chan struct{}, order []int32, et
 				return 0, true, nil
 			}
 		}
-		loss += s.step(int(i), eta0/(1+float64(*k)/n))
+		next := -1
+		if q+1 < len(order) {
+			next = int(order[q+1])
+		}
+		loss += s.step(int(i), next, eta0/(1+float64(*k)/n))
 		*k++
 	}
 	return loss / float64(len(order)), false, nil
@@ -641,6 +690,10 @@ func (s *sgd) trial(ctx context.Context, sample []int32, eta0 float64) (float64,
 func (s *sgd) calibrate(ctx context.Context, sample []int32) (float64, int, error) {
 	best, bestF := sgdEtaStart, math.Inf(1)
 	trials := 0
+	// The trials touch the blocks of the sample's attributes only: reset
+	// and penaltyValue visit those (s.touched; Run clears it after the
+	// reset that ends the calibration).
+	s.touched = s.lists.sample(sample, len(s.sl.slotU))
 	try := func(eta float64) (bool, error) {
 		trials++
 		f, err := s.trial(ctx, sample, eta)
@@ -720,6 +773,7 @@ func Run(ctx context.Context, p Problem, st Settings) (Point, *Info, error) {
 	n := p.Corpus.Len()
 	s := newSGD(p.Model, p.Corpus, p.L1, p.L2, p.Frozen, p.Free)
 	s.weight = p.Weights
+	s.lists = newAttrLists(s, MaxListed)
 	rng := rand.New(rand.NewPCG(sgdSeed, uint64(n)))
 	order := make([]int32, n)
 	for i := range order {
@@ -731,6 +785,7 @@ func Run(ctx context.Context, p Problem, st Settings) (Point, *Info, error) {
 		return Point{}, nil, err
 	}
 	s.reset()
+	s.touched = nil
 	info := &Info{Eta0: eta0, Trials: trials}
 	k := 0
 	for e := 0; e < st.Epochs; e++ {
