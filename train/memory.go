@@ -58,7 +58,7 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 		objective.PriorMemory(m, c, add)
 	}
 	if op.WarmEpochs > 0 && op.Init == nil && op.Resume == nil {
-		add("stochastic warm start (weights and penalty records, 2 x 8 B x unscreened features at most, before the solve)", 16*d)
+		add("stochastic warm start (weights and penalty records, 2 x 8 B x unscreened features at most, an eighth more for aligned blocks, before the solve)", 18*d)
 		add("stochastic warm start: the sequences' attribute lists (4 B x row entries, at most 2 per non-zero)", warmstart.ListMemory(c))
 	}
 	if op.Screen != ScreenNone {

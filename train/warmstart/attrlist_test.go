@@ -22,6 +22,7 @@ type listCase struct {
 	real, dense   bool
 	frozen        bool
 	numPair, numA int
+	labels        int // 3 when 0
 }
 
 var listCases = []listCase{
@@ -29,14 +30,20 @@ var listCases = []listCase{
 	{name: "real, pairs, frozen", real: true, frozen: true, numPair: 2, numA: 6},
 	{name: "dense block, pairs, frozen", dense: true, frozen: true, numPair: 1, numA: 5},
 	{name: "many attributes", numA: 40, numPair: 3},
+	{name: "22 labels (padded blocks), real, frozen", real: true, frozen: true, numA: 9, labels: 22},
 }
 
 // newListCase returns the state of a fresh warm start on the case's
 // problem (no lists yet).
 func newListCase(t *testing.T, tc listCase, seed uint64) *sgd {
+	return newListCasePadded(t, tc, seed, true)
+}
+
+// newListCasePadded is newListCase with the blocks padded or not.
+func newListCasePadded(t *testing.T, tc listCase, seed uint64, pad bool) *sgd {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 11))
-	L := 3
+	L := max(3, tc.labels)
 	c := chaintest.RandomCorpus(rng, 30, 7, tc.numA, tc.numPair, L, tc.real)
 	if tc.dense {
 		chaintest.AddDenseBlock(rng, c, 5, 6)
@@ -49,7 +56,16 @@ func newListCase(t *testing.T, tc listCase, seed uint64) *sgd {
 	if tc.frozen {
 		frozen = sparse.NewBitset(len(m.W))
 		// Attribute 0 dead, attributes 1 and numA-1 partly frozen.
-		for _, j := range []int{0, 1, 2, 4, m.Layout.StateIndex(tc.numA-1, 1), m.Layout.TransIndex(1, 2)} {
+		for y := range L {
+			frozen.Set(m.Layout.StateIndex(0, y))
+		}
+		partial := []int{m.Layout.StateIndex(tc.numA-1, 1), m.Layout.TransIndex(1, 2)}
+		if L < 16 {
+			partial = append(partial, m.Layout.StateIndex(1, 1))
+		} else {
+			partial = append(partial, m.Layout.StateIndex(tc.numA/2, 3)) // full blocks padded around it
+		}
+		for _, j := range partial {
 			frozen.Set(j)
 		}
 		if tc.numPair > 0 {
@@ -62,7 +78,7 @@ func newListCase(t *testing.T, tc listCase, seed uint64) *sgd {
 			free = append(free, int32(j))
 		}
 	}
-	return newSGD(m, c, 0.03, 0.05, frozen, free)
+	return newSGDPadded(m, c, 0.03, 0.05, frozen, free, pad)
 }
 
 // TestListsMatchRows: the list of every sequence holds each live unary
