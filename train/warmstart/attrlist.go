@@ -14,8 +14,9 @@ import "github.com/sparsetag/sparsetag/sparse"
 // Knowing the next step's list before the current step runs also lets the
 // step prefetch the next one's blocks (see step).
 //
-// Memory: 4 B per listed attribute and per unary row entry (at most twice
-// the corpus's non-zeros) and 12 B per sequence; the lists stop at
+// Memory: 8 B per listed attribute (with its block start) and 4 B per
+// unary row entry (at most three times the corpus's non-zeros) and 12 B
+// per sequence; the lists stop at
 // MaxListed entries in total, and the sequences after the cap are
 // deduplicated per step as before (listed reports which).
 
@@ -30,6 +31,10 @@ type attrLists struct {
 	uPtr, pPtr, lPtr []int32
 	uList, pList     []int32
 	loc              []int32
+	// bList[k] is where the block of uList[k] starts in v when all its
+	// labels are free (blockStart), -1 otherwise: read in order, instead of
+	// the layout's tables at random.
+	bList []int32
 }
 
 // listed reports whether sequence i has its lists.
@@ -40,6 +45,9 @@ func (l *attrLists) unary(i int) []int32 { return l.uList[l.uPtr[i]:l.uPtr[i+1]]
 
 // pair returns the pair list of sequence i (listed).
 func (l *attrLists) pair(i int) []int32 { return l.pList[l.pPtr[i]:l.pPtr[i+1]] }
+
+// blos returns the block starts of the unary list of sequence i (listed).
+func (l *attrLists) blos(i int) []int32 { return l.bList[l.uPtr[i]:l.uPtr[i+1]] }
 
 // locs returns the row entries' positions of sequence i (listed).
 func (l *attrLists) locs(i int) []int32 { return l.loc[l.lPtr[i]:l.lPtr[i+1]] }
@@ -55,18 +63,21 @@ func newAttrLists(s *sgd, limit int) attrLists {
 	}
 	n := c.Len()
 	l.uPtr, l.pPtr, l.lPtr = make([]int32, 1, n+1), make([]int32, 1, n+1), make([]int32, 1, n+1)
-	nz := min(int64(c.Unary.NNZ()), int64(limit)/2)
-	l.uList, l.loc = make([]int32, 0, nz), make([]int32, 0, nz)
+	nz := min(int64(c.Unary.NNZ()), int64(limit)/3)
+	l.uList, l.bList, l.loc = make([]int32, 0, nz), make([]int32, 0, nz), make([]int32, 0, nz)
 	for i := range n {
 		j := s.sequence(i)
 		attrs, pairs := s.sl.dedup(s.c, j)
 		start, T := s.c.Span(j)
 		rows := int(s.c.Unary.RowPtr[start+T] - s.c.Unary.RowPtr[start])
-		if len(l.uList)+len(l.pList)+len(l.loc)+len(attrs)+len(pairs)+rows > limit {
+		if 2*len(l.uList)+len(l.pList)+len(l.loc)+2*len(attrs)+len(pairs)+rows > limit {
 			s.sl.clear(attrs, pairs)
 			break
 		}
 		l.uList, l.pList = append(l.uList, attrs...), append(l.pList, pairs...)
+		for _, a := range attrs {
+			l.bList = append(l.bList, s.blockStart(a))
+		}
 		l.loc = s.sl.appendLocs(l.loc, s.c, j)
 		l.uPtr, l.pPtr = append(l.uPtr, int32(len(l.uList))), append(l.pPtr, int32(len(l.pList)))
 		l.lPtr = append(l.lPtr, int32(len(l.loc)))
@@ -92,13 +103,14 @@ func (l *attrLists) sample(sample []int32, numUnary int) []int32 {
 }
 
 // ListMemory bounds the memory of the lists on corpus c: 4 B per entry,
-// at most two per non-zero of the unary rows and one per non-zero of the
-// pair rows (every position's entries of the dense blocks counted in),
-// capped at MaxListed, and three pointers per sequence.
+// at most three per non-zero of the unary rows (the attribute, its block
+// start, the entry's slot) and one per non-zero of the pair rows (every
+// position's entries of the dense blocks counted in), capped at
+// MaxListed, and three pointers per sequence.
 func ListMemory(c *sparse.Corpus) int64 {
 	nz := int64(c.Unary.NNZ())
 	for k := range c.Dense {
 		nz += int64(len(c.Dense[k].Word)) * int64(c.Dense[k].D)
 	}
-	return 4*min(2*nz+int64(c.Pair.NNZ()), MaxListed) + 12*int64(c.Len()+1)
+	return 4*min(3*nz+int64(c.Pair.NNZ()), MaxListed) + 12*int64(c.Len()+1)
 }

@@ -105,6 +105,15 @@ func TestListsMatchRows(t *testing.T) {
 			if !slices.Equal(l.unary(i), wantU) || !slices.Equal(l.pair(i), wantP) {
 				t.Fatalf("%s: sequence %d: lists %v %v, want %v %v", tc.name, i, l.unary(i), l.pair(i), wantU, wantP)
 			}
+			for k, a := range l.unary(i) {
+				want := s.vpos[a]
+				if int(s.sptr[a+1]-s.sptr[a]) != s.m.NumLabels() {
+					want = -1
+				}
+				if l.blos(i)[k] != want {
+					t.Fatalf("%s: sequence %d: block start %d of attribute %d, want %d", tc.name, i, l.blos(i)[k], a, want)
+				}
+			}
 			loc := l.locs(i)
 			if len(loc) != n {
 				t.Fatalf("%s: sequence %d: %d slots for %d row entries", tc.name, i, len(loc), n)

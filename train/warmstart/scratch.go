@@ -89,22 +89,23 @@ func (sl *slots) clear(attrs, pairs []int32) {
 	}
 }
 
-// prefetcher prefetches the blocks of v and q of a list of attributes a
-// few at a time (package prefetch).
+// prefetcher prefetches blocks of n weights of v and q, from a list of
+// block starts (a negative one skipped), a few at a time (package
+// prefetch).
 type prefetcher struct {
 	v, q []float64
-	sptr []int32 // block of attribute a: [sptr[a], sptr[a+1])
+	n    int
 	list []int32
 	pos  int // list[pos:] are still to prefetch
 }
 
-// next prefetches the blocks of the next n attributes of the list.
-func (p *prefetcher) next(n int) {
+// next prefetches the next k blocks of the list.
+func (p *prefetcher) next(k int) {
 	if p.pos >= len(p.list) {
 		return
 	}
-	end := min(p.pos+n, len(p.list))
-	prefetch.Blocks(p.v, p.q, p.sptr, p.list[p.pos:end])
+	end := min(p.pos+k, len(p.list))
+	prefetch.BlocksAt(p.v, p.q, p.list[p.pos:end], p.n)
 	p.pos = end
 }
 

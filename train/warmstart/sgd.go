@@ -179,12 +179,12 @@ type sgd struct {
 	// loc holds the slot of every entry of the current sequence's unary
 	// rows (-1: dead), from lists or locBuf; blo the start of the block of
 	// each attribute of attrs in v, -1 when some of its labels are frozen.
-	loc, locBuf, blo []int32
-	rb               rowBlocks // the blocks of one position for package blocksum
-	gU, gP, gT       []float64
-	trans, edge      []float64
-	scr              lattice.Scratch
-	ws               *inference.Workspace
+	loc, locBuf, blo, bloBuf []int32
+	rb                       rowBlocks // the blocks of one position for package blocksum
+	gU, gP, gT               []float64
+	trans, edge              []float64
+	scr                      lattice.Scratch
+	ws                       *inference.Workspace
 }
 
 // newSGD returns the warm start's state at w = 0 for the layout of m on c
@@ -270,9 +270,9 @@ func (s *sgd) step(i, next int, eta float64) float64 {
 	j := s.sequence(i)
 	s.collect(i, j)
 	s.catchUp()
-	s.pf = prefetcher{v: s.v, q: s.q, sptr: s.vpos}
+	s.pf = prefetcher{v: s.v, q: s.q, n: s.m.NumLabels()}
 	if next >= 0 && s.lists.listed(next) {
-		s.pf.list = s.lists.unary(next)
+		s.pf.list = s.lists.blos(next)
 	}
 	start, T := s.c.Span(j)
 	// Half the next blocks during the scoring, half during the gradient, a
@@ -318,22 +318,20 @@ func (s *sgd) sequence(i int) int {
 func (s *sgd) collect(i, j int) {
 	if s.lists.listed(i) {
 		s.attrs, s.pairs, s.loc = s.lists.unary(i), s.lists.pair(i), s.lists.locs(i)
+		s.blo = s.lists.blos(i)
 		s.sl.setPairs(s.pairs)
 	} else {
 		s.attrs, s.pairs = s.sl.dedup(s.c, j)
 		s.locBuf = s.sl.appendLocs(s.locBuf[:0], s.c, j)
 		s.loc = s.locBuf
 		s.sl.clear(s.attrs, nil)
+		s.bloBuf = s.bloBuf[:0]
+		for _, a := range s.attrs {
+			s.bloBuf = append(s.bloBuf, s.blockStart(a))
+		}
+		s.blo = s.bloBuf
 	}
 	L := s.m.NumLabels()
-	s.blo = s.blo[:0]
-	for _, a := range s.attrs {
-		lo := s.vpos[a]
-		if s.sptr[a+1]-s.sptr[a] != int32(L) {
-			lo = -1
-		}
-		s.blo = append(s.blo, lo)
-	}
 	s.gU = resizeFloats(s.gU, len(s.attrs)*L)
 	clear(s.gU)
 	s.gP = resizeFloats(s.gP, len(s.pairs)*L*L)
@@ -350,7 +348,11 @@ func (s *sgd) catchUp() {
 	if !s.prefetched {
 		s.touch(s.attrs)
 	}
-	for _, a := range s.attrs {
+	for k, a := range s.attrs {
+		if lo := int(s.blo[k]); lo >= 0 {
+			s.clipBlock(lo, lo+L)
+			continue
+		}
 		lo := int(s.vpos[a])
 		s.clipBlock(lo, lo+int(s.sptr[a+1]-s.sptr[a]))
 	}
@@ -549,6 +551,10 @@ func (s *sgd) descend(step float64) {
 	m := s.m
 	L := m.NumLabels()
 	for k, a := range s.attrs {
+		if lo := s.blo[k]; lo >= 0 {
+			descendRange(s.v[lo:lo+int32(L)], s.q[lo:lo+int32(L)], s.gU[k*L:k*L+L], step, s.u)
+			continue
+		}
 		s.descendState(a, s.gU[k*L:k*L+L], step)
 	}
 	if m.Layout.Transitions {
@@ -560,7 +566,8 @@ func (s *sgd) descend(step float64) {
 }
 
 // descendState is descend on the unfrozen state features of attribute a,
-// with g its gradient over every label.
+// with g its gradient over every label (descend takes a full block
+// directly).
 func (s *sgd) descendState(a int32, g []float64, step float64) {
 	lo, hi := s.sptr[a], s.sptr[a+1]
 	at := s.vpos[a]
@@ -625,6 +632,15 @@ func (s *sgd) point() Point {
 		}
 	}
 	return p
+}
+
+// blockStart returns where the block of attribute a starts in v when all
+// its labels are free, -1 otherwise.
+func (s *sgd) blockStart(a int32) int32 {
+	if int(s.sptr[a+1]-s.sptr[a]) != s.m.NumLabels() {
+		return -1
+	}
+	return s.vpos[a]
 }
 
 // padStarts returns where the block of each attribute starts in v, with

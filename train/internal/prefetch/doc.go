@@ -4,11 +4,11 @@
 // weight and penalty-record blocks of the next step's attributes while
 // the current step scores its sequence.
 //
-// [Blocks] issues one PREFETCHT0 per cache line of x[starts[a]:starts[a+1]]
-// and of y[starts[a]:starts[a+1]] for every a of a list (amd64, without the
-// purego tag; elsewhere it issues nothing). A prefetch has no visible
+// [BlocksAt] issues one PREFETCHT0 per cache line of x[o:o+n] and of
+// y[o:o+n] for every offset o of a list (amd64, without the purego tag;
+// elsewhere it issues nothing). A prefetch has no visible
 // effect: it neither reads nor writes a value, never faults, and does not
 // hold up the instructions after it, so a program's results are the same
-// with or without it. Blocks returns the number of lines it covered (the
+// with or without it. BlocksAt returns the number of lines it covered (the
 // same count on every architecture), which is what its tests check.
 package prefetch

@@ -2,7 +2,7 @@
 
 package prefetch
 
-// haveAsm is false: no prefetch is issued, Blocks only counts the lines.
+// haveAsm is false: no prefetch is issued, BlocksAt only counts the lines.
 const haveAsm = false
 
-func blocksAsm(x, y *float64, starts, attrs *int32, n int) int { panic("prefetch: no assembly") }
+func blocksAtAsm(x, y *float64, offs *int32, cnt, n int) int { panic("prefetch: no assembly") }
