@@ -76,7 +76,7 @@ func newAttrLists(s *sgd, limit int) attrLists {
 		}
 		l.uList, l.pList = append(l.uList, attrs...), append(l.pList, pairs...)
 		for _, a := range attrs {
-			l.bList = append(l.bList, s.blockStart(a))
+			l.bList = append(l.bList, blockStart(s.sptr, s.vpos, s.m.NumLabels(), a))
 		}
 		l.loc = s.sl.appendLocs(l.loc, s.c, j)
 		l.uPtr, l.pPtr = append(l.uPtr, int32(len(l.uList))), append(l.pPtr, int32(len(l.pList)))

@@ -327,7 +327,7 @@ func (s *sgd) collect(i, j int) {
 		s.sl.clear(s.attrs, nil)
 		s.bloBuf = s.bloBuf[:0]
 		for _, a := range s.attrs {
-			s.bloBuf = append(s.bloBuf, s.blockStart(a))
+			s.bloBuf = append(s.bloBuf, blockStart(s.sptr, s.vpos, s.m.NumLabels(), a))
 		}
 		s.blo = s.bloBuf
 	}
@@ -634,13 +634,13 @@ func (s *sgd) point() Point {
 	return p
 }
 
-// blockStart returns where the block of attribute a starts in v when all
-// its labels are free, -1 otherwise.
-func (s *sgd) blockStart(a int32) int32 {
-	if int(s.sptr[a+1]-s.sptr[a]) != s.m.NumLabels() {
+// blockStart returns where the block of attribute a starts in v (vpos)
+// when all its L labels are free (sptr), -1 otherwise.
+func blockStart(sptr, vpos []int32, L int, a int32) int32 {
+	if int(sptr[a+1]-sptr[a]) != L {
 		return -1
 	}
-	return s.vpos[a]
+	return vpos[a]
 }
 
 // padStarts returns where the block of each attribute starts in v, with
