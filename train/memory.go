@@ -8,6 +8,7 @@ import (
 	"github.com/sparsetag/sparsetag/sparse"
 	"github.com/sparsetag/sparsetag/train/certificate"
 	"github.com/sparsetag/sparsetag/train/objective"
+	"github.com/sparsetag/sparsetag/train/warmstart"
 )
 
 // MemoryTerm is one named part of a training run's memory estimate.
@@ -57,7 +58,8 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 		objective.PriorMemory(m, c, add)
 	}
 	if op.WarmEpochs > 0 && op.Init == nil && op.Resume == nil {
-		add("stochastic warm start (weights and penalty records, 2 x 8 B x unscreened features at most, before the solve)", 16*d)
+		add("stochastic warm start (weights and penalty records, 2 x 8 B x unscreened features at most, an eighth more for aligned blocks, before the solve)", 18*d)
+		add("stochastic warm start: the sequences' attribute lists (4 B x row entries, at most 2 per non-zero)", warmstart.ListMemory(c))
 	}
 	if op.Screen != ScreenNone {
 		add("screening bounds at preparation (static range bounds, 8 B x features; Rnorm, 8 B x attributes and the blocks after the state block)",

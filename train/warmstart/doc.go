@@ -17,9 +17,12 @@
 //     the point and certifies its own result by the duality gap, so no
 //     property of the optimum depends on it. A point that is not finite is
 //     discarded (Info.Discarded).
-//   - Memory: 16 B per unfrozen state feature and per feature after the
-//     state block, O(attributes) slots and O(longest sequence x L^2)
-//     scratch; no allocation per step.
+//   - Memory: 16 B per unfrozen state feature (an eighth more at most for
+//     the cache-line alignment of the blocks) and per feature after the
+//     state block, the sequences' attribute lists (4 B per row entry and
+//     per distinct attribute of a sequence, at most MaxListed entries;
+//     ListMemory bounds them), O(attributes) slots and O(longest sequence
+//     x L^2) scratch; no allocation per step.
 //
 // Sequences are scored over the warm start's own compact layout of the
 // weights (w = a v, lazily scaled; see sgd.go), the lattice's transitions

@@ -30,7 +30,7 @@ func TestScoreMatchesReference(t *testing.T) {
 		s := newSGD(m, c, 0.02, 0.3, frozen, free)
 		rng := rand.New(rand.NewPCG(5, 6))
 		for k := range 80 {
-			s.step(rng.IntN(c.Len()), 0.5/(1+float64(k)/float64(c.Len())))
+			s.step(rng.IntN(c.Len()), -1, 0.5/(1+float64(k)/float64(c.Len())))
 		}
 		if s.a == 1 {
 			t.Fatal("the scale is 1: the test does not cover the lazy scale")
@@ -41,14 +41,14 @@ func TestScoreMatchesReference(t *testing.T) {
 		var ref lattice.Scratch
 		for i := range c.Len() {
 			want := lattice.Score(&ref, m.Layout, w, c, i)
-			s.collect(i)
-			got := s.score(i)
+			s.collect(i, i)
+			got := s.score(i, 0)
 			approxEqual(t, "unary", want.Unary, got.Unary, 1e-13, 1e-12)
 			approxEqual(t, "transitions", want.Trans, got.Trans, 1e-13, 1e-12)
 			if want.TransAt != nil || got.TransAt != nil {
 				approxEqual(t, "pair scores", want.TransAt, got.TransAt, 1e-13, 1e-12)
 			}
-			s.release()
+			s.sl.clear(nil, s.pairs)
 		}
 	}
 }

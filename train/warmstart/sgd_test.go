@@ -142,7 +142,7 @@ func TestSGDLazyMatchesEager(t *testing.T) {
 	for k := 0; k < 60; k++ {
 		i, eta := rng.IntN(c.Len()), 0.8/(1+float64(k)/float64(c.Len()))
 		before := lazy.a
-		got, want := lazy.step(i, eta), eager.step(i, eta)
+		got, want := lazy.step(i, -1, eta), eager.step(i, eta)
 		if before != 1 && lazy.a == 1-min(eta*l2, sgdMaxL2Shrink) {
 			rescales++ // the scale was folded into v (a = 1) before this step's shrink
 		}
@@ -205,8 +205,8 @@ func TestSGDWeightedMatchesEager(t *testing.T) {
 		ws: inference.NewWorkspace(c.MaxLen(), m.NumLabels())}
 	for k := 0; k < 40; k++ {
 		i, eta := rng.IntN(c.Len()), 0.5/(1+float64(k)/float64(c.Len()))
-		got, want := lazy.step(i, eta), eager.step(i, eta)
-		plain.step(i, eta)
+		got, want := lazy.step(i, -1, eta), eager.step(i, eta)
+		plain.step(i, -1, eta)
 		approxScalar(t, "weighted NLL", want, got, 1e-12, 1e-10)
 	}
 	p := lazy.weights()
