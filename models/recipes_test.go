@@ -165,8 +165,8 @@ func TestModelsCurrent(t *testing.T) {
 // TestAccuracy recomputes it.
 const (
 	wantPOSAccuracy = "0.9761" // POS tags, from the words alone
-	wantChunkF1     = "0.9237" // chunks (conlleval), from the words and the predicted POS tags
-	wantChunkGold   = "0.9346" // chunks from the words and the gold POS tags
+	wantChunkF1     = "0.9235" // chunks (conlleval), from the words and the predicted POS tags
+	wantChunkGold   = "0.9348" // chunks from the words and the gold POS tags
 )
 
 // TestAccuracy tags the CoNLL-2000 test split with the embedded models, the

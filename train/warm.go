@@ -9,11 +9,15 @@ import (
 type WarmStart = warmstart.Info
 
 // DefaultWarmEpochs is the default number of epochs of the stochastic warm
-// start (Options.WarmEpochs). On CoNLL-2000 (c1 = c2 = 1) two epochs cut
-// the OWL-QN iterations to a certified 0.1% from 280 to 75, and on the OCR
-// words (beta_max/100, gap 1e-6) from 366 to 159; a third epoch saves
-// fewer iterations than it costs.
-const DefaultWarmEpochs = 2
+// start (Options.WarmEpochs). Three since the epochs got cheaper (0.36 s on
+// CoNLL-2000, 0.16 s on the Spanish NER data, 1 thread) and the first
+// working-set solve starts from a diagonal curvature estimate: the solver
+// then takes 53 iterations to a certified 0.1% on CoNLL-2000 (55 from two
+// epochs), 49 on CoNLL-2002 Spanish NER (59), 184 on the OCR words (219)
+// and 84 for pure L2 on CoNLL-2000 (92); docs/setup.md, round six. (Two
+// epochs, when they cost 0.45 s each, cut CoNLL-2000's iterations from 280
+// to 75 against a cold start.)
+const DefaultWarmEpochs = 3
 
 // closed reports whether ch is closed (nil: never).
 func closed(ch <-chan struct{}) bool {
