@@ -29,7 +29,7 @@ func CountedRangeBounds(dst []float64, lay sparse.Layout, c *sparse.Corpus, obs 
 		return dst, errors.New("screen: CountedRangeBounds needs a binary corpus without dense blocks")
 	}
 	if c.Labels == nil && c.Positions() > 0 {
-		return dst, errors.New("screen: RangeBounds needs gold labels")
+		return dst, errors.New("screen: CountedRangeBounds needs gold labels")
 	}
 	U, L, P, d := lay.NumUnary, lay.L, lay.NumPair, lay.Dim()
 	to, po := lay.TransOffset(), lay.PairOffset()

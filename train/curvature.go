@@ -21,29 +21,33 @@ import (
 // solve, or every first one) ends later (docs/gauge.md section 9).
 const diagonalIters = 2
 
-// diagonalStart gives the optimizer of a working-set solve's first inner
-// solve (no memory carried) the diagonal start over the working set ws,
-// with m over it (mw).
-func (r *run) diagonalStart(opt *owlqn.Optimizer, ws []int32, mw []float64) error {
-	tr := r.tr
+// diagonalStart gives the optimizer of a working-set inner solve that
+// starts without memory (the first of a solve, and any after one that
+// ended with none) the diagonal start over the working set ws, with m
+// over it (mw). The diagonal is a heuristic: where it cannot be formed
+// (a count or m not finite) the solve keeps the plain start.
+func diagonalStart(tr *trainer, opt *owlqn.Optimizer, ws []int32, mw []float64) {
 	obs, tot := make([]float64, len(ws)), make([]float64, len(ws))
 	tr.fs.ObservedCounts(ws, obs, tot)
 	n := float64(tr.c.Len()) // m is per sequence
 	for k := range obs {
 		obs[k], tot[k] = obs[k]/n, tot[k]/n
 	}
-	return opt.SetDiagonal(curvatureInverse(obs, tot, mw, tr.pen.l2), diagonalIters, firstDiagonalStep(tr))
+	// SetDiagonal refuses a diagonal that is not finite and above 0 and
+	// then leaves the optimizer as it was.
+	_ = opt.SetDiagonal(curvatureInverse(obs, tot, mw, tr.pen.l2), diagonalIters, firstDiagonalStep(tr))
 }
 
 // curvatureInverse returns 1/(h_j + l2), overwriting obs, with
 // h_j = E_j (N_j - E_j) / N_j: E_j = obs_j - m_j is the model's expected
 // count of feature j (m = observed - expected; clamped to [0, N_j]) and
 // N_j = tot_j the number of places its block (its attribute's labels, or
-// every transition) can fire. For binary values the diagonal of the loss's
-// Hessian is sum_t mu_t (1 - mu_t) over those places, mu_t the feature's
-// marginal, and since x(1 - x) is concave that sum is at most N x(1 - x)
-// at the mean marginal E/N: h_j bounds it, with equality where the
-// marginal is the same at every place (at w = 0). l2 must be above 0.
+// every transition) can fire. For binary values the per-place part of the
+// diagonal of the loss's Hessian (without the covariances between places
+// of one sequence) is sum_t mu_t (1 - mu_t) over those places, mu_t the
+// feature's marginal, and since x(1 - x) is concave that sum is at most
+// N x(1 - x) at the mean marginal E/N: h_j bounds it, with equality where
+// the marginal is the same at every place (at w = 0). l2 must be above 0.
 func curvatureInverse(obs, tot, m []float64, l2 float64) []float64 {
 	for k, n := range tot {
 		h := 0.0

@@ -59,7 +59,7 @@ func EstimateMemory(m *chain.Model, c *sparse.Corpus, op Options) MemoryEstimate
 	}
 	if op.WarmEpochs > 0 && op.Init == nil && op.Resume == nil {
 		add("stochastic warm start (weights and penalty records, 2 x 8 B x unscreened features at most, an eighth more for aligned blocks, before the solve)", 18*d)
-		add("stochastic warm start: the sequences' attribute lists (4 B x row entries, at most 2 per non-zero)", warmstart.ListMemory(c))
+		add("stochastic warm start: the sequences' attribute lists (4 B x row entries, at most 3 per non-zero)", warmstart.ListMemory(c))
 	}
 	if op.Screen != ScreenNone {
 		add("screening bounds at preparation (static range bounds, 8 B x features; Rnorm, 8 B x attributes and the blocks after the state block)",

@@ -65,8 +65,9 @@ type newtonTuning struct {
 // target (the mixture's certificate is 5-15x the suboptimality in the end
 // game, the candidate's about 2x: at 2.5x a pass whose mixture lagged
 // missed the attempt it would have passed, 5-15 iterations each on NER and
-// CoNLL-2000 from the diagonal start; docs/gauge.md section 9), in a solve that has run three times the attempt's first k + 1
-// evaluations in iterations. An attempt pays only in a long end game: the
+// CoNLL-2000 from the diagonal start; docs/gauge.md section 9), in a
+// solve that has run three times the attempt's first k + 1 evaluations in
+// iterations. An attempt pays only in a long end game: the
 // solves of a path from a warm start certify in a few iterations each,
 // and an attempt at each of them cost more than it saved (tagger bench
 // paper --scale 0.1 --betas 10, the working-set rows: syn2 0.96 -> 1.54 s

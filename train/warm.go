@@ -15,8 +15,8 @@ type WarmStart = warmstart.Info
 // then takes 53 iterations to a certified 0.1% on CoNLL-2000 (55 from two
 // epochs), 49 on CoNLL-2002 Spanish NER (59), 184 on the OCR words (219)
 // and 84 for pure L2 on CoNLL-2000 (92); docs/setup.md, round six. (Two
-// epochs, when they cost 0.45 s each, cut CoNLL-2000's iterations from 280
-// to 75 against a cold start.)
+// epochs, when they cost 0.45 s each, cut CoNLL-2000's iterations from 258
+// to 71 against a cold start; docs/stopping-rule.md.)
 const DefaultWarmEpochs = 3
 
 // closed reports whether ch is closed (nil: never).

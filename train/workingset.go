@@ -191,9 +191,7 @@ func (st *wsState) next(ctx context.Context, r *run) error {
 			return err
 		}
 	case st.diagonal && r.policy == SolverWorkingSet && tr.pen.l2 > 0:
-		if err := r.diagonalStart(opt, ws, mw); err != nil {
-			return err
-		}
+		diagonalStart(tr, opt, ws, mw)
 	}
 	r.opt, r.m = opt, mw
 	return nil

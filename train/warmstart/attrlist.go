@@ -63,8 +63,11 @@ func newAttrLists(s *sgd, limit int) attrLists {
 	}
 	n := c.Len()
 	l.uPtr, l.pPtr, l.lPtr = make([]int32, 1, n+1), make([]int32, 1, n+1), make([]int32, 1, n+1)
-	nz := min(int64(c.Unary.NNZ()), int64(limit)/3)
+	// Reserved at their bounds, so that no list is grown by copying (the
+	// pages beyond what is written are never touched).
+	nz := min(unaryEntries(c), int64(limit))
 	l.uList, l.bList, l.loc = make([]int32, 0, nz), make([]int32, 0, nz), make([]int32, 0, nz)
+	l.pList = make([]int32, 0, min(int64(c.Pair.NNZ()), int64(limit)))
 	for i := range n {
 		j := s.sequence(i)
 		attrs, pairs := s.sl.dedup(s.c, j)
@@ -108,9 +111,15 @@ func (l *attrLists) sample(sample []int32, numUnary int) []int32 {
 // position's entries of the dense blocks counted in), capped at
 // MaxListed, and three pointers per sequence.
 func ListMemory(c *sparse.Corpus) int64 {
+	return 4*min(3*unaryEntries(c)+int64(c.Pair.NNZ()), MaxListed) + 12*int64(c.Len()+1)
+}
+
+// unaryEntries returns the entries of c's unary rows, every position's
+// entries of the dense blocks counted in (a step expands them).
+func unaryEntries(c *sparse.Corpus) int64 {
 	nz := int64(c.Unary.NNZ())
 	for k := range c.Dense {
 		nz += int64(len(c.Dense[k].Word)) * int64(c.Dense[k].D)
 	}
-	return 4*min(3*nz+int64(c.Pair.NNZ()), MaxListed) + 12*int64(c.Len()+1)
+	return nz
 }

@@ -283,8 +283,10 @@ func TestScoreGradientBits(t *testing.T) {
 	}
 }
 
-// refGradientCheck compares gU after gradient with gonum's per-block loop
-// (slots set).
+// refGradientCheck compares gU after gradient with the per-block loop
+// before package blocksum (gonum's floats.AddScaled, whose amd64 assembly
+// multiplies and adds unfused; written out here so that no architecture
+// fuses it), slots set.
 func refGradientCheck(t *testing.T, s *sgd, j int, name string) {
 	t.Helper()
 	lat := s.score(j, 0)
@@ -305,7 +307,9 @@ func refGradientCheck(t *testing.T, s *sgd, j int, name string) {
 					v = vals[k]
 				}
 				blk := want[int(q)*L : int(q)*L+L]
-				floats.AddScaled(blk, v, node[t*L:t*L+L])
+				for i, mu := range node[t*L : t*L+L] {
+					blk[i] += float64(v * mu) // gonum's AddScaled on amd64, unfused anywhere
+				}
 				blk[y] -= v
 			}
 		}

@@ -19,8 +19,9 @@
 //     discarded (Info.Discarded).
 //   - Memory: 16 B per unfrozen state feature (an eighth more at most for
 //     the cache-line alignment of the blocks) and per feature after the
-//     state block, the sequences' attribute lists (4 B per row entry and
-//     per distinct attribute of a sequence, at most MaxListed entries;
+//     state block, the sequences' attribute lists (4 B per row entry, 8 B
+//     per distinct attribute of a sequence, 4 B per pair attribute, at most
+//     MaxListed entries;
 //     ListMemory bounds them), O(attributes) slots and O(longest sequence
 //     x L^2) scratch; no allocation per step.
 //

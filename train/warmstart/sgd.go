@@ -88,8 +88,9 @@ import (
 // transitions + pair features), the state blocks padded by at most an
 // eighth (padStarts). The starting point handed to the solver
 // loop is the list of its non-zero features (Point). The sequences'
-// attribute lists (attrlist.go) take 4 B per row entry and per distinct
-// attribute of a sequence (at most MaxListed entries). The rest is
+// attribute lists (attrlist.go) take 4 B per row entry, 8 B per distinct
+// attribute of a sequence (its block start too) and 4 B per pair
+// attribute (at most MaxListed entries). The rest is
 // O(attributes) (two int32 slots per unary attribute, one per pair
 // attribute) and O(longest sequence x L^2).
 //
@@ -473,11 +474,13 @@ func (s *sgd) addState(row []float64, a int32, val float64) {
 	case len(v) == len(row) && val == 1:
 		floats.Add(row, v)
 	case len(v) == len(row):
-		floats.AddScaled(row, val, v)
+		for i, x := range v {
+			row[i] += float64(val * x) // unfused, as package blocksum's kernels
+		}
 	default:
 		base := a * int32(len(row))
 		for r, j := range s.feat[lo:hi] {
-			row[j-base] += val * v[r]
+			row[j-base] += float64(val * v[r])
 		}
 	}
 }

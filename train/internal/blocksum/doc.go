@@ -14,10 +14,12 @@
 // as the Go loops (a multiplication, then an addition, for every k in
 // turn; no FMA: the Go loops convert each product to float64), whether
 // the AVX2 kernels run (amd64 with AVX2, without the purego tag) or the Go
-// loops: the results are bit-identical, and bit-identical to gonum's
-// floats.AddScaled called once per block (which multiplies and adds in two
-// instructions too; a product by 1 is exact, so a binary attribute's
-// block adds as floats.Add would). Blocks are taken in turn, so offsets
+// loops: the results are bit-identical, and on amd64 bit-identical to
+// gonum's floats.AddScaled called once per block (whose assembly
+// multiplies and adds in two instructions too; a product by 1 is exact, so
+// a binary attribute's block adds as floats.Add would). Elsewhere gonum's
+// pure-Go loop may be compiled to a fused multiply-add; these loops are
+// not. Blocks are taken in turn, so offsets
 // may repeat (AddRow then updates a block twice, in order).
 //
 // # Cost

@@ -232,9 +232,10 @@ func (o *Optimizer) startIteration() (bool, error) {
 		o.diag = diagStart{}
 		o.ops.lin(o.d, o.pg, 0, nil, -1, nil)
 	}
-	// First step: 1/||◇F|| when the memory is empty (the direction is
-	// then -◇F, so the first trial moves x by a distance of 1), the
-	// natural quasi-Newton step 1 otherwise.
+	// First step: with an empty memory, SetDiagonal's step0 while a
+	// diagonal start is in force, else 1/||◇F|| (the direction is then
+	// -◇F, so the first trial moves x by a distance of 1); the natural
+	// quasi-Newton step 1 otherwise.
 	o.step = 1.0
 	switch {
 	case o.mem.count == 0 && o.diag.h != nil:
