@@ -61,8 +61,10 @@ func curvatureInverse(obs, tot, m []float64, l2 float64) []float64 {
 }
 
 // firstDiagonalStep is the first trial step along the diagonal direction:
-// 1/K, K the mean number of features that fire at a position (its
-// attributes and a transition). The diagonal ignores that they fire
+// 1/K, K the mean number of features that fire at a position (its sparse
+// unary attributes and a transition; pair features and the entries of
+// dense blocks are not counted, so K is low on such corpora and the first
+// trial longer). The diagonal ignores that they fire
 // together, so along a direction that moves them alike the step is about
 // K times too long; 1/K is the line search's first trial instead of a
 // sequence of halvings (NER: 1, 0.5 and 0.25 rejected, 3 evaluations).

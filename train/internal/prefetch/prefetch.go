@@ -14,20 +14,18 @@ func lines(first, last *float64) int {
 
 // BlocksAt prefetches the cache lines of x[o:o+n] and y[o:o+n] for every
 // o >= 0 of offs (a negative one is skipped) and returns how many lines it
-// covered. Every x[o:o+n] and y[o:o+n] must be in x and y (not checked on
-// amd64; a prefetch of any address is harmless).
+// covered: 0 where there is no prefetch kernel (not amd64, or the purego
+// tag), which then does nothing. Every x[o:o+n] and y[o:o+n] must be in x
+// and y (not checked; a prefetch of any address is harmless).
 func BlocksAt(x, y []float64, offs []int32, n int) int {
-	if len(offs) == 0 || n <= 0 || len(x) == 0 || len(y) == 0 {
+	if !haveAsm || len(offs) == 0 || n <= 0 || len(x) == 0 || len(y) == 0 {
 		return 0
 	}
-	if haveAsm {
-		return blocksAtAsm(&x[0], &y[0], &offs[0], len(offs), n)
-	}
-	return linesAtGo(x, y, offs, n)
+	return blocksAtAsm(&x[0], &y[0], &offs[0], len(offs), n)
 }
 
-// linesAtGo is the number of lines BlocksAt covers, computed in Go
-// (bounds checked).
+// linesAtGo is the number of lines BlocksAt's kernel covers, computed in
+// Go (bounds checked): the tests' reference.
 func linesAtGo(x, y []float64, offs []int32, n int) int {
 	c := 0
 	if n <= 0 {
