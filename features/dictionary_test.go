@@ -194,14 +194,6 @@ func TestEncodeClashingHashes(t *testing.T) {
 				t.Fatalf("set %d row %d: %v, want %v", set, r, got, want[set][r])
 			}
 		}
-		d := []*Dictionary{e.Unary(), e.Pair()}[set]
-		if !slices.Equal(d.Names(), ref[set].names) {
-			t.Fatalf("set %d: names differ", set)
-		}
-		for id, n := range ref[set].counts {
-			if d.Count(int32(id)) != n {
-				t.Fatalf("set %d: count of %q %d, want %d", set, ref[set].names[id], d.Count(int32(id)), n)
-			}
-		}
+		checkRefDict(t, e, ref, set)
 	}
 }

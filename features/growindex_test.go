@@ -76,15 +76,7 @@ func TestGrowIndexMatchesStrings(t *testing.T) {
 				t.Fatalf("set %d row %d: %v, want %v", set, r, got, want[set][r])
 			}
 		}
-		d := []*Dictionary{e.Unary(), e.Pair()}[set]
-		if !slices.Equal(d.Names(), ref[set].names) {
-			t.Fatalf("set %d: names %q, want %q", set, d.Names(), ref[set].names)
-		}
-		for id, n := range ref[set].counts {
-			if d.Count(int32(id)) != n {
-				t.Fatalf("set %d: count of %q %d, want %d", set, ref[set].names[id], d.Count(int32(id)), n)
-			}
-		}
+		checkRefDict(t, e, ref, set)
 	}
 }
 
@@ -249,15 +241,7 @@ func TestFreshRules(t *testing.T) {
 				t.Fatalf("set %d row %d: %v, want %v", set, r, got[set][r], want[set][r])
 			}
 		}
-		d := []*Dictionary{e.Unary(), e.Pair()}[set]
-		if !slices.Equal(d.Names(), ref[set].names) {
-			t.Fatalf("set %d: names %q, want %q", set, d.Names(), ref[set].names)
-		}
-		for id, n := range ref[set].counts {
-			if d.Count(int32(id)) != n {
-				t.Fatalf("set %d: count of %q %d, want %d", set, ref[set].names[id], d.Count(int32(id)), n)
-			}
-		}
+		checkRefDict(t, e, ref, set)
 	}
 }
 
@@ -276,5 +260,20 @@ func appendWant(t *testing.T, tm *Template, ref [2]*refDict, want *[2][][]int32,
 			pr = ref[1].row(p, true)
 		}
 		want[1] = append(want[1], pr)
+	}
+}
+
+// checkRefDict fails t unless e's dictionary of set (0 unary, 1 pair)
+// has the names and counts of the reference ref[set].
+func checkRefDict(t *testing.T, e *Encoder, ref [2]*refDict, set int) {
+	t.Helper()
+	d := []*Dictionary{e.Unary(), e.Pair()}[set]
+	if !slices.Equal(d.Names(), ref[set].names) {
+		t.Fatalf("set %d: names %q, want %q", set, d.Names(), ref[set].names)
+	}
+	for id, n := range ref[set].counts {
+		if d.Count(int32(id)) != n {
+			t.Fatalf("set %d: count of %q %d, want %d", set, ref[set].names[id], d.Count(int32(id)), n)
+		}
 	}
 }

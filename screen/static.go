@@ -259,15 +259,8 @@ func (st *stateSums) scan(blk []float64, L int, c *sparse.Corpus, rw []float64, 
 		for _, a := range touched {
 			v := st.rowAcc[a]
 			st.rowAcc[a], st.inRow[a] = 0, false
-			switch {
-			case v > 0:
-				st.pos[a] += v
-				blk[int(a)*L+y] += v
-			case v < 0:
-				st.negTot[a] -= v
-				st.neg[int(a)*L+y] -= v
-			case math.IsNaN(v):
-				return fmt.Errorf("screen: RangeBounds: NaN value of unary attribute %d at position %d", a, r)
+			if err := st.addRow(blk, L, a, y, r, v); err != nil {
+				return err
 			}
 		}
 		touched = touched[:0]
@@ -292,16 +285,25 @@ func (st *stateSums) scanRow(blk []float64, L, r, y int, cols []int32, vals, rw 
 			v *= rw[r]
 		}
 		st.abs[a] += math.Abs(v)
-		switch {
-		case v > 0:
-			st.pos[a] += v
-			blk[int(a)*L+y] += v
-		case v < 0:
-			st.negTot[a] -= v
-			st.neg[int(a)*L+y] -= v
-		case math.IsNaN(v):
-			return fmt.Errorf("screen: RangeBounds: NaN value of unary attribute %d at position %d", a, r)
+		if err := st.addRow(blk, L, a, y, r, v); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// addRow adds v, attribute a's value in row r (label y), to the positive
+// or the negative sums and to blk (Pl); a NaN is an error.
+func (st *stateSums) addRow(blk []float64, L int, a int32, y, r int, v float64) error {
+	switch {
+	case v > 0:
+		st.pos[a] += v
+		blk[int(a)*L+y] += v
+	case v < 0:
+		st.negTot[a] -= v
+		st.neg[int(a)*L+y] -= v
+	case math.IsNaN(v):
+		return fmt.Errorf("screen: RangeBounds: NaN value of unary attribute %d at position %d", a, r)
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package objective
 
 import (
+	"slices"
+
 	"github.com/sparsetag/sparsetag/chain"
 	"github.com/sparsetag/sparsetag/sparse"
 )
@@ -66,7 +68,7 @@ func labelsByAttribute(c *sparse.Corpus, attrCum []int32, U int) []uint8 {
 func countLabels(ls []uint8, table []int32, emit func(y uint8, n int32)) int {
 	distinct := 0
 	if len(ls) <= smallCount {
-		sortBytes(ls)
+		slices.Sort(ls)
 		for i := 0; i < len(ls); {
 			k := i + 1
 			for k < len(ls) && ls[k] == ls[i] {
@@ -98,12 +100,3 @@ func countLabels(ls []uint8, table []int32, emit func(y uint8, n int32)) int {
 // smallCount is the most occurrences of an attribute countLabels counts by
 // sorting its labels.
 const smallCount = 16
-
-// sortBytes sorts a few bytes in place (insertion sort).
-func sortBytes(b []uint8) {
-	for i := 1; i < len(b); i++ {
-		for j := i; j > 0 && b[j] < b[j-1]; j-- {
-			b[j], b[j-1] = b[j-1], b[j]
-		}
-	}
-}

@@ -78,9 +78,7 @@ func newAttrLists(s *sgd, limit int) attrLists {
 			break
 		}
 		l.uList, l.pList = append(l.uList, attrs...), append(l.pList, pairs...)
-		for _, a := range attrs {
-			l.bList = append(l.bList, blockStart(s.sptr, s.vpos, s.m.NumLabels(), a))
-		}
+		l.bList = appendBlockStarts(l.bList, s.sptr, s.vpos, s.m.NumLabels(), attrs)
 		l.loc = s.sl.appendLocs(l.loc, s.c, j)
 		l.uPtr, l.pPtr = append(l.uPtr, int32(len(l.uList))), append(l.pPtr, int32(len(l.pList)))
 		l.lPtr = append(l.lPtr, int32(len(l.loc)))

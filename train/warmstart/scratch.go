@@ -114,33 +114,17 @@ func (p *prefetcher) next(k int) {
 type rowBlocks struct {
 	offs []int32
 	vals []float64
+	loc  []int32 // addCountsSlots' slots of one row
 }
 
-// addCounts adds, for each attribute a of one position (values vals,
-// nil: 1) that has a gradient slot, its expected minus observed counts
-// into the slot's block of g: the marginals marg scaled by the value,
-// less the value at the observed outcome obs. The blocks are listed first
-// and updated by package blocksum's kernel in one call (the same
-// operations in the same order as floats.AddScaled on each block in turn).
-func (rb *rowBlocks) addCounts(g []float64, slot, cols []int32, vals, marg []float64, obs int) {
-	n := int32(len(marg))
-	offs, vv := rb.offs[:0], rb.vals[:0]
-	for k, a := range cols {
-		if q := slot[a]; q >= 0 {
-			v := 1.0
-			if vals != nil {
-				v = vals[k]
-			}
-			offs, vv = append(offs, q*n), append(vv, v)
-		}
-	}
-	blocksum.AddRow(g, marg, offs, vv, obs)
-	rb.offs, rb.vals = offs, vv
-}
-
-// addCountsLoc is addCounts with the slots of the entries given (loc: -1
-// for none) instead of looked up.
-func (rb *rowBlocks) addCountsLoc(g []float64, loc []int32, vals, marg []float64, obs int) {
+// addCounts adds, for each entry k of one position (values vals, nil: 1)
+// whose attribute has a gradient slot loc[k] (-1: none), its expected
+// minus observed counts into the slot's block of g: the marginals marg
+// scaled by the value, less the value at the observed outcome obs. The
+// blocks are listed first and updated by package blocksum's kernel in one
+// call (the same operations in the same order as floats.AddScaled on each
+// block in turn).
+func (rb *rowBlocks) addCounts(g []float64, loc []int32, vals, marg []float64, obs int) {
 	n := int32(len(marg))
 	offs, vv := rb.offs[:0], rb.vals[:0]
 	for k, l := range loc {
@@ -154,4 +138,15 @@ func (rb *rowBlocks) addCountsLoc(g []float64, loc []int32, vals, marg []float64
 	}
 	blocksum.AddRow(g, marg, offs, vv, obs)
 	rb.offs, rb.vals = offs, vv
+}
+
+// addCountsSlots is addCounts for the attributes cols, their slots looked
+// up in slot.
+func (rb *rowBlocks) addCountsSlots(g []float64, slot, cols []int32, vals, marg []float64, obs int) {
+	loc := rb.loc[:0]
+	for _, a := range cols {
+		loc = append(loc, slot[a])
+	}
+	rb.loc = loc
+	rb.addCounts(g, loc, vals, marg, obs)
 }

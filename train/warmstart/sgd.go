@@ -326,10 +326,7 @@ func (s *sgd) collect(i, j int) {
 		s.locBuf = s.sl.appendLocs(s.locBuf[:0], s.c, j)
 		s.loc = s.locBuf
 		s.sl.clear(s.attrs, nil)
-		s.bloBuf = s.bloBuf[:0]
-		for _, a := range s.attrs {
-			s.bloBuf = append(s.bloBuf, blockStart(s.sptr, s.vpos, s.m.NumLabels(), a))
-		}
+		s.bloBuf = appendBlockStarts(s.bloBuf[:0], s.sptr, s.vpos, s.m.NumLabels(), s.attrs)
 		s.blo = s.bloBuf
 	}
 	L := s.m.NumLabels()
@@ -464,24 +461,16 @@ func (s *sgd) scoreRow(row []float64, p int, loc []int32) []int32 {
 	return loc[len(cols):]
 }
 
-// addState adds val times the weights (in v's units) of attribute a to
-// row: the sums of adding its whole block of L weights, frozen zeros
-// included, as adding +-0 changes no sum.
+// addState adds val times the unfrozen weights (in v's units) of
+// attribute a to row, in label order: scoreRow's blocks with a frozen
+// label (a full block takes the same products and sums in blocksum's
+// kernel).
 func (s *sgd) addState(row []float64, a int32, val float64) {
 	lo, hi := s.sptr[a], s.sptr[a+1]
 	v := s.v[s.vpos[a] : s.vpos[a]+hi-lo]
-	switch {
-	case len(v) == len(row) && val == 1:
-		floats.Add(row, v)
-	case len(v) == len(row):
-		for i, x := range v {
-			row[i] += float64(val * x) // unfused, as package blocksum's kernels
-		}
-	default:
-		base := a * int32(len(row))
-		for r, j := range s.feat[lo:hi] {
-			row[j-base] += float64(val * v[r])
-		}
+	base := a * int32(len(row))
+	for r, j := range s.feat[lo:hi] {
+		row[j-base] += float64(val * v[r]) // unfused, as blocksum's kernels
 	}
 }
 
@@ -498,7 +487,7 @@ func (s *sgd) gradient(i int, lat *inference.Lattice, per int) {
 		mu := node[t*L : t*L+L]
 		y := int(c.Labels[start+t])
 		cols, vals := c.Unary.Row(start + t)
-		s.rb.addCountsLoc(s.gU, loc[:len(cols)], vals, mu, y)
+		s.rb.addCounts(s.gU, loc[:len(cols)], vals, mu, y)
 		loc = loc[len(cols):]
 		s.pf.next(per)
 	}
@@ -526,7 +515,7 @@ func (s *sgd) pairGradient(lat *inference.Lattice, start, T int) {
 		}
 		e := s.ws.EdgeAt(s.edge, lat, t)
 		obs := int(c.Labels[start+t-1])*L + int(c.Labels[start+t])
-		s.rb.addCounts(s.gP, s.sl.slotP, pc, pv, e[:LL], obs)
+		s.rb.addCountsSlots(s.gP, s.sl.slotP, pc, pv, e[:LL], obs)
 	}
 }
 
@@ -644,6 +633,15 @@ func blockStart(sptr, vpos []int32, L int, a int32) int32 {
 		return -1
 	}
 	return vpos[a]
+}
+
+// appendBlockStarts appends to dst the blockStart of every attribute of
+// attrs.
+func appendBlockStarts(dst, sptr, vpos []int32, L int, attrs []int32) []int32 {
+	for _, a := range attrs {
+		dst = append(dst, blockStart(sptr, vpos, L, a))
+	}
+	return dst
 }
 
 // padStarts returns where the block of each attribute starts in v, with

@@ -21,22 +21,7 @@ func denseBFGSFrom(n int, h []float64, ss, ys [][]float64) *mat.Dense {
 	for i := range n {
 		H.Set(i, i, sy/yhy*h[i])
 	}
-	for k := range ss {
-		s, y := mat.NewVecDense(n, ss[k]), mat.NewVecDense(n, ys[k])
-		rho := 1 / mat.Dot(s, y)
-		V := mat.NewDense(n, n, nil) // I - ρ y sᵀ
-		V.Outer(-rho, y, s)
-		for i := range n {
-			V.Set(i, i, V.At(i, i)+1)
-		}
-		var tmp, next, sst mat.Dense
-		tmp.Mul(V.T(), H)
-		next.Mul(&tmp, V)
-		sst.Outer(rho, s, s)
-		next.Add(&next, &sst)
-		H = &next
-	}
-	return H
+	return bfgsUpdates(H, n, ss, ys)
 }
 
 // TestTwoLoopDiagMatchesDenseBFGS: the recursion with a diagonal H0 gives

@@ -146,6 +146,12 @@ func denseBFGS(n int, ss, ys [][]float64) *mat.Dense {
 	for i := range n {
 		H.Set(i, i, gamma)
 	}
+	return bfgsUpdates(H, n, ss, ys)
+}
+
+// bfgsUpdates applies the explicit update H ← (I - ρ s yᵀ) H (I - ρ y sᵀ)
+// + ρ s sᵀ for the pairs oldest to newest and returns the result.
+func bfgsUpdates(H *mat.Dense, n int, ss, ys [][]float64) *mat.Dense {
 	for k := range ss {
 		s, y := mat.NewVecDense(n, ss[k]), mat.NewVecDense(n, ys[k])
 		rho := 1 / mat.Dot(s, y)
@@ -154,12 +160,11 @@ func denseBFGS(n int, ss, ys [][]float64) *mat.Dense {
 		for i := range n {
 			V.Set(i, i, V.At(i, i)+1)
 		}
-		var tmp, next mat.Dense
+		var tmp, next, sst mat.Dense
 		tmp.Mul(V.T(), H)
 		next.Mul(&tmp, V)
-		var ss mat.Dense
-		ss.Outer(rho, s, s)
-		next.Add(&next, &ss)
+		sst.Outer(rho, s, s)
+		next.Add(&next, &sst)
 		H = &next
 	}
 	return H
